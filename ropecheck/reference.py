@@ -1,0 +1,233 @@
+"""The fp64 reference RoPE, in its three equivalent forms.
+
+* ``form="matrix"``: the block-diagonal matrix R_{Theta,m} (2x2 rotation blocks on the
+  spec's pairs, identity on the pass-through dims) applied as a matrix-vector product.
+* ``form="elementwise"``: ``x * cos + rotate(x) * sin`` with cos/sin tables expanded to the
+  layout (``rotate_half`` for the half layout, ``rotate_every_two`` for interleaved).
+* ``form="complex"``: each pair read as a complex number z = x_a + i x_b, multiplied by
+  e^{i m theta}.
+
+Design constraints:
+
+* Plain numpy in float64; x has any leading shape and ``positions`` broadcasts against
+  ``x.shape[:-1]`` (so per-row, per-head or per-token positions all work).
+* The phase m*theta_i is computed exactly and reduced modulo 2*pi before cos/sin: theta_i
+  is taken from the spec's 50-digit (mpmath) value as a 128-bit binary fraction of a turn,
+  and m*theta_i/(2*pi) mod 1 is formed in exact 32-bit-limb integer arithmetic. The phase
+  therefore stays correct to ~1e-15 rad at every position below 2^32, where a plain fp64
+  product m*theta would already be off by ~1e-7 rad at m = 2^30.
+* The attention factor (YaRN, LongRoPE) multiplies the output, as real implementations
+  multiply cos and sin by it; pass ``scaled=False`` for the pure rotation.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Literal
+
+import mpmath
+import numpy as np
+
+from ._spec import RopeSpec
+from .errors import UsageError
+
+__all__ = [
+    "FORMS",
+    "apply_rope",
+    "rope_matrix",
+    "phases",
+    "cos_sin",
+    "angles",
+    "rotate",
+    "layout_permutation",
+    "effective_seq_len",
+    "MAX_EXACT_POSITION",
+]
+
+Form = Literal["matrix", "elementwise", "complex"]
+FORMS: tuple[str, ...] = ("matrix", "elementwise", "complex")
+MAX_EXACT_POSITION = 2**32 - 1
+_M32 = np.uint64(0xFFFFFFFF)
+
+
+def layout_permutation(rotary_dim: int, head_dim: int | None = None) -> np.ndarray:
+    """The even-first permutation P from the interleaved to the half layout.
+
+    ``x_half = x_interleaved[..., perm]`` puts the even dims first and the odd dims after,
+    so the interleaved pair (2i, 2i+1) lands on the half-split pair (i, i + r/2). Dims past
+    ``rotary_dim`` are left in place. ``np.argsort(perm)`` is the inverse (half to interleaved).
+    """
+    head_dim = rotary_dim if head_dim is None else head_dim
+    if rotary_dim % 2 or rotary_dim > head_dim or rotary_dim < 0:
+        raise UsageError(f"rotary_dim must be even and <= head_dim, got {rotary_dim} and {head_dim}")
+    return np.concatenate([np.arange(0, rotary_dim, 2), np.arange(1, rotary_dim, 2), np.arange(rotary_dim, head_dim)])
+
+
+def effective_seq_len(spec: RopeSpec, positions: np.ndarray, seq_len: int | None = None) -> int | None:
+    """The length the schedule sees: ``seq_len`` if given, else max(position)+1 for length-dependent schedules."""
+    if seq_len is not None or not spec.depends_on_length:
+        return seq_len
+    positions = np.asarray(positions)
+    return int(positions.max()) + 1 if positions.size else None
+
+
+def _as_int_positions(positions: np.ndarray | int) -> np.ndarray:
+    p = np.asarray(positions)
+    if p.dtype.kind == "f":
+        if not np.all(np.isfinite(p)) or not np.all(p == np.round(p)):
+            raise UsageError("positions must be integers (got non-integral floats)")
+        p = p.astype(np.int64)
+    elif p.dtype.kind not in "iu":
+        raise UsageError(f"positions must be an integer array, got dtype {p.dtype}")
+    p = p.astype(np.int64)
+    if p.size and np.abs(p).max() > MAX_EXACT_POSITION:
+        raise UsageError(f"positions must satisfy |p| <= 2^32-1, got {int(np.abs(p).max())}")
+    return p
+
+
+@functools.lru_cache(maxsize=1024)
+def _turn_limbs(spec: RopeSpec, seq_len: int | None) -> tuple[np.ndarray, ...]:
+    """theta_i / (2 pi) as a 128-bit binary fraction of a turn, in four 32-bit limbs (low first)."""
+    with mpmath.workprec(320):
+        fixed = []
+        for theta in spec.inv_freq_mp(seq_len):
+            turns = mpmath.mpf(theta) / (2 * mpmath.pi)
+            frac = turns - mpmath.floor(turns)
+            fixed.append(int(mpmath.nint(frac * mpmath.mpf(2) ** 128)) % (1 << 128))
+    limbs = tuple(np.array([(f >> (32 * k)) & 0xFFFFFFFF for f in fixed], dtype=np.uint64) for k in range(4))
+    for limb in limbs:
+        limb.setflags(write=False)
+    return limbs
+
+
+def phases(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> np.ndarray:
+    """The exact phase m*theta_i reduced to [0, 2*pi), shape ``positions.shape + (r/2,)``.
+
+    Exact to about 1e-15 rad for every integer |m| < 2^32 (see the module docstring).
+    """
+    p = _as_int_positions(positions)
+    seq_len = effective_seq_len(spec, p, seq_len)
+    f0, f1, f2, f3 = _turn_limbs(spec, seq_len)
+    m = np.abs(p).astype(np.uint64)[..., None]
+    with np.errstate(over="ignore"):
+        t0, t1, t2, t3 = m * f0, m * f1, m * f2, m * f3  # each < 2^64: m < 2^32, limb < 2^32
+        low = t0 + ((t1 & _M32) << np.uint64(32))  # bits 0..63 of m*F (mod 2^64)
+        carry = (low < t0).astype(np.uint64)
+        top = t2 + (t1 >> np.uint64(32)) + carry + ((t3 & _M32) << np.uint64(32))  # bits 64..127
+        neg = (p < 0)[..., None]
+        # -(top*2^64 + low) mod 2^128, top half: ~top, plus one when the low half is zero
+        top = np.where(neg, ~top + (low == 0).astype(np.uint64), top)
+    frac = (top >> np.uint64(11)).astype(np.float64) * 2.0**-53 + (top & np.uint64(0x7FF)).astype(np.float64) * 2.0**-64
+    return (2 * np.pi) * frac
+
+
+def cos_sin(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of the exact phases, each of shape ``positions.shape + (r/2,)``."""
+    ph = phases(spec, positions, seq_len=seq_len)
+    return np.cos(ph), np.sin(ph)
+
+
+def angles(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> np.ndarray:
+    """The unreduced angles m*theta_i as one fp64 product (what a careful fp64 implementation computes)."""
+    p = _as_int_positions(positions)
+    seq_len = effective_seq_len(spec, p, seq_len)
+    return p.astype(np.float64)[..., None] * spec.inv_freq(seq_len)
+
+
+def rotate(x: np.ndarray, layout: str) -> np.ndarray:
+    """The "rotate" partner of the elementwise form: (-x_b, x_a) placed on each pair (a, b)."""
+    x = np.asarray(x)
+    if layout == "half":
+        h = x.shape[-1] // 2
+        return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+    if layout == "interleaved":
+        out = np.empty_like(x)
+        out[..., 0::2] = -x[..., 1::2]
+        out[..., 1::2] = x[..., 0::2]
+        return out
+    raise UsageError(f"layout must be 'interleaved' or 'half', got {layout!r}")
+
+
+def _expand(table: np.ndarray, layout: str) -> np.ndarray:
+    """(..., r/2) per-pair values to (..., r) per-dim values in the given layout."""
+    if layout == "half":
+        return np.concatenate([table, table], axis=-1)
+    return np.repeat(table, 2, axis=-1)
+
+
+def rope_matrix(spec: RopeSpec, position: int, *, seq_len: int | None = None, scaled: bool = True) -> np.ndarray:
+    """The block-diagonal matrix R_{Theta,m} (head_dim x head_dim) at one position.
+
+    Block i acts on the pair (a, b) = ``spec.pairs()[i]`` as [[cos, -sin], [sin, cos]] of
+    m*theta_i; dims past ``rotary_dim`` get 1 on the diagonal. With ``scaled`` (default) the
+    rotary block is multiplied by the attention factor, as the other forms are.
+    """
+    c, s = cos_sin(spec, np.asarray([position]), seq_len=seq_len)
+    c, s = c[0], s[0]
+    scale = spec.attention_factor if scaled else 1.0
+    m = np.eye(spec.head_dim)
+    a, b = spec.pairs().T
+    m[a, a] = scale * c
+    m[a, b] = -scale * s
+    m[b, a] = scale * s
+    m[b, b] = scale * c
+    return m
+
+
+def apply_rope(
+    x: np.ndarray,
+    positions: np.ndarray | int,
+    spec: RopeSpec,
+    *,
+    form: Form = "elementwise",
+    seq_len: int | None = None,
+    scaled: bool = True,
+) -> np.ndarray:
+    """Rotate ``x`` (last axis ``head_dim``) by the positions, in fp64.
+
+    Args:
+        x: array ``(..., head_dim)``.
+        positions: integers broadcastable to ``x.shape[:-1]``.
+        spec: what RoPE to apply.
+        form: ``"matrix"``, ``"elementwise"`` or ``"complex"``; all three agree to ~1e-15.
+        seq_len: the current length for length-dependent schedules (default max(positions)+1).
+        scaled: multiply by the spec's attention factor (as real implementations do).
+
+    Example:
+        >>> import numpy as np
+        >>> spec = RopeSpec(head_dim=2)
+        >>> apply_rope(np.array([1.0, 0.0]), 1, spec).round(4).tolist()
+        [0.5403, 0.8415]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim < 1 or x.shape[-1] != spec.head_dim:
+        raise UsageError(f"x must have last dimension head_dim={spec.head_dim}, got shape {x.shape}")
+    p = _as_int_positions(positions)
+    try:
+        p = np.broadcast_to(p, x.shape[:-1])
+    except ValueError:
+        raise UsageError(f"positions of shape {p.shape} do not broadcast to x.shape[:-1] = {x.shape[:-1]}") from None
+    seq_len = effective_seq_len(spec, p, seq_len)
+    scale = spec.attention_factor if scaled else 1.0
+    r = spec.rotary_dim
+    if form == "matrix":
+        out = np.empty_like(x)
+        flat_p, flat_x, flat_out = p.reshape(-1), x.reshape(-1, spec.head_dim), out.reshape(-1, spec.head_dim)
+        for pos in np.unique(flat_p):
+            rows = flat_p == pos
+            mat = rope_matrix(spec, int(pos), seq_len=seq_len, scaled=scaled)
+            flat_out[rows] = flat_x[rows] @ mat.T
+        return out
+    c, s = cos_sin(spec, p, seq_len=seq_len)
+    out = x.copy()
+    if form == "elementwise":
+        xr = x[..., :r]
+        out[..., :r] = scale * (xr * _expand(c, spec.layout) + rotate(xr, spec.layout) * _expand(s, spec.layout))
+        return out
+    if form == "complex":
+        a, b = spec.pairs().T
+        z = (x[..., a] + 1j * x[..., b]) * (scale * (c + 1j * s))
+        out[..., a] = z.real
+        out[..., b] = z.imag
+        return out
+    raise UsageError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
