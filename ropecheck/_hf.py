@@ -64,6 +64,16 @@ def load_config(config: Any) -> dict[str, Any]:
     raise ConfigError(f"expected a path to config.json or a dict, got {type(config).__name__}")
 
 
+# Keys a schedule cannot do without (checked before anything derived from them).
+_REQUIRED = {
+    "linear": ("factor",),
+    "static-ntk": ("factor",),
+    "dynamic": ("factor",),
+    "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
+    "longrope": ("short_factor", "long_factor"),
+}
+
+
 def _get(params: Mapping[str, Any], key: str, rope_type: str) -> Any:
     if params.get(key) is None:
         raise SpecError(f"rope_scaling.{key}", f"required for rope_type {rope_type!r} but missing")
@@ -93,6 +103,8 @@ def scaling_from_dict(
     for key in ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor"):
         if params.get(key) is not None:
             _number(f"rope_scaling.{key}", params[key])
+    for key in _REQUIRED.get(rope_type, ()):
+        _get(params, key, rope_type)
     orig = original_max_position_embeddings or params.get("original_max_position_embeddings") or max_position_embeddings
     if rope_type == "default":
         return Default()
