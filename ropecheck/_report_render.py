@@ -1,0 +1,170 @@
+"""Pure rendering of a :class:`~ropecheck._report.Report` to Markdown, JSON and HTML.
+
+Constraints: data in, text out (no I/O); output is deterministic; the only volatile
+content (time, versions, machine, timings) sits between the ``HEADER_BEGIN`` and
+``HEADER_END`` markers, in Markdown, HTML and JSON (``"header"``) alike. The HTML page is
+self-contained: inline CSS, inline SVG plots, MathML for math (browsers render it
+natively), no script, no network, and a viewport meta so it reads on a phone.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from ._report import Page, Report, Section
+
+__all__ = ["render_readme", "render_json", "render_html", "strip_header", "HEADER_BEGIN", "HEADER_END"]
+
+HEADER_BEGIN = "<!-- ropecheck:header:begin (volatile: time, versions, machine, timings) -->"
+HEADER_END = "<!-- ropecheck:header:end -->"
+
+FOLD_ROWS = 15  # longer verdict tables are folded under a <details> summary
+
+_BADGE = {"PASS": "✅", "PROVED": "✅", "REFUTED": "❌", "FAIL": "❌", "UNDECIDED": "❔", "SKIP": "⏭️"}
+
+
+def strip_header(text: str) -> str:
+    """The text with the volatile header block removed (what must be identical across runs)."""
+    return re.sub(re.escape(HEADER_BEGIN) + ".*?" + re.escape(HEADER_END), "", text, flags=re.S)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _header_md(header: dict[str, Any]) -> list[str]:
+    lines = [HEADER_BEGIN, "", "| generated | |", "|---|---|"]
+    for key, value in header.items():
+        if key == "timings":
+            continue
+        lines.append(f"| {key} | {_md_escape(str(value))} |")
+    timings = header.get("timings") or {}
+    if timings:
+        lines += ["", "| benchmark | seconds |", "|---|---:|"]
+        lines += [f"| {_md_escape(k)} | {v:.2f} |" for k, v in timings.items()]
+    lines += ["", HEADER_END, ""]
+    return lines
+
+
+def _verdict(row_verdict: str, expected: str) -> str:
+    badge = _BADGE.get(row_verdict, "")
+    note = "" if row_verdict == expected else f" (expected {expected})"
+    return f"{badge} {row_verdict}{note}".strip()
+
+
+def _section_md(section: Section) -> list[str]:
+    lines = [f"## {section.title}", "", section.intro, ""]
+    counts = ", ".join(f"{v} {k}" for k, v in sorted(section.counts().items()))
+    lines += [f"**{'all expected verdicts held' if section.held else 'SOME EXPECTED VERDICTS DID NOT HOLD'}** ({counts})", ""]
+    if section.rows:
+        long = len(section.rows) > FOLD_ROWS
+        if long:
+            lines += [f"<details><summary>all {len(section.rows)} checks</summary>", ""]
+        lines += ["| check | verdict | evidence |", "|---|---|---|"]
+        for r in section.rows:
+            name = f"[{_md_escape(r.name)}]({r.link})" if r.link else _md_escape(r.name)
+            lines.append(f"| {name} | {_verdict(r.verdict, r.expected)} | {_md_escape(r.evidence)} |")
+        lines.append("")
+        if long:
+            lines += ["</details>", ""]
+    for p in section.plots:
+        lines += [f"![{p.title}]({p.file})", "", f"*{p.caption}*", ""]
+    if section.pages:
+        lines += ["Detail pages: " + " · ".join(f"[{p.title}]({p.path})" for p in section.pages), ""]
+    return lines
+
+
+def render_readme(report: Report) -> str:
+    """``reports/README.md``: the page a reader starts from."""
+    lines = ["# ropecheck report", ""]
+    lines += _header_md(report.header)
+    verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"
+    lines += [f"**Overall: {verdict}.** The same content is in [index.html](index.html) (one self-contained page) and [report.json](report.json).", ""]
+    lines += ["| section | verdicts | held |", "|---|---|---|"]
+    for s in report.sections:
+        counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
+        lines.append(f"| [{s.title}](#{_anchor(s.title)}) | {counts} | {'yes' if s.held else '**no**'} |")
+    lines.append("")
+    for s in report.sections:
+        lines += _section_md(s)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _anchor(title: str) -> str:
+    return re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-")
+
+
+def render_json(report: Report) -> str:
+    """``reports/report.json``: the report as data (schema in the README)."""
+    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+_CSS = """
+:root{color-scheme:light dark;--ok:#1a7f37;--bad:#cf222e;--muted:#6e7781}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:980px;padding:0 12px 48px}
+h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #d0d7de}
+table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%;margin:.6em 0}
+td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;font-size:.92em}
+.PASS,.PROVED{color:var(--ok);font-weight:600}.FAIL,.REFUTED{color:var(--bad);font-weight:600}
+.UNDECIDED,.SKIP{color:var(--muted);font-weight:600}.unexpected{background:#ffebe9}
+figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:var(--muted);font-size:.9em}
+details{margin:.4em 0}summary{cursor:pointer}math{font-size:1.05em}.step{margin:.3em 0 .3em 1em}
+.header{color:var(--muted);font-size:.85em}
+"""
+
+
+def _page_html(page: Page) -> str:
+    body = page.html if page.html is not None else f"<pre>{html.escape(page.markdown)}</pre>"
+    return f'<details id="{html.escape(page.path)}"><summary>{html.escape(page.title)}</summary>{body}</details>'
+
+
+def render_html(report: Report) -> str:
+    """``reports/index.html``: one self-contained page (no network, MathML, inline SVG)."""
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>ropecheck report</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>ropecheck report</h1>",
+        HEADER_BEGIN,
+        '<table class="header">',
+    ]
+    for key, value in report.header.items():
+        if key == "timings":
+            continue
+        parts.append(f"<tr><th>{e(key)}</th><td>{e(str(value))}</td></tr>")
+    for key, value in (report.header.get("timings") or {}).items():
+        parts.append(f"<tr><th>time: {e(key)}</th><td>{value:.2f} s</td></tr>")
+    parts += ["</table>", HEADER_END]
+    verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"
+    parts.append(f"<p><strong>Overall: {verdict}.</strong></p>")
+    parts.append("<table><tr><th>section</th><th>verdicts</th><th>held</th></tr>")
+    for s in report.sections:
+        counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
+        parts.append(f'<tr><td><a href="#{e(s.key)}">{e(s.title)}</a></td><td>{e(counts)}</td><td>{"yes" if s.held else "<b>no</b>"}</td></tr>')
+    parts.append("</table>")
+    for s in report.sections:
+        parts.append(f'<h2 id="{e(s.key)}">{e(s.title)}</h2><p>{e(s.intro)}</p>')
+        if s.rows:
+            if len(s.rows) > FOLD_ROWS:
+                parts.append(f"<details><summary>all {len(s.rows)} checks</summary>")
+            parts.append("<table><tr><th>check</th><th>verdict</th><th>evidence</th></tr>")
+            for r in s.rows:
+                cls = "" if r.held else ' class="unexpected"'
+                note = "" if r.held else f" (expected {e(r.expected)})"
+                name = f'<a href="#{e(r.link)}">{e(r.name)}</a>' if r.link else e(r.name)
+                parts.append(f'<tr{cls}><td>{name}</td><td class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>')
+            parts.append("</table>")
+            if len(s.rows) > FOLD_ROWS:
+                parts.append("</details>")
+        for p in s.plots:
+            parts.append(f'<figure id="plot-{e(p.key)}">{p.svg}<figcaption>{e(p.caption)}</figcaption></figure>')
+        for page in s.pages:
+            parts.append(_page_html(page))
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,151 @@
+"""``ropecheck report``: deterministic output, atomic writes, and a page that renders offline."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ropecheck._cli import main
+from ropecheck._report import Report, Row, Section
+from ropecheck._report_render import HEADER_BEGIN, HEADER_END, render_html, render_readme, strip_header
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = ROOT / "reports"
+CHEAP = "reference,schedules"
+
+
+def _run(out: Path) -> int:
+    return main(["report", "--out", str(out), "--only", CHEAP])
+
+
+def test_report_is_deterministic_outside_the_header(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert _run(a) == 0 and _run(b) == 0
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert {Path("README.md"), Path("index.html"), Path("report.json")} <= set(files)
+    for rel in files:
+        ta, tb = (a / rel).read_text(), (b / rel).read_text()
+        if rel.suffix == ".json":
+            da, db = json.loads(ta), json.loads(tb)
+            da.pop("header"), db.pop("header")
+            assert da == db, rel
+        else:
+            assert strip_header(ta) == strip_header(tb), rel
+    readme = (a / "README.md").read_text()
+    assert readme.count(HEADER_BEGIN) == 1 and readme.count(HEADER_END) == 1
+
+
+def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
+    """The cheap sections' pages and plots in reports/ match a fresh run byte for byte."""
+    assert _run(tmp_path) == 0
+    for rel in ("reference.md", "schedules.md", "plots/spectra.svg", "plots/pairing.svg"):
+        assert (COMMITTED / rel).read_text() == (tmp_path / rel).read_text(), f"reports/{rel} is stale: run `ropecheck report`"
+
+
+def test_unexpected_verdict_fails_the_report() -> None:
+    good = Section("s", "S", "intro", rows=[Row("a", "PROVED", "PROVED", "ok")])
+    bad = Section("t", "T", "intro", rows=[Row("b", "UNDECIDED", "PROVED", "no rewrite decided it")])
+    assert Report({"generated": "now"}, [good]).held
+    report = Report({"generated": "now"}, [good, bad])
+    assert not report.held
+    assert "SOME EXPECTED VERDICTS DID NOT HOLD" in render_readme(report)
+    assert 'class="unexpected"' in render_html(report)
+
+
+def test_unknown_section_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--only", "nonsense"]) == 2
+    assert "unknown section" in capsys.readouterr().err
+
+
+def test_html_needs_no_network() -> None:
+    page = (COMMITTED / "index.html").read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page), "index.html must not load anything remote"
+    assert "<script" not in page and "<link" not in page
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PROBE = """<script>
+document.querySelectorAll('details').forEach(function(d){d.open = true;});
+var box = function(e){var r=e.getBoundingClientRect(); return r.width > 0 && r.height > 0;};
+var maths = Array.from(document.querySelectorAll('math'));
+var svgs = Array.from(document.querySelectorAll('figure svg'));
+// MathML really laid out as math: a fraction's numerator sits above its denominator
+var fracs = Array.from(document.querySelectorAll('mfrac'));
+var stacked = fracs.filter(function(f){var a=f.children[0].getBoundingClientRect(), b=f.children[1].getBoundingClientRect(); return a.bottom <= b.top + 1;});
+document.body.setAttribute('data-probe', JSON.stringify({
+  math: maths.length, math_rendered: maths.filter(box).length,
+  svg: svgs.length, svg_rendered: svgs.filter(box).length,
+  fractions: fracs.length, fractions_stacked: stacked.length}));
+</script></body>"""
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-logging=stderr",
+    "--v=0",
+]
+
+
+def _probe(page: str, tmp_path: Path) -> tuple[dict, list[str]]:
+    """Open a copy of ``page`` with a probe script added; return what rendered and console lines."""
+    probe_page = tmp_path / "probe.html"
+    probe_page.write_text(page.replace("</body>", PROBE, 1))
+    res = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile-probe'}", "--dump-dom", probe_page.as_uri()],  # type: ignore[list-item]
+        capture_output=True, text=True, timeout=120,
+    )
+    found = re.search(r'data-probe="([^"]*)"', res.stdout)
+    assert found, res.stderr[-2000:]
+    return json.loads(found.group(1).replace("&quot;", '"')), [line for line in res.stderr.splitlines() if "CONSOLE" in line]
+
+
+def _rendered(probe: dict) -> bool:
+    return (
+        probe["math"] > 0
+        and probe["math_rendered"] == probe["math"]
+        and probe["svg"] > 0
+        and probe["svg_rendered"] == probe["svg"]
+        and probe["fractions"] > 0
+        and probe["fractions_stacked"] == probe["fractions"]
+    )
+
+
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian package 'chromium')")
+
+
+@needs_chromium
+def test_index_html_renders_math_and_plots_in_chromium(tmp_path: Path) -> None:
+    page = (COMMITTED / "index.html").read_text()
+    (tmp_path / "index.html").write_text(page)
+    shot = tmp_path / "phone.png"
+    res = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--window-size=412,2400", f"--screenshot={shot}", (tmp_path / "index.html").as_uri()],  # type: ignore[list-item]
+        capture_output=True, text=True, timeout=120,
+    )
+    assert shot.exists() and shot.stat().st_size > 10_000, res.stderr[-2000:]
+    assert "CONSOLE" not in res.stderr, [line for line in res.stderr.splitlines() if "CONSOLE" in line]
+    probe, console = _probe(page, tmp_path)
+    assert _rendered(probe), probe
+    assert not console, console
+
+
+@needs_chromium
+def test_the_render_probe_catches_math_left_as_text(tmp_path: Path) -> None:
+    """Broken input: the math emitted as plain elements, a stray <mfrac> outside <math>, a console error."""
+    page = (COMMITTED / "index.html").read_text()
+    broken = page.replace("<math", "<span").replace("</math>", "</span>").replace("<mfrac", "<span").replace("</mfrac>", "</span>")
+    broken = broken.replace("<body>", "<body><mfrac><mi>a</mi><mi>b</mi></mfrac><script>console.error('x')</script>", 1)
+    probe, console = _probe(broken, tmp_path)
+    assert not _rendered(probe), probe
+    assert probe["fractions_stacked"] < probe["fractions"]
+    assert console
