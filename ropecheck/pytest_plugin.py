@@ -1,33 +1,175 @@
-"""The ``ropecheck`` pytest plugin (entry point ``pytest11``).
+"""The ``ropecheck`` pytest plugin (entry point ``pytest11``, name ``ropecheck``).
 
-Thin by design: options in one ``ropecheck`` group and a report-header line. Heavy modules
-(torch, the property engine) are imported only when a test uses the plugin's fixture.
+Use it from any project that has ropecheck installed (or with ``-p ropecheck``)::
+
+    def test_my_rope(ropecheck):
+        ropecheck.check(my_rope, spec=RopeSpec(head_dim=64))
+
+    @pytest.mark.ropecheck(spec=RopeSpec(head_dim=64), dtype="bfloat16")
+    def test_my_rope_bf16(ropecheck):
+        ropecheck.check(my_rope)            # spec and dtype from the marker
+
+    @pytest.mark.ropecheck(impl=my_rope, spec=RopeSpec(head_dim=64))
+    def test_declared():                    # checked by the plugin before the body runs
+        pass
+
+A failure raises ``AssertionError`` with one ``torch.testing.assert_close``-like message
+per failed property, plus the RoPE context (position, dimension pair, dtype, layout).
+
+Design constraints: thin -- options in one ``ropecheck`` group with constant names, a
+report-header line, a marker; torch and the property engine are imported only when a test
+uses the fixture or the marker, so collecting other projects' tests stays cheap.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._spec import RopeSpec
+    from .properties import PropertyResult
+
+OPT_SEED = "--ropecheck-seed"
+OPT_DTYPE = "--ropecheck-dtype"
+OPT_DEVICE = "--ropecheck-device"
+OPT_PROPERTIES = "--ropecheck-properties"
+MARKER = "ropecheck"
+_MARKER_HELP = (
+    "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None): "
+    "defaults for the ropecheck fixture; with impl=, the plugin checks that implementation before the test body"
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ropecheck", "ropecheck: RoPE correctness checks")
-    group.addoption(
-        "--ropecheck-seed",
-        action="store",
-        type=int,
-        default=0,
-        dest="ropecheck_seed",
-        help="seed for the inputs ropecheck draws (default 0)",
-    )
+    group.addoption(OPT_SEED, action="store", type=int, default=0, dest="ropecheck_seed",
+                    help="seed for the inputs ropecheck draws (default 0)")
+    group.addoption(OPT_DTYPE, action="store", default="float32", dest="ropecheck_dtype",
+                    choices=("float64", "float32", "bfloat16", "float16"),
+                    help="dtype the implementation is called in (default float32)")
+    group.addoption(OPT_DEVICE, action="store", default="cpu", dest="ropecheck_device",
+                    help="torch device for the inputs (default cpu)")
+    group.addoption(OPT_PROPERTIES, action="store", default=None, dest="ropecheck_properties",
+                    help="comma-separated properties to check (default: all)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", _MARKER_HELP)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     from . import __version__
 
-    return [f"ropecheck: {__version__}, seed={config.getoption('ropecheck_seed')}"]
+    line = (
+        f"ropecheck: {__version__}, seed={config.getoption('ropecheck_seed')}, "
+        f"dtype={config.getoption('ropecheck_dtype')}, device={config.getoption('ropecheck_device')}"
+    )
+    return [line]
 
 
-def _unused(*_: Any) -> None:  # pragma: no cover - placeholder for the fixture module
-    return None
+class RopeChecker:
+    """What the ``ropecheck`` fixture returns: checks an implementation against a spec.
+
+    Defaults come from the command line (``--ropecheck-*``), then the test's
+    ``@pytest.mark.ropecheck(...)`` marker, then the arguments of :meth:`check`.
+
+    Example:
+        >>> # def test_rope(ropecheck): ropecheck.check(my_rope, spec=RopeSpec(head_dim=64))
+    """
+
+    def __init__(self, **defaults: Any) -> None:
+        self.defaults = defaults
+
+    def _options(self, overrides: dict[str, Any]) -> dict[str, Any]:
+        opts = dict(self.defaults)
+        opts.update({k: v for k, v in overrides.items() if v is not None})
+        if opts.get("spec") is None:
+            from .errors import UsageError
+
+            raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
+        return opts
+
+    def results(
+        self,
+        fn: Callable[..., Any],
+        spec: RopeSpec | None = None,
+        *,
+        dtype: str | None = None,
+        device: str | None = None,
+        seed: int | None = None,
+        properties: Sequence[str] | None = None,
+        convention: str | None = None,
+        backend: str | None = None,
+    ) -> list[PropertyResult]:
+        """Every property's :class:`~ropecheck.properties.PropertyResult`, without raising."""
+        from .properties import as_implementation, run_all
+
+        o = self._options(
+            {"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties}
+        )
+        impl = as_implementation(fn, convention=convention, backend=backend)
+        return run_all(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"],
+                       properties=o.get("properties"))
+
+    def check(
+        self,
+        fn: Callable[..., Any],
+        spec: RopeSpec | None = None,
+        *,
+        dtype: str | None = None,
+        device: str | None = None,
+        seed: int | None = None,
+        properties: Sequence[str] | None = None,
+        convention: str | None = None,
+        backend: str | None = None,
+    ) -> list[PropertyResult]:
+        """Assert that ``fn`` has every RoPE property for ``spec``; the results if it does.
+
+        Raises:
+            AssertionError: naming each failed property, with its evidence and context.
+        """
+        __tracebackhide__ = True
+        from .properties import as_implementation, assert_rope_properties
+
+        o = self._options(
+            {"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties}
+        )
+        impl = as_implementation(fn, convention=convention, backend=backend)
+        return assert_rope_properties(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"],
+                                      properties=o.get("properties"))
+
+
+def _checker(item: pytest.Item) -> RopeChecker:
+    config = item.config
+    props = config.getoption("ropecheck_properties")
+    defaults: dict[str, Any] = {
+        "spec": None,
+        "dtype": config.getoption("ropecheck_dtype"),
+        "device": config.getoption("ropecheck_device"),
+        "seed": config.getoption("ropecheck_seed"),
+        "properties": [p.strip() for p in props.split(",") if p.strip()] if props else None,
+    }
+    marker = item.get_closest_marker(MARKER)
+    if marker is not None:
+        if marker.args:
+            defaults["spec"] = marker.args[0]
+        defaults.update({k: v for k, v in marker.kwargs.items() if k != "impl" and v is not None})
+    return RopeChecker(**defaults)
+
+
+@pytest.fixture
+def ropecheck(request: pytest.FixtureRequest) -> RopeChecker:
+    """A :class:`RopeChecker`: ``ropecheck.check(fn, spec=...)`` asserts every RoPE property."""
+    return _checker(request.node)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    marker = item.get_closest_marker(MARKER)
+    if marker is None or marker.kwargs.get("impl") is None:
+        return
+    __tracebackhide__ = True
+    _checker(item).check(marker.kwargs["impl"])

@@ -1,8 +1,10 @@
 """Shared test set-up: Hypothesis profiles and the CUDA skip.
 
-The ``ci`` profile (derandomized, no deadline, no example database) is chosen when the
-``CI`` environment variable is set, as ``.ci/run`` does; ``dev`` is quicker for local runs.
-Pick one explicitly with ``--hypothesis-profile``.
+The profiles come from :mod:`ropecheck.strategies` (``ropecheck-ci``, ``ropecheck-dev``),
+registered here also as ``ci`` and ``dev``. ``ci`` -- derandomized, no deadline, no example
+database, 60 examples -- is the default, so ``.ci/run`` and a plain ``python -m pytest -n 2``
+give the same result on every run and under xdist; set ``HYPOTHESIS_PROFILE=dev`` for the
+quicker local profile, or pick one with ``--hypothesis-profile``.
 """
 
 from __future__ import annotations
@@ -11,24 +13,18 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+import torch
+from hypothesis import settings
 
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    deadline=None,
-    database=None,
-    max_examples=60,
-    print_blob=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "dev",
-    deadline=None,
-    max_examples=20,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+from ropecheck.strategies import CI_PROFILE, DEV_PROFILE
+
+settings.register_profile("ci", settings.get_profile(CI_PROFILE))
+settings.register_profile("dev", settings.get_profile(DEV_PROFILE))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# The tests use tiny tensors: one torch thread per process keeps two xdist workers from
+# oversubscribing two cores (threads spinning cost more than they save here).
+torch.set_num_threads(1)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -1,0 +1,471 @@
+"""Hypothesis strategies for RoPE: head dims, specs with every schedule, positions, q/k tensors.
+
+Use them to property-test your own implementation, e.g. with the checks of
+:mod:`ropecheck.properties`::
+
+    from hypothesis import given
+    from ropecheck import strategies as rst
+    from ropecheck.properties import check_relative_position
+
+    @given(data=rst.spec_and_sample())
+    def test_relative(data):
+        spec, sample = data
+        assert check_relative_position(my_rope, spec, sample=sample).passed
+
+Design constraints:
+
+* Every option is keyword-only and validated up front (a bad bound raises
+  :class:`~ropecheck.errors.UsageError` naming it, before any example is drawn).
+* Everything shrinks toward the readable case: head_dim 2, full rotary, base 10000, the
+  half layout, the default schedule, position 0, small batches and values 0 or 1, so a
+  failing test prints the smallest d, positions and values that still fail.
+* Tensors are float64 numpy arrays whose values are exactly representable in the
+  requested dtype (or torch tensors of that dtype with ``backend="torch"``), always finite.
+* Importing this module registers the Hypothesis profiles ``ropecheck-ci`` (derandomized,
+  no deadline, no example database) and ``ropecheck-dev`` (quicker) for third parties.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from ._protocol import round_to_dtype
+from ._spec import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, RopeSpec, Scaling, StaticNTK, YaRN
+from ._tolerance import dtype_name
+from .errors import UsageError
+from .properties import Sample, position_limit
+from .reference import MAX_EXACT_POSITION
+
+__all__ = [
+    "CI_PROFILE",
+    "DEV_PROFILE",
+    "POSITION_KINDS",
+    "bases",
+    "head_dims",
+    "layouts",
+    "positions",
+    "register_profiles",
+    "rope_specs",
+    "rotary_dims",
+    "samples",
+    "schedules",
+    "spec_and_sample",
+    "tensors",
+]
+
+POSITION_KINDS: tuple[str, ...] = ("contiguous", "offset", "arbitrary", "large")
+CI_PROFILE = "ropecheck-ci"
+DEV_PROFILE = "ropecheck-dev"
+
+
+def register_profiles() -> None:
+    """Register ``ropecheck-ci`` (derandomized, no deadline, no database, 60 examples) and ``ropecheck-dev`` (20).
+
+    Load one with ``settings.load_profile("ropecheck-ci")`` or ``--hypothesis-profile``.
+    """
+    common: dict[str, Any] = {
+        "deadline": None,
+        "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+    }
+    settings.register_profile(CI_PROFILE, derandomize=True, database=None, max_examples=60, print_blob=False, **common)
+    settings.register_profile(DEV_PROFILE, max_examples=20, **common)
+
+
+register_profiles()
+
+
+@functools.lru_cache(maxsize=4096)
+def _ints(lo: int, hi: int) -> st.SearchStrategy[int]:
+    return st.integers(lo, hi)
+
+
+@functools.lru_cache(maxsize=256)
+def _choice(options: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    return st.sampled_from(options)
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise UsageError(message)
+
+
+@functools.lru_cache(maxsize=1024)
+def _even_ints(lo: int, hi: int) -> st.SearchStrategy[int]:
+    return st.integers(lo // 2, hi // 2).map(lambda k: 2 * k)
+
+
+def head_dims(*, min_value: int = 2, max_value: int = 256) -> st.SearchStrategy[int]:
+    """Even head dimensions in ``[min_value, max_value]``, shrinking toward ``min_value``.
+
+    Example:
+        >>> head_dims(max_value=8).example() in (2, 4, 6, 8)
+        True
+    """
+    _check(min_value >= 2 and min_value % 2 == 0, f"min_value must be an even integer >= 2, got {min_value}")
+    _check(max_value >= min_value, f"max_value must be >= min_value ({min_value}), got {max_value}")
+    return _even_ints(min_value, max_value)
+
+
+def rotary_dims(head_dim: int, *, min_value: int = 2) -> st.SearchStrategy[int]:
+    """Even rotary dims <= ``head_dim``; shrinks toward ``head_dim`` (full rotary, the simple case).
+
+    Example:
+        >>> rotary_dims(8).example() in (2, 4, 6, 8)
+        True
+    """
+    _check(head_dim >= 2 and head_dim % 2 == 0, f"head_dim must be even and >= 2, got {head_dim}")
+    _check(2 <= min_value <= head_dim and min_value % 2 == 0, f"min_value must be even, in [2, head_dim], got {min_value}")
+    return _rotary(head_dim, min_value)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rotary(head_dim: int, min_value: int) -> st.SearchStrategy[int]:
+    return st.just(head_dim) | _even_ints(min_value, head_dim)
+
+
+def bases(*, min_value: float = 2.0, max_value: float = 1e7) -> st.SearchStrategy[float]:
+    """RoPE bases: the common ones (10000 first, then 500000, 1e6, ...) or any float in range.
+
+    Example:
+        >>> 2.0 <= bases().example() <= 1e7
+        True
+    """
+    _check(1 < min_value <= max_value, f"need 1 < min_value <= max_value, got {min_value}, {max_value}")
+    return _bases(float(min_value), float(max_value))
+
+
+@functools.lru_cache(maxsize=64)
+def _bases(min_value: float, max_value: float) -> st.SearchStrategy[float]:
+    common = [b for b in (10000.0, 500000.0, 1000000.0, 100.0, 1e7) if min_value <= b <= max_value]
+    any_base = st.floats(min_value, max_value, allow_nan=False, allow_infinity=False)
+    return (st.sampled_from(common) | any_base) if common else any_base
+
+
+def layouts() -> st.SearchStrategy[str]:
+    """``"half"`` (shrinks to it) or ``"interleaved"``."""
+    return _choice(("half", "interleaved"))
+
+
+@functools.cache
+def _factor() -> st.SearchStrategy[float]:
+    return st.sampled_from((2.0, 4.0, 8.0, 16.0)) | st.floats(1.0, 64.0, allow_nan=False)
+
+
+@functools.cache
+def _original_length() -> st.SearchStrategy[int]:
+    return st.sampled_from((16, 64, 256, 2048, 4096, 8192))
+
+
+@st.composite
+def _yarn(draw: st.DrawFn) -> YaRN:
+    beta_slow = draw(_choice((1.0, 0.5, 2.0)))
+    beta_fast = draw(_choice((32.0, 16.0, 64.0)))
+    mscale = draw(_choice((None, 1.0, 0.707)))
+    return YaRN(draw(_factor()), draw(_original_length()), beta_fast=beta_fast, beta_slow=beta_slow,
+                mscale=mscale, mscale_all_dim=mscale and draw(_choice((1.0, 0.707))),
+                truncate=draw(st.booleans()))
+
+
+@st.composite
+def _llama3(draw: st.DrawFn) -> Llama3:
+    low = draw(_choice((1.0, 0.5, 2.0)))
+    high = low * draw(_choice((4.0, 2.0, 8.0)))
+    return Llama3(draw(_factor()), low, high, draw(_original_length()))
+
+
+@st.composite
+def _longrope(draw: st.DrawFn, rotary_dim: int) -> LongRoPE:
+    n = rotary_dim // 2
+    factors = st.lists(st.floats(1.0, 64.0, allow_nan=False), min_size=n, max_size=n)
+    return LongRoPE(tuple(draw(factors)), tuple(draw(factors)), draw(_original_length()), factor=draw(_factor()))
+
+
+def schedules(rotary_dim: int, *, kinds: Sequence[str] | None = None) -> st.SearchStrategy[Scaling]:
+    """Frequency schedules valid for ``rotary_dim``: any of ``ROPE_TYPES`` (default first).
+
+    Args:
+        rotary_dim: the rotated dims (LongRoPE needs rotary_dim/2 factors).
+        kinds: rope types to draw from (``"default"``, ``"linear"``, ``"static-ntk"``,
+            ``"dynamic"``, ``"yarn"``, ``"llama3"``, ``"longrope"``); all by default.
+
+    Example:
+        >>> type(schedules(8, kinds=["linear"]).example()).__name__
+        'Linear'
+    """
+    names = tuple(ROPE_TYPES) if kinds is None else tuple(kinds)
+    unknown = [k for k in names if k not in ROPE_TYPES]
+    _check(not unknown and bool(names), f"kinds must be a non-empty subset of {', '.join(ROPE_TYPES)}, got {kinds!r}")
+    return _schedules(int(rotary_dim), names)
+
+
+@functools.lru_cache(maxsize=512)  # strategies are immutable: build each once, not on every draw
+def _schedules(rotary_dim: int, names: tuple[str, ...]) -> st.SearchStrategy[Scaling]:
+    table: dict[str, st.SearchStrategy[Any]] = {
+        "default": st.just(Default()),
+        "linear": st.builds(Linear, _factor()),
+        "static-ntk": st.builds(StaticNTK, _factor()),
+        "dynamic": st.builds(DynamicNTK, _factor(), _original_length()),
+        "yarn": _yarn(),
+        "llama3": _llama3(),
+        "longrope": _longrope(rotary_dim),
+    }
+    return st.one_of(*(table[k] for k in names))
+
+
+def rope_specs(
+    *,
+    head_dim: int | st.SearchStrategy[int] | None = None,
+    min_head_dim: int = 2,
+    max_head_dim: int = 128,
+    partial: bool = True,
+    layout: str | None = None,
+    kinds: Sequence[str] | None = None,
+    base: float | None = None,
+) -> st.SearchStrategy[RopeSpec]:
+    """:class:`~ropecheck.RopeSpec` values with every schedule, layout and partial rotary.
+
+    Args:
+        head_dim: a fixed head_dim or a strategy; default ``head_dims(min_head_dim, max_head_dim)``.
+        partial: allow rotary_dim < head_dim.
+        layout: fix the layout (default: both).
+        kinds: schedules to draw from (see :func:`schedules`).
+        base: fix the base (default: :func:`bases`).
+
+    Example:
+        >>> rope_specs(head_dim=8, kinds=["default"]).example().head_dim
+        8
+    """
+    if isinstance(head_dim, int):
+        _check(head_dim >= 2 and head_dim % 2 == 0, f"head_dim must be even and >= 2, got {head_dim}")
+    elif head_dim is None:
+        head_dims(min_value=min_head_dim, max_value=max_head_dim)
+    _check(layout is None or layout in ("half", "interleaved"), f"layout must be 'half' or 'interleaved', got {layout!r}")
+    names = tuple(ROPE_TYPES) if kinds is None else tuple(kinds)
+    _check(bool(names) and all(k in ROPE_TYPES for k in names),
+           f"kinds must be a non-empty subset of {', '.join(ROPE_TYPES)}, got {kinds!r}")
+    if base is not None:
+        RopeSpec(head_dim=2, base=base)  # raises SpecError for a bad base
+    return _rope_specs(head_dim=head_dim, min_head_dim=min_head_dim, max_head_dim=max_head_dim, partial=partial,
+                       layout=layout, kinds=names, base=base)
+
+
+@st.composite
+def _rope_specs(
+    draw: st.DrawFn,
+    *,
+    head_dim: int | st.SearchStrategy[int] | None,
+    min_head_dim: int,
+    max_head_dim: int,
+    partial: bool,
+    layout: str | None,
+    kinds: tuple[str, ...],
+    base: float | None,
+) -> RopeSpec:
+    if isinstance(head_dim, int):
+        d = head_dim
+    else:
+        d = draw(head_dim if head_dim is not None else head_dims(min_value=min_head_dim, max_value=max_head_dim))
+    r = draw(rotary_dims(d)) if partial else d
+    spec_base = base if base is not None else draw(bases())
+    return RopeSpec(
+        head_dim=d,
+        rotary_dim=r,
+        base=spec_base,
+        layout=layout if layout is not None else draw(layouts()),  # type: ignore[arg-type]
+        scaling=draw(schedules(r, kinds=kinds)),
+        max_position_embeddings=draw(_choice((None, 131072))),
+    )
+
+
+def positions(
+    *,
+    batch: int | st.SearchStrategy[int] = 1,
+    seq: int | st.SearchStrategy[int] = 4,
+    kind: str | None = None,
+    max_value: int = 4095,
+) -> st.SearchStrategy[np.ndarray]:
+    """int64 positions of shape (batch, seq).
+
+    Args:
+        batch, seq: sizes, fixed or as strategies.
+        kind: ``"contiguous"`` (0..seq-1 in every row), ``"offset"`` (o..o+seq-1, one o),
+            ``"arbitrary"`` (any non-negative positions per row, repeats allowed) or
+            ``"large"`` (up to 2^32-1, where fp32 angles fall apart); default: the first three.
+        max_value: largest position (except ``"large"``).
+
+    Example:
+        >>> positions(batch=2, seq=3, kind="contiguous").example().tolist()
+        [[0, 1, 2], [0, 1, 2]]
+    """
+    _check(kind is None or kind in POSITION_KINDS, f"kind must be one of {', '.join(POSITION_KINDS)}, got {kind!r}")
+    _check(max_value >= 0, f"max_value must be >= 0, got {max_value}")
+    for name, value in (("batch", batch), ("seq", seq)):
+        _check(not isinstance(value, int) or value >= 1, f"{name} must be >= 1, got {value}")
+    return _positions(batch=batch, seq=seq, kind=kind, max_value=max_value)
+
+
+@st.composite
+def _positions(
+    draw: st.DrawFn,
+    *,
+    batch: int | st.SearchStrategy[int],
+    seq: int | st.SearchStrategy[int],
+    kind: str | None,
+    max_value: int,
+) -> np.ndarray:
+    b = batch if isinstance(batch, int) else draw(batch)
+    n = seq if isinstance(seq, int) else draw(seq)
+    k = kind if kind is not None else draw(_choice(POSITION_KINDS[:3]))
+    if k == "contiguous":
+        return np.broadcast_to(np.arange(n, dtype=np.int64), (b, n)).copy()
+    if k == "offset":
+        offset = draw(_ints(0, max(max_value - n + 1, 0)))
+        return np.broadcast_to(np.minimum(np.arange(n, dtype=np.int64) + offset, max_value), (b, n)).copy()
+    return draw(_int_arrays((b, n), max_value, k == "large"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _int_arrays(shape: tuple[int, ...], max_value: int, large: bool) -> st.SearchStrategy[np.ndarray]:
+    if large:
+        elements = st.integers(2**24, MAX_EXACT_POSITION) | st.integers(0, MAX_EXACT_POSITION)
+    else:
+        elements = st.integers(0, max_value)
+    return hnp.arrays(np.int64, shape, elements=elements)
+
+
+def tensors(
+    *,
+    shape: tuple[int, ...] | st.SearchStrategy[tuple[int, ...]],
+    dtype: Any = "float32",
+    min_value: float = -4.0,
+    max_value: float = 4.0,
+    min_magnitude: float = 2.0**-6,
+    backend: str = "numpy",
+) -> st.SearchStrategy[Any]:
+    """Finite q/k tensors: float64 numpy values exactly representable in ``dtype`` (or torch tensors of it).
+
+    Values shrink toward 0 and small integers. Nonzero values below ``min_magnitude`` in
+    absolute value become 0, so products with cos/sin never go subnormal (where every
+    dtype loses relative precision). ``backend="torch"`` returns a CPU tensor of ``dtype``.
+
+    Example:
+        >>> t = tensors(shape=(1, 2, 1, 4), dtype="bfloat16").example()
+        >>> t.shape, t.dtype
+        ((1, 2, 1, 4), dtype('float64'))
+    """
+    name = dtype_name(dtype)
+    _check(min_value <= max_value, f"need min_value <= max_value, got {min_value}, {max_value}")
+    _check(backend in ("numpy", "torch"), f"backend must be 'numpy' or 'torch', got {backend!r}")
+    _check(min_magnitude >= 0, f"min_magnitude must be >= 0, got {min_magnitude}")
+    if isinstance(shape, tuple):
+        arrays: st.SearchStrategy[np.ndarray] = _float_arrays(shape, float(min_value), float(max_value),
+                                                              float(min_magnitude))
+    else:
+        arrays = shape.flatmap(lambda shp: _float_arrays(tuple(shp), float(min_value), float(max_value),
+                                                         float(min_magnitude)))
+    rounded = arrays.map(lambda v: round_to_dtype(v, name))
+    if backend == "numpy":
+        return rounded
+    import torch
+
+    return rounded.map(lambda v: torch.tensor(v).to(getattr(torch, name)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _float_arrays(shape: tuple[int, ...], lo: float, hi: float, min_magnitude: float) -> st.SearchStrategy[np.ndarray]:
+    elements = st.floats(lo, hi, allow_nan=False, allow_infinity=False).map(
+        lambda v: 0.0 if abs(v) < min_magnitude else v
+    )
+    # sparse by default (most entries 0.0): few choices to shrink, so counterexamples come out as basis vectors
+    return hnp.arrays(np.float64, shape, elements=elements, fill=st.just(0.0))
+
+
+def samples(
+    spec: RopeSpec,
+    *,
+    dtype: Any = "float32",
+    max_batch: int = 2,
+    max_seq: int = 4,
+    max_heads: int = 2,
+    max_position: int | None = None,
+) -> st.SearchStrategy[Sample]:
+    """A :class:`~ropecheck.properties.Sample` for ``spec``: the inputs of every property check.
+
+    Positions stay within :func:`~ropecheck.properties.position_limit` even after a + b and
+    p + t, so length-dependent schedules keep their frequencies. Shrinks to batch 1, seq 1,
+    one head, position 0, and values 0/1.
+
+    Example:
+        >>> s = samples(RopeSpec(head_dim=4)).example()
+        >>> s.x.shape[-1]
+        4
+    """
+    _check(min(max_batch, max_seq, max_heads) >= 1, "max_batch, max_seq and max_heads must be >= 1")
+    dtype_name(dtype)
+    return _samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
+                    max_position=max_position)
+
+
+@st.composite
+def _samples(
+    draw: st.DrawFn,
+    spec: RopeSpec,
+    *,
+    dtype: Any,
+    max_batch: int,
+    max_seq: int,
+    max_heads: int,
+    max_position: int | None,
+) -> Sample:
+    third = max(position_limit(spec, max_position) // 3, 0)
+    b = draw(_ints(1, max_batch))
+    n = draw(_ints(1, max_seq))
+    h = draw(_ints(1, max_heads))
+    shape = (b, n, h, spec.head_dim)
+    pos = draw(positions(batch=b, seq=n, max_value=third))
+    pos_b = draw(positions(batch=b, seq=n, kind="arbitrary", max_value=third))
+    shift = draw(_ints(0, third))
+    x = draw(_tensors(shape, dtype_name(dtype)))
+    y = draw(_tensors(shape, dtype_name(dtype)))
+    return Sample(x, y, pos, pos_b, shift)
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensors(shape: tuple[int, ...], dtype: str) -> st.SearchStrategy[np.ndarray]:
+    return tensors(shape=shape, dtype=dtype)
+
+
+@st.composite
+def spec_and_sample(
+    draw: st.DrawFn,
+    *,
+    dtype: Any = "float32",
+    max_head_dim: int = 16,
+    kinds: Sequence[str] | None = None,
+    partial: bool = True,
+    layout: str | None = None,
+    max_batch: int = 2,
+    max_seq: int = 4,
+    max_heads: int = 2,
+    max_position: int | None = None,
+) -> tuple[RopeSpec, Sample]:
+    """A spec (small head_dim by default) and a sample for it, for property tests.
+
+    The spec options are those of :func:`rope_specs`, the sample's those of :func:`samples`.
+
+    Example:
+        >>> spec, sample = spec_and_sample(kinds=["default"]).example()
+        >>> sample.x.shape[-1] == spec.head_dim
+        True
+    """
+    spec = draw(rope_specs(max_head_dim=max_head_dim, kinds=kinds, partial=partial, layout=layout))
+    sample = draw(samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
+                          max_position=max_position))
+    return spec, sample
