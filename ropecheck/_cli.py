@@ -21,7 +21,7 @@ __all__ = ["main", "build_parser", "add_spec_arguments", "spec_from_args", "writ
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 
 # Command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("_cmd_spec", "_cmd_report")
+COMMANDS: tuple[str, ...] = ("_cmd_spec", "_cmd_report", "_cmd_verify", "_cmd_prove", "_cmd_claim", "_cmd_precision")
 
 
 class _Parser(argparse.ArgumentParser):
