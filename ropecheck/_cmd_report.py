@@ -22,21 +22,16 @@ __all__ = ["add_parser", "run", "build_report", "COLLECTORS"]
 
 def _collectors() -> list[tuple[str, str, Callable[..., Any]]]:
     from . import _report_collect as rc
+    from . import _report_engines as re_
 
-    out = [
+    return [
         ("reference", "fp64 reference", rc.collect_reference),
         ("schedules", "schedules and layouts", rc.collect_schedules),
+        ("proofs", "symbolic proofs", re_.collect_proofs),
+        ("properties", "property checks", re_.collect_properties),
+        ("verify", "verify adapters", re_.collect_verify),
+        ("precision", "precision sweeps", re_.collect_precision),
     ]
-    for key, label, name in (
-        ("proofs", "symbolic proofs", "collect_proofs"),
-        ("properties", "property checks", "collect_properties"),
-        ("verify", "verify adapters", "collect_verify"),
-        ("precision", "precision sweeps", "collect_precision"),
-    ):
-        fn = getattr(rc, name, None)
-        if fn is not None:
-            out.append((key, label, fn))
-    return out
 
 
 COLLECTORS = _collectors
@@ -84,8 +79,10 @@ def build_report(progress_factory: Callable[[str, str], Callable[[str], None]], 
         if only and key not in only:
             continue
         t0 = time.perf_counter()
-        sections.append(collect(progress_factory(key, label)))
+        section = collect(progress_factory(key, label))
+        sections.append(section)
         timings[label] = time.perf_counter() - t0
+        timings.update(section.timings)
     timings["whole run"] = time.perf_counter() - start
     header = {
         "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -107,6 +104,8 @@ def write_report(report: Any, out: Path) -> list[Path]:
             files[out / page.path] = page.markdown
         for plot in section.plots:
             files[out / plot.file] = plot.svg + "\n"
+        for path, text in section.files.items():
+            files[out / path] = text
     files[out / "README.md"] = render_readme(report)
     files[out / "report.json"] = render_json(report)
     files[out / "index.html"] = render_html(report)

@@ -68,6 +68,10 @@ class Section:
     pages: list[Page] = field(default_factory=list)
     # columns of a matrix view (e.g. adapters x dtypes); rows are named "row / column"
     matrix_columns: tuple[str, ...] = ()
+    # extra files under the report folder (per-adapter JSON, sweep CSV, ...): path -> text
+    files: dict[str, str] = field(default_factory=dict)
+    # volatile: seconds per sub-step; the report moves them into its header block
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def held(self) -> bool:
@@ -105,6 +109,7 @@ class Report:
                     "rows": [{**asdict(r), "held": r.held} for r in s.rows],
                     "plots": [{"key": p.key, "title": p.title, "caption": p.caption, "file": p.file} for p in s.plots],
                     "pages": [{"path": p.path, "title": p.title} for p in s.pages],
+                    "files": sorted(s.files),
                 }
                 for s in self.sections
             ],

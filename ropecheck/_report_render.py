@@ -55,12 +55,48 @@ def _verdict(row_verdict: str, expected: str) -> str:
     return f"{badge} {row_verdict}{note}".strip()
 
 
+def matrix(section: Section) -> tuple[list[str], dict[str, dict[str, Row]]]:
+    """Rows named ``"<row> / <column>"`` as a grid: the row labels in order, and label -> column -> row.
+
+    Rows without a matrix column (an adapter skipped as a whole) fill every column.
+    """
+    labels: list[str] = []
+    grid: dict[str, dict[str, Row]] = {}
+    for r in section.rows:
+        label, _, col = r.name.rpartition(" / ")
+        if col not in section.matrix_columns:
+            label, cols = r.name, section.matrix_columns
+        else:
+            cols = (col,)
+        if label not in grid:
+            labels.append(label)
+            grid[label] = {}
+        for c in cols:
+            grid[label][c] = r
+    return labels, grid
+
+
+def _cell_md(r: Row | None) -> str:
+    if r is None:
+        return ""
+    text = _verdict(r.verdict, r.expected)
+    return f"**{text}**" if not r.held else text
+
+
 def _section_md(section: Section) -> list[str]:
     lines = [f"## {section.title}", "", section.intro, ""]
     counts = ", ".join(f"{v} {k}" for k, v in sorted(section.counts().items()))
     lines += [f"**{'all expected verdicts held' if section.held else 'SOME EXPECTED VERDICTS DID NOT HOLD'}** ({counts})", ""]
+    if section.matrix_columns:
+        labels, grid = matrix(section)
+        lines += ["| | " + " | ".join(section.matrix_columns) + " |", "|---|" + "---|" * len(section.matrix_columns)]
+        for label in labels:
+            link = next((r.link for r in grid[label].values() if r.link), None)
+            name = f"[{_md_escape(label)}]({link})" if link else _md_escape(label)
+            lines.append(f"| {name} | " + " | ".join(_cell_md(grid[label].get(c)) for c in section.matrix_columns) + " |")
+        lines.append("")
     if section.rows:
-        long = len(section.rows) > FOLD_ROWS
+        long = len(section.rows) > FOLD_ROWS or bool(section.matrix_columns)
         if long:
             lines += [f"<details><summary>all {len(section.rows)} checks</summary>", ""]
         lines += ["| check | verdict | evidence |", "|---|---|---|"]
@@ -150,8 +186,24 @@ def render_html(report: Report) -> str:
     parts.append("</table>")
     for s in report.sections:
         parts.append(f'<h2 id="{e(s.key)}">{e(s.title)}</h2><p>{e(s.intro)}</p>')
+        if s.matrix_columns:
+            labels, grid = matrix(s)
+            parts.append("<table><tr><th></th>" + "".join(f"<th>{e(c)}</th>" for c in s.matrix_columns) + "</tr>")
+            for label in labels:
+                cells = []
+                for c in s.matrix_columns:
+                    r = grid[label].get(c)
+                    if r is None:
+                        cells.append("<td></td>")
+                        continue
+                    note = "" if r.held else f" (expected {e(r.expected)})"
+                    cls = r.verdict + ("" if r.held else " unexpected")
+                    cells.append(f'<td class="{e(cls)}" title="{e(r.evidence)}">{e(r.verdict)}{note}</td>')
+                parts.append(f"<tr><th>{e(label)}</th>{''.join(cells)}</tr>")
+            parts.append("</table>")
         if s.rows:
-            if len(s.rows) > FOLD_ROWS:
+            fold = len(s.rows) > FOLD_ROWS or bool(s.matrix_columns)
+            if fold:
                 parts.append(f"<details><summary>all {len(s.rows)} checks</summary>")
             parts.append("<table><tr><th>check</th><th>verdict</th><th>evidence</th></tr>")
             for r in s.rows:
@@ -160,7 +212,7 @@ def render_html(report: Report) -> str:
                 name = f'<a href="#{e(r.link)}">{e(r.name)}</a>' if r.link else e(r.name)
                 parts.append(f'<tr{cls}><td>{name}</td><td class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>')
             parts.append("</table>")
-            if len(s.rows) > FOLD_ROWS:
+            if fold:
                 parts.append("</details>")
         for p in s.plots:
             parts.append(f'<figure id="plot-{e(p.key)}">{p.svg}<figcaption>{e(p.caption)}</figcaption></figure>')

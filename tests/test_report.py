@@ -17,15 +17,19 @@ from ropecheck._report_render import HEADER_BEGIN, HEADER_END, render_html, rend
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "reports"
 CHEAP = "reference,schedules"
+# the proof and property sections run in seconds too; verify and precision are checked by
+# running the whole report twice (see the README) and by the collector tests below
+MEDIUM = "proofs,properties"
 
 
-def _run(out: Path) -> int:
-    return main(["report", "--out", str(out), "--only", CHEAP])
+def _run(out: Path, only: str = CHEAP) -> int:
+    return main(["report", "--out", str(out), "--only", only])
 
 
-def test_report_is_deterministic_outside_the_header(tmp_path: Path) -> None:
+@pytest.mark.parametrize("only", [CHEAP, MEDIUM])
+def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
-    assert _run(a) == 0 and _run(b) == 0
+    assert _run(a, only) == 0 and _run(b, only) == 0
     files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
     assert {Path("README.md"), Path("index.html"), Path("report.json")} <= set(files)
     for rel in files:
@@ -41,10 +45,71 @@ def test_report_is_deterministic_outside_the_header(tmp_path: Path) -> None:
 
 
 def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
-    """The cheap sections' pages and plots in reports/ match a fresh run byte for byte."""
-    assert _run(tmp_path) == 0
-    for rel in ("reference.md", "schedules.md", "plots/spectra.svg", "plots/pairing.svg"):
+    """The cheap and medium sections' pages and plots in reports/ match a fresh run byte for byte."""
+    assert _run(tmp_path, f"{CHEAP},{MEDIUM}") == 0
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    pages = [rel for rel in written if rel.name not in ("README.md", "index.html", "report.json")]
+    assert {Path("reference.md"), Path("proofs/index.md"), Path("properties.md"), Path("plots/decay.svg")} <= set(pages)
+    for rel in pages:
         assert (COMMITTED / rel).read_text() == (tmp_path / rel).read_text(), f"reports/{rel} is stale: run `ropecheck report`"
+
+
+def test_committed_report_holds_every_section() -> None:
+    """reports/report.json is a full run: every section present and every expected verdict held."""
+    data = json.loads((COMMITTED / "report.json").read_text())
+    assert [s["key"] for s in data["sections"]] == ["reference", "schedules", "proofs", "properties", "verify", "precision"]
+    assert data["all_expected_verdicts_held"] is True
+    for s in data["sections"]:
+        assert s["rows"] and all(r["held"] for r in s["rows"]), s["key"]
+        for f in s["files"] + [p["path"] for p in s["pages"]]:
+            assert (COMMITTED / f).is_file(), f
+
+
+def test_matrix_view_shows_unexpected_cells() -> None:
+    from ropecheck._report_render import matrix
+
+    s = Section(
+        "verify", "V", "intro",
+        rows=[Row("lib / float32", "PASS", "PASS", "ok", link="verify/lib.md"), Row("lib / bfloat16", "PASS", "FAIL", "gone"),
+              Row("other", "SKIP", "SKIP", "not installed")],
+        matrix_columns=("float32", "bfloat16"),
+    )
+    labels, grid = matrix(s)
+    assert labels == ["lib", "other"] and grid["other"]["bfloat16"].verdict == "SKIP"
+    md = render_readme(Report({"generated": "now"}, [s]))
+    assert "| [lib](verify/lib.md) | ✅ PASS | **✅ PASS (expected FAIL)** |" in md
+    assert 'class="PASS unexpected"' in render_html(Report({"generated": "now"}, [s]))
+
+
+def test_precision_section_catches_a_careless_policy_called_careful(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Broken input: bf16-inv-freq declared careful must break the section (its error exceeds its bound)."""
+    import dataclasses
+
+    from ropecheck import _report_engines, precision
+
+    monkeypatch.setattr(_report_engines, "PRECISION_POSITIONS", 4096)
+    pols = {n: p for n, p in precision.POLICIES.items() if n in ("fp32-angles", "bf16-inv-freq")}
+    honest = _report_engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
+    assert honest.held, [r for r in honest.rows if not r.held]
+    pols["bf16-inv-freq"] = dataclasses.replace(pols["bf16-inv-freq"], careful=True)
+    monkeypatch.setattr(precision, "POLICIES", {**precision.POLICIES, "bf16-inv-freq": pols["bf16-inv-freq"]})
+    lying = _report_engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
+    bad = [r.name for r in lying.rows if not r.held]
+    assert bad and all(n.startswith("bf16-inv-freq") for n in bad)
+
+
+def test_verify_section_flags_a_known_finding_that_is_gone_or_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected low-precision findings are data: a library that changes either way breaks the row."""
+    from ropecheck import _report_engines
+
+    assert _report_engines.verify_expectation("lib", "bfloat16", [], known={}) == ("PASS", "PASS", "conforms")
+    assert _report_engines.verify_expectation("lib", "bfloat16", ["precision"], known={("lib", "bfloat16"): "precision"})[:2] == ("FAIL", "FAIL")
+    v, e, ev = _report_engines.verify_expectation("lib", "bfloat16", [], known={("lib", "bfloat16"): "precision"})
+    assert v != e and "gone" in ev
+    v, e, _ = _report_engines.verify_expectation("lib", "bfloat16", ["nonfinite", "precision"], known={("lib", "bfloat16"): "precision"})
+    assert v != e
+    v, e, _ = _report_engines.verify_expectation("lib", "float32", ["layout"], known={})
+    assert v != e
 
 
 def test_unexpected_verdict_fails_the_report() -> None:

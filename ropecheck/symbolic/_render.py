@@ -62,23 +62,26 @@ def _counterexample_md(cex: Counterexample) -> list[str]:
     ]
 
 
-def render_proof_markdown(proof: Proof, *, number: int | None = None) -> str:
-    """One theorem as a Markdown page: statement, verdict, every step in LaTeX with its rewrite."""
+def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: bool = True) -> str:
+    """One theorem as a Markdown page: statement, verdict, every step in LaTeX with its rewrite.
+
+    ``timings=False`` leaves the times out, for pages that must be identical run to run.
+    """
     head = f"Theorem {number}: " if number is not None else ""
     lines = [
         f"# {head}{proof.title}",
         "",
         f"`{proof.name}` (family `{proof.family}`) — **{_BADGE[proof.verdict]}**"
         + ("" if proof.as_intended else " — **not as intended**")
-        + f" in {proof.seconds:.3f} s",
+        + (f" in {proof.seconds:.3f} s" if timings else ""),
         "",
         f"**Statement.** {proof.statement}",
         "",
-        "| # | step | verdict | decided by | time (s) |",
-        "|---|---|---|---|---|",
+        "| # | step | verdict | decided by |" + (" time (s) |" if timings else ""),
+        "|---|---|---|---|" + ("---|" if timings else ""),
     ]
     for i, s in enumerate(proof.steps, 1):
-        lines.append(f"| {i} | `{s.name}` | {_verdict_text(s)} | `{s.method}` | {s.seconds:.3f} |")
+        lines.append(f"| {i} | `{s.name}` | {_verdict_text(s)} | `{s.method}` |" + (f" {s.seconds:.3f} |" if timings else ""))
     lines.append("")
     for i, s in enumerate(proof.steps, 1):
         lines += [
@@ -131,8 +134,10 @@ def _decay_md(curve: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
-def render_index_markdown(proofs: Sequence[Proof], *, numbers: dict[str, int] | None = None, total_seconds: float | None = None) -> str:
-    """The summary page: one row per theorem with its verdict and time."""
+def render_index_markdown(
+    proofs: Sequence[Proof], *, numbers: dict[str, int] | None = None, total_seconds: float | None = None, timings: bool = True
+) -> str:
+    """The summary page: one row per theorem with its verdict and time (``timings=False``: without times)."""
     numbers = numbers or {}
     ok = all(p.as_intended for p in proofs)
     lines = [
@@ -142,16 +147,17 @@ def render_index_markdown(proofs: Sequence[Proof], *, numbers: dict[str, int] | 
         "A refutation comes with a counterexample checked in exact arithmetic."),
         "",
         f"**{sum(p.as_intended for p in proofs)} of {len(proofs)} theorems as intended.**"
-        + (f" Total {total_seconds:.2f} s." if total_seconds is not None else ""),
+        + (f" Total {total_seconds:.2f} s." if total_seconds is not None and timings else ""),
         "",
-        "| # | theorem | family | verdict | intended refutations | time (s) |",
-        "|---|---|---|---|---|---|",
+        "| # | theorem | family | verdict | intended refutations |" + (" time (s) |" if timings else ""),
+        "|---|---|---|---|---|" + ("---|" if timings else ""),
     ]
     for p in proofs:
         num = numbers.get(p.family, "")
         refs = ", ".join(f"`{s.name}` {s.verdict.value}" for s in p.intended_refutations) or "—"
         flag = "" if p.as_intended else " ⚠"
-        lines.append(f"| {num} | [{p.title}]({p.name}.md) | `{p.family}` | {_BADGE[p.verdict]}{flag} | {refs} | {p.seconds:.3f} |")
+        lines.append(f"| {num} | [{p.title}]({p.name}.md) | `{p.family}` | {_BADGE[p.verdict]}{flag} | {refs} |"
+                     + (f" {p.seconds:.3f} |" if timings else ""))
     lines += ["", "All as intended." if ok else "Some theorems are **not** as intended.", ""]
     return "\n".join(lines)
 
