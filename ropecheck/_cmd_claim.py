@@ -14,14 +14,18 @@ from ._cli import write_json
 __all__ = ["add_parser", "run"]
 
 _EPILOG = """examples:
-  ropecheck claim "R(a).T * R(b) == R(b - a)"
-  ropecheck claim "re((q0+I*q1)*(k0-I*k1)*exp(I*(m-n)*t)) == q0*k0*cos((m-n)*t) + q1*k1*cos((m-n)*t)"
+  ropecheck claim "R(a).T * R(b) == R(b - a)"                            # PROVED
+  ropecheck claim "re((q0+I*q1)*(k0-I*k1)*exp(I*(m-n)*t)) == (q0*k0 + q1*k1)*cos((m-n)*t)"
+                                                  # REFUTED: the sin((m-n)t) term is missing
   ropecheck claim '\\cos(m\\theta)\\cos(n\\theta) + \\sin(m\\theta)\\sin(n\\theta) = \\cos((m-n)\\theta)'
 
-SymPy syntax: free names are real symbols; I, re, im, conjugate, exp, cos, sin, sqrt, pi,
-Matrix and R(phi) (the 2x2 rotation) are known; matrices compare entrywise.
-LaTeX: one '=' between the sides; i is the imaginary unit, e is Euler's number;
-\\Re/\\mathrm{Re}, \\bar{k}/\\overline{k}/k^*, R(\\phi)^T are understood.
+SymPy syntax ('==', or one '='): free names are real symbols; I, re, im, conjugate, Abs,
+exp, cos, sin, tan, sqrt, log, pi, E, eye(n), Matrix and R(phi) (the 2x2 rotation) are
+known; other f(x) are undefined functions; '^' is a power; M.T transposes; matrices
+compare entrywise. Only arithmetic, calls, numbers, [...] and .T are accepted.
+LaTeX (any claim with a backslash or braces): one '=' between the sides; i is the
+imaginary unit, e is Euler's number; \\Re/\\mathrm{Re}, \\bar{k}/\\overline{k}/k^*, R(\\phi)^T
+and \\sum_{i=0}^{N} x_i are understood.
 exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 the claim cannot be parsed."""
 
 
@@ -49,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         write_json(result.to_dict(), args.json)
         return result.exit_code
-    print(f"{result.verdict.value}" + (f"  (decided by {result.method})" if result.method not in ("none", "counterexample") else ""))
+    decided = result.verdict.value != "UNDECIDED" and result.method != "counterexample"
+    print(f"{result.verdict.value}" + (f"  (decided by {result.method})" if decided else ""))
     print(f"  claim ({result.syntax}): {result.text}")
     print(f"  read as: {result.lhs} == {result.rhs}")
     if result.counterexample is not None:

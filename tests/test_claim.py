@@ -55,22 +55,89 @@ def test_free_names_are_real() -> None:
     assert syntax == "sympy" and lhs == rhs
 
 
-@pytest.mark.parametrize(
-    "claim,column",
-    [
-        ("cos(a) == cos(a) + (", 20),
-        ("a == b == c", 7),
-        ("cos(a)", 6),
-        ("  == b", 0),
-        ("R(a) == 1", 7),
-        (r"\frac{1}{2} = \sin(", 13),
-    ],
-    ids=["unclosed-paren", "two-equals", "no-equals", "empty-left", "matrix-vs-scalar", "latex-unclosed"],
-)
+# (id, claim, 0-based column of the problem): garbage must be a parse error with its position
+PARSE_ERRORS = [
+    ("unclosed-paren", "cos(a) == cos(a) + (", 19),
+    ("two-equals", "a == b == c", 7),
+    ("no-equals", "cos(a)", 6),
+    ("empty-left", "  == b", 0),
+    ("matrix-vs-scalar", "R(a) == 1", 7),
+    ("latex-unclosed", r"\frac{1}{2} = \sin(", 18),
+    ("code-import", '__import__("os").getcwd() == 1', 0),
+    ("code-dunder-attribute", "x.__class__ == 1", 1),
+    ("code-attribute", "R(a).T.real == 1", 6),
+    ("code-lambda", "lambda x: x == 1", 0),
+    ("code-string", "'abc' == 1", 0),
+    ("code-subscript", "x[0] == 1", 0),
+    ("code-keyword-argument", "cos(x=1) == 1", 0),
+    ("power-tower", "1 == 10**10**10", 9),
+    ("huge-power", "x**100000 == 1", 3),
+    ("function-not-called", "cos == 1", 0),
+    ("list-side", "[1, 2] == 1", 0),
+    ("relation-side", "x > 1 == 1", 0),
+    ("bad-number", "086 = 0554", 0),
+    ("latex-trailing-junk", r"\cos(x) = \cos(x) )", 18),
+    ("latex-junk-both-ways", "T)0(-0b00=a", 1),
+    ("latex-unknown-command", r"\begin{pmatrix} a \end{pmatrix} = 1", 0),
+    ("latex-unknown-command-right", r"x = \mathbf{q}", 4),
+]
+
+
+@pytest.mark.parametrize("claim,column", [p[1:] for p in PARSE_ERRORS], ids=[p[0] for p in PARSE_ERRORS])
 def test_parse_errors_have_a_position(claim: str, column: int) -> None:
     with pytest.raises(ClaimParseError) as info:
         parse_claim(claim)
-    assert info.value.position is not None and info.value.position >= column
+    assert info.value.position == column, str(info.value)
+
+
+@pytest.mark.parametrize("claim", [p[1] for p in PARSE_ERRORS], ids=[p[0] for p in PARSE_ERRORS])
+def test_cli_garbage_is_one_line_exit_2(claim: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["claim", "--", claim]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "column" in err and "Traceback" not in err
+
+
+def test_claims_cannot_run_code() -> None:
+    """Builtins are not reachable: every name that is not part of the claim language is a symbol or an undefined function."""
+    lhs, rhs, _ = parse_claim("exec(x) + open(y) + globals == eval(x) + print(y)")
+    assert {type(f).__name__ for f in lhs.atoms(sympy.Function) | rhs.atoms(sympy.Function)} == {"exec", "open", "eval", "print"}
+    assert sympy.Symbol("globals", real=True) in lhs.free_symbols
+
+
+@pytest.mark.parametrize("name", ["gamma", "beta", "N", "S", "Q", "E1", "zeta", "Symbol1"])
+def test_sympy_names_are_plain_real_symbols(name: str) -> None:
+    lhs, rhs, _ = parse_claim(f"{name} + 1 == 1 + {name}")
+    assert lhs == rhs and lhs.free_symbols == {sympy.Symbol(name, real=True)}
+
+
+# (id, claim, syntax, verdict): how auto-detection and the LaTeX reader understand what users type
+READINGS = [
+    ("single-equals-sympy", "cos(x)^2 = 1 - sin(x)^2", "sympy", Verdict.PROVED),
+    ("implicit-product-latex", "2x = x + x", "latex", Verdict.PROVED),
+    ("latex-cdot", r"n \cdot (n+1) = n^2 + n", "latex", Verdict.PROVED),
+    ("latex-product-not-call", r"\sum_{i=0}^{n} i = \frac{n(n+1)}{2}", "latex", Verdict.PROVED),
+    ("latex-product-not-call-wrong", r"\sum_{i=0}^{n} i = \frac{n(n-1)}{2}", "latex", Verdict.REFUTED),
+    ("latex-sum-indexed", r"\sum_{i=0}^{3} x_i = x_0 + x_1 + x_2 + x_3", "latex", Verdict.PROVED),
+    ("latex-sum-term-missing", r"\sum_{i=0}^{3} x_i = x_0 + x_1 + x_2", "latex", Verdict.REFUTED),
+    ("latex-sum-telescoping", r"\sum_{i=0}^{N} (x_{i+1} - x_i) = x_{N+1} - x_0", "latex", Verdict.PROVED),
+    ("latex-sum-telescoping-wrong", r"\sum_{i=0}^{N} (x_{i+1} - x_i) = x_{N+1} - x_1", "latex", Verdict.REFUTED),
+    ("latex-decay-sum", r"\sum_{j=0}^{1} h_j e^{i(m-n)\theta_j} = h_0 e^{i(m-n)\theta_0} + h_1 e^{i(m-n)\theta_1}", "latex", Verdict.PROVED),
+    ("latex-decay-sum-swapped", r"\sum_{j=0}^{1} h_j e^{i(m-n)\theta_j} = h_0 e^{i(n-m)\theta_0} + h_1 e^{i(m-n)\theta_1}", "latex", Verdict.REFUTED),
+    ("latex-tutorial-cos-split", r"\cos(m\theta) = \cos(m)\cos(\theta)", "latex", Verdict.REFUTED),
+    ("tutorial-rotation-transposed", "Matrix([[cos(t), sin(t)], [-sin(t), cos(t)]]) == R(t)", "sympy", Verdict.REFUTED),
+    ("tutorial-compose-minus", "R(a) * R(b) == R(a - b)", "sympy", Verdict.REFUTED),
+]
+
+
+@pytest.mark.parametrize("claim,syntax,verdict", [r[1:] for r in READINGS], ids=[r[0] for r in READINGS])
+def test_readings(claim: str, syntax: str, verdict: Verdict) -> None:
+    result = check_claim(claim)
+    assert (result.syntax, result.verdict) == (syntax, verdict), (str(result.lhs), str(result.rhs), result.method)
+    if verdict == Verdict.REFUTED:
+        cex = result.counterexample
+        lhs, rhs = (result.lhs[cex.entry], result.rhs[cex.entry]) if cex.entry else (result.lhs, result.rhs)
+        diff = (lhs - rhs).xreplace(cex.values).doit().xreplace(cex.values)
+        assert abs(complex(sympy.N(diff, 40))) > 1e-15  # re-verified numerically
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,13 @@ recorded:
 ``identity`` (the difference is already 0), ``expand``, ``expand_trig`` (expand, then
 expand trig functions of sums, then expand), ``expand_complex`` (real and imaginary parts
 of every sub-expression, then ``expand_trig``), ``doit`` (evaluate finite sums, then
-``expand_trig``), ``pythagoras`` (``expand_trig``, then sin^2 -> 1 - cos^2 and expand),
-``trigsimp`` and ``fu``. Matrices are
+``expand_trig``), ``peel`` (sums with the same summand and lower limit whose upper limits
+differ by integers are each written as the one with the smallest upper limit plus their
+last terms, explicitly -- ``Sum_{a}^{b+c} f = Sum_{a}^{b} f + f(b+1) + ... + f(b+c)``, an
+identity for all integers under SymPy's (Karr's) summation convention -- then
+``expand_trig``; this is what decides the inductive steps over a symbolic d/2),
+``pythagoras`` (``expand_trig``, then sin^2 -> 1 - cos^2 and expand), ``trigsimp`` and
+``fu``. Matrices are
 decided entrywise (``entrywise(<hardest rewrite used>)``); two ``Sum`` objects with the
 same limits are decided termwise (``termwise(<rewrite>)``): equal summands give equal
 sums, whatever the (symbolic) upper limit.
@@ -62,6 +67,54 @@ def _pythagoras(e: Any) -> Any:
     return sympy.expand(e.replace(is_sin_power, reduce))
 
 
+_PEEL_VARS: dict[tuple[tuple[str, bool], ...], sympy.Dummy] = {}
+_PEEL_MAX = 64  # at most this many terms peeled off one sum
+
+
+def _canonical_var(v: Any) -> sympy.Dummy:
+    """One bound variable per set of assumptions (a Dummy: it cannot clash with a user's name)."""
+    key = tuple(sorted(v.assumptions0.items()))
+    if key not in _PEEL_VARS:
+        _PEEL_VARS[key] = sympy.Dummy("k", **v.assumptions0)
+    return _PEEL_VARS[key]
+
+
+def _peel(e: Any) -> Any:
+    """Align sums whose upper limits differ by integers, peeling their last terms off; then ``expand_trig``.
+
+    Only single-limit sums whose summand holds no other sum are touched. Within one group
+    (same summand up to the name of the bound variable, same lower limit) the smallest upper
+    limit b is the base, and Sum_{a}^{b+c} f becomes Sum_{a}^{b} f + sum_{t=1}^{c} f(b+t):
+    an identity for every integer a, b and c >= 0 under Karr's convention, which SymPy's
+    ``Sum`` follows (Sum_{a}^{b} = -Sum_{b+1}^{a-1} when b < a - 1).
+    """
+    e = sympy.sympify(e)
+    sums = [s for s in e.atoms(Sum) if len(s.limits) == 1 and not s.function.has(Sum)]
+    groups: dict[tuple[Any, Any, Any], list[list[Any]]] = {}
+    for s in sums:
+        v, lo, up = s.limits[0]
+        if lo.has(v) or up.has(v):  # pragma: no cover - malformed
+            continue
+        k = _canonical_var(v)
+        classes = groups.setdefault((s.function.xreplace({v: k}), lo, k), [])
+        for cls in classes:  # cls = [base upper limit, members...]
+            if (up - cls[0]).is_Integer and abs(up - cls[0]) <= _PEEL_MAX:
+                cls.append(s)
+                if (up - cls[0]).is_negative:
+                    cls[0] = up
+                break
+        else:
+            classes.append([up, s])
+    mapping: dict[Any, Any] = {}
+    for (f, lo, k), classes in groups.items():
+        for base, *members in classes:
+            for s in members:
+                extra = int(s.limits[0][2] - base)
+                tail = sum((f.xreplace({k: base + t}) for t in range(1, extra + 1)), S.Zero)
+                mapping[s] = Sum(f, (k, lo, base)) + tail
+    return _expand_trig(e.xreplace(mapping)) if mapping else e
+
+
 def _trigsimp(e: Any) -> Any:
     return sympy.trigsimp(sympy.expand(e))
 
@@ -77,6 +130,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("expand_trig", _expand_trig),
     ("expand_complex", _expand_complex),
     ("doit", lambda e: _expand_trig(e.doit())),
+    ("peel", _peel),
     ("pythagoras", _pythagoras),
     ("trigsimp", _trigsimp),
     ("fu", _fu),
@@ -84,7 +138,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 
 
-_CHEAP = 6  # rewrites before trigsimp and fu: a quick counterexample probe runs between
+_CHEAP = 7  # rewrites before trigsimp and fu: a quick counterexample probe runs between
 
 
 def reduce_to_zero(diff: Any, *, rewrites: tuple[tuple[str, Callable[[Any], Any]], ...] = REWRITES) -> str | None:
@@ -171,8 +225,7 @@ def _assignments(symbols: list[Any], trial: int) -> dict[Any, Any]:
 def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
     """Substitute and evaluate exactly, resolving finite sums; loops for indexed atoms."""
     out = expr.xreplace(values)
-    out = out.doit() if out.has(Sum) else out
-    return out
+    return out.doit().xreplace(values) if out.has(Sum) else out
 
 
 def _certified_nonzero(value: Any) -> tuple[bool, str]:
@@ -204,10 +257,9 @@ def _counter_in(lhs: Any, rhs: Any, trial: int) -> Counterexample | None:
         diff_free = [s for s in diff_free if s not in values]
         if not diff_free:
             break
-        step = _assignments(diff_free, trial)
-        values.update(step)
-        try:
-            left, right = _evaluate(left, step), _evaluate(right, step)
+        values.update(_assignments(diff_free, trial))
+        try:  # every value again: a finite sum may have revealed atoms assigned in an earlier round
+            left, right = _evaluate(left, values), _evaluate(right, values)
         except (ZeroDivisionError, ValueError, TypeError):
             return None
     if isinstance(left, MatrixBase):

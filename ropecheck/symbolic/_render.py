@@ -107,8 +107,9 @@ def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: b
             "## Cross-check with the spec",
             "",
             (f"`RopeSpec(head_dim=4, scaling=DynamicNTK(2, 4))` gives θ₁ = {dyn['spec_check']['spec_theta_query']!r} at "
-            f"length 8 and {dyn['spec_check']['spec_theta_key']!r} at length 4, the exact {dyn['theta_query']} and "
-            f"{dyn['theta_key']} used above."),
+            f"length 8 and {dyn['spec_check']['spec_theta_key']!r} at length 4: "
+            + ("the exact" if dyn["spec_check"].get("agrees", True) else "**not** the exact")
+            + f" {dyn['theta_query']} and {dyn['theta_key']} used above."),
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"

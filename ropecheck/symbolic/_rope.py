@@ -2,7 +2,8 @@
 
 The objects the theorems talk about, built once here so every proof states the same
 definitions: ``rot(phi)`` (the 2x2 rotation R(phi)), ``rope_matrix(thetas, m, layout)``
-(the sparse block-diagonal R_{Theta,m}), ``rope_elementwise`` (``x*cos + rotate(x)*sin``),
+(the sparse block-diagonal R_{Theta,m}; ``rope_entries`` gives its nonzero entries),
+``rope_elementwise`` (``x*cos + rotate(x)*sin``),
 ``rope_complex`` (pairs read as complex numbers times e^{i m theta}) and the even-first
 permutation between the layouts.
 
@@ -25,6 +26,7 @@ __all__ = [
     "positions",
     "rope_complex",
     "rope_elementwise",
+    "rope_entries",
     "rope_matrix",
     "rot",
     "rotate",
@@ -61,13 +63,27 @@ def pairs(d: int, layout: str) -> list[tuple[int, int]]:
     return [(i, i + h) for i in range(h)]
 
 
+def rope_entries(freqs: Sequence[Any], m: Any, layout: str = "interleaved", *, evaluate: bool = True) -> dict[tuple[int, int], Any]:
+    """The nonzero entries {(row, column): value} of R_{Theta,m}: the definition, sparse.
+
+    Pair (a, b) turning at theta gets the rotation R(m theta) in rows and columns a, b.
+    ``evaluate=False`` leaves the angles, cos and sin unevaluated (the same values, built faster).
+    """
+    d = 2 * len(freqs)
+    out: dict[tuple[int, int], Any] = {}
+    for (a, b), t in zip(pairs(d, layout), freqs):
+        angle = m * t if evaluate else sympy.Mul(m, t, evaluate=False)
+        c, s = cos(angle, evaluate=evaluate), sin(angle, evaluate=evaluate)
+        out[a, a], out[a, b], out[b, a], out[b, b] = c, -s, s, c
+    return out
+
+
 def rope_matrix(freqs: Sequence[Any], m: Any, layout: str = "interleaved") -> Matrix:
     """The block-diagonal RoPE matrix R_{Theta,m} (size 2*len(freqs)) in a layout."""
     d = 2 * len(freqs)
     out = zeros(d, d)
-    for (a, b), t in zip(pairs(d, layout), freqs):
-        c, s = cos(m * t), sin(m * t)
-        out[a, a], out[a, b], out[b, a], out[b, b] = c, -s, s, c
+    for (r, c), value in rope_entries(freqs, m, layout).items():
+        out[r, c] = value
     return out
 
 
