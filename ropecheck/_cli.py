@@ -61,6 +61,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"ropecheck {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``ropecheck ... | head``): stop quietly, as a pipe's writer should;
+        # point stdout at devnull so the interpreter's final flush does not raise again
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAIL
 
 
 # --------------------------------------------------------------------------- shared helpers

@@ -86,3 +86,18 @@ def test_usage_errors_are_one_line_exit_2(argv: list[str], message: str) -> None
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], res.stderr
     assert "Traceback" not in res.stderr
+
+
+
+
+def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``ropecheck ... | head``: a reader that leaves early ends the command quietly, no exception."""
+    from ropecheck import _cmd_spec
+
+    def closed_pipe(args: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    with open(tmp_path / "stdout", "w") as stdout:  # the handler points this file's fd at devnull
+        monkeypatch.setattr(sys, "stdout", stdout)
+        monkeypatch.setattr(_cmd_spec, "run", closed_pipe)
+        assert main(["spec", "--head-dim", "8"]) == 1
