@@ -3,7 +3,8 @@
 Writes ``<out>/<name>.csv``, ``<out>/<name>.json`` and ``<out>/<name>-{output,angle}.svg``
 (default out: ``reports/precision``); ``--reproduce`` also writes the reproductions of the
 reported failures (``reproductions.json``, ``violation.svg``, ``overview-*.svg``) and the
-folder's ``README.md``. Exit code 0, or 1 when a careful policy exceeds the error model.
+folder's ``README.md``. Exit code 0, or 1 when a careful policy (or an ``--impl`` target)
+exceeds the error model's careful bound; 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ def _policy_help() -> str:
     from .precision import POLICIES
 
     lines = [f"  {p.name:<20} {p.summary}{' [careful]' if p.careful else ''}" for p in POLICIES.values()]
-    return "built-in policies:\n" + "\n".join(lines)
+    return ("built-in policies ([careful]: held to their own bound; the others, and --impl targets, to the bound\n"
+            "of input-dtype-cache, the loosest careful policy):\n" + "\n".join(lines) +
+            "\n\nexit codes: 0 done; 1 a careful policy or an --impl target exceeds the error model; 2 usage error"
+            "\nexample: ropecheck precision --policy bf16-inv-freq --dtype bf16 --max-position 65536 --out /tmp/prec")
 
 
 def add_parser(sub: Any) -> None:
@@ -72,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
 
         if not torch.cuda.is_available():
             raise UsageError("--device cuda: CUDA is not available on this machine")
+        index = args.device.partition(":")[2]
+        if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
+            raise UsageError(f"--device {args.device}: this machine has {torch.cuda.device_count()} CUDA device(s)")
     elif args.device != "cpu":
         raise UsageError(f"--device must be cpu or cuda[:N], got {args.device!r}")
     impl = None
@@ -84,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
         target = policy(args.policy or "fp32-angles").name
     sw = S.run_sweep(spec, target=target, dtypes=dtypes, device=args.device, max_position=args.max_position,
                      impl=impl, progress=None if not args.no_progress else False)
-    console = Console()
+    stderr = args.json == "-"  # the JSON alone on stdout
+    console = Console(stderr=stderr)
+    if not console.is_terminal:  # a pipe or a CI log: wide enough that no figure is cut
+        console = Console(stderr=stderr, width=max(console.width, S.TABLE_WIDTH))
     S.render_table(sw, console)
     console.print(f"{args.max_position} positions × {len(dtypes)} dtypes in {sw.seconds:.1f} s")
     data = sw.to_dict()
@@ -96,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.out)
         name = f"{target}-d{spec.head_dim}-{args.device.replace(':', '')}"
         write_text_atomic(out / f"{name}.csv", S.render_csv(sw))
-        write_text_atomic(out / f"{name}.json", json.dumps(data, indent=1, default=float) + "\n")
+        stable = {k: v for k, v in data.items() if k != "seconds"}  # the files are byte-identical across reruns
+        write_text_atomic(out / f"{name}.json", json.dumps(stable, indent=1) + "\n")
         for src in ("output", "angle"):
             write_bytes_atomic(out / f"{name}-{src}.svg", S.render_plot([sw], src))
         console.print(f"wrote {out}/{name}.{{csv,json}} and {name}-{{output,angle}}.svg")
@@ -104,10 +115,12 @@ def run(args: argparse.Namespace) -> int:
         from ._precision_report import write_reproductions
 
         write_reproductions(Path(args.out), console)
-    exceeded = [r for r in data["rows"] if r["within_bound"] is False]
+    exceeded = sw.failures()
     if exceeded:
         r = exceeded[0]
-        console.print(f"[red]careful policy {target} exceeds the error model[/]: {r['dtype']} {r['source']} "
-                      f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e}")
+        what = f"implementation {args.impl}" if impl is not None else f"careful policy {target}"
+        console.print(f"[red]{what} exceeds the error model[/]: {r['dtype']} {r['source']} "
+                      f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e} ({len(exceeded)} rows)",
+                      soft_wrap=True)
         return EXIT_FAIL
     return EXIT_OK

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import _precision_repro as R
 from ._spec import RopeSpec
-from .precision import POLICIES, fp32_angle_limit, tolerance_at
+from .precision import POLICIES, fp32_angle_limit, one_torch_thread, tolerance_at
 
 __all__ = ["collect", "render_readme", "write_reproductions"]
 
@@ -21,13 +21,25 @@ OVERVIEW_POSITIONS = 1 << 16
 
 
 def collect() -> dict[str, Any]:
-    """Run every reproduction and the fp32 limit; plain data."""
+    """Run every reproduction, the fp32 limit and the tolerance table; plain data (~5 s on CPU).
+
+    Keys: ``bf16_positions`` (a), ``fp16_table`` (b), ``inv_freq_bf16`` / ``inv_freq_bf16_d64``
+    / ``inv_freq_bf16_fp32`` (c), ``violation`` (d), ``tf32`` (the TF32 matmul), ``fp32_limit``
+    and ``tolerances`` (the verifier's atol by dtype and position, head_dim 128).
+    """
+    with one_torch_thread():
+        return _collect()
+
+
+def _collect() -> dict[str, Any]:
     return {
         "bf16_positions": R.bf16_position_collapse(),
         "fp16_table": R.fp16_angle_table(),
-        "inv_freq_bf16": R.inv_freq_bf16_crossing(dtype="bfloat16"),
-        "inv_freq_bf16_fp32": R.inv_freq_bf16_crossing(dtype="float32"),
+        "inv_freq_bf16": R.inv_freq_bf16_crossing(head_dim=128, dtype="bfloat16"),
+        "inv_freq_bf16_d64": R.inv_freq_bf16_crossing(head_dim=64, dtype="bfloat16"),
+        "inv_freq_bf16_fp32": R.inv_freq_bf16_crossing(head_dim=128, dtype="float32"),
         "violation": R.relative_violation_curve(),
+        "tf32": R.tf32_matmul_angles(),
         "fp32_limit": fp32_angle_limit(RopeSpec(head_dim=128), measured_up_to=1 << 19),
         "tolerances": {dt: {str(p): tolerance_at(dt, p, 128)[1] for p in (4096, 32768, 131072)} for dt in ("float32", "bfloat16", "float16")},
     }
@@ -38,17 +50,24 @@ def _f(v: float) -> str:
 
 
 def render_readme(d: dict[str, Any]) -> str:
+    """The Markdown page of ``reports/precision/`` from :func:`collect`'s data (pure)."""
     b = d["bf16_positions"]
     rows = "\n".join(
-        f"| {r['position']} | {r['bf16_position']:.0f} | {_f(r['pair0_angle_error_rad'])} | {_f(r['angle_error_rad'])} | {_f(r['output_error'])} | {_f(r['careful_output_error'])} |"
+        f"| {r['position']} | {r['bf16_position']:.0f} | {_f(r['pair0_angle_error_rad'])} | {_f(r['angle_error_rad'])} | {_f(r['output_error'])} "
+        f"| {_f(r['autocast_angle_error_rad'])} | {_f(r['autocast_output_error'])} | {_f(r['careful_output_error'])} | {_f(r['careful_bound'])} |"
         for r in b["rows"]
     )
     f = d["fp16_table"]
-    inv, inv32 = d["inv_freq_bf16"], d["inv_freq_bf16_fp32"]
+    inv, inv64, inv32 = d["inv_freq_bf16"], d["inv_freq_bf16_d64"], d["inv_freq_bf16_fp32"]
     v = d["violation"]
     vrows = "\n".join(
-        f"| {L} | {_f(v['curves']['bf16'][i])} | {_f(v['curves']['bf16-careful'][i])} | {_f(v['curves']['fp32'][i])} |" for i, L in enumerate(v["lengths"])
+        f"| {L} | {_f(v['curves']['bf16'][i])} | {_f(v['curves']['bf16-careful'][i])} | {_f(v['curves']['fp32'][i])} | {_f(v['bounds']['fp32'][i])} |"
+        for i, L in enumerate(v["lengths"])
     )
+    t = d["tf32"]
+    tpos = " · ".join(f"{p} → {n:.0f} / {tr:.0f}" for p, n, tr in zip(t["positions"], t["modes"]["nearest"]["tf32_positions"], t["modes"]["truncate"]["tf32_positions"]))
+    fp32_ok = ("within its error-model bound at every length" if all(x <= y for x, y in zip(v["curves"]["fp32"], v["bounds"]["fp32"]))
+               else "**above its error-model bound at some length**")
     lim = d["fp32_limit"]
     tol = "\n".join(f"| {dt} | " + " | ".join(_f(x) for x in row.values()) + " |" for dt, row in d["tolerances"].items())
     pol = "\n".join(f"| `{p.name}` | {p.summary} | {'careful' if p.careful else 'careless'} |" for p in POLICIES.values())
@@ -60,6 +79,7 @@ reference (phases reduced mod 2π in exact integer arithmetic), split by source:
 **rotation** (output in the dtype − exact rotation by the stored cos/sin, per element, relative
 to the pair norm ρ), **output** (whole pair error / ρ), **score** (q at m, k at m−1, fp32 sum,
 relative to |q||k|) and **relative** (|s(m, m−1) − s(1, 0)| / |q||k|: the same q, k shifted).
+A non-finite output counts as an infinite error.
 
 ## Policies
 
@@ -72,12 +92,13 @@ relative to |q||k|) and **relative** (|s(m, m−1) − s(1, 0)| / |q||k|: the sa
 ## The error model
 
 u_X is the unit roundoff of X (fp32 2⁻²⁴, bf16 2⁻⁸, fp16 2⁻¹¹, TF32 2⁻¹¹), γ_k = ku/(1−ku),
-A the angle format, C the cos/sin cache format, R the rotation format, D the output dtype.
+A the angle format, C the cos/sin cache format, R the rotation format, D the output dtype,
+k = 1 ulp for cos/sin on CPU, 2 on CUDA.
 
 1. angle: fl(fl(m)·fl(θ)) = mθ(1+δ₁)(1+δ₂)(1+δ₃) ⇒ |Δφ| ≤ (γ₃(u_A) + 2u₆₄)·p·θ_max (capped at π);
-2. cos/sin: within 1 ulp in A, then stored in C ⇒ ε_cs = 2u_A + u_C;
-3. rotation: ε_rot = [γ₂(u_R) + u_D(1+γ₂(u_R))](1+ε_cs) (no u_D term when R = D; an FMA rounds less);
-4. output per pair: E(p) = min(2, |Δφ(p)| + √2·ε_cs + √2·ε_rot) (a rotation is 1-Lipschitz in its angle);
+2. cos/sin: within k ulps in A, then stored in C ⇒ ε_cs = 2k·u_A + u_C(1 + 2k·u_A);
+3. rotation: ε_rot = [γ₂(u_R) + u_D(1+γ₂(u_R))](1+√2·ε_cs) (no u_D term when R = D; an FMA rounds less);
+4. output per pair: E(p) = min(2, |Δφ(p)|) + √2·(ε_cs + ε_rot) (a rotation is 1-Lipschitz in its angle);
 5. score: 2E + E² + γ_r(u₃₂)(1+E)²; relative violation: score(p) + score(1).
 
 The tests check every careful policy stays within it on every band tested, in all three
@@ -85,8 +106,9 @@ dtypes, and every careless one exceeds it (`tests/test_precision.py`).
 
 **Where fp32 angles stop being enough** (phase error > {lim['threshold_rad']} rad, head_dim 128,
 base 10000, θ_max = 1): the bound guarantees it below position **{lim['bound']:,}**; the first
-position measured past it is **{lim['measured']:,}** (θ₀ = 1 is exact in fp32, so the worst pair
-is θ₁ = 0.866 with the product's rounding).
+position measured past it is **{lim['measured']:,}** (measured slope {lim['slope_u32']:.2f}·u₃₂ rad per position:
+the three roundings rarely add up). Past {lim['measured']:,} tokens a careful fp32 implementation is off by more than
+{lim['threshold_rad']} rad in its fastest pairs, and the error keeps growing linearly (about {lim['slope_u32'] * 2.0**-24 * 2**20:.2g} rad at 2²⁰ by that slope).
 
 Tolerances the verifier uses (`tolerance_at(dtype, max_position, head_dim)[1]`, atol for
 unit-scale data, rtol = 0), head_dim 128:
@@ -99,48 +121,68 @@ unit-scale data, rtol = 0), head_dim 128:
 
 ### bf16 positions (autocast): 8188–8191 all become 8192
 
-bf16 has 8 significant bits: integers in [4096, 8192) are 32 apart, so the policy
-`bf16-positions` (head_dim {b['params']['head_dim']}, base {b['params']['base']:g}, output bf16) rotates
-8188…8191 by the angles of 8192. The θ₀ = 1 pair is off by 8192 − m rad.
+bf16 has 8 significant bits: integers in [4096, 8192) are 32 apart, so every position in
+{b['collapsed_to_8192'][0]}…{b['collapsed_to_8192'][1]} rounds to 8192 (head_dim {b['params']['head_dim']}, base {b['params']['base']:g}, output bf16).
+`bf16-positions` rounds only the positions (fp32 angles); `input-dtype-angles` is the whole autocast
+matmul (operands and product in bf16, as in transformers' Llama/Gemma RoPE before it disabled
+autocast there). The θ₀ = 1 pair is off by 8192 − m rad.
 
-| position | as bf16 | θ₀ angle error (rad) | worst-pair angle error (rad, wrapped) | output error / ρ | careful output error / ρ |
-|---|---|---|---|---|---|
+| position | as bf16 | θ₀ angle error (rad) | worst-pair angle error (rad) | output error / ρ | autocast: worst angle error | autocast: output error / ρ | careful output error / ρ | careful bound |
+|---|---|---|---|---|---|---|---|---|
 {rows}
 
 ### fp16 cos/sin tables (GPT-NeoX under `.half()`)
 
-Policy `fp16-cache`: head_dim **{f['params']['head_dim']}**, base {f['params']['base']:g}, so θ₁ = 10000^(−2/32) =
-{f['params']['theta']:.6f}; positions t and inv_freq in fp16, the table t ⊗ inv_freq formed in fp16, cos in fp16.
-Position {f['position']}, frequency index 1: exact angle **{f['angle_exact']:.4f}**, fp16 angle **{f['angle_fp16']:.0f}**
+Policy `fp16-cache`: rotary width **{f['params']['head_dim']}**, base {f['params']['base']:g}, so θ₁ = 10000^(−2/32) =
+{f['params']['theta']:.6f} (fp16: {f['params']['theta_fp16']:g}); positions t and inv_freq in fp16, the table t ⊗ inv_freq formed in fp16, cos in fp16.
+Position {f['position']}, frequency index {f['params']['theta_index']}: exact angle **{f['angle_exact']:.4f}**, fp16 angle **{f['angle_fp16']:.0f}**
 (fp16's spacing in [1024, 2048) is 1). Max |Δcos| over the {f['params']['length']}-position table:
-**{f['max_abs_dcos']:.4f}** (at position {f['max_abs_dcos_at']['position']}, index {f['max_abs_dcos_at']['index']}).
+**{f['max_abs_dcos']:.4f}** (at position {f['max_abs_dcos_at']['position']}, index {f['max_abs_dcos_at']['index']}); with fp32 angles and an fp16 cache
+(`input-dtype-cache`) it is {_f(f['careful_max_abs_dcos'])}.
 
 ### inv_freq rounded to bf16 (`model.to(bfloat16)`)
 
-head_dim {inv['params']['head_dim']} (32 frequencies), base 10000: the rounded θ_i make the phase error grow
-linearly, slope max_i θ_i|δ_i| = {_f(inv['phase_error_slope_rad_per_position'])} rad per position. The output error first exceeds
-10× the careful policy's (`input-dtype-cache`, same dtype, its largest error over 0…16383) at position
-**{inv['first_position']}** in bf16 (careful level {_f(inv['careful_level'])}) and at position **{inv32['first_position']}** in
-fp32 (careful level {_f(inv32['careful_level'])}). See `overview-output-bfloat16.svg`.
+A 64-entry inv_freq buffer (head_dim {inv['params']['head_dim']}), base 10000, rounded to bf16: the phase error grows
+linearly, slope max_i |θ̂_i − θ_i| = {_f(inv['phase_error_slope_rad_per_position'])} rad per position (measured {_f(inv['measured_angle_slope_rad_per_position'])}).
+The output error first exceeds 10× the careful policy's (`input-dtype-cache`, same dtype and q/k, its largest
+error up to that position) at position **{inv['first_position']}** in bf16 (careful level {_f(inv['careful_level'])}; 10× the careful
+bound at {inv['first_position_vs_bound']}), and at position **{inv32['first_position']}** in fp32. With head_dim 64 (32 entries): position
+{inv64['first_position']} (slope {_f(inv64['phase_error_slope_rad_per_position'])}).
 
 ### Relative-position violation vs context length
 
 Fixed random q/k set ({v['params']['n_vectors']} pairs, seed {v['params']['seed']}, head_dim {v['params']['head_dim']}), distance 1;
 max over m < L of |s(m, m−1) − s(1, 0)| / (|q||k|):
 
-| L | bf16 (bf16 angles) | bf16 (fp32 angles, careful) | fp32 |
-|---|---|---|---|
+| L | bf16 (bf16 angles) | bf16 (fp32 angles, careful) | fp32 | fp32 bound |
+|---|---|---|---|---|
 {vrows}
 
-bf16 angles grow with length; fp32 stays ~4 orders of magnitude lower, at its rounding floor
-plus p·u₃₂ (within the model's bound). See `violation.svg`.
+bf16 angles grow with the length (×{v['curves']['bf16'][-1] / v['curves']['bf16'][0]:.0f} from {v['lengths'][0]} to {v['lengths'][-1]}); fp32 stays at least
+×{min(x / y for x, y in zip(v['curves']['bf16'], v['curves']['fp32'])):.0f} lower, {fp32_ok} (its floor is the fp32 rounding of the angle,
+growing as p·u₃₂: ×{v['curves']['fp32'][-1] / v['curves']['fp32'][0]:.0f} over the same lengths, from {_f(v['curves']['fp32'][0])} to {_f(v['curves']['fp32'][-1])});
+fp32 angles with a bf16 cache stay at bf16's rounding floor (×{v['curves']['bf16-careful'][-1] / v['curves']['bf16-careful'][0]:.1f}). See `violation.svg`.
+
+### TF32 matmul of positions (CUDA with TF32 on)
+
+`inv_freq @ position_ids` (transformers' form) run as a TF32 matmul keeps 11 significant bits of
+each position: exact up to 2048 only. Position → TF32 (nearest / truncated): {tpos}.
+Below 2048 only inv_freq's rounding shows (worst angle error {_f(t['modes']['nearest']['max_angle_error_rad_0_2047'])} rad
+rounding to nearest, {_f(t['modes']['truncate']['max_angle_error_rad_0_2047'])} truncating; output error {_f(t['output_error_max_0_2047'])} of ρ); over 2048–8191
+(head_dim 128, fp32) the worst angle error is {_f(t['modes']['nearest']['max_angle_error_rad_2048_8191'])} rad and the output error
+{_f(t['output_error_max_2048_8191'])} of ρ, against {_f(t['careful_output_error_max_2048_8191'])} for the careful policy (bound {_f(t['careful_output_bound_8191'])}).
+Policy `tf32-matmul-angles` simulates it on the CPU.
 
 ## CPU vs CUDA
 
-CUDA kernels may fuse `x·cos − y·sin` into one FMA (one rounding fewer: inside the bound) and,
-with `allow_tf32`, run `inv_freq @ position_ids` (the transformers form) as a TF32 matmul,
-rounding both operands to 10 mantissa bits: policy `tf32-matmul-angles` simulates that on CPU;
-the gpu-marked test compares it with the real matmul where CUDA exists.
+- cos/sin: SLEEF/libm on CPU are within 1 ulp; CUDA's cosf/sinf within 2 — the bound takes the
+  device (`error_bound(..., device="cuda")`).
+- FMA: CUDA (and compiled kernels that keep `x·cos − y·sin` in fp32) round once less than eager
+  CPU ops; that stays inside the bound.
+- TF32: with `torch.backends.cuda.matmul.allow_tf32 = True` (or `set_float32_matmul_precision("high")`)
+  a matmul forming the angles loses 13 bits of each position (above); whether cuBLAS uses TF32 for
+  a K = 1 matmul depends on the GPU and batch size, so form the angles with an elementwise product.
+  The gpu-marked test runs the real matmul and compares it with the simulation.
 """
 
 

@@ -8,20 +8,29 @@ scale of its data (the largest |x| times the spec's attention factor).
 
 Where the numbers come from (u is the unit roundoff of the dtype):
 
-* One rotation ``y_a = x_a cos - x_b sin`` in the storage dtype rounds cos and sin, two
-  products and one sum: at most about ``3u (|x_a| + |x_b|)``, i.e. ``6u`` of the scale.
-  ``rtol = 4u`` and ``atol = 8u`` leave a small margin over that ("rotation").
+* The floor is the precision error model's (:mod:`ropecheck.precision`, items 2-4) for a
+  careful implementation -- fp32 angles, cos/sin cached in the dtype, rotation in it -- per
+  element: sqrt(2) * sqrt(2) (eps_cs + eps_rot) = 2 (eps_cs + eps_rot) of the scale, with
+  eps_cs = 2k u_angle + u and eps_rot ~ 2u (k = 1 ulp on CPU, 2 on CUDA). That is ~6u for
+  bf16/fp16 (fp32 angles make cos/sin all but exact) and up to 14u for fp32 and fp64 on
+  CUDA (2 (5u + 2u), plus O(u^2)). ``rtol + atol`` covers it: (4u, 8u) for bf16/fp16,
+  (4u, 11u) for fp32 and fp64 ("rotation").
 * The angle m*theta is formed in float32 by careful low-precision implementations (float64
-  for float64 data). Rounding theta and the product gives an angle error of about
-  ``2 m u_angle`` rad, which moves each output by as much times the scale. This grows with
-  the position, so the properties keep positions moderate (below 4096 by default) and add
-  ``2 * max_position * u_angle`` to ``atol``.
+  for float64 data): theta, m and the product are rounded, so the phase is off by at most
+  ``(gamma_3(u_angle) + 2 u_64) |m| theta_max`` (model item 1; theta_max = theta_0 = 1 by
+  default, <= 1 for schedules that only divide frequencies: linear, NTK, YaRN, Llama 3),
+  which moves a pair by as much times its norm, and one element by as much times sqrt(2)
+  times the scale: ``atol`` grows by ``sqrt(2) (gamma_3(u_angle) + 2 u_64) |m|``.
+  The properties keep positions moderate (below 4096 by default) for that reason.
 * Checks that compare the implementation with itself after several applications
   (composition, relative position) carry the error of every application ("self": 3x).
 * Scores are compared normalised by ``|q| |k|``; the error of a normalised score is at most
   the relative errors of q and k together, plus the float64 dot product's ``head_dim * u64``
   ("score": 4x, both sides computed by the implementation).
 * Norms are compared relatively; one rotation's rounding bounds the change ("norm").
+
+``tests/test_precision.py`` checks that ``tolerance(dtype, "rotation", max_position=m)``
+covers the error model's bound (:func:`ropecheck.precision.tolerance_at`) on both devices.
 
 Design constraints: pure data and arithmetic, no numpy/torch import; rtol and atol always
 come together; a precision error model may refine the numbers without changing the API.
@@ -33,7 +42,18 @@ from typing import Any
 
 from .errors import UsageError
 
-__all__ = ["ANGLE_ROUNDOFF", "KINDS", "TOLERANCES", "UNIT_ROUNDOFF", "dtype_name", "tolerance"]
+__all__ = [
+    "ANGLE_ROUNDINGS",
+    "ANGLE_ROUNDOFF",
+    "COMPARE_U64",
+    "KINDS",
+    "TOLERANCES",
+    "UNIT_ROUNDOFF",
+    "cos_sin_ulps",
+    "dtype_name",
+    "gamma",
+    "tolerance",
+]
 
 # Unit roundoff u = 2^-p for a p-bit significand (including the implicit bit).
 UNIT_ROUNDOFF: dict[str, float] = {
@@ -51,15 +71,39 @@ ANGLE_ROUNDOFF: dict[str, float] = {
     "float16": 2.0**-24,
 }
 
-# (rtol, atol) of one rotation for unit-scale data: rtol = 4u, atol = 8u (see the module docstring).
-# float64: 4*2^-53 = 4.4e-16, 8*2^-53 = 8.9e-16 -- libm cos/sin are within 1 ulp.
-# float32: 4*2^-24 = 2.4e-7,  8*2^-24 = 4.8e-7.
-# bfloat16: 4*2^-8 = 1.6e-2,  8*2^-8 = 3.1e-2 -- 8 significand bits.
-# float16: 4*2^-11 = 2.0e-3,  8*2^-11 = 3.9e-3 -- 11 significand bits.
-TOLERANCES: dict[str, tuple[float, float]] = {name: (4 * u, 8 * u) for name, u in UNIT_ROUNDOFF.items()}
+# Error model constants (ropecheck.precision, model items 1-2).
+# The angle fl(fl(m) * fl(theta)) carries three roundings of the angle format.
+ANGLE_ROUNDINGS = 3
+# The fp64 comparison a - phi of an angle a ~ m*theta costs <= u_64 |a|; 2 leaves margin.
+COMPARE_U64 = 2.0
+# cos/sin accuracy in ulps: SLEEF (vectorised) and libm on CPU are within 1 ulp; the CUDA
+# math library's cosf/sinf/cos/sin within 2 (CUDA C Programming Guide, math accuracy tables).
+COS_SIN_ULPS: dict[str, float] = {"cpu": 1.0, "cuda": 2.0}
+
+# (rtol, atol) of one rotation for unit-scale data (see the module docstring): rtol + atol
+# covers the error model's per-element floor 2 (eps_cs + eps_rot) on either device.
+# float64: 4u, 11u = 4.4e-16, 1.2e-15 -- floor 10u on CPU, 14u (+ O(u^2)) on CUDA.
+# float32: 4u, 11u = 2.4e-7,  6.6e-7  -- the same in u_32.
+# bfloat16: 4u, 8u = 1.6e-2,  3.1e-2  -- floor ~6u (8 significand bits).
+# float16: 4u, 8u  = 2.0e-3,  3.9e-3  -- floor ~6u (11 significand bits).
+TOLERANCES: dict[str, tuple[float, float]] = {
+    name: (4 * u, (11 if name in ("float64", "float32") else 8) * u) for name, u in UNIT_ROUNDOFF.items()
+}
+
+SQRT2 = 2.0**0.5
 
 # How many roundings of one rotation each kind of comparison carries (see the module docstring).
 KINDS: dict[str, float] = {"rotation": 1.0, "norm": 1.0, "self": 3.0, "score": 4.0}
+
+
+def gamma(k: float, u: float) -> float:
+    """gamma_k(u) = k u / (1 - k u), the classical bound of k roundings."""
+    return k * u / (1.0 - k * u)
+
+
+def cos_sin_ulps(device: str) -> float:
+    """How many ulps cos/sin may be off on ``device`` ("cpu", "cuda", "cuda:N")."""
+    return COS_SIN_ULPS["cuda" if str(device).startswith("cuda") else "cpu"]
 
 
 def dtype_name(dtype: Any) -> str:
@@ -93,20 +137,21 @@ def tolerance(
         kind: ``"rotation"`` (implementation vs the fp64 reference), ``"norm"``,
             ``"self"`` (implementation vs itself after several applications) or ``"score"``
             (dot products normalised by ``|q| |k|``).
-        max_position: the largest |position| involved; adds the angle error ``2 m u_angle``.
+        max_position: the largest |position| involved; adds the angle error
+            ``sqrt(2) (gamma_3(u_angle) + 2 u_64) m`` (taking theta_max = 1).
         head_dim: for ``"score"``, adds the float64 dot product's ``head_dim * 2^-53``.
 
     Example:
         >>> rtol, atol = tolerance("float32")
         >>> f"{rtol:.1e} {atol:.1e}"
-        '2.4e-07 4.8e-07'
+        '2.4e-07 6.6e-07'
     """
     name = dtype_name(dtype)
     if kind not in KINDS:
         raise UsageError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     growth = KINDS[kind]
     rtol, atol = TOLERANCES[name]
-    angle = 2.0 * abs(int(max_position)) * ANGLE_ROUNDOFF[name]
+    angle = SQRT2 * (gamma(ANGLE_ROUNDINGS, ANGLE_ROUNDOFF[name]) + COMPARE_U64 * UNIT_ROUNDOFF["float64"]) * abs(int(max_position))
     rtol, atol = growth * rtol, growth * (atol + angle)
     if kind == "score" and head_dim:
         atol += head_dim * UNIT_ROUNDOFF["float64"]
