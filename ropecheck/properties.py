@@ -32,7 +32,7 @@ own, and an implementation that raises yields a failed result, never an exceptio
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -145,6 +145,27 @@ class Sample:
     def rounded(self, dtype: str) -> Sample:
         return Sample(round_to_dtype(self.x, dtype), round_to_dtype(self.y, dtype),
                       np.asarray(self.positions, np.int64), np.asarray(self.positions_b, np.int64), int(self.shift))
+
+    def __repr__(self) -> str:
+        """Constructor form, all-zero tensors as ``np.zeros(shape)``: how Hypothesis prints a counterexample.
+
+        Example:
+            >>> z = np.zeros((1, 1, 1, 2))
+            >>> Sample(z, z, np.array([[3]]), np.array([[0]]), 1)  # doctest: +ELLIPSIS
+            Sample(x=np.zeros((1, 1, 1, 2)), y=np.zeros((1, 1, 1, 2)), positions=np.array([[3]]), ..., shift=1)
+        """
+
+        def show(a: np.ndarray) -> str:
+            a = np.asarray(a)
+            if a.dtype.kind == "f" and not a.any():
+                return f"np.zeros({a.shape})"
+            return f"np.array({a.tolist()!r})" if a.size <= 512 else repr(a)
+
+        fields = ", ".join(f"{k}={show(getattr(self, k))}" for k in ("x", "y", "positions", "positions_b"))
+        return f"Sample({fields}, shift={self.shift})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # Hypothesis' (and IPython's) pretty-printer hook
+        printer.text(repr(self))
 
     @property
     def max_position(self) -> int:
@@ -333,30 +354,35 @@ _HINT_LAYOUT = ("check the pairing: 'interleaved' rotates (x_2i, x_2i+1), 'half'
 
 @_guard("layout_equivalence", _HINT_LAYOUT)
 def check_layout_equivalence(ctx: _Ctx) -> PropertyResult:
-    """rope_half(P x) = P rope_interleaved(x): fn in the spec's layout against the reference in the other one."""
+    """rope_half(P x) = P rope_interleaved(x): fn in the spec's layout against the reference in the other one.
+
+    Two steps, the first failure reported (``context["check"]``): ``"scores"`` -- the scores
+    q_i . k_j of P-permuted q, k through fn equal those of the reference in the other layout
+    (what attention sees); then ``"elementwise"`` -- fn(P x) = P reference_other(x), which
+    also catches an output left in the wrong order (scores cannot see a fixed permutation).
+    """
     s, spec = ctx.s, ctx.spec
     other = spec.with_(layout="interleaved" if spec.layout == "half" else "half")
     perm = layout_permutation(spec.rotary_dim, spec.head_dim)  # interleaved -> half
     to_spec = perm if spec.layout == "half" else np.argsort(perm)
-    x_other, y_other = s.x, s.y
-    out = ctx.run(x_other[..., to_spec], s.positions)
-    expected = apply_rope(x_other, s.positions[..., None], other)[..., to_spec]
+    q_out = ctx.run(s.x[..., to_spec], s.positions)
+    k_out = ctx.run(s.y[..., to_spec], s.positions)
+    q_ref = apply_rope(s.x, s.positions[..., None], other)
+    k_ref = apply_rope(s.y, s.positions[..., None], other)
     extra = {"permutation": f"{'P' if spec.layout == 'half' else 'P^-1'} (even dims first)"}
-    res = _compare(ctx, "layout_equivalence", out, expected, kind="rotation", scale=_scale(ctx, s.x),
-                   max_position=s.max_position, what=f"fn(P x) and P reference_{other.layout}(x)", hint=_HINT_LAYOUT,
-                   locate=lambda i: ctx.token_context(i, s.positions), extra=extra)
+    got = np.einsum("bihd,bjhd->bhij", q_out, k_out)
+    want = np.einsum("bihd,bjhd->bhij", q_ref, k_ref)
+    norm = max(ctx.factor, 1.0) ** 2 * np.linalg.norm(s.x, axis=-1).max(initial=0.0) * np.linalg.norm(
+        s.y, axis=-1).max(initial=0.0)
+    res = _compare(ctx, "layout_equivalence", got, want, kind="score", scale=norm, max_position=s.max_position,
+                   what=f"scores of P-permuted q, k and of reference_{other.layout}(q, k)", hint=_HINT_LAYOUT,
+                   locate=lambda i: {"positions": f"q at {int(s.positions[i[0], i[2]])}, k at {int(s.positions[i[0], i[3]])}",
+                                     "head": i[1], "batch": i[0]}, extra={**extra, "check": "scores"})
     if not res.passed:
         return res
-    k_out = ctx.run(y_other[..., to_spec], s.positions)
-    k_exp = apply_rope(y_other, s.positions[..., None], other)
-    got = np.einsum("bihd,bjhd->bhij", out, k_out)
-    want = np.einsum("bihd,bjhd->bhij", apply_rope(x_other, s.positions[..., None], other), k_exp)
-    norm = max(ctx.factor, 1.0) ** 2 * np.linalg.norm(x_other, axis=-1).max(initial=0.0) * np.linalg.norm(
-        y_other, axis=-1).max(initial=0.0)
-    return _compare(ctx, "layout_equivalence", got, want, kind="score", scale=norm, max_position=s.max_position,
-                    what=f"scores of P-permuted q, k and of reference_{other.layout}(q, k)", hint=_HINT_LAYOUT,
-                    locate=lambda i: {"positions": f"q at {int(s.positions[i[0], i[2]])}, k at {int(s.positions[i[0], i[3]])}",
-                                     "head": i[1], "batch": i[0]}, extra=extra)
+    return _compare(ctx, "layout_equivalence", q_out, q_ref[..., to_spec], kind="rotation", scale=_scale(ctx, s.x),
+                    max_position=s.max_position, what=f"fn(P x) and P reference_{other.layout}(x)", hint=_HINT_LAYOUT,
+                    locate=lambda i: ctx.token_context(i, s.positions), extra={**extra, "check": "elementwise"})
 
 
 _HINT_SHIFT = ("the angle must be exactly position * theta_i with positions used as given: look for caches that are "
@@ -533,14 +559,19 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
                           f"pass-through dims {r}..{ctx.spec.head_dim - 1} are not bit-exact!", context, _HINT_PASS)
 
 
+_HINT_OTHER = ("a token's output must depend only on its own vector and position: look for reads along the sequence "
+               "axis (a roll, a shifted index, a reshape that mixes seq with heads)")
 _HINT_CONS = ("a token's rotation must depend only on its own position: recompute frequencies per call from the spec, "
               "never from x.shape[1] or a cache grown by an earlier, longer call (the dynamic-NTK trap)")
 
 
 @_guard("consistency", _HINT_CONS)
 def check_consistency(ctx: _Ctx) -> PropertyResult:
-    """The same token at the same position gives the same output alone, among other tokens, and after a long call.
+    """The same token at the same position gives the same output among other tokens, alone, and after a long call.
 
+    Three steps, the first failure reported (``context["check"]``): ``"other tokens"`` (the
+    last token, same positions, the other tokens' values replaced), ``"length"`` (every
+    token in a call of length 1) and ``"state"`` (the first call repeated after a long one).
     The long call has max(128, 2 * (max position + shift + seq) + 2) tokens, and for
     dynamic NTK / LongRoPE at least 2 * L_0 + 2 (capped at 4 * 4095), so a cache that grows
     with the longest call seen and never resets is caught.
@@ -549,20 +580,26 @@ def check_consistency(ctx: _Ctx) -> PropertyResult:
     batch, seq, heads, d = s.x.shape
     full = ctx.run(s.x, s.positions)
     alone = ctx.run(s.x.reshape(batch * seq, 1, heads, d), s.positions.reshape(batch * seq, 1)).reshape(s.x.shape)
+
     def loc(i: tuple[int, ...]) -> dict[str, Any]:
         return ctx.token_context(i, s.positions)
 
     common: dict[str, Any] = {"kind": "self", "scale": _scale(ctx, s.x), "max_position": s.max_position,
                               "hint": _HINT_CONS, "locate": loc}
-    res = _compare(ctx, "consistency", full, alone, what=f"each token in a call of length {seq} and alone (length 1)",
-                   extra={"check": "length"}, **common)
-    if not res.passed:
-        return res
     mixed = s.y.copy()
     mixed[:, -1] = s.x[:, -1]
     other = ctx.run(mixed, s.positions)
+    def at_last(i: Any) -> Any:  # the compared slice holds the last token only: report full-call indices
+        return None if i is None else (i[0], seq - 1, *i[2:])
+
+    last = {**common, "hint": _HINT_OTHER, "locate": lambda i: loc(at_last(i))}
     res = _compare(ctx, "consistency", other[:, -1:], full[:, -1:], extra={"check": "other tokens"},
-                   what="the last token among other tokens and among the original ones", **common)
+                   what="the last token among other tokens and among the original ones", **last)
+    if not res.passed:
+        c = res.context
+        return replace(res, context={**c, "index": at_last(c.get("index")), "rel_index": at_last(c.get("rel_index"))})
+    res = _compare(ctx, "consistency", full, alone, what=f"each token in a call of length {seq} and alone (length 1)",
+                   extra={"check": "length"}, **common)
     if not res.passed:
         return res
     # longer than every call so far (a growing cache grows), and past L_0 where a schedule switches there

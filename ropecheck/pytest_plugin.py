@@ -58,6 +58,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", _MARKER_HELP)
+    names = _property_names(config)
+    if names:  # a typo should stop the run at once, not fail every test that uses the fixture
+        from .properties import PROPERTIES
+
+        unknown = [n for n in names if n not in PROPERTIES]
+        if unknown:
+            raise pytest.UsageError(f"{OPT_PROPERTIES}: unknown properties {', '.join(unknown)}; "
+                                    f"choose from {', '.join(PROPERTIES)}")
+
+
+def _property_names(config: pytest.Config) -> list[str] | None:
+    props = config.getoption("ropecheck_properties")
+    return [p.strip() for p in props.split(",") if p.strip()] if props else None
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -144,13 +157,12 @@ class RopeChecker:
 
 def _checker(item: pytest.Item) -> RopeChecker:
     config = item.config
-    props = config.getoption("ropecheck_properties")
     defaults: dict[str, Any] = {
         "spec": None,
         "dtype": config.getoption("ropecheck_dtype"),
         "device": config.getoption("ropecheck_device"),
         "seed": config.getoption("ropecheck_seed"),
-        "properties": [p.strip() for p in props.split(",") if p.strip()] if props else None,
+        "properties": _property_names(config),
     }
     marker = item.get_closest_marker(MARKER)
     if marker is not None:

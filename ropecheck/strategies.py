@@ -17,8 +17,9 @@ Design constraints:
 * Every option is keyword-only and validated up front (a bad bound raises
   :class:`~ropecheck.errors.UsageError` naming it, before any example is drawn).
 * Everything shrinks toward the readable case: head_dim 2, full rotary, base 10000, the
-  half layout, the default schedule, position 0, small batches and values 0 or 1, so a
-  failing test prints the smallest d, positions and values that still fail.
+  half layout, the default schedule, position 0, small batches, sparse tensors whose
+  entries shrink to 1.0 (q and k to unit vectors), so a failing test prints the smallest d,
+  positions and values that still fail.
 * Tensors are float64 numpy arrays whose values are exactly representable in the
   requested dtype (or torch tensors of that dtype with ``backend="torch"``), always finite.
 * Importing this module registers the Hypothesis profiles ``ropecheck-ci`` (derandomized,
@@ -60,7 +61,7 @@ __all__ = [
     "tensors",
 ]
 
-POSITION_KINDS: tuple[str, ...] = ("contiguous", "offset", "arbitrary", "large")
+POSITION_KINDS: tuple[str, ...] = ("contiguous", "offset", "row-offsets", "arbitrary", "large")
 CI_PROFILE = "ropecheck-ci"
 DEV_PROFILE = "ropecheck-dev"
 
@@ -296,8 +297,9 @@ def positions(
     Args:
         batch, seq: sizes, fixed or as strategies.
         kind: ``"contiguous"`` (0..seq-1 in every row), ``"offset"`` (o..o+seq-1, one o),
+            ``"row-offsets"`` (o_b..o_b+seq-1, an offset per row, as in batched decoding),
             ``"arbitrary"`` (any non-negative positions per row, repeats allowed) or
-            ``"large"`` (up to 2^32-1, where fp32 angles fall apart); default: the first three.
+            ``"large"`` (up to 2^32-1, where fp32 angles fall apart); default: any but ``"large"``.
         max_value: largest position (except ``"large"``).
 
     Example:
@@ -322,12 +324,15 @@ def _positions(
 ) -> np.ndarray:
     b = batch if isinstance(batch, int) else draw(batch)
     n = seq if isinstance(seq, int) else draw(seq)
-    k = kind if kind is not None else draw(_choice(POSITION_KINDS[:3]))
+    k = kind if kind is not None else draw(_choice(POSITION_KINDS[:-1]))
     if k == "contiguous":
         return np.broadcast_to(np.arange(n, dtype=np.int64), (b, n)).copy()
     if k == "offset":
         offset = draw(_ints(0, max(max_value - n + 1, 0)))
         return np.broadcast_to(np.minimum(np.arange(n, dtype=np.int64) + offset, max_value), (b, n)).copy()
+    if k == "row-offsets":
+        offsets = draw(_int_arrays((b, 1), max(max_value - n + 1, 0), False))
+        return np.minimum(np.arange(n, dtype=np.int64) + offsets, max_value)
     return draw(_int_arrays((b, n), max_value, k == "large"))
 
 
@@ -347,29 +352,43 @@ def tensors(
     min_value: float = -4.0,
     max_value: float = 4.0,
     min_magnitude: float = 2.0**-6,
+    min_nonzero: int = 0,
     backend: str = "numpy",
 ) -> st.SearchStrategy[Any]:
     """Finite q/k tensors: float64 numpy values exactly representable in ``dtype`` (or torch tensors of it).
 
-    Values shrink toward 0 and small integers. Nonzero values below ``min_magnitude`` in
-    absolute value become 0, so products with cos/sin never go subnormal (where every
-    dtype loses relative precision). ``backend="torch"`` returns a CPU tensor of ``dtype``.
+    Sparse: zeros plus a short list of nonzero entries at drawn indices, at least
+    ``min_nonzero`` of them, so a failure shrinks to a basis vector even as the shape
+    shrinks; values shrink toward small integers (1.0 first).
+    (:func:`~ropecheck.properties.draw_sample` gives dense normal data.) The bounds must be
+    finite in ``dtype``, so rounding never makes an inf. Nonzero values have
+    ``|v| >= min_magnitude`` (and are normal numbers of ``dtype``), so products with cos/sin
+    never go subnormal, where every dtype loses relative precision. ``backend="torch"``
+    returns a CPU tensor of ``dtype``.
 
     Example:
-        >>> t = tensors(shape=(1, 2, 1, 4), dtype="bfloat16").example()
-        >>> t.shape, t.dtype
-        ((1, 2, 1, 4), dtype('float64'))
+        >>> t = tensors(shape=(1, 2, 1, 4), dtype="bfloat16", min_nonzero=1).example()
+        >>> t.shape, t.dtype, bool(t.any())
+        ((1, 2, 1, 4), dtype('float64'), True)
     """
     name = dtype_name(dtype)
     _check(min_value <= max_value, f"need min_value <= max_value, got {min_value}, {max_value}")
+    top = _FINITE_MAX[name]
+    _check(-top <= min_value and max_value <= top,
+           f"min_value and max_value must be finite in {name} (|v| <= {top:.6g}), got {min_value}, {max_value}")
     _check(backend in ("numpy", "torch"), f"backend must be 'numpy' or 'torch', got {backend!r}")
     _check(min_magnitude >= 0, f"min_magnitude must be >= 0, got {min_magnitude}")
+    floor = max(float(min_magnitude), _SMALLEST_NORMAL[name])
+    _check(min_nonzero >= 0, f"min_nonzero must be >= 0, got {min_nonzero}")
+    _check(min_nonzero == 0 or max_value >= floor or min_value <= -floor,
+           f"min_nonzero={min_nonzero} needs a value with |v| >= {floor:.3g} in [{min_value}, {max_value}]")
     if isinstance(shape, tuple):
-        arrays: st.SearchStrategy[np.ndarray] = _float_arrays(shape, float(min_value), float(max_value),
-                                                              float(min_magnitude))
+        _check(min_nonzero <= int(np.prod(shape)), f"min_nonzero={min_nonzero} does not fit in shape {shape}")
+        arrays: st.SearchStrategy[np.ndarray] = _float_arrays(shape, float(min_value), float(max_value), floor,
+                                                              int(min_nonzero))
     else:
-        arrays = shape.flatmap(lambda shp: _float_arrays(tuple(shp), float(min_value), float(max_value),
-                                                         float(min_magnitude)))
+        arrays = shape.flatmap(lambda shp: _float_arrays(tuple(shp), float(min_value), float(max_value), floor,
+                                                         min(int(min_nonzero), int(np.prod(shp)))))
     rounded = arrays.map(lambda v: round_to_dtype(v, name))
     if backend == "numpy":
         return rounded
@@ -378,13 +397,52 @@ def tensors(
     return rounded.map(lambda v: torch.tensor(v).to(getattr(torch, name)))
 
 
+# The largest finite value of each dtype: bounds past it would round to inf.
+_FINITE_MAX: dict[str, float] = {
+    "float64": float(np.finfo(np.float64).max),
+    "float32": float(np.finfo(np.float32).max),
+    "bfloat16": (2.0 - 2.0**-7) * 2.0**127,  # 8 significand bits, float32's exponent range
+    "float16": 65504.0,
+}
+# The smallest normal number of each dtype: nonzero values stay at or above it.
+_SMALLEST_NORMAL: dict[str, float] = {
+    "float64": float(np.finfo(np.float64).tiny),
+    "float32": float(np.finfo(np.float32).tiny),
+    "bfloat16": float(np.finfo(np.float32).tiny),  # float32's exponent range
+    "float16": float(np.finfo(np.float16).tiny),
+}
+
+
 @functools.lru_cache(maxsize=1024)
-def _float_arrays(shape: tuple[int, ...], lo: float, hi: float, min_magnitude: float) -> st.SearchStrategy[np.ndarray]:
-    elements = st.floats(lo, hi, allow_nan=False, allow_infinity=False).map(
-        lambda v: 0.0 if abs(v) < min_magnitude else v
-    )
-    # sparse by default (most entries 0.0): few choices to shrink, so counterexamples come out as basis vectors
-    return hnp.arrays(np.float64, shape, elements=elements, fill=st.just(0.0))
+def _float_arrays(
+    shape: tuple[int, ...], lo: float, hi: float, floor: float, min_nonzero: int
+) -> st.SearchStrategy[np.ndarray]:
+    # nonzero values only (the zeros are the background): positive first, so values shrink to 1.0
+    signs = []
+    if hi >= floor:
+        signs.append(st.floats(max(lo, floor), hi, allow_nan=False, allow_infinity=False))
+    if lo <= -floor:
+        signs.append(st.floats(lo, min(hi, -floor), allow_nan=False, allow_infinity=False))
+    if not signs:
+        return st.just(np.zeros(shape))
+    return _sparse_arrays(shape, st.one_of(*signs), min_nonzero)
+
+
+@st.composite
+def _sparse_arrays(draw: st.DrawFn, shape: tuple[int, ...], values: st.SearchStrategy[float],
+                   min_nonzero: int) -> np.ndarray:
+    """Zeros with a list of (index, value) entries: few choices to shrink, and an entry at
+    index (1, 0, 0, 0) stays valid when another axis shrinks, so counterexamples shrink to
+    basis vectors in the smallest head_dim (a flat index into the array would move)."""
+    out = np.zeros(shape)
+    if out.size == 0:
+        return out
+    index = st.tuples(*(_ints(0, n - 1) for n in shape))
+    entries = st.lists(st.tuples(index, values), min_size=min_nonzero, max_size=out.size,
+                       unique_by=(lambda e: e[0]) if min_nonzero > 1 else None)
+    for i, v in draw(entries):
+        out[i] = v
+    return out
 
 
 def samples(
@@ -399,8 +457,9 @@ def samples(
     """A :class:`~ropecheck.properties.Sample` for ``spec``: the inputs of every property check.
 
     Positions stay within :func:`~ropecheck.properties.position_limit` even after a + b and
-    p + t, so length-dependent schedules keep their frequencies. Shrinks to batch 1, seq 1,
-    one head, position 0, and values 0/1.
+    p + t, so length-dependent schedules keep their frequencies. q and k each have at least
+    one nonzero entry (on an all-zero tensor every property holds trivially). Shrinks to
+    batch 1, seq 1, one head, position 0, and q = k = e_0.
 
     Example:
         >>> s = samples(RopeSpec(head_dim=4)).example()
@@ -408,6 +467,7 @@ def samples(
         4
     """
     _check(min(max_batch, max_seq, max_heads) >= 1, "max_batch, max_seq and max_heads must be >= 1")
+    _check(max_position is None or max_position >= 0, f"max_position must be >= 0, got {max_position}")
     dtype_name(dtype)
     return _samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
                     max_position=max_position)
@@ -439,12 +499,11 @@ def _samples(
 
 @functools.lru_cache(maxsize=1024)
 def _tensors(shape: tuple[int, ...], dtype: str) -> st.SearchStrategy[np.ndarray]:
-    return tensors(shape=shape, dtype=dtype)
+    # at least one nonzero entry: on an all-zero tensor every property holds, and the example is wasted
+    return tensors(shape=shape, dtype=dtype, min_nonzero=1)
 
 
-@st.composite
 def spec_and_sample(
-    draw: st.DrawFn,
     *,
     dtype: Any = "float32",
     max_head_dim: int = 16,
@@ -455,7 +514,7 @@ def spec_and_sample(
     max_seq: int = 4,
     max_heads: int = 2,
     max_position: int | None = None,
-) -> tuple[RopeSpec, Sample]:
+) -> st.SearchStrategy[tuple[RopeSpec, Sample]]:
     """A spec (small head_dim by default) and a sample for it, for property tests.
 
     The spec options are those of :func:`rope_specs`, the sample's those of :func:`samples`.
@@ -465,7 +524,25 @@ def spec_and_sample(
         >>> sample.x.shape[-1] == spec.head_dim
         True
     """
-    spec = draw(rope_specs(max_head_dim=max_head_dim, kinds=kinds, partial=partial, layout=layout))
+    specs = rope_specs(max_head_dim=max_head_dim, kinds=kinds, partial=partial, layout=layout)
+    samples(RopeSpec(head_dim=2), dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
+            max_position=max_position)  # validates the sample options before any example is drawn
+    return _spec_and_sample(specs, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
+                            max_position=max_position)
+
+
+@st.composite
+def _spec_and_sample(
+    draw: st.DrawFn,
+    specs: st.SearchStrategy[RopeSpec],
+    *,
+    dtype: Any,
+    max_batch: int,
+    max_seq: int,
+    max_heads: int,
+    max_position: int | None,
+) -> tuple[RopeSpec, Sample]:
+    spec = draw(specs)
     sample = draw(samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
                           max_position=max_position))
     return spec, sample

@@ -102,10 +102,15 @@ def test_marker_supplies_the_spec_and_can_declare_the_implementation(project: py
         @pytest.mark.ropecheck(spec=SPEC, impl=wrong_rope)
         def test_declared_wrong():
             pass
+
+        @pytest.mark.ropecheck(SPEC)
+        def test_spec_as_the_marker_argument(ropecheck):
+            assert ropecheck.defaults["spec"] is SPEC
+            ropecheck.check(my_rope)
         """
     )
     result = project.runpytest("-p", "ropecheck", "--strict-markers")
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["*test_declared_wrong*", "*matches_reference: * are not close!*"])
 
 
@@ -126,6 +131,13 @@ def test_options_select_dtype_seed_and_properties(project: pytest.Pytester) -> N
     )
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["ropecheck: *, seed=7, dtype=float16, device=cpu"])
+
+
+def test_unknown_property_stops_the_run(project: pytest.Pytester) -> None:
+    project.makepyfile(test_user="def test_nothing(ropecheck):\n    pass\n")
+    result = project.runpytest("-p", "ropecheck", "--ropecheck-properties=norm_preservation,norm_preserved")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--ropecheck-properties: unknown properties norm_preserved; choose from *"])
 
 
 def test_missing_spec_is_a_clear_error(project: pytest.Pytester) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from hypothesis import find, given, settings
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
 from ropecheck import ROPE_TYPES, DynamicNTK, RopeSpec
@@ -18,7 +18,9 @@ from ropecheck.errors import UsageError
 from ropecheck.properties import position_limit
 from ropecheck.reference import MAX_EXACT_POSITION
 
-_FIND = settings(derandomize=True, database=None, max_examples=300, deadline=None)
+# no explain phase (a traced re-run that only annotates failures): find() needs none of it
+_FIND = settings(derandomize=True, database=None, max_examples=300, deadline=None,
+                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink])
 
 
 @given(d=rst.head_dims(min_value=4, max_value=64))
@@ -63,6 +65,17 @@ def test_offset_positions_are_one_run_for_every_row(p: np.ndarray) -> None:
     assert np.all(p == p[0, 0] + np.arange(4)) and p.max() <= 100
 
 
+@given(p=rst.positions(batch=3, seq=4, kind="row-offsets", max_value=100))
+def test_row_offsets_are_one_run_per_row(p: np.ndarray) -> None:
+    assert np.all(p == p[:, :1] + np.arange(4)) and p.min() >= 0 and p.max() <= 100
+
+
+def test_default_positions_reach_rows_with_different_positions() -> None:
+    # what a bug that uses row 0's positions for every row needs
+    p = find(rst.positions(batch=2, seq=2), lambda p: (p[0] != p[1]).all(), settings=_FIND)
+    assert p.shape == (2, 2)
+
+
 @given(p=rst.positions(batch=st.integers(1, 3), seq=st.integers(1, 6), kind="arbitrary", max_value=50))
 def test_arbitrary_positions_in_range(p: np.ndarray) -> None:
     assert p.ndim == 2 and p.min() >= 0 and p.max() <= 50
@@ -80,6 +93,14 @@ def test_tensors_are_finite_and_representable(dtype: str, data: st.DataObject) -
     assert x.shape == (2, 3, 1, 4) and x.dtype == np.float64 and np.all(np.isfinite(x))
     assert np.array_equal(round_to_dtype(x, dtype), x)
     assert np.all((x == 0) | (np.abs(x) >= 2.0**-6))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "float16"])
+@given(data=st.data())
+def test_tensors_stay_finite_at_the_widest_bounds(dtype: str, data: st.DataObject) -> None:
+    top = float(torch.finfo(getattr(torch, dtype)).max)
+    x = data.draw(rst.tensors(shape=(4,), dtype=dtype, min_value=-top, max_value=top))
+    assert np.all(np.isfinite(x)) and np.array_equal(round_to_dtype(x, dtype), x)
 
 
 def test_torch_tensors_have_the_dtype() -> None:
@@ -110,10 +131,28 @@ def test_specs_shrink_to_the_simplest() -> None:
     assert spec == RopeSpec(head_dim=2)
 
 
-def test_samples_shrink_to_one_zero_token_at_position_zero() -> None:
+def test_samples_shrink_to_one_unit_token_at_position_zero() -> None:
     s = find(rst.samples(RopeSpec(head_dim=4)), lambda s: True, settings=_FIND)
-    assert s.x.shape == (1, 1, 1, 4) and not s.x.any() and not s.y.any()
+    assert s.x.shape == (1, 1, 1, 4) and s.x.tolist() == s.y.tolist() == [[[[1.0, 0.0, 0.0, 0.0]]]]
     assert s.positions.tolist() == [[0]] and s.positions_b.tolist() == [[0]] and s.shift == 0
+
+
+@given(data=st.data())
+def test_sample_tensors_are_never_all_zero(data: st.DataObject) -> None:
+    # on an all-zero q or k every property holds: such an example would test nothing
+    spec = data.draw(rst.rope_specs(max_head_dim=8))
+    s = data.draw(rst.samples(spec))
+    assert s.x.any() and s.y.any()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@given(data=st.data())
+def test_min_nonzero_entries_are_nonzero_and_normal(dtype: str, data: st.DataObject) -> None:
+    x = data.draw(rst.tensors(shape=(2, 3), dtype=dtype, min_nonzero=3, min_magnitude=0.0, min_value=-1e-4,
+                              max_value=1e-4))
+    nonzero = x[x != 0]
+    assert nonzero.size >= 3 and np.all(np.abs(nonzero) >= float(np.finfo(np.float32 if dtype == "float32"
+                                                                           else np.float16).tiny))
 
 
 def test_head_dims_shrink_to_two() -> None:
@@ -146,9 +185,21 @@ BAD: list[tuple[str, Callable[[], Any], str]] = [
     ("tensors-dtype", lambda: rst.tensors(shape=(1,), dtype="int8"), "dtype must be one of"),
     ("tensors-bounds", lambda: rst.tensors(shape=(1,), min_value=2, max_value=1), "need min_value <= max_value"),
     ("tensors-backend", lambda: rst.tensors(shape=(1,), backend="jax"), "backend must be 'numpy' or 'torch'"),
+    ("tensors-min-nonzero-negative", lambda: rst.tensors(shape=(2,), min_nonzero=-1), "min_nonzero must be >= 0"),
+    ("tensors-min-nonzero-too-many", lambda: rst.tensors(shape=(2,), min_nonzero=3), "does not fit in shape"),
+    ("tensors-min-nonzero-no-value", lambda: rst.tensors(shape=(2,), min_nonzero=1, min_value=-1e-3, max_value=1e-3),
+     "needs a value with"),
+    ("tensors-past-float16", lambda: rst.tensors(shape=(1,), dtype="float16", max_value=1e6),
+     "must be finite in float16"),
+    ("tensors-past-bfloat16", lambda: rst.tensors(shape=(1,), dtype="bfloat16", min_value=-1e39),
+     "must be finite in bfloat16"),
     ("rope_specs-layout", lambda: rst.rope_specs(layout="diagonal"), "layout must be"),
     ("rope_specs-kinds", lambda: rst.rope_specs(kinds=["nope"]), "kinds must be a non-empty subset"),
     ("samples-sizes", lambda: rst.samples(RopeSpec(head_dim=2), max_seq=0), "must be >= 1"),
+    ("samples-max-position", lambda: rst.samples(RopeSpec(head_dim=2), max_position=-1), "max_position must be >= 0"),
+    ("spec_and_sample-sizes", lambda: rst.spec_and_sample(max_heads=0), "must be >= 1"),
+    ("spec_and_sample-head-dim", lambda: rst.spec_and_sample(max_head_dim=1), "max_value must be >= min_value"),
+    ("spec_and_sample-dtype", lambda: rst.spec_and_sample(dtype="int8"), "dtype must be one of"),
 ]
 
 
@@ -161,6 +212,13 @@ def test_bad_arguments_raise_usage_error(call: Callable[[], Any], message: str) 
 def test_options_are_keyword_only() -> None:
     import inspect
 
-    for fn in (rst.head_dims, rst.bases, rst.tensors, rst.positions, rst.rope_specs):
-        params = inspect.signature(fn).parameters.values()
-        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params), fn.__name__
+    # at most one required positional (what the strategy is for: head_dim, rotary_dim, spec), options keyword-only
+    leading = {"rotary_dims": "head_dim", "schedules": "rotary_dim", "samples": "spec"}
+    public = [n for n in rst.__all__ if callable(getattr(rst, n)) and n != "register_profiles"]
+    assert len(public) == 10, public
+    for name in public:
+        params = list(inspect.signature(getattr(rst, name)).parameters.values())
+        if name in leading:
+            first = params.pop(0)
+            assert first.name == leading[name] and first.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD, name
+        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params), name
