@@ -8,6 +8,9 @@ Design constraints: argument parsing and file writing only -- the work is
 :func:`ropecheck.verify.verify`, the text is :mod:`ropecheck._verify_render`. The timeout is
 enforced twice: SIGALRM inside ``verify`` stops Python-level hangs, and a watchdog thread
 ends the process with exit 1 shortly after if the target is stuck where signals cannot reach.
+The process runs torch on one CPU thread unless ``OMP_NUM_THREADS`` says otherwise: the
+probes are small tensors, where intra-op threads only add overhead (5-15x slower verdicts on
+a busy 2-core machine).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import argparse
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from ._cli import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
 from .errors import UsageError
@@ -168,11 +171,19 @@ def _layout_from_target(fn: Any, spec: Any, mode: str | None, args: argparse.Nam
 
 
 def run(args: argparse.Namespace) -> int:
+    dtypes = _parse_dtypes(args.dtype)
+    restore = _one_thread()
+    try:
+        return _run(args, dtypes)
+    finally:
+        restore()
+
+
+def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
     from ._io import write_text_atomic
     from ._verify_render import render_junit, render_markdown, render_terminal, verdict_line
     from .verify import verify
 
-    dtypes = _parse_dtypes(args.dtype)
     if args.all_adapters:
         return _run_all_adapters(args, dtypes)
     if args.max_position is not None and args.max_position < 8:
@@ -215,6 +226,17 @@ def run(args: argparse.Namespace) -> int:
             for item in render_terminal(report, verbose=args.verbose):
                 console.print(item)
     return EXIT_OK if report.conforms else EXIT_FAIL
+
+
+def _one_thread() -> Callable[[], None]:
+    """One intra-op torch thread, unless the user chose a number with OMP_NUM_THREADS; returns the undo."""
+    if "OMP_NUM_THREADS" in os.environ:
+        return lambda: None
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    return lambda: torch.set_num_threads(before)
 
 
 def _watchdog(timeout: float, name: str) -> threading.Timer:

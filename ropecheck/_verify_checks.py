@@ -198,6 +198,7 @@ def _identification(
     if spec is None:
         spec = _spec_from_identification(ident, report)
         if spec is None:
+            code, why = _unidentified(ident)
             report.add(
                 Check(
                     "identification",
@@ -206,8 +207,9 @@ def _identification(
                     f"the target is {ident.describe()}",
                     dtype,
                     "give the spec (--head-dim/--base/--layout or --hf-config) to compare with",
-                    "not_rotation" if not ident.is_rotation else "frequencies",
-                )
+                    code,
+                ),
+                f"the target is not a consistent RoPE ({why}): it is {ident.describe()}",
             )
             return None
         report.spec_source = "identified"
@@ -245,6 +247,22 @@ def _identification(
             None if explained else d.message,
         )
     return spec
+
+
+def _unidentified(ident: Identification) -> tuple[str, str]:
+    """(finding code, reason) for a target that is no RoPE of any spec (the no-spec path)."""
+    if not ident.is_rotation:
+        return ("nonfinite" if "NaN" in ident.rotation_problem else "not_rotation"), ident.rotation_problem
+    if not ident.pairs:
+        return "positions", "no dim is rotated at any position"
+    if ident.layout not in ("half", "interleaved"):
+        shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:3])
+        return "layout", f"pairs {shown}, ...: neither interleaved nor half-split"
+    if not ident.rotary_prefix:
+        return "rotary_dim", "the rotated dims are not the leading ones"
+    if ident.direction != "standard":
+        return "direction", f"the rotation direction is {ident.direction}"
+    return "phase", "position 0 is not the identity"
 
 
 def _spec_from_identification(ident: Identification, report: VerifyReport) -> RopeSpec | None:
@@ -391,7 +409,9 @@ def _scenarios(
     rng = np.random.default_rng(seed + 1)
     d = spec.head_dim
     top = position_cap(spec, max_position)
-    length_cap = top + 1 if not spec.depends_on_length else spec.scaling.original_max_position_embeddings  # type: ignore[union-attr]
+    length_cap = top + 1
+    if spec.depends_on_length:
+        length_cap = spec.scaling.original_max_position_embeddings  # type: ignore[union-attr]
     conv = impl.convention
     scen: list[tuple[str, str, np.ndarray, str]] = []
     # left padding: rows start at different points; pads at position 0 (HF) or 1

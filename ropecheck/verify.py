@@ -3,7 +3,10 @@
 ``verify(fn, spec)`` runs, in this order, and records every outcome as a :class:`Check`:
 
 1. **interface** (per dtype) -- one call under the canonical protocol: does it return a
-   tensor of x's shape, dtype and device, finite, without mutating x or the positions?
+   tensor of x's shape, dtype and device, finite, without mutating x or the positions? Then
+   the **axes** (:mod:`ropecheck._verify_axes`): each head rotates as it does alone (else
+   identification, which probes one basis vector per head, is skipped), each batch row by
+   its own positions.
 2. **identification** (one dtype, float32 when asked for) -- the matrix the target applies
    at each probed position, recovered from basis vectors (:mod:`ropecheck._identify`), its
    structure compared with the spec in words, and the angles at every probed position up to
@@ -13,13 +16,17 @@
    (angles in float32, rotation in the output dtype) passes; angles or frequencies rounded to
    bf16/fp16 fail, and the check says where the error crosses the bound. (Run before the
    behaviour checks, whose long calls could fill a target's caches and hide its own path.)
+   A float32 probe is re-taken after each low-precision dtype (**dtype state**): a cache
+   filled in bf16/fp16 and served to float32 calls is a ``state`` finding.
 4. **behaviour** -- the properties of :mod:`ropecheck.properties` (relative position,
    translation invariance, batch/head independence, length and state consistency, ...) and
    the position scenarios real inference uses: left padding and arbitrary per-row positions,
    KV-cache decode (seq 1 at a large offset), calls of lengths around common thresholds.
 
 A failed check yields a :class:`Finding` with a stable ``code`` (see ``FINDING_CODES``) and a
-sentence that names the bug. ``VerifyReport.conforms`` is True when nothing failed.
+sentence that names the bug. Findings are pruned to root causes and ordered most direct first
+(interface, identification, state and lengths, position scenarios, precision, properties), so
+the first one names the bug. ``VerifyReport.conforms`` is True when nothing failed.
 
 Design constraints: the target is a black box that may raise, hang, return garbage or
 mutate its input -- every such outcome is a finding, never an exception out of ``verify``
@@ -76,7 +83,7 @@ FINDING_CODES: dict[str, str] = {
     "phase": "position 0 is not the identity",
     "positions": "positions are ignored, shifted, clamped or taken from another row",
     "length_dependence": "a token's rotation depends on the length of the call",
-    "state": "a token's rotation depends on earlier calls",
+    "state": "a token's rotation depends on earlier calls (longer ones, or ones in another dtype)",
     "batch_head_mixing": "batch rows or heads are mixed",
     "relative_position": "scores depend on absolute positions, not only their difference",
     "precision": "the error in a low-precision dtype exceeds the error model's bound",
@@ -185,6 +192,8 @@ class VerifyReport:
     def prune(self) -> None:
         """Keep root causes: consequences of a structural finding are left to the checks table."""
         primary = any(f.category in ("identification", "interface") for f in self.findings)
+        # the behaviour checks run after the dtype-state check: on a target it found polluted, they fail with it
+        polluted = any(f.check == "state:dtype" for f in self.findings)
         f32_off = any(f.code == "precision" and f.dtype in ("float32", "float64") for f in self.findings)
         kept: list[Finding] = []
         seen: set[tuple[str, str | None]] = set()
@@ -193,11 +202,14 @@ class VerifyReport:
                 continue
             if f.code == "precision" and f32_off and f.dtype not in ("float32", "float64"):
                 continue
+            if polluted and f.category == "behaviour" and f.check != "state:dtype":
+                continue
             key = (f.code, f.dtype if f.code == "precision" else None)
             if key in seen:
                 continue
             seen.add(key)
             kept.append(f)
+        kept.sort(key=_finding_rank)  # stable: direct diagnoses before the generic properties they break
         self.findings = kept
 
     def to_dict(self) -> dict[str, Any]:
@@ -223,6 +235,17 @@ class VerifyReport:
             "duration_s": round(self.duration_s, 3),
             "notes": list(self.notes),
         }
+
+
+def _finding_rank(f: Finding) -> int:
+    """interface, identification, state and lengths, the position scenarios, precision, then the properties."""
+    if f.category in ("interface", "identification"):
+        return 0 if f.category == "interface" else 1
+    if f.code == "state":  # state carried between calls also spoils every check run after the long call
+        return 2
+    if f.category == "behaviour" and not f.check.startswith("property:"):
+        return 3 if f.check.startswith("positions:") else 2
+    return 4 if f.category == "precision" else 5
 
 
 class _Timeout(BaseException):
@@ -328,7 +351,7 @@ def verify(
     try:
         with _Deadline(timeout):
             _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed)
-    except RopeCheckError:
+    except (RopeCheckError, NameError, ImportError):  # a usage error, or a bug here: never the target's fault
         raise
     except Exception as exc:  # the target's output broke the pipeline somewhere: its failure, not ours
         report.add(
@@ -373,6 +396,7 @@ def _run(
     allow_inplace: bool,
     seed: int,
 ) -> None:
+    from ._verify_axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
     from ._verify_checks import _behaviour, _ident_dtype, _identification, _interface, _precision
 
     rng = np.random.default_rng(seed)
@@ -380,12 +404,27 @@ def _run(
     if not usable:
         return
     idt = _ident_dtype(usable)
-    spec = _identification(report, impl, spec, d, idt, dev, top)
+    if check_heads(report, impl, d, idt, dev, seed):
+        spec = _identification(report, impl, spec, d, idt, dev, top)
+    else:  # identification puts one basis vector in each head: meaningless when heads are mixed
+        report.add(
+            Check(
+                "identification",
+                "identification",
+                "skip",
+                "not run: it probes each dim in its own head, which needs the heads to be independent",
+                idt,
+            )
+        )
     report.spec = spec
     if spec is None:
         return
+    check_rows(report, impl, spec, idt, dev, seed, top)
+    sentinel = DtypeSentinel(impl, spec, idt, dev, seed, top)
     for dt in usable:  # before the behaviour checks: their long calls may fill a target's caches
         _precision(report, impl, spec, dt, dev, seed, top)
+        sentinel.check(report, dt, f"the {dt} precision check")
+    check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
     _behaviour(report, impl, spec, idt, dev, seed, top)
 
 

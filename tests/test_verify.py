@@ -80,6 +80,35 @@ def test_interface_findings() -> None:
     assert verify(inplace, SPEC, device="cpu", dtypes=("float32",), allow_inplace=True).conforms
 
 
+def test_axes_findings() -> None:
+    ref = torch_reference(SPEC)
+
+    def heads_as_seq(x, p):  # x read as (batch, heads, seq, dim)
+        b, s, h, d = x.shape
+        return ref(x.reshape(b, h, s, d).transpose(1, 2), p).transpose(1, 2).reshape(b, s, h, d)
+
+    def first_row(x, p):
+        return ref(x, p[:1].expand_as(p))
+
+    def rows_rolled(x, p):  # each row rotated at the next row's positions
+        return ref(x, p.roll(1, 0))
+
+    report = verify(heads_as_seq, SPEC, device="cpu", dtypes=("float32",))
+    assert report.findings[0].code == "batch_head_mixing" and "heads are mixed" in report.findings[0].message
+    assert any(c.name == "identification" and c.status == "skip" for c in report.checks)
+    report = verify(first_row, SPEC, device="cpu", dtypes=("float32",))
+    assert report.findings[0].code == "positions" and "first batch row" in report.findings[0].message
+    report = verify(rows_rolled, SPEC, device="cpu", dtypes=("float32",))
+    assert report.findings[0].code == "batch_head_mixing" and report.findings[0].check == "axes:rows"
+    assert "batch rows are mixed" in report.findings[0].message
+
+
+def test_without_a_spec_the_finding_names_what_is_inconsistent() -> None:
+    ref = torch_reference(SPEC)
+    report = verify(lambda x, p: ref(x, -p), None, head_dim=32, dtypes=("float32",), device="cpu")
+    assert [f.code for f in report.findings] == ["direction"] and "reversed" in report.findings[0].message
+
+
 def test_relative_position_finding_where_identification_cannot_see() -> None:
     from ropecheck._identify import probe_positions
 

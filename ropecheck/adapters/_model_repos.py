@@ -17,6 +17,16 @@ from typing import Any, Callable
 from .._spec import Llama3, RopeSpec
 from ._registry import Adapter, positions_fn, register
 
+# A plain `pip install` of these breaks the environment: litgpt pins huggingface-hub<1.4 (transformers 5
+# needs a newer one), mistral-inference pulls xformers (built for another torch) and an older numpy.
+# Their RoPE code needs neither, so they install with --no-deps; llama-models imports an undeclared fairscale.
+_PIN = "; c.txt holds torch==2.13.0"
+LITGPT_INSTALL = (
+    "pip install -c c.txt lightning 'jsonargparse[signatures]>=4.37,<=4.41' && pip install --no-deps litgpt" + _PIN
+)
+MISTRAL_INSTALL = "pip install --no-deps mistral-inference"
+LLAMA_MODELS_INSTALL = "pip install -c c.txt llama-models fairscale==0.4.13" + _PIN
+
 LITGPT_LLAMA3_SPEC = RopeSpec(
     head_dim=128, base=500000.0, layout="half", scaling=Llama3(8.0, 1.0, 4.0, 8192), max_position_embeddings=131072
 )
@@ -95,6 +105,7 @@ register(
         "litgpt",
         LITGPT_LLAMA3_SPEC,
         _litgpt(LITGPT_LLAMA3_SPEC, _LLAMA3_EXTRA, "litgpt-llama3"),
+        install=LITGPT_INSTALL,
         description="litgpt build_rope_cache (Llama 3.1 rope_adjustments) + apply_rope",
     )
 )
@@ -105,6 +116,7 @@ register(
         "litgpt",
         LITGPT_PYTHIA_SPEC,
         _litgpt(LITGPT_PYTHIA_SPEC, None, "litgpt-pythia"),
+        install=LITGPT_INSTALL,
         description="litgpt build_rope_cache + apply_rope, Pythia shape: rope_n_elem 64 of 256",
     )
 )
@@ -115,6 +127,7 @@ register(
         "mistral_inference",
         MISTRAL_SPEC,
         _mistral,
+        install=MISTRAL_INSTALL,
         description="mistral_inference.rope precompute_freqs_cis(128, 32768, 1e6) + apply_rotary_emb",
     )
 )
@@ -125,6 +138,7 @@ register(
         "llama_models",
         LLAMA_MODELS_SPEC,
         _llama_models,
+        install=LLAMA_MODELS_INSTALL,
         description="llama_models.llama3.model precompute_freqs_cis(use_scaled=True) + apply_rotary_emb",
     )
 )

@@ -26,6 +26,7 @@ class Adapter:
         factory: builds the canonical ``fn(x, positions)`` (imports the library).
         requires_cuda: GPU-only kernels; skipped cleanly without CUDA.
         description: what exactly is wrapped.
+        install: how to install the library next to torch 2.13.0 (default ``pip install <library>``).
     """
 
     name: str
@@ -35,6 +36,7 @@ class Adapter:
     factory: Factory
     requires_cuda: bool = False
     description: str = ""
+    install: str = ""
 
     @property
     def installed(self) -> bool:
@@ -45,13 +47,13 @@ class Adapter:
 
     def unavailable_reason(self) -> str | None:
         """None when the adapter can run here, else why not (for skips)."""
-        if not self.installed:
-            return f"{self.library} is not installed (pip install {self.library})"
-        if self.requires_cuda:
+        if self.requires_cuda:  # first: on a machine without CUDA, installing the library would not help
             import torch
 
             if not torch.cuda.is_available():
                 return f"{self.name} runs CUDA kernels only and CUDA is not available"
+        if not self.installed:
+            return f"{self.library} is not installed ({self.install or 'pip install ' + self.library})"
         return None
 
     def load(self) -> tuple[Callable[..., Any], RopeSpec]:
@@ -71,6 +73,7 @@ class Adapter:
             "spec": self.spec.describe(),
             "spec_short": self.short_spec(),
             "description": self.description,
+            "install": self.install or f"pip install {self.library}",
         }
 
     def short_spec(self) -> str:

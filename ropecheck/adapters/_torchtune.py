@@ -12,6 +12,8 @@ from typing import Any, Callable
 from .._spec import Llama3, RopeSpec
 from ._registry import Adapter, positions_fn, register
 
+# torchao's newest releases need a newer torch; 0.15.0 imports with torch 2.13 (its C++ kernels unused)
+TT_INSTALL = "pip install -c c.txt torchtune torchao==0.15.0; c.txt holds torch==2.13.0"
 TT_SPEC = RopeSpec(head_dim=128, base=10000.0, layout="interleaved", max_position_embeddings=8192)
 TT_LLAMA3_SPEC = RopeSpec(
     head_dim=128,
@@ -63,6 +65,7 @@ register(
         TT_SPEC,
         _rope,
         description="torchtune.modules.RotaryPositionalEmbeddings(dim=128, max_seq_len=8192)",
+        install=TT_INSTALL,
     )
 )
 register(
@@ -73,5 +76,6 @@ register(
         TT_LLAMA3_SPEC,
         _llama3,
         description="torchtune.models.llama3_1.Llama3ScaledRoPE (Llama 3.1 scaling, 131072 positions)",
+        install=TT_INSTALL,
     )
 )
