@@ -346,7 +346,7 @@ def _mpl() -> Any:
 def render_plot(sweeps: list[Sweep], source: str = "output") -> bytes:
     """Error vs position (log-log), one line per (policy, dtype); the careful bound dashed."""
     plt = _mpl()
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    fig, ax = plt.subplots(figsize=(9.5, 4.5) if len(sweeps) > 1 else (7.5, 4.5))
     for sw in sweeps:
         for dt in sw.dtypes:
             agg = sw.plot[dt][source]
@@ -360,13 +360,22 @@ def render_plot(sweeps: list[Sweep], source: str = "output") -> bytes:
             if len(sweeps) == 1:
                 ax.plot(centres, error_bound(sw.spec, dt, centres, kind=source, policy_name=sw.judge(dt), device=sw.device), "--",
                         color="grey", linewidth=0.8)
+    if len(sweeps) > 1:  # one bound per dtype: the loosest careful one, which careless policies are judged by
+        for dt in dict.fromkeys(dt for sw in sweeps for dt in sw.dtypes):
+            sw = sweeps[0]
+            centres = np.maximum(sw.plot[dt][source].edges[1:] - 1, 1)
+            ax.plot(centres, error_bound(sw.spec, dt, centres, kind=source, policy_name=CAREFUL_REFERENCE, device=sw.device), "--",
+                    color="black", linewidth=1.0, label=f"bound ({CAREFUL_REFERENCE}, {dt})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("position m")
     ax.set_ylabel(f"max {source} error" + (" (rad)" if source == "angle" else " (relative to pair norm)"))
     ax.set_title(f"{source} error vs position (dashed: error-model bound)\n{sweeps[0].spec.describe()}", fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    if len(sweeps) > 1:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    else:
+        ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     return _svg(fig)
 

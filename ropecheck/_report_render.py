@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from ._report import Page, Report, Section
+from ._report import PASSING, Page, Report, Section, Row
 
 __all__ = ["render_readme", "render_json", "render_html", "strip_header", "HEADER_BEGIN", "HEADER_END"]
 
@@ -43,8 +43,11 @@ def _header_md(header: dict[str, Any]) -> list[str]:
         lines.append(f"| {key} | {_md_escape(str(value))} |")
     timings = header.get("timings") or {}
     if timings:
-        lines += ["", "| benchmark | seconds |", "|---|---:|"]
+        whole = timings.get("whole run")
+        summary = f"benchmarks: whole run {whole:.1f} s" if whole is not None else "benchmarks"
+        lines += ["", f"<details><summary>{summary}</summary>", "", "| benchmark | seconds |", "|---|---:|"]
         lines += [f"| {_md_escape(k)} | {v:.2f} |" for k, v in timings.items()]
+        lines += ["", "</details>"]
     lines += ["", HEADER_END, ""]
     return lines
 
@@ -80,7 +83,9 @@ def _cell_md(r: Row | None) -> str:
     if r is None:
         return ""
     text = _verdict(r.verdict, r.expected)
-    return f"**{text}**" if not r.held else text
+    if not r.held:
+        return f"**{text}**"
+    return text + (" (expected)" if r.verdict not in PASSING + ("SKIP",) else "")
 
 
 def _section_md(section: Section) -> list[str]:
@@ -114,9 +119,8 @@ def _section_md(section: Section) -> list[str]:
 
 
 def render_readme(report: Report) -> str:
-    """``reports/README.md``: the page a reader starts from."""
+    """``reports/README.md``: the page a reader starts from -- verdicts first, then when and where."""
     lines = ["# ropecheck report", ""]
-    lines += _header_md(report.header)
     verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"
     lines += [f"**Overall: {verdict}.** The same content is in [index.html](index.html) (one self-contained page) and [report.json](report.json).", ""]
     lines += ["| section | verdicts | held |", "|---|---|---|"]
@@ -124,6 +128,7 @@ def render_readme(report: Report) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
         lines.append(f"| [{s.title}](#{_anchor(s.title)}) | {counts} | {'yes' if s.held else '**no**'} |")
     lines.append("")
+    lines += _header_md(report.header)
     for s in report.sections:
         lines += _section_md(s)
     return "\n".join(lines).rstrip() + "\n"
@@ -167,16 +172,7 @@ def render_html(report: Report) -> str:
         "<title>ropecheck report</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>ropecheck report</h1>",
-        HEADER_BEGIN,
-        '<table class="header">',
     ]
-    for key, value in report.header.items():
-        if key == "timings":
-            continue
-        parts.append(f"<tr><th>{e(key)}</th><td>{e(str(value))}</td></tr>")
-    for key, value in (report.header.get("timings") or {}).items():
-        parts.append(f"<tr><th>time: {e(key)}</th><td>{value:.2f} s</td></tr>")
-    parts += ["</table>", HEADER_END]
     verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"
     parts.append(f"<p><strong>Overall: {verdict}.</strong></p>")
     parts.append("<table><tr><th>section</th><th>verdicts</th><th>held</th></tr>")
@@ -184,6 +180,20 @@ def render_html(report: Report) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
         parts.append(f'<tr><td><a href="#{e(s.key)}">{e(s.title)}</a></td><td>{e(counts)}</td><td>{"yes" if s.held else "<b>no</b>"}</td></tr>')
     parts.append("</table>")
+    parts += [HEADER_BEGIN, '<table class="header">']
+    for key, value in report.header.items():
+        if key == "timings":
+            continue
+        parts.append(f"<tr><th>{e(key)}</th><td>{e(str(value))}</td></tr>")
+    parts.append("</table>")
+    timings = report.header.get("timings") or {}
+    if timings:
+        whole = timings.get("whole run")
+        summary = f"benchmarks: whole run {whole:.1f} s" if whole is not None else "benchmarks"
+        parts.append(f'<details class="header"><summary>{e(summary)}</summary><table>')
+        parts += [f"<tr><th>{e(k)}</th><td>{v:.2f} s</td></tr>" for k, v in timings.items()]
+        parts.append("</table></details>")
+    parts.append(HEADER_END)
     for s in report.sections:
         parts.append(f'<h2 id="{e(s.key)}">{e(s.title)}</h2><p>{e(s.intro)}</p>')
         if s.matrix_columns:
@@ -196,7 +206,7 @@ def render_html(report: Report) -> str:
                     if r is None:
                         cells.append("<td></td>")
                         continue
-                    note = "" if r.held else f" (expected {e(r.expected)})"
+                    note = f" (expected {e(r.expected)})" if not r.held else (" (expected)" if r.verdict not in PASSING + ("SKIP",) else "")
                     cls = r.verdict + ("" if r.held else " unexpected")
                     cells.append(f'<td class="{e(cls)}" title="{e(r.evidence)}">{e(r.verdict)}{note}</td>')
                 parts.append(f"<tr><th>{e(label)}</th>{''.join(cells)}</tr>")

@@ -103,10 +103,13 @@ def test_verify_section_flags_a_known_finding_that_is_gone_or_joined(monkeypatch
     from ropecheck import _report_engines
 
     assert _report_engines.verify_expectation("lib", "bfloat16", [], known={}) == ("PASS", "PASS", "conforms")
-    assert _report_engines.verify_expectation("lib", "bfloat16", ["precision"], known={("lib", "bfloat16"): "precision"})[:2] == ("FAIL", "FAIL")
-    v, e, ev = _report_engines.verify_expectation("lib", "bfloat16", [], known={("lib", "bfloat16"): "precision"})
+    known = {("lib", "bfloat16"): ("precision", "state")}
+    assert _report_engines.verify_expectation("lib", "bfloat16", ["precision", "state"], known=known)[:2] == ("FAIL", "FAIL")
+    v, e, ev = _report_engines.verify_expectation("lib", "bfloat16", [], known=known)
     assert v != e and "gone" in ev
-    v, e, _ = _report_engines.verify_expectation("lib", "bfloat16", ["nonfinite", "precision"], known={("lib", "bfloat16"): "precision"})
+    v, e, _ = _report_engines.verify_expectation("lib", "bfloat16", ["nonfinite", "precision", "state"], known=known)
+    assert v != e
+    v, e, _ = _report_engines.verify_expectation("lib", "bfloat16", ["precision"], known=known)
     assert v != e
     v, e, _ = _report_engines.verify_expectation("lib", "float32", ["layout"], known={})
     assert v != e
