@@ -51,10 +51,22 @@ def _time(args: list[str], repeats: int) -> tuple[list[float], int, float]:
 
 
 def main(argv: list[str]) -> int:
+    import argparse
+
+    from ._io import write_text_atomic
     from .adapters import ADAPTERS
 
-    out = Path(argv[0]) if argv else Path("reports/benchmarks/verify.md")
-    repeats = int(os.environ.get("ROPECHECK_BENCH_REPEATS", "3"))
+    parser = argparse.ArgumentParser(
+        prog="python -m ropecheck._verify_bench",
+        description="Time one `ropecheck verify` verdict per installed adapter and per corpus target, "
+        "in fresh processes, and write a Markdown table.",
+    )
+    parser.add_argument("--out", default="reports/benchmarks/verify.md", metavar="PATH", help="output file (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=3, metavar="N", help="runs per target (default: %(default)s)")
+    args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    out, repeats = Path(args.out), args.repeats
     rows = []
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cases = [(f"adapter {n}", ["--adapter", n]) for n, a in ADAPTERS.items() if a.unavailable_reason() is None]
@@ -92,8 +104,7 @@ def main(argv: list[str]) -> int:
         f"| {label} | {med:.2f} | {mx:.2f} | {inner:.2f} | {max(med - inner, 0.0):.2f} | {code} |"
         for label, med, mx, inner, code in rows
     ]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text_atomic(out, "\n".join(lines) + "\n")
     return 0 if worst < GOAL_S else 1
 
 
