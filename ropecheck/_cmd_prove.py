@@ -1,7 +1,9 @@
 """``ropecheck prove``: run the symbolic proofs and write ``reports/proofs/``.
 
 Writes one Markdown page per theorem (every step in LaTeX, its verdict and the rewrite that
-decided it) and ``index.md`` with the summary table; ``--json`` adds the full data. Exit 0
+decided it) and ``index.md`` with the summary table and, in its marked volatile block, the
+times; ``--json`` adds the full data with every step's time. The pages are the ones
+``ropecheck report`` writes, so either command leaves ``reports/proofs/`` consistent. Exit 0
 when every theorem reaches its intended verdict (the intended refutations included), 1
 otherwise, 2 for a usage error.
 
@@ -78,7 +80,7 @@ def _write(proofs: list[Any], out: Path, numbers: dict[str, int], total: float, 
     from .symbolic import render_index_markdown, render_proof_markdown
 
     for p in proofs:
-        write_text_atomic(out / f"{p.name}.md", render_proof_markdown(p, number=numbers.get(p.family)))
+        write_text_atomic(out / f"{p.name}.md", render_proof_markdown(p, number=numbers.get(p.family), timings=False))
         if p.data.get("decay_curve"):
             from .symbolic import decay_svg
 

@@ -103,7 +103,7 @@ def write_report(report: Any, out: Path) -> list[Path]:
         for page in section.pages:
             files[out / page.path] = page.markdown
         for plot in section.plots:
-            files[out / plot.file] = plot.svg + "\n"
+            files[out / plot.file] = plot.svg.rstrip("\n") + "\n"
         for path, text in section.files.items():
             files[out / path] = text
     files[out / "README.md"] = render_readme(report)

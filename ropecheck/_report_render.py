@@ -158,7 +158,8 @@ details{margin:.4em 0}summary{cursor:pointer}math{font-size:1.05em}.step{margin:
 
 
 def _page_html(page: Page) -> str:
-    body = page.html if page.html is not None else f"<pre>{html.escape(page.markdown)}</pre>"
+    # a page's own volatile block (its times) stays out: the page's header has every timing
+    body = page.html if page.html is not None else f"<pre>{html.escape(strip_header(page.markdown).strip())}</pre>"
     return f'<details id="{html.escape(page.path)}"><summary>{html.escape(page.title)}</summary>{body}</details>'
 
 

@@ -138,7 +138,13 @@ def _decay_md(curve: dict[str, Any]) -> list[str]:
 def render_index_markdown(
     proofs: Sequence[Proof], *, numbers: dict[str, int] | None = None, total_seconds: float | None = None, timings: bool = True
 ) -> str:
-    """The summary page: one row per theorem with its verdict and time (``timings=False``: without times)."""
+    """The summary page: one row per theorem with its verdict; the times in a marked volatile block.
+
+    The times sit between the report's header markers (see :mod:`ropecheck._report_render`),
+    so two runs give pages that differ only inside that block; ``timings=False`` omits it.
+    """
+    from .._report_render import HEADER_BEGIN, HEADER_END
+
     numbers = numbers or {}
     ok = all(p.as_intended for p in proofs)
     lines = [
@@ -147,19 +153,23 @@ def render_index_markdown(
         ("Every step is an equality that SymPy decides exactly by a targeted rewrite; numbers never count as proof. "
         "A refutation comes with a counterexample checked in exact arithmetic."),
         "",
-        f"**{sum(p.as_intended for p in proofs)} of {len(proofs)} theorems as intended.**"
-        + (f" Total {total_seconds:.2f} s." if total_seconds is not None and timings else ""),
+        f"**{sum(p.as_intended for p in proofs)} of {len(proofs)} theorems as intended.**",
         "",
-        "| # | theorem | family | verdict | intended refutations |" + (" time (s) |" if timings else ""),
-        "|---|---|---|---|---|" + ("---|" if timings else ""),
+        "| # | theorem | family | verdict | intended refutations |",
+        "|---|---|---|---|---|",
     ]
     for p in proofs:
         num = numbers.get(p.family, "")
         refs = ", ".join(f"`{s.name}` {s.verdict.value}" for s in p.intended_refutations) or "—"
         flag = "" if p.as_intended else " ⚠"
-        lines.append(f"| {num} | [{p.title}]({p.name}.md) | `{p.family}` | {_BADGE[p.verdict]}{flag} | {refs} |"
-                     + (f" {p.seconds:.3f} |" if timings else ""))
+        lines.append(f"| {num} | [{p.title}]({p.name}.md) | `{p.family}` | {_BADGE[p.verdict]}{flag} | {refs} |")
     lines += ["", "All as intended." if ok else "Some theorems are **not** as intended.", ""]
+    if timings:
+        lines += [HEADER_BEGIN, "", "| theorem | time (s) |", "|---|---:|"]
+        lines += [f"| `{p.name}` | {p.seconds:.3f} |" for p in proofs]
+        if total_seconds is not None:
+            lines += ["", f"Total {total_seconds:.2f} s."]
+        lines += ["", HEADER_END, ""]
     return "\n".join(lines)
 
 
