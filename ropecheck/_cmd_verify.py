@@ -282,62 +282,24 @@ def run_adapters(args: argparse.Namespace) -> int:
 
 def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
     """Verify every adapter that can run here; the exit code is 1 if any does not conform."""
-    import time
     from pathlib import Path
 
     from ._io import write_text_atomic
-    from ._verify_render import render_markdown, verdict_line
-    from .adapters import ADAPTERS
-    from .verify import verify
+    from ._verify_adapters import AdapterVerdict, render_adapter_pages, verify_adapters
+    from ._verify_render import verdict_line
 
     if args.target or args.adapter:
         raise UsageError("--all-adapters takes no TARGET or --adapter")
-    rows: list[str] = []
-    worst = EXIT_OK
-    out = Path(args.report_dir) if args.report_dir else None
-    for name, adapter in ADAPTERS.items():
-        reason = adapter.unavailable_reason()
-        if reason:
-            rows.append(f"| `{name}` | {adapter.library} | skipped: {reason} | | |")
-            print(f"SKIPPED: adapter:{name} -- {reason}")
-            continue
-        t0 = time.perf_counter()
-        fn, spec = adapter.load()
-        report = verify(
-            fn,
-            spec,
-            dtypes=dtypes,
-            device=args.device,
-            max_position=args.max_position,
-            seed=args.seed,
-            timeout=args.timeout or None,
-            name=f"adapter:{name}",
-        )
-        elapsed = time.perf_counter() - t0
-        print(verdict_line(report))
-        per_dtype = []
-        for dt in dtypes:
-            codes = sorted({f.code for f in report.findings if f.dtype == dt})
-            failed = any(c.status == "fail" and c.dtype == dt for c in report.checks)
-            per_dtype.append(f"{dt}: " + ("PASS" if not failed else "FAIL " + ",".join(codes)))
-        rows.append(
-            f"| `{name}` | {adapter.library} | {'CONFORMS' if report.conforms else 'DOES NOT CONFORM'} | "
-            f"{'; '.join(per_dtype)} | {elapsed:.2f} s |"
-        )
-        if out is not None:
-            write_text_atomic(out / f"{name}.md", render_markdown(report))
-            write_json(report.to_dict(), str(out / f"{name}.json"))
-        if not report.conforms:
-            worst = EXIT_FAIL
-    if out is not None:
-        head = [
-            "# Adapter verdicts",
-            "",
-            f"`ropecheck verify --all-adapters --report-dir {args.report_dir}` "
-            f"(dtypes {', '.join(dtypes)}; device {args.device or 'default'}). One page per adapter.",
-            "",
-            "| adapter | library | verdict | per dtype | time (load + verify) |",
-            "|---|---|---|---|---|",
-        ]
-        write_text_atomic(out / "README.md", "\n".join(head + rows) + "\n")
-    return worst
+
+    def done(v: AdapterVerdict) -> None:
+        print(verdict_line(v.report) if v.report is not None else f"SKIPPED: adapter:{v.name} -- {v.reason}")
+
+    verdicts = verify_adapters(dtypes=dtypes, devices=(args.device,), max_position=args.max_position, seed=args.seed,
+                               timeout=args.timeout or None, done=done)
+    if args.report_dir:
+        options = [f"--dtype {','.join(dtypes)}"] + [f"--{k.replace('_', '-')} {v}" for k, v in
+                   (("device", args.device), ("max_position", args.max_position), ("seed", args.seed)) if v is not None]
+        pages = render_adapter_pages(verdicts, dtypes, invocation=f"`ropecheck verify --all-adapters {' '.join(options)}`")
+        for path, text in pages.items():
+            write_text_atomic(Path(args.report_dir) / path, text)
+    return EXIT_FAIL if any(v.report is not None and not v.report.conforms for v in verdicts) else EXIT_OK

@@ -15,7 +15,7 @@ from . import _precision_repro as R
 from ._spec import RopeSpec
 from .precision import POLICIES, fp32_angle_limit, one_torch_thread, tolerance_at
 
-__all__ = ["collect", "render_readme", "write_reproductions"]
+__all__ = ["collect", "render_readme", "reproductions_json", "write_reproductions"]
 
 OVERVIEW_POSITIONS = 1 << 16
 
@@ -186,12 +186,19 @@ Policy `tf32-matmul-angles` simulates it on the CPU.
 """
 
 
+def reproductions_json(d: dict[str, Any]) -> str:
+    """``reproductions.json``: strict JSON (NaN as null, an infinite error as "inf")."""
+    from ._precision_sweep import _json_safe
+
+    return json.dumps(_json_safe(d), indent=1, default=float, allow_nan=False) + "\n"
+
+
 def write_reproductions(out: Path, console: Any) -> dict[str, Any]:
     from ._io import write_bytes_atomic, write_text_atomic
     from ._precision_sweep import render_plot, run_sweep, violation_plot
 
     d = collect()
-    write_text_atomic(out / "reproductions.json", json.dumps(d, indent=1, default=float) + "\n")
+    write_text_atomic(out / "reproductions.json", reproductions_json(d))
     write_bytes_atomic(out / "violation.svg", violation_plot(d["violation"]))
     spec = RopeSpec(head_dim=128)
     for dt in ("bfloat16", "float32"):

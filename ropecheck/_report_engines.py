@@ -14,7 +14,6 @@ is the caller's; engines that own a progress bar are run with theirs off.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any, Callable, Iterable
 
@@ -196,53 +195,28 @@ def collect_verify(progress: Progress) -> Section:
     """``ropecheck verify`` on every adapter that can run here, per dtype, on every available device."""
     import torch
 
-    from ._verify_render import render_markdown
-    from .adapters import ADAPTERS
-    from .verify import DEFAULT_DTYPES, verify
+    from ._verify_adapters import render_adapter_pages, verify_adapters
+    from .verify import DEFAULT_DTYPES
 
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
-    rows, timings, pages, files = [], {}, [], {}
-    index = ["# Adapter verdicts", "",
-             f"`ropecheck verify --adapter NAME` with default options (dtypes {', '.join(DEFAULT_DTYPES)}; "
-             f"devices {', '.join(devices)}). Expected low-precision findings are listed in the README's findings.", "",
-             "| adapter | library | device | verdict | per dtype |", "|---|---|---|---|---|"]
-    from importlib.metadata import PackageNotFoundError, version
-
-    def lib(adapter: Any) -> str:
-        try:
-            return f"{adapter.library} {version(adapter.library)}"
-        except PackageNotFoundError:
-            return adapter.library
-
-    for name, adapter in ADAPTERS.items():
-        reason = adapter.unavailable_reason()
-        if reason:
-            rows.append(Row(f"{name}", "SKIP", "SKIP", reason))
-            index.append(f"| `{name}` | {adapter.library} | - | skipped: {reason} | |")
+    verdicts = verify_adapters(dtypes=DEFAULT_DTYPES, devices=devices, seed=0, timeout=120, progress=progress)
+    rows, timings = [], {}
+    for v in verdicts:
+        if v.report is None:
+            rows.append(Row(v.name, "SKIP", "SKIP", v.reason or ""))
             continue
-        for device in devices:
-            if device == "cpu" and adapter.requires_cuda:
-                continue
-            progress(f"{name} on {device}")
-            t0 = time.perf_counter()
-            fn, spec = adapter.load()
-            report = verify(fn, spec, dtypes=DEFAULT_DTYPES, device=device, seed=0, timeout=120, name=f"adapter:{name}")
-            timings[f"verify {name} ({device})"] = time.perf_counter() - t0
-            stem = name if device == "cpu" else f"{name}-{device}"
-            link = f"verify/{stem}.md"
-            per_dtype = []
-            for dt in DEFAULT_DTYPES:
-                # root causes only: the checks a finding breaks elsewhere stay on the adapter's page
-                codes = sorted({f.code for f in report.findings if f.dtype in (dt, None)})
-                verdict, expected, evidence = verify_expectation(name, dt, codes)
-                label = name if device == "cpu" else f"{name} ({device})"
-                rows.append(Row(f"{label} / {dt}", verdict, expected, evidence, link=link))
-                per_dtype.append(f"{dt}: {verdict}" + (f" {','.join(codes)}" if codes else ""))
-            pages.append(Page(link, f"verify {stem}", render_markdown(report)))
-            data = report.to_dict()
-            data.pop("duration_s", None)
-            files[f"verify/{stem}.json"] = json.dumps(data, indent=2, default=float) + "\n"
-            index.append(f"| `{name}` | {lib(adapter)} | {device} | {'CONFORMS' if report.conforms else 'DOES NOT CONFORM'} | {'; '.join(per_dtype)} |")
+        timings[f"verify {v.name} ({v.report.device})"] = v.seconds
+        label = v.name if v.report.device == "cpu" else f"{v.name} ({v.report.device})"
+        for dt in DEFAULT_DTYPES:
+            verdict, expected, evidence = verify_expectation(v.name, dt, v.report.finding_codes(dt))
+            rows.append(Row(f"{label} / {dt}", verdict, expected, evidence, link=f"verify/{v.stem}.md"))
+    written = render_adapter_pages(
+        verdicts, DEFAULT_DTYPES,
+        invocation=f"`ropecheck verify --adapter NAME` with default options on {', '.join(devices)}; "
+        "expected low-precision findings are listed in the README's findings",
+    )
+    pages = [Page(f"verify/{path}", "Adapter verdicts" if path == "README.md" else f"verify {path[:-3]}", text)
+             for path, text in written.items() if path.endswith(".md")]
     section = Section(
         "verify",
         "Third-party implementations",
@@ -250,10 +224,10 @@ def collect_verify(progress: Progress) -> Section:
         "checks, and precision against the fp64 reference with the error model's bound. A library's known "
         "low-precision finding is expected FAIL (see the README's findings); anything else must conform.",
         rows=rows,
-        pages=[Page("verify/README.md", "Adapter verdicts", "\n".join(index) + "\n"), *pages],
+        pages=pages,
         matrix_columns=DEFAULT_DTYPES,
     )
-    section.files.update(files)
+    section.files.update({f"verify/{path}": text for path, text in written.items() if path.endswith(".json")})
     section.timings = timings
     return section
 
@@ -267,8 +241,8 @@ PRECISION_POSITIONS = 1 << 17
 def collect_precision(progress: Progress, *, policies: Iterable[str] | None = None, reproductions: bool = True) -> Section:
     """Every built-in policy (or the ``policies`` named) swept in fp32/bf16/fp16 against the error model, and the reproductions."""
     from ._precision_report import collect as collect_reproductions
-    from ._precision_report import render_readme
-    from ._precision_sweep import _json_safe, render_csv, render_plot, run_sweep, violation_plot
+    from ._precision_report import render_readme, reproductions_json
+    from ._precision_sweep import render_csv, render_plot, run_sweep, violation_plot
     from ._spec import RopeSpec
     from .precision import POLICIES
 
@@ -304,7 +278,7 @@ def collect_precision(progress: Progress, *, policies: Iterable[str] | None = No
         t0 = time.perf_counter()
         repro = collect_reproductions()
         timings["precision reproductions"] = time.perf_counter() - t0
-        files["precision/reproductions.json"] = json.dumps(_json_safe(repro), indent=1, default=float, allow_nan=False) + "\n"
+        files["precision/reproductions.json"] = reproductions_json(repro)
         plots.append(Plot("precision-violation", "Relative-position violation vs context length",
                           "|q_m·k_n − q_{m+t}·k_{n+t}| for a fixed random q/k set: with bf16 angles it grows with length; fp32 stays orders of magnitude lower, within the error model's bound.",
                           violation_plot(repro["violation"]).decode()))

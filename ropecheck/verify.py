@@ -182,6 +182,14 @@ class VerifyReport:
     def exit_code(self) -> int:
         return 0 if self.conforms else 1
 
+    def finding_codes(self, dtype: str) -> list[str]:
+        """The root-cause finding codes for one dtype (findings without a dtype count for every dtype).
+
+        The checks a finding breaks elsewhere stay in the checks table; this is what a
+        per-dtype verdict should name.
+        """
+        return sorted({f.code for f in self.findings if f.dtype in (dtype, None)})
+
     def add(self, check: Check, finding_message: str | None = None) -> None:
         self.checks.append(check)
         if check.status == "fail" and check.code:

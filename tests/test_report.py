@@ -229,3 +229,26 @@ def test_the_render_probe_catches_math_left_as_text(tmp_path: Path) -> None:
     assert not _rendered(probe), probe
     assert probe["fractions_stacked"] < probe["fractions"]
     assert console
+
+
+def test_verify_all_adapters_and_report_write_the_same_verify_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ropecheck verify --all-adapters --report-dir` and the report's verify section agree page for page.
+
+    rotary-embedding-torch is the case that tells: its float32 checks fail only as a consequence of
+    a bfloat16 call, so its float32 verdict must be PASS in both (root causes only).
+    """
+    from ropecheck import _verify_adapters
+    from ropecheck.adapters import ADAPTERS
+
+    pytest.importorskip("rotary_embedding_torch", reason="rotary-embedding-torch is a test extra")
+    monkeypatch.setattr(_verify_adapters, "ADAPTERS", {n: ADAPTERS[n] for n in ("rotary-embedding-torch", "vllm")})
+    assert main(["verify", "--all-adapters", "--device", "cpu", "--report-dir", str(tmp_path / "cli")]) == 1
+    assert _run(tmp_path / "report", "verify") == 0
+    cli, rep = tmp_path / "cli", tmp_path / "report" / "verify"
+    assert sorted(p.name for p in cli.iterdir()) == sorted(p.name for p in rep.iterdir())
+    for p in cli.iterdir():
+        a, b = p.read_text(), (rep / p.name).read_text()
+        if p.name == "README.md":  # the first lines say how each was invoked
+            a, b = a.split("| adapter |", 1)[1], b.split("| adapter |", 1)[1]
+        assert a == b, p.name
+    assert "float32: PASS; bfloat16: FAIL precision,state; float16: FAIL nonfinite" in (cli / "README.md").read_text()
