@@ -1,23 +1,91 @@
-"""Theorem 5: Linear attention depends only on n - m.
+"""Theorem 5: the RoPE linear-attention numerator depends on positions only through n - m.
 
-Runs the proof(s) linear_attention and prints every step with its verdict and the rewrite that
-decided it. Run: ``python proofs/linear_attention.py`` (exit 0 when every step is as intended).
-The statements and the decision procedure live in :mod:`ropecheck.symbolic`.
+Run ``python proofs/linear_attention.py``.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import Any
 
-from ropecheck.symbolic import render_proof_text, run_family
+import sympy
+from sympy import IndexedBase, Matrix, Sum, Symbol
+
+from ropecheck.symbolic.decide import decide_step
+from ropecheck.symbolic.proof import Proof, timed
+from ropecheck.symbolic.render import print_family
+from ropecheck.symbolic.rope import dot, positions, real_symbols, rope_matrix, rot, thetas, vec
+
+__all__ = [
+    "NUMBER",
+    "THEOREMS",
+    "TITLE",
+    "linear_attention",
+]
+
+NUMBER = 5
+TITLE = "Linear attention depends only on n - m"
+
+@timed
+def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
+    """The RoPE linear-attention numerator depends on positions only through n - m."""
+    m, t = positions("m", "t")
+    ns = positions(*[f"n_{j}" for j in range(keys)])
+    freqs = thetas(d // 2)
+    fq = vec("phi_q", d)
+    fks = [vec(f"phi_k{j}", d) for j in range(keys)]
+    vs = real_symbols(*[f"v_{j}" for j in range(keys)])
+
+    def numerator(mq: Any, nk: Sequence[Any]) -> Any:
+        return sum(
+            (dot(rope_matrix(freqs, mq) * fq, rope_matrix(freqs, n) * fk) * v for n, fk, v in zip(nk, fks, vs)),
+            sympy.S.Zero,
+        )
+
+    relative = sum(
+        ((fq.T * rope_matrix(freqs, n - m) * fk)[0, 0] * v for n, fk, v in zip(ns, fks, vs)),
+        sympy.S.Zero,
+    )
+    # symbolic number of keys J, one 2-D block per key (the block-diagonal sum is theorem 2)
+    j, jn = Symbol("j", integer=True, nonnegative=True), Symbol("J", integer=True, positive=True)
+    kb, nb, vb, theta = IndexedBase("k", real=True), IndexedBase("n", integer=True), IndexedBase("v", real=True), Symbol("theta", real=True)
+    u = Matrix(real_symbols("u_0", "u_1"))
+    kj = Matrix([kb[j, 0], kb[j, 1]])
+    p = Proof(
+        "linear_attention",
+        "linear_attention",
+        "Linear attention with RoPE is relative",
+        "The RoPE linear-attention numerator sum_n (R_m phi(q))^T (R_n phi(k_n)) v_n equals "
+        "sum_n phi(q)^T R_{n-m} phi(k_n) v_n, so it depends on the positions only through n - m.",
+    )
+    p.notes.append("phi is any feature map (its values are free real symbols); v_n is one value channel, each channel alike.")
+    p.steps += [
+        decide_step(
+            "keys_sum",
+            "Any number J of keys (one block each): the numerator is a sum of equal summands "
+            "(R(m theta) u)^T (R(n_j theta) k_j) v_j = u^T R((n_j - m) theta) k_j v_j.",
+            Sum(dot(rot(m * theta) * u, rot(nb[j] * theta) * kj) * vb[j], (j, 0, jn - 1)),
+            Sum((u.T * rot((nb[j] - m) * theta) * kj)[0, 0] * vb[j], (j, 0, jn - 1)),
+        ),
+        decide_step(
+            f"relative_d{d}_keys{keys}",
+            f"d={d}, {keys} keys: the numerator equals sum_n phi(q)^T R_(n-m) phi(k_n) v_n.",
+            numerator(m, ns),
+            relative,
+        ),
+        decide_step(
+            f"translation_d{d}_keys{keys}",
+            f"d={d}, {keys} keys: shifting every position by t leaves the numerator unchanged.",
+            numerator(m, ns),
+            numerator(m + t, [n + t for n in ns]),
+        ),
+    ]
+    return p
 
 
-def main() -> int:
-    proofs = run_family("linear_attention")
-    for proof in proofs:
-        print(render_proof_text(proof))
-    return 0 if all(p.as_intended for p in proofs) else 1
+THEOREMS = (linear_attention,)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(print_family(THEOREMS))

@@ -1,23 +1,101 @@
-"""Theorem 1: Relative position in 2-D; the rotation group.
+"""Theorem 1: relative position in 2-D, and the rotation group.
 
-Runs the proof(s) rotation_2d, relative_position_2d and prints every step with its verdict and the rewrite that
-decided it. Run: ``python proofs/relative_position.py`` (exit 0 when every step is as intended).
-The statements and the decision procedure live in :mod:`ropecheck.symbolic`.
+``rotation_2d``: R(a)^T = R(-a), R(a)R(b) = R(a+b), R(0) = I, R(a)^T R(a) = I.
+``relative_position_2d``: with f(x, m) = x e^{i m theta}, the score <f(q, m), f(k, n)> is
+q^T R((n-m) theta) k -- it depends on the positions only through n - m.
+
+Run ``python proofs/relative_position.py`` to print every step with its verdict and the
+rewrite that decided it (exit 0 when every step is as intended).
 """
 
 from __future__ import annotations
 
 import sys
 
-from ropecheck.symbolic import render_proof_text, run_family
+from sympy import I, Matrix, conjugate, exp, eye, im, re
+
+from ropecheck.symbolic.decide import decide_step
+from ropecheck.symbolic.proof import Proof, timed
+from ropecheck.symbolic.render import print_family
+from ropecheck.symbolic.rope import dot, positions, real_symbols, rot
+
+__all__ = [
+    "NUMBER",
+    "THEOREMS",
+    "TITLE",
+    "relative_position_2d",
+    "rotation_2d",
+]
+
+NUMBER = 1
+TITLE = "Relative position in 2-D; the rotation group"
+
+@timed
+def rotation_2d() -> Proof:
+    """R(a)^T = R(-a), R(a)R(b) = R(a+b), R(0) = I, R^T R = I."""
+    a, b = real_symbols("a", "b")
+    p = Proof(
+        "rotation_2d",
+        "relative_position",
+        "The 2x2 rotation group",
+        "R(a)^T = R(-a), R(a) R(b) = R(a+b), R(0) = I and R(a)^T R(a) = I for real a, b.",
+    )
+    p.steps += [
+        decide_step("transpose", "Transposing a rotation reverses it.", rot(a).T, rot(-a)),
+        decide_step("compose", "Rotations compose by adding angles.", rot(a) * rot(b), rot(a + b)),
+        decide_step("zero", "The rotation by 0 is the identity.", rot(0), eye(2)),
+        decide_step("orthogonal", "A rotation is orthogonal.", rot(a).T * rot(a), eye(2)),
+    ]
+    return p
 
 
-def main() -> int:
-    proofs = run_family("relative_position")
-    for proof in proofs:
-        print(render_proof_text(proof))
-    return 0 if all(p.as_intended for p in proofs) else 1
+@timed
+def relative_position_2d() -> Proof:
+    """Complex form f(x, m) = x e^{i m theta}: the score depends only on m - n."""
+    q0, q1, k0, k1, theta = real_symbols("q_0", "q_1", "k_0", "k_1", "theta")
+    m, n = positions("m", "n")
+    q, k = q0 + I * q1, k0 + I * k1
+    fq, fk = q * exp(I * m * theta), k * exp(I * n * theta)
+    qv, kv = Matrix([q0, q1]), Matrix([k0, k1])
+    target = re(q * conjugate(k) * exp(I * (m - n) * theta))
+    p = Proof(
+        "relative_position_2d",
+        "relative_position",
+        "Relative position in 2-D",
+        "With f(x, m) = x e^{i m theta} on x in C = R^2, <f(q,m), f(k,n)> = Re[q k* e^{i(m-n) theta}], "
+        "the same as the rotation-matrix form (R(m theta) q)^T (R(n theta) k) = q^T R((n-m) theta) k.",
+    )
+    p.steps += [
+        decide_step(
+            "complex_form",
+            "The real inner product of f(q,m) and f(k,n) is Re[f(q,m) conj(f(k,n))] = Re[q k* e^{i(m-n)theta}].",
+            re(fq) * re(fk) + im(fq) * im(fk),
+            target,
+        ),
+        decide_step(
+            "matrix_is_complex",
+            "Multiplying by e^{i m theta} is the rotation R(m theta) of (Re x, Im x).",
+            Matrix([re(fq), im(fq)]),
+            rot(m * theta) * qv,
+        ),
+        decide_step(
+            "matrix_form",
+            "The rotation-matrix score equals the complex form.",
+            dot(rot(m * theta) * qv, rot(n * theta) * kv),
+            target,
+        ),
+        decide_step(
+            "relative",
+            "The score is q^T R((n-m) theta) k: it depends on the positions only through n - m.",
+            dot(rot(m * theta) * qv, rot(n * theta) * kv),
+            (qv.T * rot((n - m) * theta) * kv)[0, 0],
+        ),
+    ]
+    return p
+
+
+THEOREMS = (rotation_2d, relative_position_2d)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(print_family(THEOREMS))

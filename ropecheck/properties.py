@@ -37,31 +37,41 @@ from typing import Any
 
 import numpy as np
 
-from ._protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
-from ._spec import DynamicNTK, LongRoPE, RopeSpec
-from ._tolerance import dtype_name, tolerance
+from .protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
+from .schedules import DynamicNTK, LongRoPE
+from .spec import RopeSpec
+from .tolerance import dtype_name, tolerance
 from .errors import TargetError, UsageError
 from .reference import apply_rope, layout_permutation
 
 __all__ = [
+    "PROPERTIES",
+    "PROPERTY_MAX_POSITION",
     "PropertyResult",
     "Sample",
-    "PROPERTIES",
-    "DEFAULT_MAX_POSITION",
-    "position_limit",
-    "draw_sample",
-    "run_all",
-    "assert_rope_properties",
-    "reference_impl",
-    "torch_reference",
     "as_implementation",
-] + [f"check_{n}" for n in (
-    "matches_reference", "layout_equivalence", "translation_invariance", "translation_invariance_attention",
-    "relative_position", "norm_preservation", "identity_at_zero", "composition", "inverse",
-    "head_batch_independence", "passthrough", "consistency",
-)]
+    "assert_rope_properties",
+    "check_composition",
+    "check_consistency",
+    "check_head_batch_independence",
+    "check_identity_at_zero",
+    "check_inverse",
+    "check_layout_equivalence",
+    "check_matches_reference",
+    "check_norm_preservation",
+    "check_passthrough",
+    "check_relative_position",
+    "check_translation_invariance",
+    "check_translation_invariance_attention",
+    "draw_sample",
+    "position_limit",
+    "reference_impl",
+    "run_all",
+    "torch_reference",
+]
 
-DEFAULT_MAX_POSITION = 4095
+#: The largest position the properties draw by default (the error model's fp32 angle term stays small).
+PROPERTY_MAX_POSITION = 4095
 Fn = Callable[..., Any]
 
 
@@ -175,7 +185,7 @@ class Sample:
 def position_limit(spec: RopeSpec, max_position: int | None = None) -> int:
     """The largest position the checks use: ``max_position`` (default 4095), and for
     length-dependent schedules (dynamic NTK, LongRoPE) at most L_0 - 1, so their frequencies stay fixed."""
-    limit = DEFAULT_MAX_POSITION if max_position is None else int(max_position)
+    limit = PROPERTY_MAX_POSITION if max_position is None else int(max_position)
     if isinstance(spec.scaling, (DynamicNTK, LongRoPE)):
         limit = min(limit, spec.scaling.original_max_position_embeddings - 1)
     return max(limit, 0)
@@ -606,7 +616,7 @@ def check_consistency(ctx: _Ctx) -> PropertyResult:
     long_len = max(128, 2 * (s.max_position + s.shift + seq) + 2)
     if isinstance(ctx.spec.scaling, (DynamicNTK, LongRoPE)):
         long_len = max(long_len, 2 * ctx.spec.scaling.original_max_position_embeddings + 2)
-    long_len = int(min(long_len, 4 * DEFAULT_MAX_POSITION))
+    long_len = int(min(long_len, 4 * PROPERTY_MAX_POSITION))
     ctx.run(np.zeros((1, long_len, 1, d)), np.arange(long_len)[None])
     again = ctx.run(s.x, s.positions)
     return _compare(ctx, "consistency", again, full, extra={"check": "state"},

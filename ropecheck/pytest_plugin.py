@@ -27,9 +27,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from .version import __version__
+from .errors import UsageError
+from .properties import PROPERTIES
+from .properties import as_implementation, assert_rope_properties
+from .properties import run_all
+
+__all__ = ["MARKER", "OPT_DEVICE", "OPT_DTYPE", "OPT_PROPERTIES", "OPT_SEED", "RopeChecker", "ropecheck"]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._spec import RopeSpec
+    from .spec import RopeSpec
     from .properties import PropertyResult
 
 OPT_SEED = "--ropecheck-seed"
@@ -60,7 +67,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", _MARKER_HELP)
     names = _property_names(config)
     if names:  # a typo should stop the run at once, not fail every test that uses the fixture
-        from .properties import PROPERTIES
 
         unknown = [n for n in names if n not in PROPERTIES]
         if unknown:
@@ -74,7 +80,6 @@ def _property_names(config: pytest.Config) -> list[str] | None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    from . import __version__
 
     line = (
         f"ropecheck: {__version__}, seed={config.getoption('ropecheck_seed')}, "
@@ -100,7 +105,6 @@ class RopeChecker:
         opts = dict(self.defaults)
         opts.update({k: v for k, v in overrides.items() if v is not None})
         if opts.get("spec") is None:
-            from .errors import UsageError
 
             raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
         return opts
@@ -118,7 +122,6 @@ class RopeChecker:
         backend: str | None = None,
     ) -> list[PropertyResult]:
         """Every property's :class:`~ropecheck.properties.PropertyResult`, without raising."""
-        from .properties import as_implementation, run_all
 
         o = self._options(
             {"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties}
@@ -145,7 +148,6 @@ class RopeChecker:
             AssertionError: naming each failed property, with its evidence and context.
         """
         __tracebackhide__ = True
-        from .properties import as_implementation, assert_rope_properties
 
         o = self._options(
             {"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties}

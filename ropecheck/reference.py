@@ -28,7 +28,7 @@ from typing import Literal
 import mpmath
 import numpy as np
 
-from ._spec import RopeSpec
+from .spec import RopeSpec
 from .errors import UsageError
 
 __all__ = [

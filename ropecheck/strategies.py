@@ -4,8 +4,8 @@ Use them to property-test your own implementation, e.g. with the checks of
 :mod:`ropecheck.properties`::
 
     from hypothesis import given
-    from ropecheck import strategies as rst
-    from ropecheck.properties import check_relative_position
+    from . import strategies as rst
+    from .properties import check_relative_position
 
     @given(data=rst.spec_and_sample())
     def test_relative(data):
@@ -37,9 +37,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from ._protocol import round_to_dtype
-from ._spec import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, RopeSpec, Scaling, StaticNTK, YaRN
-from ._tolerance import dtype_name
+from .protocol import round_to_dtype
+from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, Scaling, StaticNTK, YaRN
+from .spec import RopeSpec
+from .tolerance import dtype_name
 from .errors import UsageError
 from .properties import Sample, position_limit
 from .reference import MAX_EXACT_POSITION

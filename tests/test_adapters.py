@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from ropecheck._cli import main
+from ropecheck.cli.main import main
 from ropecheck.adapters import ADAPTERS, get_adapter
 from ropecheck.errors import UsageError
-from ropecheck.verify import verify
+from ropecheck.verify.run import verify
 
 # adapter -> {(dtype, finding code)} for libraries whose low-precision path fails: positions made in
 # x.dtype (rotary-embedding-torch: bf16 rounds them, fp16 overflows past 65504, and the angle cache

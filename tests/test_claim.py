@@ -7,7 +7,7 @@ import json
 import pytest
 import sympy
 
-from ropecheck._cli import main
+from ropecheck.cli.main import main
 from ropecheck.errors import ClaimParseError
 from ropecheck.symbolic import Verdict, check_claim, parse_claim
 

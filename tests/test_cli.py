@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ropecheck._cli import build_parser, main
+from ropecheck.cli.main import build_parser, main
 
 CONFIGS = Path(__file__).parent / "fixtures" / "configs"
 
@@ -92,7 +92,7 @@ def test_usage_errors_are_one_line_exit_2(argv: list[str], message: str) -> None
 
 def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``ropecheck ... | head``: a reader that leaves early ends the command quietly, no exception."""
-    from ropecheck import _cmd_spec
+    from ropecheck.cli import spec as _cmd_spec
 
     def closed_pipe(args: object) -> int:
         raise BrokenPipeError(32, "Broken pipe")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from ropecheck import Linear, RopeSpec, YaRN
-from ropecheck._identify import analyse, apparent_position, compare, identify, matrix_deviation, probe_positions
-from ropecheck._protocol import as_implementation, reference_impl, torch_reference
+from ropecheck.verify.identify import analyse, apparent_position, compare, identify, matrix_deviation, probe_positions
+from ropecheck.protocol import as_implementation, reference_impl, torch_reference
 from ropecheck.reference import rope_matrix
 
 

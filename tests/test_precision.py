@@ -8,8 +8,9 @@ import torch
 from conftest import requires_cuda
 
 from ropecheck import RopeSpec
-from ropecheck import _precision_repro as repro
-from ropecheck import precision as P
+import ropecheck.precision as P
+from ropecheck.precision import repro
+from ropecheck.reference import phases
 from ropecheck.errors import UsageError
 
 SPEC = RopeSpec(head_dim=64)
@@ -54,7 +55,7 @@ def test_careless_policies_exceed_bound(name: str, dtype: str, device: str) -> N
 @pytest.mark.parametrize("name", CAREFUL)
 def test_careful_policies_within_bound_on_every_band(name: str) -> None:
     """A full sweep (every position below 2^15, every band of the table) stays within the bound."""
-    from ropecheck._precision_sweep import run_sweep
+    from ropecheck.precision.sweep import run_sweep
 
     sw = run_sweep(RopeSpec(head_dim=128), target=name, dtypes=P.DTYPES, max_position=1 << 15, progress=False)
     rows = sw.rows()
@@ -64,7 +65,7 @@ def test_careful_policies_within_bound_on_every_band(name: str) -> None:
 
 @pytest.mark.parametrize("name", CARELESS + ("input-dtype-angles",))
 def test_careless_policies_exceed_bound_in_a_sweep(name: str) -> None:
-    from ropecheck._precision_sweep import run_sweep
+    from ropecheck.precision.sweep import run_sweep
 
     dtypes = tuple(dt for dt in P.DTYPES if not P.POLICIES[name].is_careful(dt))
     sw = run_sweep(RopeSpec(head_dim=128), target=name, dtypes=dtypes, max_position=1 << 13, progress=False)
@@ -86,7 +87,7 @@ def test_bound_is_not_vacuous() -> None:
 @pytest.mark.parametrize("dtype", ("float64",) + P.DTYPES)
 def test_shared_tolerance_covers_the_error_model(dtype: str, device: str) -> None:
     """The verifier's per-element bound (rtol + atol of _tolerance, unit scale) >= the model's sqrt(2) E(p), and near it."""
-    from ropecheck._tolerance import tolerance
+    from ropecheck.tolerance import tolerance
 
     for p in (0, 1, 100, 4096, 65536, 1 << 20):
         rtol, atol = tolerance(dtype, "rotation", max_position=p)
@@ -223,7 +224,7 @@ def test_tf32_matmul_on_cuda_matches_the_policy() -> None:
     plain = p[:, None] * inv[None, :]
     if torch.equal(real, plain):
         pytest.skip("cuBLAS ran this K=1 matmul without TF32 on this GPU (nothing to compare)")
-    exact = P.phases(spec, pos)
+    exact = phases(spec, pos)
     err = np.abs(P.wrap_angle(real.double().cpu().numpy() - exact)).max()
     assert err > P.error_bound(spec, "float32", pos, kind="angle", device="cuda").max()
     sims = {mode: P.policy_angles(P.POLICIES["tf32-matmul-angles"], spec.inv_freq(), pos, "float32", tf32_mode=mode).cpu()
@@ -246,7 +247,7 @@ def test_cuda_fma_and_cos_stay_within_the_cuda_bound() -> None:
 
 
 def test_measure_impl_black_box() -> None:
-    from ropecheck._protocol import torch_reference
+    from ropecheck.protocol import torch_reference
 
     spec = RopeSpec(head_dim=64)
     m = P.measure_impl(spec, torch_reference(spec), "bfloat16", np.arange(0, 4096, 64))
@@ -255,7 +256,7 @@ def test_measure_impl_black_box() -> None:
 
 
 def test_sweep_threads_do_not_change_the_result() -> None:
-    from ropecheck._precision_sweep import render_csv, run_sweep
+    from ropecheck.precision.sweep import render_csv, run_sweep
 
     kw = dict(target="input-dtype-angles", dtypes=P.DTYPES, max_position=1500, progress=False, chunk=256)
     one = run_sweep(RopeSpec(head_dim=32), workers=1, **kw)
@@ -268,7 +269,7 @@ def test_sweep_speed_2_20_positions_3_dtypes() -> None:
     """2^20 positions x head_dim 128 x 3 dtypes must take < 30 s on 2 cores: CPU time of 2^17 x 8, one thread."""
     import time
 
-    from ropecheck._precision_sweep import run_sweep
+    from ropecheck.precision.sweep import run_sweep
 
     t0 = time.process_time()
     run_sweep(RopeSpec(head_dim=128), target="input-dtype-angles", dtypes=P.DTYPES, max_position=1 << 17, progress=False, workers=1)
@@ -276,7 +277,7 @@ def test_sweep_speed_2_20_positions_3_dtypes() -> None:
 
 
 def test_sweep_verdicts() -> None:
-    from ropecheck._precision_sweep import run_sweep
+    from ropecheck.precision.sweep import run_sweep
 
     good = run_sweep(RopeSpec(head_dim=64), target="input-dtype-cache", dtypes=("bfloat16",), max_position=3000, progress=False)
     bad = run_sweep(RopeSpec(head_dim=64), target="bf16-inv-freq", dtypes=("bfloat16",), max_position=3000, progress=False)

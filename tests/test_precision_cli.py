@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ropecheck._cli import main
+from ropecheck.cli.main import main
 
 
 def _cuda() -> bool:
@@ -67,7 +67,7 @@ def test_writes_csv_json_svg_deterministically(tmp_path: Path) -> None:
 def test_impl_target(tmp_path: Path) -> None:
     target = tmp_path / "myrope.py"
     target.write_text(
-        "from ropecheck import RopeSpec\nfrom ropecheck._protocol import torch_reference\n"
+        "from ropecheck import RopeSpec\nfrom ropecheck.protocol import torch_reference\n"
         "rope = torch_reference(RopeSpec(head_dim=32))\n"
     )
     assert main(["precision", "--impl", f"{target}:rope", "--dtype", "bf16", "--max-position", "512", "--head-dim", "32",
@@ -98,7 +98,7 @@ def test_json_is_strict_and_marks_careless_rows(tmp_path: Path) -> None:
 
 
 def test_careful_policy_over_the_bound_exits_1(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import ropecheck._precision_sweep as S
+    import ropecheck.precision.sweep as S
 
     real = S.error_bound
     monkeypatch.setattr(S, "error_bound", lambda *a, **k: real(*a, **k) / 100)

@@ -21,18 +21,10 @@ from hypothesis import strategies as st
 
 from ropecheck import DynamicNTK, LongRoPE, RopeSpec, YaRN
 from ropecheck import strategies as rst
-from ropecheck._protocol import Implementation, as_implementation, detect_convention
-from ropecheck._tolerance import TOLERANCES, UNIT_ROUNDOFF, tolerance
+from ropecheck.protocol import Implementation, as_implementation, detect_convention
+from ropecheck.tolerance import TOLERANCES, UNIT_ROUNDOFF, tolerance
 from ropecheck.errors import UsageError
-from ropecheck.properties import (
-    PROPERTIES,
-    PropertyResult,
-    assert_rope_properties,
-    draw_sample,
-    reference_impl,
-    run_all,
-    torch_reference,
-)
+from ropecheck.properties import PROPERTIES, PropertyResult, assert_rope_properties, draw_sample, reference_impl, run_all, torch_reference
 from ropecheck.reference import apply_rope
 
 DTYPES = ("float64", "float32", "bfloat16", "float16")

@@ -8,16 +8,7 @@ import pytest
 
 from ropecheck import Linear, Llama3, RopeSpec, YaRN
 from ropecheck.errors import UsageError
-from ropecheck.reference import (
-    FORMS,
-    angles,
-    apply_rope,
-    cos_sin,
-    layout_permutation,
-    phases,
-    rope_matrix,
-    rotate,
-)
+from ropecheck.reference import FORMS, angles, apply_rope, cos_sin, layout_permutation, phases, rope_matrix, rotate
 
 TOL = 1e-12
 DIMS = (2, 4, 8, 64, 128, 256)

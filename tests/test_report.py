@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ropecheck._cli import main
-from ropecheck._report import Report, Row, Section
-from ropecheck._report_render import HEADER_BEGIN, HEADER_END, render_html, render_readme, strip_header
+from ropecheck.cli.main import main
+from ropecheck.report.model import Report, Row, Section
+from ropecheck.io import VOLATILE_BEGIN, VOLATILE_END, strip_volatile
+from ropecheck.report.render import render_html, render_readme
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "reports"
@@ -39,9 +40,9 @@ def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -
             da.pop("header"), db.pop("header")
             assert da == db, rel
         else:
-            assert strip_header(ta) == strip_header(tb), rel
+            assert strip_volatile(ta) == strip_volatile(tb), rel
     readme = (a / "README.md").read_text()
-    assert readme.count(HEADER_BEGIN) == 1 and readme.count(HEADER_END) == 1
+    assert readme.count(VOLATILE_BEGIN) == 1 and readme.count(VOLATILE_END) == 1
 
 
 def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
@@ -51,7 +52,7 @@ def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
     pages = [rel for rel in written if rel.name not in ("README.md", "index.html", "report.json")]
     assert {Path("reference.md"), Path("proofs/index.md"), Path("properties.md"), Path("plots/decay.svg")} <= set(pages)
     for rel in pages:  # a page may carry its own volatile block (the proof index's times)
-        fresh, committed = strip_header((tmp_path / rel).read_text()), strip_header((COMMITTED / rel).read_text())
+        fresh, committed = strip_volatile((tmp_path / rel).read_text()), strip_volatile((COMMITTED / rel).read_text())
         assert committed == fresh, f"reports/{rel} is stale: run `ropecheck report`"
 
 
@@ -63,7 +64,7 @@ def test_prove_and_report_write_the_same_proof_pages(tmp_path: Path) -> None:
     assert pages == sorted(p.name for p in (tmp_path / "report" / "proofs").iterdir())
     for name in pages:
         a, b = (tmp_path / "proofs" / name).read_text(), (tmp_path / "report" / "proofs" / name).read_text()
-        assert strip_header(a) == strip_header(b), name
+        assert strip_volatile(a) == strip_volatile(b), name
 
 
 def test_committed_report_holds_every_section() -> None:
@@ -78,7 +79,7 @@ def test_committed_report_holds_every_section() -> None:
 
 
 def test_matrix_view_shows_unexpected_cells() -> None:
-    from ropecheck._report_render import matrix
+    from ropecheck.report.render import matrix
 
     s = Section(
         "verify", "V", "intro",
@@ -97,33 +98,34 @@ def test_precision_section_catches_a_careless_policy_called_careful(monkeypatch:
     """Broken input: bf16-inv-freq declared careful must break the section (its error exceeds its bound)."""
     import dataclasses
 
-    from ropecheck import _report_engines, precision
+    from ropecheck.precision import policies
+    from ropecheck.report import engines
 
-    monkeypatch.setattr(_report_engines, "PRECISION_POSITIONS", 4096)
-    pols = {n: p for n, p in precision.POLICIES.items() if n in ("fp32-angles", "bf16-inv-freq")}
-    honest = _report_engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
+    monkeypatch.setattr(engines, "PRECISION_POSITIONS", 4096)
+    pols = {n: p for n, p in policies.POLICIES.items() if n in ("fp32-angles", "bf16-inv-freq")}
+    honest = engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
     assert honest.held, [r for r in honest.rows if not r.held]
     pols["bf16-inv-freq"] = dataclasses.replace(pols["bf16-inv-freq"], careful=True)
-    monkeypatch.setattr(precision, "POLICIES", {**precision.POLICIES, "bf16-inv-freq": pols["bf16-inv-freq"]})
-    lying = _report_engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
+    monkeypatch.setattr(policies, "POLICIES", {**policies.POLICIES, "bf16-inv-freq": pols["bf16-inv-freq"]})
+    lying = engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
     bad = [r.name for r in lying.rows if not r.held]
     assert bad and all(n.startswith("bf16-inv-freq") for n in bad)
 
 
 def test_verify_section_flags_a_known_finding_that_is_gone_or_joined(monkeypatch: pytest.MonkeyPatch) -> None:
     """The expected low-precision findings are data: a library that changes either way breaks the row."""
-    from ropecheck import _report_engines
+    from ropecheck.report import engines
 
-    assert _report_engines.verify_expectation("lib", "bfloat16", [], known={}) == ("PASS", "PASS", "conforms")
+    assert engines.verify_expectation("lib", "bfloat16", [], known={}) == ("PASS", "PASS", "conforms")
     known = {("lib", "bfloat16"): ("precision", "state")}
-    assert _report_engines.verify_expectation("lib", "bfloat16", ["precision", "state"], known=known)[:2] == ("FAIL", "FAIL")
-    v, e, ev = _report_engines.verify_expectation("lib", "bfloat16", [], known=known)
+    assert engines.verify_expectation("lib", "bfloat16", ["precision", "state"], known=known)[:2] == ("FAIL", "FAIL")
+    v, e, ev = engines.verify_expectation("lib", "bfloat16", [], known=known)
     assert v != e and "gone" in ev
-    v, e, _ = _report_engines.verify_expectation("lib", "bfloat16", ["nonfinite", "precision", "state"], known=known)
+    v, e, _ = engines.verify_expectation("lib", "bfloat16", ["nonfinite", "precision", "state"], known=known)
     assert v != e
-    v, e, _ = _report_engines.verify_expectation("lib", "bfloat16", ["precision"], known=known)
+    v, e, _ = engines.verify_expectation("lib", "bfloat16", ["precision"], known=known)
     assert v != e
-    v, e, _ = _report_engines.verify_expectation("lib", "float32", ["layout"], known={})
+    v, e, _ = engines.verify_expectation("lib", "float32", ["layout"], known={})
     assert v != e
 
 
@@ -237,11 +239,11 @@ def test_verify_all_adapters_and_report_write_the_same_verify_pages(tmp_path: Pa
     rotary-embedding-torch is the case that tells: its float32 checks fail only as a consequence of
     a bfloat16 call, so its float32 verdict must be PASS in both (root causes only).
     """
-    from ropecheck import _verify_adapters
+    from ropecheck.verify import batch
     from ropecheck.adapters import ADAPTERS
 
     pytest.importorskip("rotary_embedding_torch", reason="rotary-embedding-torch is a test extra")
-    monkeypatch.setattr(_verify_adapters, "ADAPTERS", {n: ADAPTERS[n] for n in ("rotary-embedding-torch", "vllm")})
+    monkeypatch.setattr(batch, "ADAPTERS", {n: ADAPTERS[n] for n in ("rotary-embedding-torch", "vllm")})
     assert main(["verify", "--all-adapters", "--device", "cpu", "--report-dir", str(tmp_path / "cli")]) == 1
     assert _run(tmp_path / "report", "verify") == 0
     cli, rep = tmp_path / "cli", tmp_path / "report" / "verify"

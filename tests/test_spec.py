@@ -9,18 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ropecheck import (
-    ConfigError,
-    Default,
-    DynamicNTK,
-    Linear,
-    Llama3,
-    LongRoPE,
-    RopeSpec,
-    SpecError,
-    StaticNTK,
-    YaRN,
-)
+from ropecheck import ConfigError, Default, DynamicNTK, Linear, Llama3, LongRoPE, RopeSpec, SpecError, StaticNTK, YaRN
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ropecheck import ROPE_TYPES, DynamicNTK, RopeSpec
 from ropecheck import strategies as rst
-from ropecheck._protocol import round_to_dtype
+from ropecheck.protocol import round_to_dtype
 from ropecheck.errors import UsageError
 from ropecheck.properties import position_limit
 from ropecheck.reference import MAX_EXACT_POSITION

@@ -7,15 +7,15 @@ run that never measured the naive side at d = 512, a proof with an undecided ste
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 import sympy
 from sympy import IndexedBase, Sum, Symbol
 
-from ropecheck.symbolic import Verdict, concrete_d_check, decide, long_term_decay, relative_position_general, rope_entries
+from ropecheck.symbolic import Verdict, decide, rope_entries
+from ropecheck.proofs.relative_position_general import concrete_d_check, relative_position_general
+from ropecheck.proofs.long_term_decay import long_term_decay
 
 i = Symbol("i", integer=True, nonnegative=True)
 j = Symbol("j", integer=True, nonnegative=True)
@@ -114,10 +114,9 @@ def test_concrete_d_outside_the_fragment_uses_the_general_rewrites() -> None:
 
 
 def _benchmark() -> Any:
-    sys.path.insert(0, str(Path(__file__).parents[1] / "proofs"))
-    import benchmark
+    from ropecheck.bench import proofs
 
-    return benchmark
+    return proofs
 
 
 def _data(**row512: Any) -> dict[str, Any]:
@@ -154,10 +153,10 @@ def test_benchmark_general_d_over_two_seconds_fails() -> None:
 
 
 def test_spec_cross_check_reports_a_disagreement() -> None:
-    from ropecheck.symbolic._theorems_ext import _spec_dynamic_check
+    from ropecheck.proofs.context_extension import spec_dynamic_check
 
-    assert _spec_dynamic_check(sympy.Rational(1, 300), sympy.Rational(1, 100))["agrees"]
-    assert not _spec_dynamic_check(sympy.Rational(1, 300), sympy.Rational(1, 99))["agrees"]
+    assert spec_dynamic_check(sympy.Rational(1, 300), sympy.Rational(1, 100))["agrees"]
+    assert not spec_dynamic_check(sympy.Rational(1, 300), sympy.Rational(1, 99))["agrees"]
 
 
 # --------------------------------------------------------------------------- verdicts of a whole proof

@@ -54,7 +54,7 @@ def test_every_theorem_has_a_negative_twin() -> None:
 
 
 def test_intended_dynamic_ntk_refutation_verified() -> None:
-    from ropecheck.symbolic import context_extension
+    from ropecheck.proofs.context_extension import context_extension
 
     step = next(s for s in context_extension().steps if s.name == "dynamic_ntk_cross_length")
     assert step.verdict == Verdict.REFUTED and step.as_intended and step.counterexample is not None

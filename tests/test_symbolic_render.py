@@ -7,16 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ropecheck._cli import main
-from ropecheck.symbolic import (
-    context_extension,
-    proofs_to_json,
-    render_index_markdown,
-    render_proof_markdown,
-    render_proof_text,
-    rotation_2d,
-    step_mathml,
-)
+from ropecheck.cli.main import main
+from ropecheck.proofs.context_extension import context_extension
+from ropecheck.symbolic import proofs_to_json, render_index_markdown, render_proof_markdown, render_proof_text, step_mathml
+from ropecheck.proofs.relative_position import rotation_2d
 
 
 def test_markdown_has_every_step_in_latex_with_its_rewrite() -> None:
@@ -79,7 +73,8 @@ def test_cli_prove_list_and_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_decay_page_links_its_plot() -> None:
-    from ropecheck.symbolic import decay_svg, long_term_decay
+    from ropecheck.symbolic import decay_svg
+    from ropecheck.proofs.long_term_decay import long_term_decay
 
     proof = long_term_decay(small=(1,))
     assert "](decay.svg)" in render_proof_markdown(proof)

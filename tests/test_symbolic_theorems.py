@@ -5,18 +5,12 @@ from __future__ import annotations
 import pytest
 
 from ropecheck.errors import UsageError
-from ropecheck.symbolic import (
-    FAMILIES,
-    THEOREMS,
-    Verdict,
-    concrete_d_check,
-    context_extension,
-    layouts_agree,
-    long_term_decay,
-    relative_position_general,
-    resolve,
-    run_proofs,
-)
+from ropecheck.proofs import FAMILIES, THEOREMS, resolve, run_proofs
+from ropecheck.symbolic import Verdict
+from ropecheck.proofs.relative_position_general import concrete_d_check, relative_position_general
+from ropecheck.proofs.context_extension import context_extension
+from ropecheck.proofs.layouts import layouts_agree
+from ropecheck.proofs.long_term_decay import long_term_decay
 
 _NAMES = list(THEOREMS)
 

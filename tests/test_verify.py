@@ -12,11 +12,12 @@ import pytest
 import torch
 
 from ropecheck import RopeSpec, YaRN
-from ropecheck._cli import main
-from ropecheck._protocol import reference_impl, torch_reference
-from ropecheck._verify_render import render_junit, render_markdown, render_terminal, verdict_line
+from ropecheck.cli.main import main
+from ropecheck.protocol import reference_impl, torch_reference
+from ropecheck.verify.render import render_junit, render_markdown, render_terminal, verdict_line
 from ropecheck.errors import UsageError
-from ropecheck.verify import FINDING_CODES, verify
+from ropecheck.verify.model import FINDING_CODES
+from ropecheck.verify.run import verify
 
 SPEC = RopeSpec(head_dim=32)
 
@@ -110,7 +111,7 @@ def test_without_a_spec_the_finding_names_what_is_inconsistent() -> None:
 
 
 def test_relative_position_finding_where_identification_cannot_see() -> None:
-    from ropecheck._identify import probe_positions
+    from ropecheck.verify.identify import probe_positions
 
     ref = torch_reference(SPEC)
     probed = torch.tensor(probe_positions(131071))

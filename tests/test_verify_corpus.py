@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from ropecheck import RopeSpec
-from ropecheck._hf import scaling_from_dict
-from ropecheck._target import load_target
-from ropecheck.verify import FINDING_CODES, verify
+from ropecheck.hf import scaling_from_dict
+from ropecheck.target import load_target
+from ropecheck.verify.model import FINDING_CODES
+from ropecheck.verify.run import verify
 
 CORPUS = Path(__file__).parent / "fixtures" / "broken_targets"
 FILES = sorted(p for p in CORPUS.glob("*.py") if not p.name.startswith("_"))

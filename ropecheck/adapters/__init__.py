@@ -8,9 +8,10 @@ cos/sin cache); the arithmetic is always the library's.
 
 Usage::
 
-    from ropecheck.adapters import ADAPTERS, get_adapter
+    from ropecheck import verify
+    from ropecheck.adapters import get_adapter
     fn, spec = get_adapter("hf-llama").load()
-    ropecheck.verify.verify(fn, spec)
+    verify(fn, spec)
 
 Design constraints: libraries are imported only inside the factories, so listing adapters
 never imports torch extensions or a missing library; a missing library raises
@@ -20,13 +21,9 @@ never imports torch extensions or a missing library; a missing library raises
 
 from __future__ import annotations
 
-from ._registry import ADAPTERS, Adapter, get_adapter, register
-
-__all__ = ["ADAPTERS", "Adapter", "get_adapter", "register"]
-
 # the modules register their adapters on import (in this order in `ropecheck adapters`)
-from . import _hf_transformers  # noqa: E402,F401
-from . import _torchtune  # noqa: E402,F401
-from . import _small_libs  # noqa: E402,F401
-from . import _model_repos  # noqa: E402,F401
-from . import _gpu  # noqa: E402,F401
+from . import hf_transformers, torchtune_models, small_libs, model_repos, gpu_kernels  # noqa: I001
+from .registry import ADAPTERS, Adapter, get_adapter, register
+
+__all__ = ["ADAPTERS", "Adapter", "get_adapter", "gpu_kernels", "hf_transformers", "model_repos", "register",
+           "small_libs", "torchtune_models"]

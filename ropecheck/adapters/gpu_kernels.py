@@ -1,0 +1,114 @@
+"""GPU-only RoPE kernels: flash-attn's rotary, vLLM's rotary ops, Liger's fused RoPE.
+
+They run CUDA (Triton) kernels only, so each adapter has ``requires_cuda=True`` and refuses
+to load -- a clean skip -- where CUDA is absent. The glue follows each library's documented
+entry point; the spec is the layout each kernel implements (flash-attn ``interleaved=False``
+is half-split; Liger follows the Llama/half-split form).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..spec import RopeSpec
+from .registry import Adapter, positions_fn, register
+
+__all__ = ["FA_SPEC", "LIGER_SPEC", "VLLM_SPEC"]
+
+FA_SPEC = RopeSpec(head_dim=128, base=10000.0, layout="half", max_position_embeddings=8192)
+VLLM_SPEC = RopeSpec(head_dim=128, base=10000.0, layout="half", max_position_embeddings=8192)
+LIGER_SPEC = RopeSpec(head_dim=128, base=10000.0, layout="half", max_position_embeddings=8192)
+
+
+def _cos_sin(spec: RopeSpec, device: Any) -> tuple[Any, Any]:
+    import torch
+
+    inv = torch.tensor(spec.inv_freq(), dtype=torch.float32, device=device)
+    t = torch.arange(spec.max_position_embeddings or 8192, dtype=torch.float32, device=device)
+    ang = torch.outer(t, inv)
+    return ang.cos(), ang.sin()
+
+
+def _flash() -> Callable[..., Any]:
+    from flash_attn.layers.rotary import apply_rotary_emb
+
+    def fn(x: Any, offset: int = 0) -> Any:
+        cos, sin = _cos_sin(FA_SPEC, x.device)
+        return apply_rotary_emb(x, cos.to(x.dtype), sin.to(x.dtype), interleaved=False, seqlen_offsets=int(offset))
+
+    fn.rope_convention = "offset"  # type: ignore[attr-defined]
+    fn.rope_backend = "torch"  # type: ignore[attr-defined]
+    fn.__qualname__ = "flash-attn"
+    return fn
+
+
+def _vllm() -> Callable[..., Any]:
+    from vllm.model_executor.layers.rotary_embedding import get_rope
+
+    rope = get_rope(
+        VLLM_SPEC.head_dim,
+        rotary_dim=VLLM_SPEC.rotary_dim,
+        max_position=VLLM_SPEC.max_position_embeddings,
+        base=int(VLLM_SPEC.base),
+        is_neox_style=True,
+    )
+
+    def fn(x: Any, positions: Any) -> Any:
+        b, s, h, d = x.shape
+        r = rope.to(device=x.device)
+        q = x.reshape(b * s, h * d).clone()
+        q_out, _ = r.forward(positions.reshape(-1), q, q.clone())
+        return q_out.reshape(b, s, h, d)
+
+    return positions_fn(fn, "vllm")
+
+
+def _liger() -> Callable[..., Any]:
+    from liger_kernel.transformers.rope import liger_rotary_pos_emb
+
+    def fn(x: Any, positions: Any) -> Any:
+        import torch
+
+        cos, sin = _cos_sin(LIGER_SPEC, x.device)
+        cos = torch.cat([cos, cos], -1)[positions].to(x.dtype)
+        sin = torch.cat([sin, sin], -1)[positions].to(x.dtype)
+        q = x.transpose(1, 2).contiguous()
+        q_out, _ = liger_rotary_pos_emb(q, q.clone(), cos, sin)
+        return q_out.transpose(1, 2)
+
+    return positions_fn(fn, "liger")
+
+
+register(
+    Adapter(
+        "flash-attn",
+        "flash-attn",
+        "flash_attn",
+        FA_SPEC,
+        _flash,
+        requires_cuda=True,
+        description="flash_attn.layers.rotary.apply_rotary_emb (Triton), interleaved=False, seqlen_offsets",
+    )
+)
+register(
+    Adapter(
+        "vllm",
+        "vllm",
+        "vllm",
+        VLLM_SPEC,
+        _vllm,
+        requires_cuda=True,
+        description="vllm get_rope(..., is_neox_style=True) forward on flattened tokens",
+    )
+)
+register(
+    Adapter(
+        "liger",
+        "liger-kernel",
+        "liger_kernel",
+        LIGER_SPEC,
+        _liger,
+        requires_cuda=True,
+        description="liger_kernel.transformers.rope.liger_rotary_pos_emb (Triton)",
+    )
+)

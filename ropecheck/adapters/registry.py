@@ -1,0 +1,103 @@
+"""The adapter registry: name -> :class:`Adapter` (library, spec, installed?, CUDA?, factory)."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..spec import RopeSpec
+from ..errors import UsageError
+
+__all__ = ["Adapter", "ADAPTERS", "register", "get_adapter"]
+
+Factory = Callable[[], Callable[..., Any]]
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """One library's RoPE as a canonical callable.
+
+    Args:
+        name: the ``--adapter`` name.
+        library: the pip package.
+        module: the import that tells whether the library is installed.
+        spec: the RopeSpec the library's code is meant to implement (from its config/defaults).
+        factory: builds the canonical ``fn(x, positions)`` (imports the library).
+        requires_cuda: GPU-only kernels; skipped cleanly without CUDA.
+        description: what exactly is wrapped.
+        install: how to install the library next to torch 2.13.0 (default ``pip install <library>``).
+    """
+
+    name: str
+    library: str
+    module: str
+    spec: RopeSpec
+    factory: Factory
+    requires_cuda: bool = False
+    description: str = ""
+    install: str = ""
+
+    @property
+    def installed(self) -> bool:
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except (ImportError, ValueError):
+            return False
+
+    def unavailable_reason(self) -> str | None:
+        """None when the adapter can run here, else why not (for skips)."""
+        if self.requires_cuda:  # first: on a machine without CUDA, installing the library would not help
+            import torch
+
+            if not torch.cuda.is_available():
+                return f"{self.name} runs CUDA kernels only and CUDA is not available"
+        if not self.installed:
+            return f"{self.library} is not installed ({self.install or 'pip install ' + self.library})"
+        return None
+
+    def load(self) -> tuple[Callable[..., Any], RopeSpec]:
+        """``(fn, spec)``; raises UsageError when the library is missing or CUDA is needed."""
+        reason = self.unavailable_reason()
+        if reason:
+            raise UsageError(f"adapter {self.name!r}: {reason}")
+        fn = self.factory()
+        return fn, self.spec
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "library": self.library,
+            "installed": self.installed,
+            "requires_cuda": self.requires_cuda,
+            "spec": self.spec.describe(),
+            "spec_short": self.short_spec(),
+            "description": self.description,
+            "install": self.install or f"pip install {self.library}",
+        }
+
+    def short_spec(self) -> str:
+        s = self.spec
+        return f"{s.layout} d={s.head_dim} r={s.rotary_dim} base={s.base:g} {s.rope_type}"
+
+
+ADAPTERS: dict[str, Adapter] = {}
+
+
+def register(adapter: Adapter) -> Adapter:
+    ADAPTERS[adapter.name] = adapter
+    return adapter
+
+
+def get_adapter(name: str) -> Adapter:
+    if name not in ADAPTERS:
+        raise UsageError(f"unknown adapter {name!r}; choose from: {', '.join(ADAPTERS)} (see `ropecheck adapters`)")
+    return ADAPTERS[name]
+
+
+def positions_fn(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Mark ``fn`` as a torch ``fn(x, positions)`` callable named ``name``."""
+    fn.rope_convention = "positions"  # type: ignore[attr-defined]
+    fn.rope_backend = "torch"  # type: ignore[attr-defined]
+    fn.__qualname__ = fn.__name__ = name
+    return fn

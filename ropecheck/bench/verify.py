@@ -1,0 +1,110 @@
+"""Benchmark of ``ropecheck verify``: wall-clock time of one verdict, CLI process included.
+
+``ropecheck bench verify [--out PATH] [--repeats N]`` runs ``ropecheck verify`` with default options
+(dtypes float32, bfloat16, float16; CPU) in a fresh process for every installed adapter and
+for a few corpus targets, several times each, and writes the median, the slowest run, the
+exit code and the time ``verify()`` itself reported. The goal: under 10 s per target.
+
+Design constraints: a plain script over subprocesses (what a CI job pays, Python start-up
+and imports included); never part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..adapters import ADAPTERS
+from ..errors import UsageError
+from ..io import write_text_atomic
+
+__all__ = ["GOAL_S", "add_arguments", "run"]
+
+GOAL_S = 10.0
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "broken_targets"
+CORPUS_CASES = [
+    ("sign_reversed.py", ["--head-dim", "64"]),
+    ("cache_clamped.py", ["--head-dim", "64"]),
+    ("angles_in_half_precision.py", ["--head-dim", "64", "--max-position-embeddings", "8192"]),
+    ("positions_from_first_row.py", ["--head-dim", "64"]),
+    ("rotated_twice.py", ["--head-dim", "64"]),
+]
+
+
+def _time(args: list[str], repeats: int) -> tuple[list[float], int, float]:
+    times, code, inner = [], 0, 0.0
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "v.json"
+            t0 = time.perf_counter()
+            proc = subprocess.run(
+                [sys.executable, "-m", "ropecheck", "verify", *args, "--device", "cpu", "-q", "--json", str(out)],
+                capture_output=True,
+                text=True,
+            )
+            times.append(time.perf_counter() - t0)
+            code = proc.returncode
+            if out.exists():
+                inner = json.loads(out.read_text())["duration_s"]
+    return times, code, inner
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``ropecheck bench verify``."""
+    parser.add_argument("--out", default="reports/benchmarks/verify.md", metavar="PATH", help="output file (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=3, metavar="N", help="runs per target (default: %(default)s)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Time the verdicts and write the table; exit 0 when every run met the goal."""
+    if args.repeats < 1:
+        raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
+    out, repeats = Path(args.out), args.repeats
+    rows = []
+    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    cases = [(f"adapter {n}", ["--adapter", n]) for n, a in ADAPTERS.items() if a.unavailable_reason() is None]
+    cases += [(f"corpus {f}", [f"{CORPUS / f}:rope", *flags]) for f, flags in CORPUS_CASES]
+    for label, args in cases:
+        times, code, inner = _time(args, repeats)
+        rows.append((label, statistics.median(times), max(times), inner, code))
+        print(
+            f"{label}: median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
+            f"verify() {inner:.2f} s, exit {code}"
+        )
+    worst = max(r[2] for r in rows)
+    load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [
+        "# Benchmark: one `ropecheck verify` verdict",
+        "",
+        f"`ropecheck bench verify` -- each target verified {repeats} times in a fresh process with default "
+        "options (dtypes float32, bfloat16, float16; `--device cpu`), wall-clock including Python start-up "
+        "and imports; "
+        "'verify()' is the time the verifier itself reported.",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"{platform.system()}; 1-minute load average {load_start:.1f} at the start, {load_end:.1f} at the end "
+        f"(other jobs share the machine). Goal: under {GOAL_S:g} s per target. Slowest run: {worst:.2f} s "
+        f"({'met' if worst < GOAL_S else 'NOT met'}).",
+        "",
+        f"`verify()` itself, the verdict's own work: at most {max(r[3] for r in rows):.2f} s. The rest of each run "
+        "is Python start-up and imports (torch, and the library an adapter wraps -- importing `transformers` "
+        "alone takes several seconds on this machine).",
+        "",
+        "| target | median (s) | max (s) | verify() (s) | start-up + imports (s) | exit |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {label} | {med:.2f} | {mx:.2f} | {inner:.2f} | {max(med - inner, 0.0):.2f} | {code} |"
+        for label, med, mx, inner, code in rows
+    ]
+    write_text_atomic(out, "\n".join(lines) + "\n")
+    return 0 if worst < GOAL_S else 1
+

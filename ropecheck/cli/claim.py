@@ -1,0 +1,64 @@
+"""``ropecheck claim``: decide a claimed RoPE identity -- PROVED, REFUTED or UNDECIDED.
+
+Exit codes: 0 PROVED, 1 REFUTED (a counterexample is printed), 3 UNDECIDED, 2 a claim that
+cannot be parsed (one line on stderr with the column of the problem).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .args import write_json
+from ..symbolic import check_claim, render_counterexample_text
+
+__all__ = ["add_parser", "run"]
+
+_EPILOG = """examples:
+  ropecheck claim "R(a).T * R(b) == R(b - a)"                            # PROVED
+  ropecheck claim "re((q0+I*q1)*(k0-I*k1)*exp(I*(m-n)*t)) == (q0*k0 + q1*k1)*cos((m-n)*t)"
+                                                  # REFUTED: the sin((m-n)t) term is missing
+  ropecheck claim '\\cos(m\\theta)\\cos(n\\theta) + \\sin(m\\theta)\\sin(n\\theta) = \\cos((m-n)\\theta)'
+
+SymPy syntax ('==', or one '='): free names are real symbols; I, re, im, conjugate, Abs,
+exp, cos, sin, tan, sqrt, log, pi, E, eye(n), Matrix and R(phi) (the 2x2 rotation) are
+known; other f(x) are undefined functions; '^' is a power; M.T transposes; matrices
+compare entrywise. Only arithmetic, calls, numbers, [...] and .T are accepted.
+LaTeX (any claim with a backslash or braces): one '=' between the sides; i is the
+imaginary unit, e is Euler's number; \\Re/\\mathrm{Re}, \\bar{k}/\\overline{k}/k^*, R(\\phi)^T
+and \\sum_{i=0}^{N} x_i are understood.
+exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 the claim cannot be parsed."""
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "claim",
+        help="decide a claimed identity: PROVED, REFUTED with a counterexample, or UNDECIDED",
+        description="Decide a claimed identity written in SymPy syntax ('LHS == RHS') or LaTeX ('LHS = RHS'). "
+        "A proof is an exact rewrite of LHS - RHS to 0; a refutation is an exact counterexample.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("claim", metavar="CLAIM", help='the identity, e.g. "R(a).T * R(b) == R(b - a)"')
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--latex", dest="syntax", action="store_const", const="latex", help="read CLAIM as LaTeX")
+    g.add_argument("--sympy", dest="syntax", action="store_const", const="sympy", help="read CLAIM as SymPy syntax")
+    p.add_argument("--json", nargs="?", const="-", metavar="PATH", help="write the verdict as JSON to PATH (stdout with no PATH)")
+    p.set_defaults(run=run, syntax="auto")
+
+
+def run(args: argparse.Namespace) -> int:
+
+    result = check_claim(args.claim, syntax=args.syntax)
+    if args.json is not None:
+        write_json(result.to_dict(), args.json)
+        return result.exit_code
+    decided = result.verdict.value != "UNDECIDED" and result.method != "counterexample"
+    print(f"{result.verdict.value}" + (f"  (decided by {result.method})" if decided else ""))
+    print(f"  claim ({result.syntax}): {result.text}")
+    print(f"  read as: {result.lhs} == {result.rhs}")
+    if result.counterexample is not None:
+        print("\n".join(render_counterexample_text(result.counterexample)))
+    elif result.verdict.value == "UNDECIDED":
+        print("  no rewrite reduced LHS - RHS to 0 and no counterexample was found; this is not a proof")
+    return result.exit_code

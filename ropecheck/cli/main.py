@@ -1,0 +1,67 @@
+"""The ``ropecheck`` command line: one parser, one module per command.
+
+Each command module (``cli/<command>.py``) exposes ``add_parser(subparsers)`` and a ``run(args)``
+returning the exit code; this module only wires them together and enforces the contract:
+``--help`` everywhere, and a user mistake (bad flag, bad spec, unreadable config,
+unimportable target) is one line on stderr and exit code 2 -- never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from types import ModuleType
+from typing import Any, Callable, NoReturn, Sequence
+
+from ..version import __version__
+from ..errors import RopeCheckError
+from . import bench, claim, precision, prove, report, spec, verify
+from .args import EXIT_FAIL, EXIT_USAGE
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+#: The command modules, in the order ``--help`` lists them.
+COMMANDS: tuple[ModuleType, ...] = (spec, report, verify, prove, claim, precision, bench)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line, exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+
+    parser = _Parser(
+        prog="ropecheck",
+        description="Prove, test, measure and verify rotary position embeddings (RoPE).",
+    )
+    parser.add_argument("--version", action="version", version=f"ropecheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    run: Callable[[Any], int] = args.run
+    try:
+        return int(run(args))
+    except RopeCheckError as exc:
+        print(f"ropecheck {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"ropecheck {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (``ropecheck ... | head``): stop quietly, as a pipe's writer should;
+        # point stdout at devnull so the interpreter's final flush does not raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAIL

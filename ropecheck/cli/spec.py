@@ -1,0 +1,79 @@
+"""``ropecheck spec``: print a spec's frequencies, wavelengths and attention factor."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+from .args import EXIT_OK, add_spec_arguments, spec_from_args, write_json
+from ..errors import UsageError
+from ..spec import RopeSpec
+
+__all__ = ["add_parser", "run", "spec_table"]
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "spec",
+        help="print a spec's frequencies, wavelengths and attention factor",
+        description="Print the inverse frequencies, wavelengths and pairs of a RoPE spec, "
+        "given by flags or read from a Hugging Face config.json.",
+    )
+    add_spec_arguments(p, required=True)
+    p.add_argument("--seq-len", type=int, metavar="L", help="current length, for length-dependent schedules (dynamic NTK, LongRoPE)")
+    p.add_argument("--json", nargs="?", const="-", metavar="PATH", help="write JSON to PATH (or stdout with no PATH) instead of the table")
+    p.set_defaults(run=run)
+
+
+def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:
+    """The data ``ropecheck spec`` prints: summary plus one row per rotated pair."""
+
+    inv = spec.inv_freq(seq_len)
+    default = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()
+    rows = [
+        {
+            "index": i,
+            "pair": [int(a), int(b)],
+            "inv_freq": float(inv[i]),
+            "wavelength": float(2 * np.pi / inv[i]),
+            "scale_vs_default": float(inv[i] / default[i]),
+        }
+        for i, (a, b) in enumerate(spec.pairs())
+    ]
+    return {"spec": spec.to_dict(), "description": spec.describe(), "seq_len": seq_len, "pairs": rows}
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = spec_from_args(args)
+    if args.seq_len is not None and args.seq_len < 1:
+
+        raise UsageError(f"--seq-len must be >= 1, got {args.seq_len}")
+    data = spec_table(spec, args.seq_len)
+    if args.json is not None:
+        write_json(data, args.json)
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(data["description"])
+    console.print(f"attention factor: {spec.attention_factor:.12g}")
+    if spec.max_position_embeddings:
+        console.print(f"max_position_embeddings: {spec.max_position_embeddings}")
+    if spec.depends_on_length:
+        console.print(f"frequencies depend on the current length; shown for seq_len={args.seq_len}")
+    table = Table(show_edge=False)
+    for col, just in (("i", "right"), ("pair", "left"), ("inv_freq θ_i", "right"), ("wavelength (tokens)", "right"), ("θ_i / default", "right")):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for row in data["pairs"]:
+        table.add_row(
+            str(row["index"]),
+            f"({row['pair'][0]}, {row['pair'][1]})",
+            f"{row['inv_freq']:.10e}",
+            f"{row['wavelength']:.6g}",
+            f"{row['scale_vs_default']:.6g}",
+        )
+    console.print(table)
+    return EXIT_OK

@@ -1,0 +1,391 @@
+"""The frequency schedules of RoPE, and the value checks every spec field shares.
+
+A schedule says what the inverse frequencies theta_i are for a spec (and, for dynamic NTK
+and LongRoPE, for the current length), and what attention factor multiplies cos and sin:
+``Default``, ``Linear`` (position interpolation), ``StaticNTK``, ``DynamicNTK``, ``YaRN``,
+``Llama3`` and ``LongRoPE``. :class:`~ropecheck.spec.RopeSpec` holds one.
+
+Design constraints:
+
+* Schedules are frozen dataclasses, so specs stay hashable and derived tables cacheable.
+* Each is evaluated in mpmath at 50 significant digits (rounded to fp64 by the spec); each
+  formula follows the published method and, where one exists, the Hugging Face
+  ``transformers`` implementation term by term (the tests compare the two).
+* Invalid values raise :class:`~ropecheck.errors.SpecError` naming the (dotted) field.
+* This module knows no ``RopeSpec`` at run time (only in annotations): the spec imports it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
+
+import mpmath
+import numpy as np
+
+from .errors import SpecError
+
+if TYPE_CHECKING:  # annotations only: spec.py imports this module
+    from .spec import RopeSpec
+
+__all__ = [
+    "DPS",
+    "LAYOUTS",
+    "ROPE_TYPES",
+    "Default",
+    "DynamicNTK",
+    "Layout",
+    "Linear",
+    "Llama3",
+    "LongRoPE",
+    "Scaling",
+    "StaticNTK",
+    "YaRN",
+    "check_int",
+    "check_positive",
+    "default_inv_freq_mp",
+]
+
+Layout = Literal["interleaved", "half"]
+LAYOUTS: tuple[str, ...] = ("interleaved", "half")
+
+DPS = 50  # decimal digits for schedule evaluation; far beyond fp64's 16
+
+
+def _mpf(x: Any) -> mpmath.mpf:
+    return mpmath.mpf(x) if not isinstance(x, str) else mpmath.mpf(x)
+
+
+def check_positive(field_name: str, value: Any, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SpecError(field_name, f"must be a finite number, got {value!r}")
+    if value <= 0:
+        raise SpecError(field_name, f"must be positive, got {value!r}")
+
+
+def check_int(field_name: str, value: Any, *, minimum: int = 1) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise SpecError(field_name, f"must be an integer, got {value!r}")
+    if value < minimum:
+        raise SpecError(field_name, f"must be >= {minimum}, got {value!r}")
+
+
+
+# --------------------------------------------------------------------------- schedules
+
+
+@dataclass(frozen=True)
+class Default:
+    """The original RoPE schedule: theta_i = base^(-2i/r)."""
+
+    rope_type: ClassVar[str] = "default"
+
+    def validate(self, spec: RopeSpec) -> None:
+        pass
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        return default_inv_freq_mp(spec.base, spec.rotary_dim)
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        return 1.0
+
+    def params(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class Linear:
+    """Position interpolation: every inverse frequency divided by ``factor``."""
+
+    factor: float
+    rope_type: ClassVar[str] = "linear"
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_positive("rope_scaling.factor", self.factor)
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        return [t / _mpf(self.factor) for t in default_inv_freq_mp(spec.base, spec.rotary_dim)]
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        return 1.0
+
+    def params(self) -> dict[str, Any]:
+        return {"factor": self.factor}
+
+
+@dataclass(frozen=True)
+class StaticNTK:
+    """NTK-aware scaling with a fixed factor s: base' = base * s^(r/(r-2))."""
+
+    factor: float
+    rope_type: ClassVar[str] = "static-ntk"
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_positive("rope_scaling.factor", self.factor)
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        r = spec.rotary_dim
+        if r == 2:  # the only frequency is base^0 = 1 whatever the base
+            return [mpmath.mpf(1)]
+        base = _mpf(spec.base) * _mpf(self.factor) ** (mpmath.mpf(r) / (r - 2))
+        return default_inv_freq_mp(base, r)
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        return 1.0
+
+    def params(self) -> dict[str, Any]:
+        return {"factor": self.factor}
+
+
+@dataclass(frozen=True)
+class DynamicNTK:
+    """Dynamic NTK: the NTK base grows with the current length L once L > L_0.
+
+    base' = base * (s*L/L_0 - (s-1))^(r/(r-2)) with L = max(seq_len, L_0), exactly as
+    ``transformers`` computes it (L_0 is the config's ``max_position_embeddings``).
+    """
+
+    factor: float
+    original_max_position_embeddings: int
+    rope_type: ClassVar[str] = "dynamic"
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_positive("rope_scaling.factor", self.factor)
+        check_int("max_position_embeddings", self.original_max_position_embeddings)
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        r = spec.rotary_dim
+        l0 = self.original_max_position_embeddings
+        length = l0 if seq_len is None else max(int(seq_len), l0)
+        if r == 2:
+            return [mpmath.mpf(1)]
+        s = _mpf(self.factor)
+        grow = s * length / l0 - (s - 1)
+        base = _mpf(spec.base) * grow ** (mpmath.mpf(r) / (r - 2))
+        return default_inv_freq_mp(base, r)
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        return 1.0
+
+    def params(self) -> dict[str, Any]:
+        return {"factor": self.factor, "original_max_position_embeddings": self.original_max_position_embeddings}
+
+
+@dataclass(frozen=True)
+class YaRN:
+    """YaRN: per-frequency blend of interpolation and extrapolation, plus an attention factor.
+
+    Dimensions whose wavelength makes more than ``beta_fast`` turns over the original
+    context keep their frequency, those under ``beta_slow`` turns are divided by ``factor``,
+    and a linear ramp blends the band between. The attention factor is 0.1*ln(s)+1, or
+    the DeepSeek form mscale(s, mscale)/mscale(s, mscale_all_dim), unless given.
+    """
+
+    factor: float
+    original_max_position_embeddings: int
+    beta_fast: float = 32.0
+    beta_slow: float = 1.0
+    mscale: float | None = None
+    mscale_all_dim: float | None = None
+    attention: float | None = None
+    truncate: bool = True
+    rope_type: ClassVar[str] = "yarn"
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_positive("rope_scaling.factor", self.factor)
+        check_int("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        check_positive("rope_scaling.beta_fast", self.beta_fast)
+        check_positive("rope_scaling.beta_slow", self.beta_slow)
+        check_positive("rope_scaling.attention_factor", self.attention, allow_none=True)
+        if self.beta_fast <= self.beta_slow:
+            raise SpecError(
+                "rope_scaling.beta_fast",
+                f"must be greater than beta_slow ({self.beta_fast!r} <= {self.beta_slow!r})",
+            )
+
+    def correction_range(self, spec: RopeSpec) -> tuple[float, float]:
+        """The (low, high) frequency indices of the ramp, as ``transformers`` computes them."""
+        r, base, l0 = spec.rotary_dim, spec.base, self.original_max_position_embeddings
+
+        def dim_for(rotations: float) -> float:
+            return (r * math.log(l0 / (rotations * 2 * math.pi))) / (2 * math.log(base))
+
+        low, high = dim_for(self.beta_fast), dim_for(self.beta_slow)
+        if self.truncate:
+            low, high = math.floor(low), math.ceil(high)
+        return max(low, 0), min(high, r - 1)
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        extrapolation = default_inv_freq_mp(spec.base, spec.rotary_dim)
+        s = _mpf(self.factor)
+        low, high = self.correction_range(spec)
+        low_mp, high_mp = _mpf(low), _mpf(high)
+        if low == high:
+            high_mp += mpmath.mpf("0.001")  # as transformers: avoid a zero-width ramp
+        out = []
+        for i, theta in enumerate(extrapolation):
+            ramp = min(max((i - low_mp) / (high_mp - low_mp), 0), 1)
+            keep = 1 - ramp  # weight of the original (extrapolated) frequency
+            out.append(theta / s * (1 - keep) + theta * keep)
+        return out
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        if self.attention is not None:
+            return float(self.attention)
+
+        def mscale(scale: float, m: float = 1.0) -> float:
+            return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+        if self.mscale and self.mscale_all_dim:
+            return float(mscale(self.factor, self.mscale) / mscale(self.factor, self.mscale_all_dim))
+        return mscale(self.factor)
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "factor": self.factor,
+            "original_max_position_embeddings": self.original_max_position_embeddings,
+            "beta_fast": self.beta_fast,
+            "beta_slow": self.beta_slow,
+            "truncate": self.truncate,
+        }
+        for key, value in (("mscale", self.mscale), ("mscale_all_dim", self.mscale_all_dim), ("attention_factor", self.attention)):
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Llama3:
+    """Llama 3.1 scaling: long wavelengths divided by ``factor``, short kept, smooth between."""
+
+    factor: float
+    low_freq_factor: float
+    high_freq_factor: float
+    original_max_position_embeddings: int
+    rope_type: ClassVar[str] = "llama3"
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_positive("rope_scaling.factor", self.factor)
+        check_positive("rope_scaling.low_freq_factor", self.low_freq_factor)
+        check_positive("rope_scaling.high_freq_factor", self.high_freq_factor)
+        check_int("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        if self.high_freq_factor <= self.low_freq_factor:
+            raise SpecError(
+                "rope_scaling.high_freq_factor",
+                f"must be greater than low_freq_factor ({self.high_freq_factor!r} <= {self.low_freq_factor!r})",
+            )
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        s = _mpf(self.factor)
+        lo, hi = _mpf(self.low_freq_factor), _mpf(self.high_freq_factor)
+        old = _mpf(self.original_max_position_embeddings)
+        low_wavelen, high_wavelen = old / lo, old / hi
+        out = []
+        for theta in default_inv_freq_mp(spec.base, spec.rotary_dim):
+            wavelen = 2 * mpmath.pi / theta
+            if wavelen < high_wavelen:
+                out.append(theta)
+            elif wavelen > low_wavelen:
+                out.append(theta / s)
+            else:
+                smooth = (old / wavelen - lo) / (hi - lo)
+                out.append((1 - smooth) * theta / s + smooth * theta)
+        return out
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        return 1.0
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "factor": self.factor,
+            "low_freq_factor": self.low_freq_factor,
+            "high_freq_factor": self.high_freq_factor,
+            "original_max_position_embeddings": self.original_max_position_embeddings,
+        }
+
+
+@dataclass(frozen=True)
+class LongRoPE:
+    """LongRoPE (Phi-3): per-frequency rescale factors, short below the original length, long above."""
+
+    short_factor: tuple[float, ...]
+    long_factor: tuple[float, ...]
+    original_max_position_embeddings: int
+    factor: float | None = None
+    attention: float | None = None
+    rope_type: ClassVar[str] = "longrope"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "short_factor", tuple(self.short_factor))
+        object.__setattr__(self, "long_factor", tuple(self.long_factor))
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_int("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        check_positive("rope_scaling.factor", self.factor, allow_none=True)
+        check_positive("rope_scaling.attention_factor", self.attention, allow_none=True)
+        half = spec.rotary_dim // 2
+        for name in ("short_factor", "long_factor"):
+            values = getattr(self, name)
+            if len(values) != half:
+                raise SpecError(f"rope_scaling.{name}", f"must have rotary_dim/2 = {half} entries, got {len(values)}")
+            for v in values:
+                check_positive(f"rope_scaling.{name}", v)
+        if self.factor is None and spec.max_position_embeddings is None:
+            raise SpecError("max_position_embeddings", "longrope needs it (or rope_scaling.factor) for its attention factor")
+
+    def uses_long(self, seq_len: int | None) -> bool:
+        return bool(seq_len) and int(seq_len) > self.original_max_position_embeddings  # type: ignore[arg-type]
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        ext = self.long_factor if self.uses_long(seq_len) else self.short_factor
+        return [t / _mpf(e) for t, e in zip(default_inv_freq_mp(spec.base, spec.rotary_dim), ext)]
+
+    def effective_factor(self, spec: RopeSpec) -> float:
+        if self.factor is not None:
+            return float(self.factor)
+        assert spec.max_position_embeddings is not None
+        return spec.max_position_embeddings / self.original_max_position_embeddings
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        if self.attention is not None:
+            return float(self.attention)
+        s = self.effective_factor(spec)
+        if s <= 1.0:
+            return 1.0
+        return math.sqrt(1 + math.log(s) / math.log(self.original_max_position_embeddings))
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "short_factor": list(self.short_factor),
+            "long_factor": list(self.long_factor),
+            "original_max_position_embeddings": self.original_max_position_embeddings,
+        }
+        if self.factor is not None:
+            out["factor"] = self.factor
+        if self.attention is not None:
+            out["attention_factor"] = self.attention
+        return out
+
+
+Scaling = Union[Default, Linear, StaticNTK, DynamicNTK, YaRN, Llama3, LongRoPE]
+ROPE_TYPES: dict[str, type] = {
+    cls.rope_type: cls for cls in (Default, Linear, StaticNTK, DynamicNTK, YaRN, Llama3, LongRoPE)
+}
+
+
+@functools.lru_cache(maxsize=256)
+def _default_inv_freq_mp_cached(base: str, r: int) -> tuple[mpmath.mpf, ...]:
+    with mpmath.workdps(DPS):
+        b = mpmath.mpf(base)
+        return tuple(b ** (-mpmath.mpf(2 * i) / r) for i in range(r // 2))
+
+
+def default_inv_freq_mp(base: Any, r: int) -> list[mpmath.mpf]:
+    key = mpmath.nstr(mpmath.mpf(base), DPS + 5) if isinstance(base, mpmath.mpf) else repr(float(base))
+    return list(_default_inv_freq_mp_cached(key, r))
+
+

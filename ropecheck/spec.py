@@ -1,0 +1,195 @@
+"""`RopeSpec`: the one definition of what a RoPE should be.
+
+A spec fixes the head dimension, the rotary (possibly partial) dimension, the base, the
+pairing layout and the frequency schedule. Everything else in ropecheck -- the fp64
+reference, the properties, the verifier, the precision sweeps -- asks a spec for its
+inverse frequencies, pairs and attention factor, so this module is the single place where
+the schedules' formulas live.
+
+Design constraints:
+
+* Specs are frozen and hashable (tuples, not lists), so derived tables can be cached.
+* The schedules are evaluated once in mpmath at 50 significant digits and rounded to fp64
+  at the end; the exact values also feed the reference's exact phase reduction at large
+  positions. Each formula follows the published method and, where one exists, the
+  Hugging Face ``transformers`` implementation term by term (the tests compare the two).
+* Invalid values raise :class:`~ropecheck.errors.SpecError` naming the field, never a bare
+  ``ValueError`` from deep inside numpy.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from . import hf
+from .errors import SpecError
+from .schedules import DPS, LAYOUTS, ROPE_TYPES, Default, DynamicNTK, Layout, LongRoPE, Scaling, check_int, check_positive
+
+__all__ = ["RopeSpec"]
+
+
+# --------------------------------------------------------------------------- the spec
+
+
+@dataclass(frozen=True)
+class RopeSpec:
+    """What RoPE should be for one attention head.
+
+    Args:
+        head_dim: size of the head (even).
+        rotary_dim: how many leading dims are rotated (even, <= head_dim); defaults to
+            head_dim. Dims past it pass through unchanged (partial rotary).
+        base: the base theta (``rope_theta``); theta_i = base^(-2i/rotary_dim).
+        layout: ``"half"`` pairs (x_i, x_{i+r/2}) -- the "rotate_half"/NeoX form used by
+            Llama in ``transformers``; ``"interleaved"`` pairs (x_{2i}, x_{2i+1}) as in the
+            RoFormer paper, GPT-J and Meta's reference code.
+        scaling: the frequency schedule (:class:`Default`, :class:`Linear`, ...).
+        max_position_embeddings: the model's context length, when known.
+
+    Example:
+        >>> spec = RopeSpec(head_dim=8)
+        >>> spec.inv_freq().round(4).tolist()
+        [1.0, 0.1, 0.01, 0.001]
+    """
+
+    head_dim: int
+    rotary_dim: int | None = None
+    base: float = 10000.0
+    layout: Layout = "half"
+    scaling: Scaling = field(default_factory=Default)
+    max_position_embeddings: int | None = None
+
+    def __post_init__(self) -> None:
+        check_int("head_dim", self.head_dim)
+        if self.head_dim % 2:
+            raise SpecError("head_dim", f"must be even (RoPE rotates pairs of dims), got {self.head_dim}")
+        if self.rotary_dim is None:
+            object.__setattr__(self, "rotary_dim", int(self.head_dim))
+        check_int("rotary_dim", self.rotary_dim, minimum=2)
+        if self.rotary_dim % 2:  # type: ignore[operator]
+            raise SpecError("rotary_dim", f"must be even, got {self.rotary_dim}")
+        if self.rotary_dim > self.head_dim:  # type: ignore[operator]
+            raise SpecError("rotary_dim", f"must be <= head_dim ({self.head_dim}), got {self.rotary_dim}")
+        object.__setattr__(self, "head_dim", int(self.head_dim))
+        object.__setattr__(self, "rotary_dim", int(self.rotary_dim))  # type: ignore[arg-type]
+        check_positive("base", self.base)
+        if self.base == 1:
+            raise SpecError("base", "must not be 1 (every frequency would be 1)")
+        object.__setattr__(self, "base", float(self.base))
+        if self.layout not in LAYOUTS:
+            raise SpecError("layout", f"must be 'interleaved' or 'half', got {self.layout!r}")
+        if not isinstance(self.scaling, tuple(ROPE_TYPES.values())):
+            raise SpecError("scaling", f"must be one of {', '.join(c.__name__ for c in ROPE_TYPES.values())}, got {self.scaling!r}")
+        if self.max_position_embeddings is not None:
+            check_int("max_position_embeddings", self.max_position_embeddings)
+        self.scaling.validate(self)
+
+    # ------------------------------------------------------------------ derived tables
+
+    @property
+    def rope_type(self) -> str:
+        return self.scaling.rope_type
+
+    @property
+    def half(self) -> int:
+        """Number of rotated pairs, rotary_dim/2."""
+        return self.rotary_dim // 2  # type: ignore[operator]
+
+    @property
+    def depends_on_length(self) -> bool:
+        """True when the frequencies change with the current sequence length (dynamic NTK, LongRoPE)."""
+        return isinstance(self.scaling, (DynamicNTK, LongRoPE))
+
+    @property
+    def attention_factor(self) -> float:
+        """The factor by which cos and sin are multiplied (1 except YaRN and LongRoPE)."""
+        return float(self.scaling.attention_factor(self))
+
+    def inv_freq_mp(self, seq_len: int | None = None) -> tuple[mpmath.mpf, ...]:
+        """The inverse frequencies theta_i exactly (50 digits), as mpmath numbers."""
+        return _inv_freq_mp_cached(self, None if seq_len is None else int(seq_len))
+
+    def inv_freq(self, seq_len: int | None = None) -> np.ndarray:
+        """The inverse frequencies theta_i, i = 0..r/2-1, in fp64 (correctly rounded).
+
+        ``seq_len`` is the current length, for the schedules that depend on it.
+        """
+        return _inv_freq_cached(self, None if seq_len is None else int(seq_len)).copy()
+
+    def wavelengths(self, seq_len: int | None = None) -> np.ndarray:
+        """2*pi/theta_i, in tokens."""
+        return 2 * np.pi / self.inv_freq(seq_len)
+
+    def pairs(self) -> np.ndarray:
+        """The (a, b) dimension index pairs rotated together, shape (r/2, 2), pair i at theta_i."""
+        i = np.arange(self.half)
+        if self.layout == "interleaved":
+            return np.stack([2 * i, 2 * i + 1], axis=1)
+        return np.stack([i, i + self.half], axis=1)
+
+    def with_(self, **changes: Any) -> RopeSpec:
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description (the fields plus the schedule's parameters)."""
+        return {
+            "head_dim": self.head_dim,
+            "rotary_dim": self.rotary_dim,
+            "base": self.base,
+            "layout": self.layout,
+            "rope_type": self.rope_type,
+            "scaling": self.scaling.params(),
+            "max_position_embeddings": self.max_position_embeddings,
+            "attention_factor": self.attention_factor,
+        }
+
+    def describe(self) -> str:
+        """One line for humans: ``half-split RoPE d=128 (rotary 128) base=500000 llama3(factor=8, ...)``."""
+        params = ", ".join(f"{k}={v}" for k, v in self.scaling.params().items() if not isinstance(v, list))
+        sched = self.rope_type + (f"({params})" if params else "")
+        layout = "interleaved" if self.layout == "interleaved" else "half-split"
+        base = f"{self.base:g}"
+        return f"{layout} RoPE, head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, base={base}, schedule={sched}"
+
+    @classmethod
+    def from_hf_config(
+        cls, config: Any, *, layout: Layout | None = None, layer_type: str = "full_attention"
+    ) -> RopeSpec:
+        """The spec a Hugging Face config describes.
+
+        Args:
+            config: path to ``config.json`` (or its folder), a dict, or a transformers config.
+            layout: override the pairing; by default ``interleaved`` for GPT-J/CodeGen/Cohere/GLM
+                configs and ``half`` (rotate_half) otherwise, as transformers implements them.
+            layer_type: which entry to use when ``rope_parameters`` is nested by layer type.
+
+        Example:
+            >>> RopeSpec.from_hf_config({"hidden_size": 64, "num_attention_heads": 4}).head_dim
+            16
+        """
+        fields = hf.spec_fields(config, layout=layout, layer_type=layer_type)
+        try:
+            return cls(**fields)
+        except SpecError as exc:
+            if exc.field == "base":
+                raise SpecError("rope_theta", str(exc).split(": ", 1)[1]) from None
+            raise
+
+
+@functools.lru_cache(maxsize=1024)
+def _inv_freq_mp_cached(spec: RopeSpec, seq_len: int | None) -> tuple[mpmath.mpf, ...]:
+    with mpmath.workdps(DPS):
+        return tuple(spec.scaling.inv_freq_mp(spec, seq_len))
+
+
+@functools.lru_cache(maxsize=1024)
+def _inv_freq_cached(spec: RopeSpec, seq_len: int | None) -> np.ndarray:
+    out = np.array([float(t) for t in _inv_freq_mp_cached(spec, seq_len)], dtype=np.float64)
+    out.setflags(write=False)
+    return out

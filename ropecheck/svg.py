@@ -1,0 +1,116 @@
+"""Deterministic SVG plots for the reports (matplotlib, Agg, no fonts fetched).
+
+Every plot function takes data and returns SVG text; nothing here writes files. The SVG
+is made byte-identical across runs: a fixed ``svg.hashsalt``, no creation date in the
+metadata, and text kept as paths so the page needs no fonts.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Sequence
+
+import numpy as np
+from .spec import RopeSpec
+
+__all__ = ["figure_svg", "spectra_svg", "pairing_svg", "curve_svg"]
+
+
+def _mpl() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update(
+        {
+            "svg.hashsalt": "ropecheck",
+            "svg.fonttype": "path",
+            "font.size": 9,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "figure.dpi": 100,
+        }
+    )
+    return plt
+
+
+def figure_svg(fig: Any) -> str:
+    """Serialise a figure to SVG text deterministically and close it."""
+    plt = _mpl()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "ropecheck"})
+    plt.close(fig)
+    svg = buf.getvalue()
+    # drop the XML prolog/doctype so the SVG can be inlined in HTML
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+def curve_svg(
+    series: Sequence[tuple[str, np.ndarray, np.ndarray]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    logx: bool = False,
+    logy: bool = False,
+    hlines: Sequence[tuple[str, float]] = (),
+) -> str:
+    """Line plot of (label, x, y) series; optional horizontal reference lines."""
+    plt = _mpl()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for label, x, y in series:
+        ax.plot(np.asarray(x), np.asarray(y), label=label, linewidth=1.2)
+    for label, value in hlines:
+        ax.axhline(value, linestyle="--", linewidth=0.9, color="0.4", label=label)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if series or hlines:
+        ax.legend(fontsize=7, loc="best")
+    return figure_svg(fig)
+
+
+def spectra_svg(specs: Sequence[tuple[str, Any]]) -> str:
+    """Wavelength per frequency index for several schedules (log scale)."""
+    series = []
+    for label, spec in specs:
+        wl = spec.wavelengths()
+        series.append((label, np.arange(len(wl)), wl))
+    return curve_svg(
+        series,
+        title="Wavelength 2π/θ_i of each rotated pair, by schedule",
+        xlabel="frequency index i",
+        ylabel="wavelength (tokens)",
+        logy=True,
+    )
+
+
+def pairing_svg(head_dim: int = 8) -> str:
+    """Which dims rotate together: interleaved (2i, 2i+1) against half-split (i, i+d/2)."""
+
+    plt = _mpl()
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 2.8))
+    colors = plt.get_cmap("tab10")
+    for ax, layout in zip(axes, ("interleaved", "half")):
+        spec = RopeSpec(head_dim=head_dim, layout=layout)
+        ax.set_xlim(-0.7, head_dim - 0.3)
+        ax.set_ylim(-0.9, 1.4)
+        ax.axis("off")
+        name = "interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)" if layout == "interleaved" else "half-split (rotate_half): pairs (xᵢ, xᵢ₊d/₂)"
+        ax.set_title(name, fontsize=9, loc="left")
+        for i, (a, b) in enumerate(spec.pairs()):
+            color = colors(i % 10)
+            for dim in (a, b):
+                ax.add_patch(plt.Rectangle((dim - 0.4, -0.4), 0.8, 0.8, color=color, alpha=0.85))
+                ax.text(dim, 0, f"x{dim}", ha="center", va="center", fontsize=8, color="white")
+            mid, height = (a + b) / 2, 0.55 + 0.12 * (b - a)
+            ax.annotate("", xy=(b, 0.42), xytext=(a, 0.42), arrowprops=dict(arrowstyle="<->", color=color, connectionstyle=f"bar,fraction={0.25 / max(b - a, 1)}"))
+            ax.text(mid, min(height, 1.25), f"θ{i}", ha="center", fontsize=7, color=color)
+    fig.tight_layout()
+    return figure_svg(fig)

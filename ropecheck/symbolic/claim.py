@@ -1,0 +1,496 @@
+"""The claim checker: parse a user's ``LHS == RHS`` and decide it.
+
+Two syntaxes:
+
+* **SymPy** (Python expression syntax): free names are real symbols (``alpha``, ``beta``,
+  ``gamma``, ``N``, ``S`` ... included); ``I``, ``re``, ``im``, ``conjugate``, ``Abs``,
+  ``exp``, ``cos``, ``sin``, ``tan``, ``sqrt``, ``log``, ``pi``, ``E``, ``Rational``,
+  ``eye(n)``, ``Matrix`` and ``R(phi)`` (the 2x2 rotation matrix) are known; any other
+  ``f(x)`` is an undefined function; ``^`` is a power; decimal numbers become exact
+  rationals; ``M.T`` transposes. Only arithmetic, calls, numbers, ``[...]`` lists and
+  ``.T`` are accepted (checked on the syntax tree before SymPy's parser evaluates the
+  text, with no builtins), so a claim cannot run other code.
+* **LaTeX** as written in papers and tutorials, through SymPy's LaTeX parser: one ``=``
+  between the sides; ``i`` is the imaginary unit and ``e`` Euler's number; ``\\Re``,
+  ``\\mathrm{Re}``, ``\\operatorname{Re}`` (and Im) are real/imaginary parts; ``\\bar{k}``,
+  ``\\overline{k}`` and ``k^*`` are conjugates; ``R(\\phi)`` is the rotation matrix and
+  ``^T`` / ``^\\top`` transposes it (matrices in LaTeX claims are products of rotations,
+  which commute, so the parser's ordering of factors cannot change a verdict). In
+  ``\\sum_{i=0}^{N}`` the summation variable stays a variable (not the imaginary unit), it
+  and the limits are integers, and ``x_i``, ``x_0``, ``x_{N+1}`` are entries of one
+  sequence x; ``n(n+1)`` is a product when n is a symbol of the claim. The parse is
+  strict (nothing is silently dropped), brackets must balance, and a command the parser
+  would read as a product of letters (``\\begin``, ``\\mathbf``) is refused.
+
+Without ``syntax=``: a claim with a backslash or braces is LaTeX; otherwise it is SymPy
+syntax (``==`` or one ``=``), and LaTeX only if that fails (``2x = x + x``). Matrices
+compare entrywise. Unparsable text raises :class:`~ropecheck.errors.ClaimParseError` with
+the 0-based column of the problem.
+
+Design constraints: parsing only builds expressions; deciding is :func:`._decide.decide`,
+so a claim gets the same verdicts and counterexamples as the proof steps.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import operator
+import re as _re
+import time
+import tokenize
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import sympy
+from sympy import E, I, ImmutableMatrix, Matrix, MatrixBase, Symbol, pi
+
+from ..errors import ClaimParseError, UsageError
+from .decide import decide
+from .proof import Counterexample, Verdict
+from .rope import rot
+
+__all__ = ["ClaimResult", "Syntax", "check_claim", "parse_claim"]
+
+Syntax = Literal["auto", "sympy", "latex"]
+
+
+@dataclass
+class ClaimResult:
+    """A decided claim: the parsed sides, the verdict, the deciding rewrite, any counterexample."""
+
+    text: str
+    syntax: str
+    lhs: Any
+    rhs: Any
+    verdict: Verdict
+    method: str
+    counterexample: Counterexample | None
+    seconds: float
+
+    @property
+    def exit_code(self) -> int:
+        """0 PROVED, 1 REFUTED, 3 UNDECIDED (2 is a parse error, raised before a result exists)."""
+        return {Verdict.PROVED: 0, Verdict.REFUTED: 1, Verdict.UNDECIDED: 3}[self.verdict]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "claim": self.text,
+            "syntax": self.syntax,
+            "lhs": str(self.lhs),
+            "rhs": str(self.rhs),
+            "lhs_latex": sympy.latex(self.lhs),
+            "rhs_latex": sympy.latex(self.rhs),
+            "verdict": self.verdict.value,
+            "method": self.method,
+            "counterexample": self.counterexample.to_dict() if self.counterexample else None,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def _rotation(phi: Any) -> ImmutableMatrix:
+    return ImmutableMatrix(rot(phi))
+
+
+def _realify(expr: Any) -> Any:
+    """Every free symbol without assumptions becomes a real symbol of the same name."""
+    if isinstance(expr, MatrixBase):
+        return ImmutableMatrix(expr.applyfunc(_realify))
+    if not isinstance(expr, sympy.Basic):
+        return sympy.sympify(expr)
+    mapping = {s: Symbol(s.name, real=True) for s in expr.free_symbols if isinstance(s, Symbol) and s.is_real is None}
+    return expr.xreplace(mapping)
+
+
+# --------------------------------------------------------------------------- SymPy syntax
+
+_NAMESPACE: dict[str, Any] = {
+    "I": I, "E": E, "pi": pi,
+    "re": sympy.re, "im": sympy.im, "conjugate": sympy.conjugate, "Abs": sympy.Abs,
+    "exp": sympy.exp, "cos": sympy.cos, "sin": sympy.sin, "tan": sympy.tan, "sqrt": sympy.sqrt, "log": sympy.log,
+    "Matrix": lambda *a: ImmutableMatrix(Matrix(*a)), "R": _rotation, "Rational": sympy.Rational, "eye": lambda n: ImmutableMatrix(sympy.eye(n)),
+}  # fmt: skip
+
+
+def _split(text: str, sep: str) -> tuple[str, str, int]:
+    """Split at the one top-level ``sep``; returns (left, right, column where right starts)."""
+    depth, hits = 0, []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i) and (sep != "=" or (text[i - 1 : i] not in ("=", "<", ">", "!", "\\") and text[i + 1 : i + 2] != "=")):
+            hits.append(i)
+            i += len(sep)
+            continue
+        i += 1
+    if len(hits) != 1:
+        what = "none" if not hits else f"{len(hits)}"
+        need = "'==' (or '=')" if not hits else f"exactly one '{sep}'"
+        raise ClaimParseError(f"a claim needs {need} between its two sides, found {what}", hits[1] if len(hits) > 1 else len(text))
+    k = hits[0]
+    return text[:k], text[k + len(sep) :], k + len(sep)
+
+
+_NODES = (
+    ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.List, ast.Tuple, ast.Load,
+    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.UAdd, ast.USub,
+)  # fmt: skip
+_MAX_EXPONENT = 10_000
+
+
+def _check_python_syntax(text: str, offset: int) -> None:
+    """Only arithmetic, calls of plain names, ``.T``, numbers and bracketed lists may appear.
+
+    The text is later evaluated by SymPy's parser, so anything else (attribute access other
+    than ``.T``, names with underscores at the ends, strings, subscripts, lambdas,
+    comparisons, keywords) is refused here, with its column.
+    """
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        col = (exc.offset or 1) - 1
+        raise ClaimParseError(f"cannot parse {text!r}: {exc.msg}", offset + max(min(col, len(text)), 0)) from None
+    for node in ast.walk(tree):
+        col = offset + getattr(node, "col_offset", 0)
+        if not isinstance(node, _NODES):
+            raise ClaimParseError(f"{type(node).__name__.lower()} is not allowed in a claim (only arithmetic, functions, "
+                                  "numbers, Matrix([...]) and .T)", col)
+        if isinstance(node, ast.Attribute) and node.attr != "T":
+            at = offset + (node.end_col_offset or 0) - len(node.attr) - 1
+            raise ClaimParseError(f"'.{node.attr}' is not allowed in a claim; the only attribute is .T (transpose)", at)
+        if isinstance(node, ast.Name) and (node.id.startswith("_") or node.id.endswith("_")):
+            raise ClaimParseError(f"the name {node.id!r} is not allowed in a claim (no leading or trailing underscores)", col)
+        if isinstance(node, ast.Call) and (node.keywords or not isinstance(node.func, ast.Name)):
+            raise ClaimParseError("only plain function calls f(x, ...) are allowed in a claim", col)
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float)) or isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            raise ClaimParseError(f"the constant {node.value!r} is not allowed in a claim (numbers only)", col)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
+            exponent = node.right
+            numbers = [n.value for n in ast.walk(exponent) if isinstance(n, ast.Constant)]
+            names = [n for n in ast.walk(exponent) if isinstance(n, ast.Name)]
+            towers = [n for n in ast.walk(exponent) if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Pow, ast.BitXor))]
+            if any(abs(v) > _MAX_EXPONENT for v in numbers) or (towers and not names):
+                raise ClaimParseError(f"exponent too large for a claim (at most {_MAX_EXPONENT})", offset + exponent.col_offset)
+
+
+def _global_namespace() -> dict[str, Any]:
+    """What SymPy's parser needs to build numbers and symbols, and nothing else."""
+    return {"__builtins__": {}, "Symbol": Symbol, "Function": sympy.Function, "Integer": sympy.Integer,
+            "Float": sympy.Float, "Rational": sympy.Rational, "I": I}  # fmt: skip
+
+
+def _check_expression(expr: Any, text: str, offset: int) -> Any:
+    """A side must be a scalar expression or a matrix of them, not a function, a list or a relation."""
+    if isinstance(expr, MatrixBase):
+        if all(isinstance(e, sympy.Expr) for e in expr):
+            return expr
+    elif isinstance(expr, sympy.Expr):
+        return expr
+    what = type(expr).__name__ if not isinstance(expr, type) else f"the name {getattr(expr, '__name__', expr)!s}"
+    raise ClaimParseError(f"{text.strip()!r} is not an expression (it is {what}); write e.g. cos(a) or R(a)", offset)
+
+
+def _parse_sympy_side(side: str, offset: int) -> Any:
+    from sympy.parsing.sympy_parser import auto_number, auto_symbol, convert_xor, parse_expr, rationalize
+
+    if not side.strip():
+        raise ClaimParseError("empty side of the claim", offset)
+    lead = len(side) - len(side.lstrip())
+    text = side.strip()
+    _check_python_syntax(text, offset + lead)
+    try:
+        expr = parse_expr(
+            text,
+            local_dict=dict(_NAMESPACE),
+            global_dict=_global_namespace(),
+            transformations=(auto_symbol, auto_number, convert_xor, rationalize),
+        )
+    except SyntaxError as exc:  # pragma: no cover - the ast check above catches syntax errors first
+        raise ClaimParseError(f"cannot parse {text!r}: {exc.msg}", offset + lead + max((exc.offset or 1) - 1, 0)) from None
+    except tokenize.TokenError as exc:  # pragma: no cover
+        raise ClaimParseError(f"cannot parse {text!r}: {exc.args[0]}", offset + len(side)) from None
+    except Exception as exc:  # noqa: BLE001 - evaluating a user's expression: any failure is a parse error
+        raise ClaimParseError(f"cannot evaluate {text!r}: {exc}", offset + lead) from None
+    return _realify(_check_expression(expr, text, offset + lead))
+
+
+# --------------------------------------------------------------------------- LaTeX syntax
+
+_PART = _re.compile(r"\\(?:operatorname|mathrm|text|textrm|mathit)\{(Re|Im)\}|\\(Re|Im)(?![A-Za-z])")
+_TOP = _re.compile(r"\^\s*(?:\{\s*(?:\\top|T|\\intercal|\\mathsf\{T\})\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
+_STAR = _re.compile(r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*\*\s*\}|\*)")
+_BAR = _re.compile(r"\\bar\{")
+_TRANSPOSE = Symbol("TRANSPOSE")
+
+
+_GREEK = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi varpi rho "
+    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
+).split()
+_KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
+    "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp log ln lg "
+    "sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle rangle lfloor "
+    "rfloor lceil rceil quad qquad mathit mathrm operatorname text textrm mathsf bar overline top intercal Re Im "
+    "thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq big Big bigg Bigg".split()
+)
+_COMMAND = _re.compile(r"\\([A-Za-z]+)")
+
+
+def _check_latex_commands(side: str, offset: int) -> None:
+    """Refuse commands SymPy's parser would silently read as a product of letters (``\\begin``)."""
+    for m in _COMMAND.finditer(side):
+        if m.group(1) not in _KNOWN_COMMANDS:
+            raise ClaimParseError(
+                f"unknown LaTeX command \\{m.group(1)} (matrices: write R(\\phi) products, or use the SymPy syntax)",
+                offset + m.start(),
+            )
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def _check_brackets(side: str, offset: int) -> None:
+    """Parentheses, brackets and braces must balance (escaped ``\\{ \\}`` count as brackets too)."""
+    stack: list[tuple[str, int]] = []
+    for pos, ch in enumerate(side):
+        if ch in _OPEN:
+            stack.append((ch, pos))
+        elif ch in _CLOSE:
+            if not stack or _OPEN.index(stack[-1][0]) != _CLOSE.index(ch):
+                raise ClaimParseError(f"unmatched '{ch}'", offset + pos)
+            stack.pop()
+    if stack:
+        ch, pos = stack[-1]
+        raise ClaimParseError(f"'{ch}' is never closed", offset + pos)
+
+
+def _preprocess_latex(side: str) -> str:
+    side = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", side)
+    side = _STAR.sub(lambda m: r"\overline{" + m.group(1) + "}", side)
+    side = _BAR.sub(r"\\overline{", side)
+    side = _TOP.sub(r"^{\\mathit{TRANSPOSE}}", side)
+    side = side.replace(r"\,", " ").replace(r"\!", " ")
+    return side
+
+
+def _convert_latex(expr: Any, bound: frozenset[str] = frozenset()) -> Any:
+    """Rebuild a parsed LaTeX tree with i, e, Re/Im, R(phi) and transposes interpreted.
+
+    ``bound``: names of summation (product) variables in scope; they stay variables, so
+    ``\\sum_{i} x_i`` sums over i rather than over the imaginary unit.
+    """
+    conv = functools.partial(_convert_latex, bound=bound)
+    if isinstance(expr, Symbol):
+        if expr.name in bound:
+            return expr
+        return {"i": I, "e": E, "TRANSPOSE": _TRANSPOSE}.get(expr.name, expr)
+    if isinstance(expr, (sympy.Sum, sympy.Product)):
+        inner = bound | {str(lim[0]) for lim in expr.limits}
+        limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
+        return expr.func(_convert_latex(expr.function, inner), *limits)
+    if isinstance(expr, sympy.core.function.AppliedUndef):
+        args = [conv(a) for a in expr.args]
+        name = expr.func.__name__
+        if name == "R" and len(args) == 1:
+            return _rotation(args[0])
+        if name in ("i", "e") and name not in bound and len(args) == 1:  # i(m-n) is i*(m-n), not a function
+            return (I if name == "i" else E) * args[0]
+        return expr.func(*args)
+    if not expr.args:
+        return expr
+    if isinstance(expr, sympy.Mul):
+        factors = [conv(a) for a in expr.args]
+        for part, fn in (("Re", sympy.re), ("Im", sympy.im)):
+            if Symbol(part) in factors:
+                factors.remove(Symbol(part))
+                return fn(functools.reduce(operator.mul, _matrix_order(factors), sympy.S.One))
+        return functools.reduce(operator.mul, _matrix_order(factors), sympy.S.One)
+    if isinstance(expr, sympy.Add):
+        return functools.reduce(operator.add, [conv(a) for a in expr.args])
+    if isinstance(expr, sympy.Pow):
+        base, exp_ = conv(expr.base), conv(expr.exp)
+        if exp_ == _TRANSPOSE:
+            if not isinstance(base, MatrixBase):
+                raise ClaimParseError("^T (transpose) applies to a matrix, e.g. R(\\phi)^T")
+            return base.T
+        if exp_ == -_TRANSPOSE and isinstance(base, MatrixBase):
+            return base.T.inv()
+        return base**exp_
+    return expr.func(*[conv(a) for a in expr.args])
+
+
+_SUBSCRIPTED = _re.compile(r"^(.+?)_\{?([^{}]+?)\}?$")
+
+
+def _index_sums(lhs: Any, rhs: Any) -> tuple[Any, Any]:
+    """Read what SymPy's LaTeX parser leaves ambiguous, looking at both sides together.
+
+    * ``n(n+1)`` where ``n`` is also a symbol of the claim is a product, not a call.
+    * Summation variables and the symbols in summation limits are integers.
+    * Every symbol ``x_{...}`` whose base x is subscripted by a summation variable somewhere
+      becomes the entry ``x[...]`` of a real sequence, so ``\\sum_{i=0}^{2} x_i = x_0 + x_1 + x_2``
+      reads as intended; other subscripted symbols stay plain symbols.
+    """
+    sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
+    # n(n+1) where n is also a plain symbol of the claim is a product, not a function call
+    names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
+    calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)
+             if f.func.__name__ in names and len(f.args) == 1}  # fmt: skip
+    sides = [e.xreplace(calls) for e in sides]
+    sums = [s for e in sides for s in e.atoms(sympy.Sum, sympy.Product)]
+    if not sums:
+        out0 = iter(sides)
+        return tuple(e if isinstance(e, MatrixBase) else next(out0) for e in (lhs, rhs))  # type: ignore[return-value]
+    bound = {str(lim[0]) for s in sums for lim in s.limits}
+    # summation variables and limits are integers: those symbols become integer symbols everywhere
+    limit_symbols = {a for s in sums for lim in s.limits for x in lim for a in x.free_symbols}
+    integer = {a: Symbol(a.name, integer=True) for a in limit_symbols if not a.is_integer}
+    sides = [e.xreplace(integer) for e in sides]
+    known = {a.name: a for e in sides for a in e.atoms(Symbol)}
+    known.update({str(lim[0]): lim[0] for e in sides for s in e.atoms(sympy.Sum, sympy.Product) for lim in s.limits})
+    split = {a: _SUBSCRIPTED.match(a.name) for e in sides for a in e.atoms(Symbol)}
+    names = "|".join(_re.escape(b) for b in bound)
+    bases = {m.group(1) for m in split.values() if m and _re.search(rf"(?<![A-Za-z])({names})(?![A-Za-z])", m.group(2))}
+    mapping = {}
+    for a, m in split.items():
+        if not m or m.group(1) not in bases:
+            continue
+        try:
+            index = sympy.sympify(m.group(2), locals=dict(known))
+        except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+            continue
+        if isinstance(index, sympy.Expr) and all(x.is_integer for x in index.free_symbols) and index.is_integer is not False:
+            mapping[a] = sympy.IndexedBase(m.group(1).lstrip("\\"), real=True)[index]
+    out = iter(e.xreplace(mapping) for e in sides)
+    return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]
+
+
+def _matrix_order(factors: list[Any]) -> list[Any]:
+    """Scalars first, matrices after in their written order (the parser keeps written order for them)."""
+    return [f for f in factors if not isinstance(f, MatrixBase)] + [f for f in factors if isinstance(f, MatrixBase)]
+
+
+def _parse_latex_side(side: str, offset: int) -> Any:
+    try:
+        from sympy.parsing.latex import LaTeXParsingError, parse_latex
+    except ImportError as exc:  # pragma: no cover
+        raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
+    if not side.strip():
+        raise ClaimParseError("empty side of the claim", offset)
+    _check_latex_commands(side, offset)
+    _check_brackets(side, offset)
+    text = _preprocess_latex(side)
+    try:  # strict: text the grammar cannot consume is an error, not silently dropped
+        parsed = parse_latex(text, strict=True)
+    except LaTeXParsingError as exc:
+        raise ClaimParseError(f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset + _caret(str(exc), side)) from None
+    except ImportError as exc:  # pragma: no cover - antlr missing or wrong version
+        raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - the parser's own evaluation failed (e.g. '086')
+        raise ClaimParseError(f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset) from None
+    try:
+        converted = _convert_latex(parsed)
+    except ClaimParseError as exc:
+        if exc.position is not None:
+            raise
+        raise ClaimParseError(str(exc), offset) from None
+    except Exception as exc:  # noqa: BLE001 - a tree the conversion cannot read is a parse error
+        raise ClaimParseError(f"cannot read LaTeX {side.strip()!r}: {exc}", offset) from None
+    return _realify(_check_expression(converted, side, offset))
+
+
+def _caret(message: str, side: str) -> int:
+    for line in message.splitlines():
+        if line.strip().endswith("^") and set(line.strip()) <= {"~", "^"}:
+            return min(len(line.rstrip()) - 1, len(side))
+    return 0
+
+
+# --------------------------------------------------------------------------- API
+
+
+def _detect(text: str) -> str:
+    """LaTeX when the text has a backslash or braces; SymPy syntax otherwise."""
+    return "latex" if ("\\" in text or ("{" in text and "==" not in text)) else "sympy"
+
+
+def _parse(text: str, used: str) -> tuple[Any, Any, int]:
+    sep = "==" if "==" in text else "="
+    left, right, col = _split(text, sep)
+    if used == "sympy":
+        return _parse_sympy_side(left, 0), _parse_sympy_side(right, col), col
+    lhs, rhs = _index_sums(_parse_latex_side(left, 0), _parse_latex_side(right, col))
+    return lhs, rhs, col
+
+
+def parse_claim(text: str, *, syntax: Syntax = "auto") -> tuple[Any, Any, str]:
+    """Parse ``"LHS == RHS"`` (SymPy) or ``"LHS = RHS"`` (LaTeX) into two expressions.
+
+    With ``syntax="auto"`` a claim with a backslash or braces is LaTeX; any other is read
+    as SymPy syntax (``==`` or a single ``=``) and, only if that fails, as LaTeX
+    (``2x = x + x``); when both fail the SymPy error is raised.
+
+    Returns:
+        (lhs, rhs, syntax actually used).
+
+    Raises:
+        ClaimParseError: the text is not a claim, with the column of the problem.
+
+    Example:
+        >>> lhs, rhs, syntax = parse_claim("cos(a)**2 + sin(a)**2 == 1")
+        >>> syntax, rhs
+        ('sympy', 1)
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ClaimParseError("the claim is empty; write it as 'LHS == RHS'", 0)
+    used = _detect(text) if syntax == "auto" else syntax
+    if used not in ("sympy", "latex"):
+        raise UsageError(f"syntax must be 'auto', 'sympy' or 'latex', got {syntax!r}")
+    try:
+        lhs, rhs, col = _parse(text, used)
+    except ClaimParseError:
+        if syntax != "auto" or used != "sympy" or "==" in text:
+            raise
+        try:
+            lhs, rhs, col = _parse(text, "latex")
+            used = "latex"
+        except (ClaimParseError, UsageError):
+            raise ClaimParseError(*_first_error(text)) from None
+    if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (isinstance(lhs, MatrixBase) and lhs.shape != rhs.shape):
+        shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a scalar"
+        raise ClaimParseError(f"cannot compare {shape(lhs)} with {shape(rhs)}", col)
+    return lhs, rhs, used
+
+
+def _first_error(text: str) -> tuple[str, int | None]:
+    """The SymPy-syntax error for ``text`` (message without the column suffix, and the column)."""
+    try:
+        _parse(text, "sympy")
+    except ClaimParseError as exc:
+        message = str(exc)
+        if exc.position is not None:
+            message = message.rsplit(" (at column ", 1)[0]
+        return message, exc.position
+    return "cannot parse the claim", None  # pragma: no cover
+
+
+def check_claim(text: str, *, syntax: Syntax = "auto") -> ClaimResult:
+    """Decide a claimed identity: PROVED, REFUTED (with a counterexample) or UNDECIDED.
+
+    Example:
+        >>> check_claim("R(a).T * R(b) == R(b - a)").verdict.value
+        'PROVED'
+        >>> check_claim("R(a).T * R(b) == R(a - b)").verdict.value
+        'REFUTED'
+    """
+    t0 = time.perf_counter()
+    lhs, rhs, used = parse_claim(text, syntax=syntax)
+    try:
+        verdict, method, cex = decide(lhs, rhs)
+    except (TypeError, ValueError, AttributeError, NotImplementedError, RecursionError, ZeroDivisionError) as exc:
+        verdict, method, cex = Verdict.UNDECIDED, f"none ({type(exc).__name__} in the rewrites)", None
+    return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0)

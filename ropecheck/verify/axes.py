@@ -1,0 +1,239 @@
+"""Checks of :func:`ropecheck.verify.verify` across axes and dtypes: heads, batch rows, a cache shared by dtypes.
+
+Two small comparisons of how the target reads x as (batch, seq, heads, head_dim), run before
+identification (which puts one basis vector in each head and so relies on heads being
+independent):
+
+* **heads** -- one call with several heads against each head rotated alone. A target that
+  reads x as (batch, heads, seq, head_dim), or broadcasts cos/sin on the wrong axis, rotates
+  a head alone correctly and the batched heads with other positions' angles.
+* **rows** (``fn(x, positions)`` targets) -- rows with different positions in one call
+  against each row alone. When they differ and every row matches the reference at the
+  *first* row's positions, the finding says so (``positions[0]`` broadcast over the batch).
+
+And **dtype state**: a float32 probe before the low-precision calls and after each of them
+(the precision checks, then one long call per low-precision dtype). A cache of angles filled by a bf16/fp16
+call (positions made in the input's dtype) and reused for float32 shows here.
+
+Design constraints: a handful of small calls (well under 0.1 s); the target's exceptions are
+left to the interface check (a raise here only skips this check); a heads/rows failure is a
+:class:`~ropecheck.verify.Check` in the ``interface`` category, so the consequences it has
+elsewhere (identification, precision, properties) are pruned from the findings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..protocol import Implementation
+from ..spec import RopeSpec
+from ..errors import TargetError, UsageError
+from ..reference import apply_rope
+from .model import Check, VerifyReport
+from .probes import per_position_bound
+from .probes import random_x
+
+__all__ = ["check_heads", "check_rows", "check_dtype_state", "DtypeSentinel"]
+
+_HINT_HEADS = (
+    "x is (batch, seq, heads, head_dim): broadcast cos/sin as (batch, seq, 1, head_dim) (unsqueeze_dim=2), and "
+    "transpose to (batch, heads, seq, head_dim) only together with cos/sin"
+)
+_HINT_ROWS = "index cos/sin with each row's own positions (positions[b]), never positions[0] for the whole batch"
+
+
+def _bound(dtype: str, positions: np.ndarray, scale: float) -> np.ndarray:
+
+    return per_position_bound(dtype, positions, scale)
+
+
+def check_heads(report: VerifyReport, impl: Implementation, spec_d: int, dtype: str, device: str, seed: int) -> bool:
+    """Record the heads check; True when the heads are independent (identification can probe)."""
+
+    rng = np.random.default_rng(seed + 3)
+    heads_ok = True
+    # heads: positions 0..5 (every convention expresses them in one native call)
+    x = random_x(rng, (1, 6, 4, spec_d), dtype)
+    pos = np.arange(6, dtype=np.int64)[None]
+    try:
+        full = impl.run(x, pos, dtype=dtype, device=device)
+        alone = np.stack([impl.run(x[:, :, h : h + 1], pos, dtype=dtype, device=device)[:, :, 0] for h in range(4)], 2)
+    except (TargetError, UsageError):
+        return True  # the interface and identification checks report a raising target
+    scale = float(np.abs(x).max())
+    bound = 2 * _bound(dtype, np.broadcast_to(pos[:, :, None, None], x.shape), scale)
+    ratio = np.abs(full - alone) / bound
+    if np.any(ratio > 1):
+        _, s, h, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+        report.add(
+            Check(
+                "axes:heads",
+                "interface",
+                "fail",
+                f"heads are mixed: head {h} of a call with 4 heads differs from the same head rotated alone (token "
+                f"{s}, dim {j}, by {float(np.abs(full - alone)[0, s, h, j]):.3g}); the target reads another axis of x "
+                "as the heads (seq and heads swapped?)",
+                dtype,
+                _HINT_HEADS,
+                "batch_head_mixing",
+            )
+        )
+        heads_ok = False
+    else:
+        report.add(Check("axes:heads", "interface", "pass", "each head rotates as it does alone", dtype))
+    return heads_ok
+
+
+def check_rows(
+    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, top: int
+) -> None:
+    """Record the rows check (``fn(x, positions)`` only: other conventions give every row the same positions)."""
+
+    if impl.convention != "positions":
+        return
+    rng = np.random.default_rng(seed + 4)
+    # rows: three rows with different positions (left padding, a decode row)
+    lo = min(top, 64)
+    pos = np.array([[0, 1, 2, 3, 4, 5], [0, 0, 0, 1, 2, 3], [lo - 5, lo - 4, lo - 3, lo - 2, lo - 1, lo]], np.int64)
+    x = random_x(rng, (3, 6, 1, spec.head_dim), dtype)
+    try:
+        full = impl.run(x, pos, dtype=dtype, device=device)
+        alone = np.concatenate([impl.run(x[b : b + 1], pos[b : b + 1], dtype=dtype, device=device) for b in range(3)])
+    except (TargetError, UsageError):
+        return
+    scale = max(spec.attention_factor, 1.0) * float(np.abs(x).max())
+    bound = 2 * _bound(dtype, np.broadcast_to(pos[:, :, None, None], x.shape), scale)
+    ratio = np.abs(full - alone) / bound
+    if not np.any(ratio > 1):
+        report.add(Check("axes:rows", "interface", "pass", "each batch row rotates by its own positions", dtype))
+        return
+    b, s, _, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    first_row = np.broadcast_to(pos[:1], pos.shape)
+    want_first = apply_rope(x, first_row[..., None], spec)
+    if np.all(np.abs(full - want_first) <= bound):
+        report.add(
+            Check(
+                "axes:rows",
+                "interface",
+                "fail",
+                f"every batch row is rotated at the first row's positions: row {b}'s token at position {pos[b, s]} "
+                f"is rotated as position {pos[0, s]} (positions[0] broadcast over the batch)",
+                dtype,
+                _HINT_ROWS,
+                "positions",
+            ),
+            "positions are taken from the first batch row: every row is rotated at positions[0] "
+            "(breaks left padding and batched decoding)",
+        )
+    else:
+        report.add(
+            Check(
+                "axes:rows",
+                "interface",
+                "fail",
+                f"batch rows are mixed: row {b} of a call with rows at different positions differs from the row "
+                f"rotated alone (token {s}, dim {j}, by {float(np.abs(full - alone)[b, s, 0, j]):.3g})",
+                dtype,
+                _HINT_ROWS,
+                "batch_head_mixing",
+            )
+        )
+
+
+
+class DtypeSentinel:
+    """A small ``base_dtype`` probe taken before the low-precision calls and re-taken after each of them.
+
+    A target whose cache is filled by a bf16/fp16 call and reused for float32 changes its
+    float32 output after that call: :meth:`check` reports it once, naming the dtype.
+    """
+
+    def __init__(
+        self, impl: Implementation, spec: RopeSpec, base_dtype: str, device: str, seed: int, top: int
+    ) -> None:
+
+        self.impl, self.spec, self.base_dtype, self.device = impl, spec, base_dtype, device
+        cap = min(top, 4096)
+        self.pos = np.unique(np.array([0, 1, 2, 3, 100, 257, 300, 1000, 2047, 4095, cap], np.int64).clip(0, cap))[None]
+        self.x = random_x(np.random.default_rng(seed + 6), (1, self.pos.shape[1], 2, spec.head_dim), "bfloat16")
+        want = apply_rope(self.x, self.pos[..., None], spec)
+        scale = max(spec.attention_factor, 1.0) * float(np.abs(self.x).max())
+        self.bound = 2 * _bound(base_dtype, np.broadcast_to(self.pos[:, :, None, None], self.x.shape), scale)
+        self.want = want
+        self.reported = False
+        self.ok = self._fine()
+
+    def _fine(self) -> bool:
+        try:
+            got = self.impl.run(self.x, self.pos, dtype=self.base_dtype, device=self.device)
+        except (TargetError, UsageError):
+            return False
+        self.err = np.abs(got - self.want)
+        return bool(np.all(self.err <= self.bound))
+
+    def check(self, report: VerifyReport, dtype: str, what: str) -> None:
+        """After calls in ``dtype`` (described by ``what``): is the base-dtype probe still right?"""
+        if not self.ok or self.reported or dtype == self.base_dtype:
+            return
+        if self._fine():
+            return
+        self.reported = True
+        first = int(self.pos[0][np.any(self.err > self.bound, axis=(0, 2, 3))][0])
+        b = self.base_dtype
+        report.add(
+            Check(
+                "state:dtype",
+                "behaviour",
+                "fail",
+                f"{b} outputs were right before {what} and are wrong after it (from position {first} on, by up to "
+                f"{float(self.err.max()):.3g}): a cache filled in {dtype} is reused for {b}",
+                dtype,
+                "keep caches in float32 and key them on dtype (or compute positions in float32, never x.dtype)",
+                "state",
+            ),
+            f"a cache filled by a {dtype} call is reused by later {b} calls: after {what}, {b} outputs are off "
+            f"from position {first} on",
+        )
+
+
+def check_dtype_state(
+    report: VerifyReport,
+    impl: Implementation,
+    spec: RopeSpec,
+    dtypes: list[str],
+    sentinel: DtypeSentinel,
+    device: str,
+    seed: int,
+    top: int,
+) -> None:
+    """A long call in each low-precision dtype, then the sentinel again (caches only a longer call refills).
+
+    Run after the precision checks and before the behaviour checks, whose long float32 calls
+    would fill such a cache first and hide it.
+    """
+
+    base_dtype = sentinel.base_dtype
+    others = [dt for dt in dtypes if dt != base_dtype and dt in ("bfloat16", "float16")]
+    if not others or not sentinel.ok or sentinel.reported:
+        return
+    # up to the common cache size, longer than every earlier call of a single position run
+    long = min(top + 1, 8192)
+    if spec.depends_on_length:
+        long = min(long, spec.scaling.original_max_position_embeddings)  # type: ignore[union-attr]
+    x = random_x(np.random.default_rng(seed + 5), (1, long, 1, spec.head_dim), "bfloat16")
+    for dt in others:
+        try:
+            impl.run(x, np.arange(long, dtype=np.int64)[None], dtype=dt, device=device)
+        except (TargetError, UsageError):
+            continue
+        sentinel.check(report, dt, f"a {dt} call of length {long}")
+    if not sentinel.reported:
+        report.add(
+            Check(
+                "state:dtype",
+                "behaviour",
+                "pass",
+                f"{base_dtype} results are the same before and after calls in {', '.join(others)}",
+                base_dtype,
+            )
+        )

@@ -1,0 +1,110 @@
+"""Verifying every installed adapter: one loop and one set of pages.
+
+``ropecheck verify --all-adapters [--report-dir DIR]`` and the report's verify section both
+call :func:`verify_adapters` and :func:`render_adapter_pages`, so the two write the same
+``verify/`` folder for the same options. The pages are deterministic: the per-adapter JSON
+leaves out ``duration_s`` (timings belong to the caller's terminal output or header block).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..adapters import ADAPTERS, Adapter
+from .model import VerifyReport
+from .run import verify
+from .render import render_markdown
+
+__all__ = ["AdapterVerdict", "verify_adapters", "render_adapter_pages"]
+
+
+@dataclass
+class AdapterVerdict:
+    """One adapter on one device: its report, or why it could not run here."""
+
+    name: str
+    adapter: Adapter
+    report: VerifyReport | None = None
+    reason: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def stem(self) -> str:
+        """The page name: the adapter, and the device when it is not the CPU."""
+        device = "cpu" if self.report is None else self.report.device
+        return self.name if device == "cpu" else f"{self.name}-{device}"
+
+
+def verify_adapters(
+    *,
+    dtypes: Sequence[str],
+    devices: Sequence[str | None] = (None,),
+    max_position: int | None = None,
+    seed: int = 0,
+    timeout: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    done: Callable[[AdapterVerdict], None] | None = None,
+) -> list[AdapterVerdict]:
+    """Verify every adapter that can run here on each device (None: the verifier's default device).
+
+    CUDA-only adapters are not run on an explicit ``"cpu"``; an adapter that cannot run
+    (library missing, CUDA needed) yields one verdict with its ``reason``.
+    """
+    out: list[AdapterVerdict] = []
+    for name, adapter in ADAPTERS.items():
+        reason = adapter.unavailable_reason()
+        if reason:
+            out.append(AdapterVerdict(name, adapter, reason=reason))
+            if done:
+                done(out[-1])
+            continue
+        for device in devices:
+            if device == "cpu" and adapter.requires_cuda:
+                continue
+            if progress:
+                progress(f"{name} on {device or 'the default device'}")
+            t0 = time.perf_counter()
+            fn, spec = adapter.load()
+            report = verify(fn, spec, dtypes=dtypes, device=device, max_position=max_position, seed=seed,
+                            timeout=timeout, name=f"adapter:{name}")
+            out.append(AdapterVerdict(name, adapter, report=report, seconds=time.perf_counter() - t0))
+            if done:
+                done(out[-1])
+    return out
+
+
+def _library(adapter: Adapter) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{adapter.library} {version(adapter.library)}"
+    except PackageNotFoundError:
+        return adapter.library
+
+
+def render_adapter_pages(verdicts: Sequence[AdapterVerdict], dtypes: Sequence[str], *, invocation: str) -> dict[str, str]:
+    """``README.md`` (the index), ``<stem>.md`` and ``<stem>.json`` per verdict, paths relative to the folder."""
+
+    files: dict[str, str] = {}
+    index = ["# Adapter verdicts", "", f"{invocation} (dtypes {', '.join(dtypes)}). One page per adapter and device.", "",
+             "| adapter | library | device | verdict | per dtype |", "|---|---|---|---|---|"]
+    for v in verdicts:
+        if v.report is None:
+            index.append(f"| `{v.name}` | {v.adapter.library} | - | skipped: {v.reason} | |")
+            continue
+        r = v.report
+        per_dtype = []
+        for dt in dtypes:
+            codes = r.finding_codes(dt)
+            per_dtype.append(f"{dt}: " + (f"FAIL {','.join(codes)}" if codes else "PASS"))
+        index.append(f"| [`{v.name}`]({v.stem}.md) | {_library(v.adapter)} | {r.device} | "
+                     f"{'CONFORMS' if r.conforms else 'DOES NOT CONFORM'} | {'; '.join(per_dtype)} |")
+        files[f"{v.stem}.md"] = render_markdown(r)
+        data: dict[str, Any] = r.to_dict()
+        data.pop("duration_s", None)
+        files[f"{v.stem}.json"] = json.dumps(data, indent=2, default=float) + "\n"
+    return {"README.md": "\n".join(index) + "\n", **files}

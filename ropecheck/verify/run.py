@@ -1,0 +1,233 @@
+"""The verifier: judge a black-box RoPE implementation against a spec.
+
+``verify(fn, spec)`` runs, in this order, and records every outcome as a :class:`Check`:
+
+1. **interface** (per dtype) -- one call under the canonical protocol: does it return a
+   tensor of x's shape, dtype and device, finite, without mutating x or the positions? Then
+   the **axes** (:mod:`.axes`): each head rotates as it does alone (else
+   identification, which probes one basis vector per head, is skipped), each batch row by
+   its own positions.
+2. **identification** (one dtype, float32 when asked for) -- the matrix the target applies
+   at each probed position, recovered from basis vectors (:mod:`.identify`), its
+   structure compared with the spec in words, and the angles at every probed position up to
+   ``max_position`` compared with the exact reference.
+3. **precision** (per dtype) -- outputs against the fp64 reference at positions up to
+   ``max_position``, with the per-position bound of the error model: a careful implementation
+   (angles in float32, rotation in the output dtype) passes; angles or frequencies rounded to
+   bf16/fp16 fail, and the check says where the error crosses the bound. (Run before the
+   behaviour checks, whose long calls could fill a target's caches and hide its own path.)
+   A float32 probe is re-taken after each low-precision dtype (**dtype state**): a cache
+   filled in bf16/fp16 and served to float32 calls is a ``state`` finding.
+4. **behaviour** -- the properties of :mod:`ropecheck.properties` (relative position,
+   translation invariance, batch/head independence, length and state consistency, ...) and
+   the position scenarios real inference uses: left padding and arbitrary per-row positions,
+   KV-cache decode (seq 1 at a large offset), calls of lengths around common thresholds.
+
+A failed check yields a :class:`Finding` with a stable ``code`` (see ``FINDING_CODES``) and a
+sentence that names the bug. Findings are pruned to root causes and ordered most direct first
+(interface, identification, state and lengths, position scenarios, precision, properties), so
+the first one names the bug. ``VerifyReport.conforms`` is True when nothing failed.
+
+Design constraints: the target is a black box that may raise, hang, return garbage or
+mutate its input -- every such outcome is a finding, never an exception out of ``verify``
+(``timeout`` uses SIGALRM on the main thread); default options stay well under 10 s on CPU.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..errors import RopeCheckError, UsageError
+from ..protocol import Implementation, as_implementation
+from ..spec import RopeSpec
+from ..tolerance import dtype_name
+from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
+from .checks import check_behaviour, check_identification, check_interface, check_precision
+from .probes import identification_dtype
+from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
+
+__all__ = ["verify"]
+
+
+class _Timeout(BaseException):
+    """Raised by the alarm inside the target (a BaseException so the target's `except Exception` cannot eat it)."""
+
+
+class _Deadline:
+    """SIGALRM-based deadline on the main thread (POSIX); a no-op elsewhere."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.active = (
+            bool(seconds) and hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+        )
+
+    def __enter__(self) -> _Deadline:
+        if self.active:
+
+            def on_alarm(signum: int, frame: Any) -> None:
+                raise _Timeout()
+
+            self._old = signal.signal(signal.SIGALRM, on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, float(self.seconds))  # type: ignore[arg-type]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
+
+
+# --------------------------------------------------------------------------- the entry point
+
+
+def verify(
+    fn: Callable[..., Any] | Implementation,
+    spec: RopeSpec | None = None,
+    *,
+    head_dim: int | None = None,
+    dtypes: Sequence[str] = DEFAULT_DTYPES,
+    device: str | None = None,
+    max_position: int | None = None,
+    positions_mode: str | None = None,
+    allow_inplace: bool = False,
+    seed: int = 0,
+    timeout: float | None = None,
+    name: str | None = None,
+) -> VerifyReport:
+    """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
+
+    Args:
+        fn: ``fn(x, positions)``, ``fn(x, offset)`` or ``fn(x)``; x is (batch, seq, heads, head_dim).
+        spec: what it should implement; None identifies the target (needs ``head_dim``).
+        dtypes: dtypes for the interface and precision checks.
+        device: ``"cpu"`` or ``"cuda"`` (default: cuda when available).
+        max_position: largest position probed (default: the spec's context, else 131072).
+        positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature).
+        allow_inplace: do not count mutating x as a failure.
+        timeout: seconds; a target still running then is stopped and reported (main thread, POSIX).
+
+    Example:
+        >>> from ropecheck.properties import torch_reference
+        >>> spec = RopeSpec(head_dim=8)
+        >>> verify(torch_reference(spec), spec, dtypes=("float32",), max_position=4096).conforms
+        True
+    """
+    t0 = time.perf_counter()
+    if spec is None and head_dim is None:
+        raise UsageError("give a spec (or head_dim, to identify the target)")
+    d = spec.head_dim if spec is not None else int(head_dim)  # type: ignore[arg-type]
+    dts = tuple(dtype_name(t) for t in dtypes)
+    if not dts:
+        raise UsageError("give at least one dtype")
+    dev = device or _default_device()
+    if dev not in ("cpu", "cuda") and not dev.startswith("cuda:"):
+        raise UsageError(f"device must be 'cpu' or 'cuda', got {dev!r}")
+    if dev.startswith("cuda") and not __import__("torch").cuda.is_available():
+        raise UsageError("device 'cuda' asked for, but CUDA is not available here")
+    conv = None
+    if positions_mode is not None:
+        if positions_mode not in POSITION_MODES and positions_mode not in POSITION_MODES.values():
+            raise UsageError(f"positions mode must be one of {', '.join(POSITION_MODES)}, got {positions_mode!r}")
+        conv = POSITION_MODES.get(positions_mode, positions_mode)
+    impl = as_implementation(fn, convention=conv, name=name)
+    if max_position is None:
+        max_position = (
+            spec.max_position_embeddings if spec is not None and spec.max_position_embeddings else VERIFY_MAX_POSITION
+        )
+    max_position = int(max_position)
+    if max_position < 8:
+        raise UsageError(f"max_position must be >= 8, got {max_position}")
+    top = max_position - 1
+    report = VerifyReport(
+        target=name or impl.name,
+        spec=spec,
+        spec_source="given" if spec is not None else "none",
+        dtypes=dts,
+        device=dev,
+        max_position=max_position,
+        convention=impl.convention,
+        seed=seed,
+    )
+    try:
+        with _Deadline(timeout):
+            _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed)
+    except (RopeCheckError, NameError, ImportError):  # a usage error, or a bug here: never the target's fault
+        raise
+    except Exception as exc:  # the target's output broke the pipeline somewhere: its failure, not ours
+        report.add(
+            Check("call", "interface", "fail",
+                  f"the target's output could not be processed: {type(exc).__name__}: {exc}",
+                  None, "return a tensor of x's shape, dtype and device", "raised")
+        )
+    except _Timeout:
+        report.add(
+            Check(
+                "timeout",
+                "interface",
+                "fail",
+                f"the target did not finish within {timeout:g} s and was stopped",
+                None,
+                "look for an endless loop or a blocking call in the target",
+                "timeout",
+            )
+        )
+    report.prune()
+    report.duration_s = time.perf_counter() - t0
+    return report
+
+
+def _default_device() -> str:
+    try:
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    except Exception:  # pragma: no cover
+        return "cpu"
+
+
+def _run(
+    report: VerifyReport,
+    impl: Implementation,
+    spec: RopeSpec | None,
+    d: int,
+    dts: tuple[str, ...],
+    dev: str,
+    top: int,
+    allow_inplace: bool,
+    seed: int,
+) -> None:
+    rng = np.random.default_rng(seed)
+    usable = [dt for dt in dts if check_interface(report, impl, d, dt, dev, allow_inplace, rng)]
+    if not usable:
+        return
+    idt = identification_dtype(usable)
+    if check_heads(report, impl, d, idt, dev, seed):
+        spec = check_identification(report, impl, spec, d, idt, dev, top)
+    else:  # identification puts one basis vector in each head: meaningless when heads are mixed
+        report.add(
+            Check(
+                "identification",
+                "identification",
+                "skip",
+                "not run: it probes each dim in its own head, which needs the heads to be independent",
+                idt,
+            )
+        )
+    report.spec = spec
+    if spec is None:
+        return
+    check_rows(report, impl, spec, idt, dev, seed, top)
+    sentinel = DtypeSentinel(impl, spec, idt, dev, seed, top)
+    for dt in usable:  # before the behaviour checks: their long calls may fill a target's caches
+        check_precision(report, impl, spec, dt, dev, seed, top)
+        sentinel.check(report, dt, f"the {dt} precision check")
+    check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
+    check_behaviour(report, impl, spec, idt, dev, seed, top)
+
+
