@@ -7,8 +7,8 @@ Run ``python proofs/context_extension.py``.
 
 from __future__ import annotations
 
-import sys
 import math
+import sys
 from typing import Any
 
 from sympy import Matrix, Rational, Symbol, log
@@ -32,6 +32,7 @@ __all__ = [
 NUMBER = 7
 TITLE = "Context-extension schedules: relative or not"
 
+
 def dynamic_ntk_theta(i: int, length: int, *, r: int = 4, base: int = 10000, factor: int = 2, original: int = 4) -> Any:
     """Exact dynamic-NTK theta_i at current length L: (base (s L/L0 - (s-1))^{r/(r-2)})^{-2i/r}."""
     grow = Rational(factor * max(length, original), original) - (factor - 1)
@@ -51,9 +52,15 @@ def context_extension() -> Proof:
         "linear": ("linear / position interpolation: theta_i / s", theta / s),
         "static_ntk": ("static NTK: (b s^{d/(d-2)})^{-2i/d}", (b * s ** (dd / (dd - 2))) ** (-2 * i / dd)),
         "yarn": ("YaRN: theta_i ((1 - gamma_i)/s + gamma_i), ramp gamma_i", theta * ((1 - gamma) / s + gamma)),
-        "llama3": ("Llama 3: theta_i ((1 - sigma_i)/s + sigma_i) (sigma_i = 0, 1 or the smooth ramp)", theta * ((1 - sigma) / s + sigma)),
+        "llama3": (
+            "Llama 3: theta_i ((1 - sigma_i)/s + sigma_i) (sigma_i = 0, 1 or the smooth ramp)",
+            theta * ((1 - sigma) / s + sigma),
+        ),
         "longrope": ("LongRoPE, one factor set: theta_i / lambda_i", theta / lam),
-        "dynamic_ntk_same_length": ("dynamic NTK, query and keys at the same length L: theta_i(L)", Symbol("theta_L", positive=True)),
+        "dynamic_ntk_same_length": (
+            "dynamic NTK, query and keys at the same length L: theta_i(L)",
+            Symbol("theta_L", positive=True),
+        ),
     }
     p = Proof(
         "context_extension",
@@ -103,7 +110,9 @@ def context_extension() -> Proof:
     check = spec_dynamic_check(tq, tk)
     p.data["dynamic_ntk"] = {"theta_query": str(tq), "theta_key": str(tk), "spec_check": check}
     if not check["agrees"]:
-        p.notes.append("RopeSpec's DynamicNTK schedule gives other thetas than the exact ones used here (see the cross-check).")
+        p.notes.append(
+            "RopeSpec's DynamicNTK schedule gives other thetas than the exact ones used here (see the cross-check)."
+        )
     return p
 
 

@@ -25,6 +25,7 @@ __all__ = [
 NUMBER = 3
 TITLE = "Matrix, elementwise and complex forms agree"
 
+
 @timed
 def forms_agree(*, d: int = 8) -> Proof:
     """Sparse matrix form = elementwise x*cos + rotate(x)*sin = complex form, both layouts."""

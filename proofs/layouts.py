@@ -24,6 +24,7 @@ __all__ = [
 NUMBER = 4
 TITLE = "Half-split = P (interleaved) P^T"
 
+
 @timed
 def layouts_agree(*, dims: tuple[int, ...] = (2, 4, 8, 16), permutation: Matrix | None = None) -> Proof:
     """R_half(m) = P R_interleaved(m) P^T for the even-first P, symbolic positions.

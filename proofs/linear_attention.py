@@ -27,6 +27,7 @@ __all__ = [
 NUMBER = 5
 TITLE = "Linear attention depends only on n - m"
 
+
 @timed
 def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
     """The RoPE linear-attention numerator depends on positions only through n - m."""
@@ -49,7 +50,12 @@ def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
     )
     # symbolic number of keys J, one 2-D block per key (the block-diagonal sum is theorem 2)
     j, jn = Symbol("j", integer=True, nonnegative=True), Symbol("J", integer=True, positive=True)
-    kb, nb, vb, theta = IndexedBase("k", real=True), IndexedBase("n", integer=True), IndexedBase("v", real=True), Symbol("theta", real=True)
+    kb, nb, vb, theta = (
+        IndexedBase("k", real=True),
+        IndexedBase("n", integer=True),
+        IndexedBase("v", real=True),
+        Symbol("theta", real=True),
+    )
     u = Matrix(real_symbols("u_0", "u_1"))
     kj = Matrix([kb[j, 0], kb[j, 1]])
     p = Proof(
@@ -59,7 +65,9 @@ def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
         "The RoPE linear-attention numerator sum_n (R_m phi(q))^T (R_n phi(k_n)) v_n equals "
         "sum_n phi(q)^T R_{n-m} phi(k_n) v_n, so it depends on the positions only through n - m.",
     )
-    p.notes.append("phi is any feature map (its values are free real symbols); v_n is one value channel, each channel alike.")
+    p.notes.append(
+        "phi is any feature map (its values are free real symbols); v_n is one value channel, each channel alike."
+    )
     p.steps += [
         decide_step(
             "keys_sum",

@@ -7,8 +7,8 @@ step. Run ``python proofs/long_term_decay.py``.
 
 from __future__ import annotations
 
-import sys
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,11 +33,16 @@ __all__ = [
 NUMBER = 6
 TITLE = "Abel summation and the decay bound"
 
+
 def decay_curve(*, base: int = 10000, d: int = 128, distances: Sequence[int] | None = None) -> list[tuple[int, float]]:
     """(relative distance r, (1/(d/2)) sum_j |S_j|) with S_j = sum_{k<j} e^{i r theta_k}; fp64."""
     h = d // 2
     theta = float(base) ** (-2.0 * np.arange(h) / d)
-    rs = list(range(256)) + [int(x) for x in np.unique(np.geomspace(256, 65536, 64).astype(int))] if distances is None else list(distances)
+    rs = (
+        list(range(256)) + [int(x) for x in np.unique(np.geomspace(256, 65536, 64).astype(int))]
+        if distances is None
+        else list(distances)
+    )
     out = []
     for r in rs:
         s = np.cumsum(np.exp(1j * r * theta))
@@ -126,11 +131,15 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
         ),
     ]
     p.notes += [
-        ("With S_{i+1} - S_i = e^{i(m-n) theta_i} and S_0 = 0 (partial_sums_*) and h_{d/2} = 0, the "
-        "summation-by-parts identity (by_parts_*, by induction on N) is exactly the Abel-summation identity above, "
-        "for every d."),
-        ("The bound follows by the triangle inequality: |sum_i S_{i+1}(h_{i+1} - h_i)| <= "
-        "sum_i |S_{i+1}| |h_{i+1} - h_i| <= (max_i |h_{i+1} - h_i|) sum_j |S_j| (an inequality, not a SymPy step)."),
+        (
+            "With S_{i+1} - S_i = e^{i(m-n) theta_i} and S_0 = 0 (partial_sums_*) and h_{d/2} = 0, the "
+            "summation-by-parts identity (by_parts_*, by induction on N) is exactly the Abel-summation identity above, "
+            "for every d."
+        ),
+        (
+            "The bound follows by the triangle inequality: |sum_i S_{i+1}(h_{i+1} - h_i)| <= "
+            "sum_i |S_{i+1}| |h_{i+1} - h_i| <= (max_i |h_{i+1} - h_i|) sum_j |S_j| (an inequality, not a SymPy step)."
+        ),
         "The curve (1/(d/2)) sum_j |S_j| below is numeric (fp64) evidence of the decay, not part of the proof.",
     ]
     curve = decay_curve()

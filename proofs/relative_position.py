@@ -30,6 +30,7 @@ __all__ = [
 NUMBER = 1
 TITLE = "Relative position in 2-D; the rotation group"
 
+
 @timed
 def rotation_2d() -> Proof:
     """R(a)^T = R(-a), R(a)R(b) = R(a+b), R(0) = I, R^T R = I."""

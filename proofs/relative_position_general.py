@@ -41,6 +41,7 @@ __all__ = [
 NUMBER = 2
 TITLE = "Relative position for every even d (structural)"
 
+
 @timed
 def relative_position_general(*, relative: Any = None) -> Proof:
     """<R_m q, R_n k> = q^T R_{n-m} k for every even d = 2h, structurally (regrouping lemma, block, block sum).
@@ -166,7 +167,9 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
             failed.append(block)
     lhs = Symbol(rf"\langle R_{{\Theta,m}} q, R_{{\Theta,n}} k\rangle_{{d={d}}}")
     rhs = Symbol(rf"q^T R_{{\Theta,n-m}} k_{{d={d}}}")
-    method = f"blockwise(expand_trig, ZZ[...]) x {len(blocks)}" + (f" ({general} by the general rewrites)" if general else "")
+    method = f"blockwise(expand_trig, ZZ[...]) x {len(blocks)}" + (
+        f" ({general} by the general rewrites)" if general else ""
+    )
     verdict, cex = Verdict.PROVED, None
     if failed:  # decide the first failing block with the full procedure, for its counterexample
         b = failed[0]
@@ -197,7 +200,9 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
     if failed:
         p.notes.append(f"blocks not reduced to 0: {failed[:10]}")
         if cex is not None:
-            p.notes.append("The counterexample sets the failing block's entries; every other q_j, k_j may be taken as 0.")
+            p.notes.append(
+                "The counterexample sets the failing block's entries; every other q_j, k_j may be taken as 0."
+            )
     return p
 
 

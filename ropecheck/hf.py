@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from .schedules import ROPE_TYPES, Default, DynamicNTK, Layout, Linear, Llama3, LongRoPE, Scaling, StaticNTK, YaRN
 from .errors import ConfigError, SpecError
+from .schedules import ROPE_TYPES, Default, DynamicNTK, Layout, Linear, Llama3, LongRoPE, Scaling, StaticNTK, YaRN
 
 __all__ = ["INTERLEAVED_MODEL_TYPES", "load_config", "scaling_from_dict", "spec_fields"]
 
@@ -92,8 +93,19 @@ def scaling_from_dict(
         raise SpecError("rope_scaling.rope_type", f"must be a string, got {raw_type!r}")
     rope_type = _TYPE_ALIASES.get(raw_type, raw_type)
     if rope_type not in ROPE_TYPES:
-        raise SpecError("rope_scaling.rope_type", f"unknown rope type {raw_type!r}; expected one of {', '.join(ROPE_TYPES)}")
-    for key in ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor"):
+        raise SpecError(
+            "rope_scaling.rope_type", f"unknown rope type {raw_type!r}; expected one of {', '.join(ROPE_TYPES)}"
+        )
+    for key in (
+        "factor",
+        "low_freq_factor",
+        "high_freq_factor",
+        "beta_fast",
+        "beta_slow",
+        "mscale",
+        "mscale_all_dim",
+        "attention_factor",
+    ):
         if params.get(key) is not None:
             _number(f"rope_scaling.{key}", params[key])
     for key in _REQUIRED.get(rope_type, ()):
@@ -113,7 +125,9 @@ def scaling_from_dict(
             original_max_position_embeddings=max_position_embeddings or params["original_max_position_embeddings"],
         )
     if orig is None:
-        raise SpecError("rope_scaling.original_max_position_embeddings", f"required for rope_type {rope_type!r} but missing")
+        raise SpecError(
+            "rope_scaling.original_max_position_embeddings", f"required for rope_type {rope_type!r} but missing"
+        )
     if rope_type == "yarn":
         factor = params.get("factor")
         if factor is None:
@@ -172,7 +186,9 @@ def spec_fields(config: Any, *, layout: Layout | None = None, layer_type: str = 
         raise SpecError("rope_scaling", f"must be an object, got {params!r}")
     if params and all(isinstance(v, dict) or v is None for v in params.values()):
         if layer_type not in params:
-            raise SpecError("rope_parameters", f"is nested by layer type ({', '.join(params)}); no {layer_type!r} entry")
+            raise SpecError(
+                "rope_parameters", f"is nested by layer type ({', '.join(params)}); no {layer_type!r} entry"
+            )
         params = params[layer_type] or {}
 
     head_dim = cfg.get("head_dim")
@@ -181,13 +197,20 @@ def spec_fields(config: Any, *, layout: Layout | None = None, layer_type: str = 
         if hidden is None or heads is None:
             raise SpecError("head_dim", "missing, and hidden_size/num_attention_heads are not both given to derive it")
         if not isinstance(hidden, int) or not isinstance(heads, int) or heads <= 0:
-            raise SpecError("num_attention_heads", f"hidden_size and num_attention_heads must be positive integers, got {hidden!r}, {heads!r}")
+            raise SpecError(
+                "num_attention_heads",
+                f"hidden_size and num_attention_heads must be positive integers, got {hidden!r}, {heads!r}",
+            )
         head_dim = hidden // heads
 
     base = params.get("rope_theta", cfg.get("rope_theta", cfg.get("rotary_emb_base", 10000.0)))
     _number("rope_theta", base)
 
-    if cfg.get("rotary_dim") is not None and params.get("partial_rotary_factor") is None and cfg.get("partial_rotary_factor") is None:
+    if (
+        cfg.get("rotary_dim") is not None
+        and params.get("partial_rotary_factor") is None
+        and cfg.get("partial_rotary_factor") is None
+    ):
         rotary_dim = cfg["rotary_dim"]
     else:
         prf = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", cfg.get("rotary_pct", 1.0)))

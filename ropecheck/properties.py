@@ -37,12 +37,12 @@ from typing import Any
 
 import numpy as np
 
+from .errors import TargetError, UsageError
 from .protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
+from .reference import apply_rope, layout_permutation
 from .schedules import DynamicNTK, LongRoPE
 from .spec import RopeSpec
 from .tolerance import dtype_name, tolerance
-from .errors import TargetError, UsageError
-from .reference import apply_rope, layout_permutation
 
 __all__ = [
     "PROPERTIES",
@@ -119,8 +119,15 @@ class PropertyResult:
                 f"Greatest relative difference: {self.max_rel_err:.6g} at index {c.get('rel_index')} (up to {rtol:.3g} allowed)"
             )
         where = []
-        for key, label in (("position", "position"), ("positions", "positions"), ("shift", "shift"),
-                           ("pair", "dimension pair"), ("dim", "dimension"), ("head", "head"), ("batch", "batch row")):
+        for key, label in (
+            ("position", "position"),
+            ("positions", "positions"),
+            ("shift", "shift"),
+            ("pair", "dimension pair"),
+            ("dim", "dimension"),
+            ("head", "head"),
+            ("batch", "batch row"),
+        ):
             if key in c:
                 where.append(f"{label} {c[key]}")
         where += [f"dtype {c.get('dtype')}", f"layout {c.get('layout')}"]
@@ -153,8 +160,13 @@ class Sample:
     shift: int
 
     def rounded(self, dtype: str) -> Sample:
-        return Sample(round_to_dtype(self.x, dtype), round_to_dtype(self.y, dtype),
-                      np.asarray(self.positions, np.int64), np.asarray(self.positions_b, np.int64), int(self.shift))
+        return Sample(
+            round_to_dtype(self.x, dtype),
+            round_to_dtype(self.y, dtype),
+            np.asarray(self.positions, np.int64),
+            np.asarray(self.positions_b, np.int64),
+            int(self.shift),
+        )
 
     def __repr__(self) -> str:
         """Constructor form, all-zero tensors as ``np.zeros(shape)``: how Hypothesis prints a counterexample.
@@ -317,10 +329,18 @@ def _guard(name: str, hint: str) -> Callable[[Callable[..., PropertyResult]], Ca
             try:
                 return check(ctx)
             except TargetError as exc:
-                return PropertyResult(name, False, float("inf"), float("inf"), (0.0, 0.0), str(exc),
-                                      ctx.base_context(), "make the implementation accept the canonical protocol: "
-                                      "fn(x, positions) with x (batch, seq, heads, head_dim), positions int64 (batch, seq), "
-                                      "returning x's shape, dtype and device")
+                return PropertyResult(
+                    name,
+                    False,
+                    float("inf"),
+                    float("inf"),
+                    (0.0, 0.0),
+                    str(exc),
+                    ctx.base_context(),
+                    "make the implementation accept the canonical protocol: "
+                    "fn(x, positions) with x (batch, seq, heads, head_dim), positions int64 (batch, seq), "
+                    "returning x's shape, dtype and device",
+                )
 
         guarded.__name__ = guarded.__qualname__ = check.__name__
         guarded.__doc__ = check.__doc__
@@ -343,8 +363,10 @@ def _scale(ctx: _Ctx, *arrays: np.ndarray) -> float:
 
 # --------------------------------------------------------------------------- the checks
 
-_HINT_REF = ("compare your inverse frequencies with spec.inv_freq() (theta_i = base^(-2i/rotary_dim)), the rotation "
-             "direction (x_a cos - x_b sin, x_a sin + x_b cos), the pairing of the spec's layout and the positions used")
+_HINT_REF = (
+    "compare your inverse frequencies with spec.inv_freq() (theta_i = base^(-2i/rotary_dim)), the rotation "
+    "direction (x_a cos - x_b sin, x_a sin + x_b cos), the pairing of the spec's layout and the positions used"
+)
 
 
 @_guard("matches_reference", _HINT_REF)
@@ -353,13 +375,24 @@ def check_matches_reference(ctx: _Ctx) -> PropertyResult:
     s = ctx.s
     out = ctx.run(s.x, s.positions)
     expected = apply_rope(s.x, s.positions[..., None], ctx.spec)
-    return _compare(ctx, "matches_reference", out, expected, kind="rotation", scale=_scale(ctx, s.x),
-                    max_position=s.max_position, what="the output and the fp64 reference", hint=_HINT_REF,
-                    locate=lambda i: ctx.token_context(i, s.positions))
+    return _compare(
+        ctx,
+        "matches_reference",
+        out,
+        expected,
+        kind="rotation",
+        scale=_scale(ctx, s.x),
+        max_position=s.max_position,
+        what="the output and the fp64 reference",
+        hint=_HINT_REF,
+        locate=lambda i: ctx.token_context(i, s.positions),
+    )
 
 
-_HINT_LAYOUT = ("check the pairing: 'interleaved' rotates (x_2i, x_2i+1), 'half' rotates (x_i, x_i+r/2) "
-                "(rotate_half); an implementation of the other layout needs the even-first permutation of its weights")
+_HINT_LAYOUT = (
+    "check the pairing: 'interleaved' rotates (x_2i, x_2i+1), 'half' rotates (x_i, x_i+r/2) "
+    "(rotate_half); an implementation of the other layout needs the even-first permutation of its weights"
+)
 
 
 @_guard("layout_equivalence", _HINT_LAYOUT)
@@ -382,21 +415,49 @@ def check_layout_equivalence(ctx: _Ctx) -> PropertyResult:
     extra = {"permutation": f"{'P' if spec.layout == 'half' else 'P^-1'} (even dims first)"}
     got = np.einsum("bihd,bjhd->bhij", q_out, k_out)
     want = np.einsum("bihd,bjhd->bhij", q_ref, k_ref)
-    norm = max(ctx.factor, 1.0) ** 2 * np.linalg.norm(s.x, axis=-1).max(initial=0.0) * np.linalg.norm(
-        s.y, axis=-1).max(initial=0.0)
-    res = _compare(ctx, "layout_equivalence", got, want, kind="score", scale=norm, max_position=s.max_position,
-                   what=f"scores of P-permuted q, k and of reference_{other.layout}(q, k)", hint=_HINT_LAYOUT,
-                   locate=lambda i: {"positions": f"q at {int(s.positions[i[0], i[2]])}, k at {int(s.positions[i[0], i[3]])}",
-                                     "head": i[1], "batch": i[0]}, extra={**extra, "check": "scores"})
+    norm = (
+        max(ctx.factor, 1.0) ** 2
+        * np.linalg.norm(s.x, axis=-1).max(initial=0.0)
+        * np.linalg.norm(s.y, axis=-1).max(initial=0.0)
+    )
+    res = _compare(
+        ctx,
+        "layout_equivalence",
+        got,
+        want,
+        kind="score",
+        scale=norm,
+        max_position=s.max_position,
+        what=f"scores of P-permuted q, k and of reference_{other.layout}(q, k)",
+        hint=_HINT_LAYOUT,
+        locate=lambda i: {
+            "positions": f"q at {int(s.positions[i[0], i[2]])}, k at {int(s.positions[i[0], i[3]])}",
+            "head": i[1],
+            "batch": i[0],
+        },
+        extra={**extra, "check": "scores"},
+    )
     if not res.passed:
         return res
-    return _compare(ctx, "layout_equivalence", q_out, q_ref[..., to_spec], kind="rotation", scale=_scale(ctx, s.x),
-                    max_position=s.max_position, what=f"fn(P x) and P reference_{other.layout}(x)", hint=_HINT_LAYOUT,
-                    locate=lambda i: ctx.token_context(i, s.positions), extra={**extra, "check": "elementwise"})
+    return _compare(
+        ctx,
+        "layout_equivalence",
+        q_out,
+        q_ref[..., to_spec],
+        kind="rotation",
+        scale=_scale(ctx, s.x),
+        max_position=s.max_position,
+        what=f"fn(P x) and P reference_{other.layout}(x)",
+        hint=_HINT_LAYOUT,
+        locate=lambda i: ctx.token_context(i, s.positions),
+        extra={**extra, "check": "elementwise"},
+    )
 
 
-_HINT_SHIFT = ("the angle must be exactly position * theta_i with positions used as given: look for caches that are "
-               "too short or clamp, lengths that change the frequencies, or offsets applied to q or k only")
+_HINT_SHIFT = (
+    "the angle must be exactly position * theta_i with positions used as given: look for caches that are "
+    "too short or clamp, lengths that change the frequencies, or offsets applied to q or k only"
+)
 
 
 @_guard("translation_invariance", _HINT_SHIFT)
@@ -409,11 +470,23 @@ def check_translation_invariance(ctx: _Ctx) -> PropertyResult:
     k_sh = ctx.run(s.y, s.positions_b + s.shift)
     before = _scores(q_at, k_at, s.x, s.y, ctx.w)
     after = _scores(q_sh, k_sh, s.x, s.y, ctx.w)
-    return _compare(ctx, "translation_invariance", after, before, kind="score", scale=1.0,
-                    max_position=s.max_position + s.shift, what=f"scores q_m.k_n before and after shifting by t={s.shift}",
-                    hint=_HINT_SHIFT, extra={"shift": s.shift},
-                    locate=lambda i: {"positions": f"q at {int(s.positions[i[0], i[1]])}, k at {int(s.positions_b[i[0], i[1]])}",
-                                      "head": i[2], "batch": i[0]})
+    return _compare(
+        ctx,
+        "translation_invariance",
+        after,
+        before,
+        kind="score",
+        scale=1.0,
+        max_position=s.max_position + s.shift,
+        what=f"scores q_m.k_n before and after shifting by t={s.shift}",
+        hint=_HINT_SHIFT,
+        extra={"shift": s.shift},
+        locate=lambda i: {
+            "positions": f"q at {int(s.positions[i[0], i[1]])}, k at {int(s.positions_b[i[0], i[1]])}",
+            "head": i[2],
+            "batch": i[0],
+        },
+    )
 
 
 @_guard("translation_invariance_attention", _HINT_SHIFT)
@@ -428,16 +501,34 @@ def check_translation_invariance_attention(ctx: _Ctx) -> PropertyResult:
         sc = np.einsum("bihd,bjhd->bhij", q, k)
         return np.where(causal, sc, 0.0)
 
-    norm = max(ctx.factor, 1.0) ** 2 * np.linalg.norm(s.x, axis=-1).max(initial=0.0) * np.linalg.norm(s.y, axis=-1).max(initial=0.0)
-    return _compare(ctx, "translation_invariance_attention", matrix(s.shift), matrix(0), kind="score", scale=norm,
-                    max_position=s.max_position + s.shift, hint=_HINT_SHIFT, extra={"shift": s.shift},
-                    what=f"causal attention scores before and after shifting every position by t={s.shift}",
-                    locate=lambda i: {"positions": f"q at {int(s.positions[i[0], i[2]])}, k at {int(s.positions[i[0], i[3]])}",
-                                      "head": i[1], "batch": i[0]})
+    norm = (
+        max(ctx.factor, 1.0) ** 2
+        * np.linalg.norm(s.x, axis=-1).max(initial=0.0)
+        * np.linalg.norm(s.y, axis=-1).max(initial=0.0)
+    )
+    return _compare(
+        ctx,
+        "translation_invariance_attention",
+        matrix(s.shift),
+        matrix(0),
+        kind="score",
+        scale=norm,
+        max_position=s.max_position + s.shift,
+        hint=_HINT_SHIFT,
+        extra={"shift": s.shift},
+        what=f"causal attention scores before and after shifting every position by t={s.shift}",
+        locate=lambda i: {
+            "positions": f"q at {int(s.positions[i[0], i[2]])}, k at {int(s.positions[i[0], i[3]])}",
+            "head": i[1],
+            "batch": i[0],
+        },
+    )
 
 
-_HINT_REL = ("R_m must be an orthogonal rotation by m*theta_i (times the attention factor) that depends on the "
-             "position only: check the rotation direction is the same for q and k and that heads/rows do not leak")
+_HINT_REL = (
+    "R_m must be an orthogonal rotation by m*theta_i (times the attention factor) that depends on the "
+    "position only: check the rotation direction is the same for q and k and that heads/rows do not leak"
+)
 
 
 @_guard("relative_position", _HINT_REL)
@@ -447,13 +538,24 @@ def check_relative_position(ctx: _Ctx) -> PropertyResult:
     m, n = np.minimum(s.positions, s.positions_b), np.maximum(s.positions, s.positions_b)
     lhs = _scores(ctx.run(s.x, m), ctx.run(s.y, n), s.x, s.y, ctx.w)
     rhs = _scores(s.x * ctx.w, ctx.run(s.y, n - m), s.x, s.y, ctx.w)
-    return _compare(ctx, "relative_position", lhs, rhs, kind="score", scale=1.0, max_position=int(n.max(initial=0)),
-                    what="<R_m q, R_n k> and q.R_{n-m} k", hint=_HINT_REL,
-                    locate=lambda i: {"positions": f"m={int(m[i[0], i[1]])}, n={int(n[i[0], i[1]])}", "head": i[2], "batch": i[0]})
+    return _compare(
+        ctx,
+        "relative_position",
+        lhs,
+        rhs,
+        kind="score",
+        scale=1.0,
+        max_position=int(n.max(initial=0)),
+        what="<R_m q, R_n k> and q.R_{n-m} k",
+        hint=_HINT_REL,
+        locate=lambda i: {"positions": f"m={int(m[i[0], i[1]])}, n={int(n[i[0], i[1]])}", "head": i[2], "batch": i[0]},
+    )
 
 
-_HINT_NORM = ("RoPE is a rotation: it must keep every token's norm (times the spec's attention factor); look for a "
-              "stray scale, cos/sin applied twice, or cos and sin of different angles")
+_HINT_NORM = (
+    "RoPE is a rotation: it must keep every token's norm (times the spec's attention factor); look for a "
+    "stray scale, cos/sin applied twice, or cos and sin of different angles"
+)
 
 
 @_guard("norm_preservation", _HINT_NORM)
@@ -462,9 +564,18 @@ def check_norm_preservation(ctx: _Ctx) -> PropertyResult:
     s = ctx.s
     out = ctx.run(s.x, s.positions)
     got, want = np.linalg.norm(out, axis=-1), np.linalg.norm(ctx.w * s.x, axis=-1)
-    return _compare(ctx, "norm_preservation", got, want, kind="norm", scale=float(want.max(initial=0.0)),
-                    max_position=0, what="output norms and input norms", hint=_HINT_NORM,
-                    locate=lambda i: {"position": int(s.positions[i[0], i[1]]), "head": i[2], "batch": i[0]})
+    return _compare(
+        ctx,
+        "norm_preservation",
+        got,
+        want,
+        kind="norm",
+        scale=float(want.max(initial=0.0)),
+        max_position=0,
+        what="output norms and input norms",
+        hint=_HINT_NORM,
+        locate=lambda i: {"position": int(s.positions[i[0], i[1]]), "head": i[2], "batch": i[0]},
+    )
 
 
 _HINT_ZERO = "position 0 must leave x unchanged (up to the attention factor): look for positions shifted by one"
@@ -476,13 +587,24 @@ def check_identity_at_zero(ctx: _Ctx) -> PropertyResult:
     s = ctx.s
     zeros = np.zeros_like(s.positions)
     out = ctx.run(s.x, zeros)
-    return _compare(ctx, "identity_at_zero", out, ctx.w * s.x, kind="rotation", scale=_scale(ctx, s.x),
-                    max_position=0, what="fn(x, 0) and x", hint=_HINT_ZERO,
-                    locate=lambda i: ctx.token_context(i, zeros))
+    return _compare(
+        ctx,
+        "identity_at_zero",
+        out,
+        ctx.w * s.x,
+        kind="rotation",
+        scale=_scale(ctx, s.x),
+        max_position=0,
+        what="fn(x, 0) and x",
+        hint=_HINT_ZERO,
+        locate=lambda i: ctx.token_context(i, zeros),
+    )
 
 
-_HINT_COMP = ("rotating by b then by a must equal rotating by a+b: the angle must be linear in the position "
-              "(no offset added, no position-dependent scale)")
+_HINT_COMP = (
+    "rotating by b then by a must equal rotating by a+b: the angle must be linear in the position "
+    "(no offset added, no position-dependent scale)"
+)
 
 
 @_guard("composition", _HINT_COMP)
@@ -493,14 +615,29 @@ def check_composition(ctx: _Ctx) -> PropertyResult:
     once = round_to_dtype(ctx.run(s.x, b), ctx.dtype)
     twice = ctx.run(once, a)
     direct = ctx.w * ctx.run(s.x, a + b)
-    return _compare(ctx, "composition", twice, direct, kind="self", scale=max(ctx.factor, 1.0) * _scale(ctx, s.x),
-                    max_position=int((a + b).max(initial=0)), what="R_a R_b x and R_{a+b} x", hint=_HINT_COMP,
-                    locate=lambda i: {"positions": f"a={int(a[i[0], i[1]])}, b={int(b[i[0], i[1]])}",
-                                      "pair": ctx.pair_of(i[3]), "head": i[2], "batch": i[0]})
+    return _compare(
+        ctx,
+        "composition",
+        twice,
+        direct,
+        kind="self",
+        scale=max(ctx.factor, 1.0) * _scale(ctx, s.x),
+        max_position=int((a + b).max(initial=0)),
+        what="R_a R_b x and R_{a+b} x",
+        hint=_HINT_COMP,
+        locate=lambda i: {
+            "positions": f"a={int(a[i[0], i[1]])}, b={int(b[i[0], i[1]])}",
+            "pair": ctx.pair_of(i[3]),
+            "head": i[2],
+            "batch": i[0],
+        },
+    )
 
 
-_HINT_INV = ("R_a must be orthogonal (R_a^T R_a = I, so R_a^-1 = R_a^T = R_-a): both dims of a pair must use the "
-             "same angle and the same scale")
+_HINT_INV = (
+    "R_a must be orthogonal (R_a^T R_a = I, so R_a^-1 = R_a^T = R_-a): both dims of a pair must use the "
+    "same angle and the same scale"
+)
 
 
 @_guard("inverse", _HINT_INV)
@@ -517,13 +654,24 @@ def check_inverse(ctx: _Ctx) -> PropertyResult:
         got.append(mat.T @ y)
         want.append(ctx.w**2 * tok)
     got_a, want_a = np.array(got), np.array(want)
-    return _compare(ctx, "inverse", got_a, want_a, kind="self", scale=max(ctx.factor, 1.0) * _scale(ctx, s.x),
-                    max_position=int(positions.max(initial=0)), what="R_a^T R_a x and x", hint=_HINT_INV,
-                    locate=lambda i: {"position": int(positions[i[0]]), "pair": ctx.pair_of(i[1])})
+    return _compare(
+        ctx,
+        "inverse",
+        got_a,
+        want_a,
+        kind="self",
+        scale=max(ctx.factor, 1.0) * _scale(ctx, s.x),
+        max_position=int(positions.max(initial=0)),
+        what="R_a^T R_a x and x",
+        hint=_HINT_INV,
+        locate=lambda i: {"position": int(positions[i[0]]), "pair": ctx.pair_of(i[1])},
+    )
 
 
-_HINT_INDEP = ("each batch row must use its own positions and each head the same rotation: look for positions[0] "
-               "broadcast to all rows, or heads and sequence axes swapped ((batch, seq, heads, head_dim) is the layout)")
+_HINT_INDEP = (
+    "each batch row must use its own positions and each head the same rotation: look for positions[0] "
+    "broadcast to all rows, or heads and sequence axes swapped ((batch, seq, heads, head_dim) is the layout)"
+)
 
 
 @_guard("head_batch_independence", _HINT_INDEP)
@@ -535,9 +683,18 @@ def check_head_batch_independence(ctx: _Ctx) -> PropertyResult:
     for b in range(s.x.shape[0]):
         for h in range(s.x.shape[2]):
             alone[b, :, h] = ctx.run(s.x[b : b + 1, :, h : h + 1], s.positions[b : b + 1])[0, :, 0]
-    return _compare(ctx, "head_batch_independence", full, alone, kind="self", scale=_scale(ctx, s.x),
-                    max_position=s.max_position, what="the batched output and each (row, head) rotated alone",
-                    hint=_HINT_INDEP, locate=lambda i: ctx.token_context(i, s.positions))
+    return _compare(
+        ctx,
+        "head_batch_independence",
+        full,
+        alone,
+        kind="self",
+        scale=_scale(ctx, s.x),
+        max_position=s.max_position,
+        what="the batched output and each (row, head) rotated alone",
+        hint=_HINT_INDEP,
+        locate=lambda i: ctx.token_context(i, s.positions),
+    )
 
 
 _HINT_PASS = "dims past rotary_dim must be returned untouched (partial rotary rotates only the first rotary_dim dims)"
@@ -548,8 +705,15 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
     """Dims past rotary_dim pass through bit-exactly."""
     s, r = ctx.s, ctx.spec.rotary_dim
     if r == ctx.spec.head_dim:
-        return PropertyResult("passthrough", True, 0.0, 0.0, (0.0, 0.0),
-                              "no pass-through dims (rotary_dim == head_dim)", ctx.base_context())
+        return PropertyResult(
+            "passthrough",
+            True,
+            0.0,
+            0.0,
+            (0.0, 0.0),
+            "no pass-through dims (rotary_dim == head_dim)",
+            ctx.base_context(),
+        )
     out = ctx.run(s.x, s.positions)
     got, want = out[..., r:], s.x[..., r:]
     err = np.abs(got - want)
@@ -557,22 +721,50 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
     bad = err > 0
     context = ctx.base_context()
     if not bad.any():
-        return PropertyResult("passthrough", True, 0.0, 0.0, (0.0, 0.0),
-                              f"dims {r}..{ctx.spec.head_dim - 1} passed through bit-exactly", context)
+        return PropertyResult(
+            "passthrough",
+            True,
+            0.0,
+            0.0,
+            (0.0, 0.0),
+            f"dims {r}..{ctx.spec.head_dim - 1} passed through bit-exactly",
+            context,
+        )
     i = tuple(int(j) for j in np.unravel_index(int(np.argmax(err)), err.shape))
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = float(np.max(np.where(bad, err / np.abs(want), 0.0)))
-    context.update(mismatched=int(bad.sum()), total=int(bad.size), index=i[:3] + (i[3] + r,), rel_index=i[:3] + (i[3] + r,),
-                   position=int(s.positions[i[0], i[1]]), dim=f"{i[3] + r} (pass-through)", head=i[2], batch=i[0],
-                   actual=float(got[i]), expected=float(want[i]))
-    return PropertyResult("passthrough", False, float(err.max()), rel, (0.0, 0.0),
-                          f"pass-through dims {r}..{ctx.spec.head_dim - 1} are not bit-exact!", context, _HINT_PASS)
+    context.update(
+        mismatched=int(bad.sum()),
+        total=int(bad.size),
+        index=i[:3] + (i[3] + r,),
+        rel_index=i[:3] + (i[3] + r,),
+        position=int(s.positions[i[0], i[1]]),
+        dim=f"{i[3] + r} (pass-through)",
+        head=i[2],
+        batch=i[0],
+        actual=float(got[i]),
+        expected=float(want[i]),
+    )
+    return PropertyResult(
+        "passthrough",
+        False,
+        float(err.max()),
+        rel,
+        (0.0, 0.0),
+        f"pass-through dims {r}..{ctx.spec.head_dim - 1} are not bit-exact!",
+        context,
+        _HINT_PASS,
+    )
 
 
-_HINT_OTHER = ("a token's output must depend only on its own vector and position: look for reads along the sequence "
-               "axis (a roll, a shifted index, a reshape that mixes seq with heads)")
-_HINT_CONS = ("a token's rotation must depend only on its own position: recompute frequencies per call from the spec, "
-              "never from x.shape[1] or a cache grown by an earlier, longer call (the dynamic-NTK trap)")
+_HINT_OTHER = (
+    "a token's output must depend only on its own vector and position: look for reads along the sequence "
+    "axis (a roll, a shifted index, a reshape that mixes seq with heads)"
+)
+_HINT_CONS = (
+    "a token's rotation must depend only on its own position: recompute frequencies per call from the spec, "
+    "never from x.shape[1] or a cache grown by an earlier, longer call (the dynamic-NTK trap)"
+)
 
 
 @_guard("consistency", _HINT_CONS)
@@ -594,22 +786,42 @@ def check_consistency(ctx: _Ctx) -> PropertyResult:
     def loc(i: tuple[int, ...]) -> dict[str, Any]:
         return ctx.token_context(i, s.positions)
 
-    common: dict[str, Any] = {"kind": "self", "scale": _scale(ctx, s.x), "max_position": s.max_position,
-                              "hint": _HINT_CONS, "locate": loc}
+    common: dict[str, Any] = {
+        "kind": "self",
+        "scale": _scale(ctx, s.x),
+        "max_position": s.max_position,
+        "hint": _HINT_CONS,
+        "locate": loc,
+    }
     mixed = s.y.copy()
     mixed[:, -1] = s.x[:, -1]
     other = ctx.run(mixed, s.positions)
+
     def at_last(i: Any) -> Any:  # the compared slice holds the last token only: report full-call indices
         return None if i is None else (i[0], seq - 1, *i[2:])
 
     last = {**common, "hint": _HINT_OTHER, "locate": lambda i: loc(at_last(i))}
-    res = _compare(ctx, "consistency", other[:, -1:], full[:, -1:], extra={"check": "other tokens"},
-                   what="the last token among other tokens and among the original ones", **last)
+    res = _compare(
+        ctx,
+        "consistency",
+        other[:, -1:],
+        full[:, -1:],
+        extra={"check": "other tokens"},
+        what="the last token among other tokens and among the original ones",
+        **last,
+    )
     if not res.passed:
         c = res.context
         return replace(res, context={**c, "index": at_last(c.get("index")), "rel_index": at_last(c.get("rel_index"))})
-    res = _compare(ctx, "consistency", full, alone, what=f"each token in a call of length {seq} and alone (length 1)",
-                   extra={"check": "length"}, **common)
+    res = _compare(
+        ctx,
+        "consistency",
+        full,
+        alone,
+        what=f"each token in a call of length {seq} and alone (length 1)",
+        extra={"check": "length"},
+        **common,
+    )
     if not res.passed:
         return res
     # longer than every call so far (a growing cache grows), and past L_0 where a schedule switches there
@@ -619,8 +831,15 @@ def check_consistency(ctx: _Ctx) -> PropertyResult:
     long_len = int(min(long_len, 4 * PROPERTY_MAX_POSITION))
     ctx.run(np.zeros((1, long_len, 1, d)), np.arange(long_len)[None])
     again = ctx.run(s.x, s.positions)
-    return _compare(ctx, "consistency", again, full, extra={"check": "state"},
-                    what=f"the output before and after a call of length {long_len}", **common)
+    return _compare(
+        ctx,
+        "consistency",
+        again,
+        full,
+        extra={"check": "state"},
+        what=f"the output before and after a call of length {long_len}",
+        **common,
+    )
 
 
 PROPERTIES: dict[str, Callable[..., PropertyResult]] = {

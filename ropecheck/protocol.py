@@ -29,10 +29,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .spec import RopeSpec
-from .tolerance import dtype_name
 from .errors import TargetError, UsageError
 from .reference import apply_rope, effective_seq_len
+from .spec import RopeSpec
+from .tolerance import dtype_name
 
 __all__ = [
     "CONVENTIONS",

@@ -27,17 +27,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from .version import __version__
+
 from .errors import UsageError
-from .properties import PROPERTIES
-from .properties import as_implementation, assert_rope_properties
-from .properties import run_all
+from .properties import PROPERTIES, as_implementation, assert_rope_properties, run_all
+from .version import __version__
 
 __all__ = ["MARKER", "OPT_DEVICE", "OPT_DTYPE", "OPT_PROPERTIES", "OPT_SEED", "RopeChecker", "ropecheck"]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .spec import RopeSpec
     from .properties import PropertyResult
+    from .spec import RopeSpec
 
 OPT_SEED = "--ropecheck-seed"
 OPT_DTYPE = "--ropecheck-dtype"
@@ -52,26 +51,47 @@ _MARKER_HELP = (
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ropecheck", "ropecheck: RoPE correctness checks")
-    group.addoption(OPT_SEED, action="store", type=int, default=0, dest="ropecheck_seed",
-                    help="seed for the inputs ropecheck draws (default 0)")
-    group.addoption(OPT_DTYPE, action="store", default="float32", dest="ropecheck_dtype",
-                    choices=("float64", "float32", "bfloat16", "float16"),
-                    help="dtype the implementation is called in (default float32)")
-    group.addoption(OPT_DEVICE, action="store", default="cpu", dest="ropecheck_device",
-                    help="torch device for the inputs (default cpu)")
-    group.addoption(OPT_PROPERTIES, action="store", default=None, dest="ropecheck_properties",
-                    help="comma-separated properties to check (default: all)")
+    group.addoption(
+        OPT_SEED,
+        action="store",
+        type=int,
+        default=0,
+        dest="ropecheck_seed",
+        help="seed for the inputs ropecheck draws (default 0)",
+    )
+    group.addoption(
+        OPT_DTYPE,
+        action="store",
+        default="float32",
+        dest="ropecheck_dtype",
+        choices=("float64", "float32", "bfloat16", "float16"),
+        help="dtype the implementation is called in (default float32)",
+    )
+    group.addoption(
+        OPT_DEVICE,
+        action="store",
+        default="cpu",
+        dest="ropecheck_device",
+        help="torch device for the inputs (default cpu)",
+    )
+    group.addoption(
+        OPT_PROPERTIES,
+        action="store",
+        default=None,
+        dest="ropecheck_properties",
+        help="comma-separated properties to check (default: all)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", _MARKER_HELP)
     names = _property_names(config)
     if names:  # a typo should stop the run at once, not fail every test that uses the fixture
-
         unknown = [n for n in names if n not in PROPERTIES]
         if unknown:
-            raise pytest.UsageError(f"{OPT_PROPERTIES}: unknown properties {', '.join(unknown)}; "
-                                    f"choose from {', '.join(PROPERTIES)}")
+            raise pytest.UsageError(
+                f"{OPT_PROPERTIES}: unknown properties {', '.join(unknown)}; choose from {', '.join(PROPERTIES)}"
+            )
 
 
 def _property_names(config: pytest.Config) -> list[str] | None:
@@ -105,7 +125,6 @@ class RopeChecker:
         opts = dict(self.defaults)
         opts.update({k: v for k, v in overrides.items() if v is not None})
         if opts.get("spec") is None:
-
             raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
         return opts
 
@@ -123,12 +142,11 @@ class RopeChecker:
     ) -> list[PropertyResult]:
         """Every property's :class:`~ropecheck.properties.PropertyResult`, without raising."""
 
-        o = self._options(
-            {"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties}
-        )
+        o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        return run_all(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"],
-                       properties=o.get("properties"))
+        return run_all(
+            impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+        )
 
     def check(
         self,
@@ -149,12 +167,11 @@ class RopeChecker:
         """
         __tracebackhide__ = True
 
-        o = self._options(
-            {"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties}
-        )
+        o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        return assert_rope_properties(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"],
-                                      properties=o.get("properties"))
+        return assert_rope_properties(
+            impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+        )
 
 
 def _checker(item: pytest.Item) -> RopeChecker:

@@ -28,8 +28,8 @@ from typing import Literal
 import mpmath
 import numpy as np
 
-from .spec import RopeSpec
 from .errors import UsageError
+from .spec import RopeSpec
 
 __all__ = [
     "FORMS",
@@ -121,7 +121,9 @@ def phases(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None =
     return (2 * np.pi) * frac
 
 
-def cos_sin(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def cos_sin(
+    spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """cos and sin of the exact phases, each of shape ``positions.shape + (r/2,)``."""
     ph = phases(spec, positions, seq_len=seq_len)
     return np.cos(ph), np.sin(ph)

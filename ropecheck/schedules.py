@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import mpmath
 import numpy as np
@@ -72,7 +72,6 @@ def check_int(field_name: str, value: Any, *, minimum: int = 1) -> None:
         raise SpecError(field_name, f"must be an integer, got {value!r}")
     if value < minimum:
         raise SpecError(field_name, f"must be >= {minimum}, got {value!r}")
-
 
 
 # --------------------------------------------------------------------------- schedules
@@ -252,7 +251,11 @@ class YaRN:
             "beta_slow": self.beta_slow,
             "truncate": self.truncate,
         }
-        for key, value in (("mscale", self.mscale), ("mscale_all_dim", self.mscale_all_dim), ("attention_factor", self.attention)):
+        for key, value in (
+            ("mscale", self.mscale),
+            ("mscale_all_dim", self.mscale_all_dim),
+            ("attention_factor", self.attention),
+        ):
             if value is not None:
                 out[key] = value
         return out
@@ -335,7 +338,9 @@ class LongRoPE:
             for v in values:
                 check_positive(f"rope_scaling.{name}", v)
         if self.factor is None and spec.max_position_embeddings is None:
-            raise SpecError("max_position_embeddings", "longrope needs it (or rope_scaling.factor) for its attention factor")
+            raise SpecError(
+                "max_position_embeddings", "longrope needs it (or rope_scaling.factor) for its attention factor"
+            )
 
     def uses_long(self, seq_len: int | None) -> bool:
         return bool(seq_len) and int(seq_len) > self.original_max_position_embeddings  # type: ignore[arg-type]
@@ -371,7 +376,7 @@ class LongRoPE:
         return out
 
 
-Scaling = Union[Default, Linear, StaticNTK, DynamicNTK, YaRN, Llama3, LongRoPE]
+Scaling = Default | Linear | StaticNTK | DynamicNTK | YaRN | Llama3 | LongRoPE
 ROPE_TYPES: dict[str, type] = {
     cls.rope_type: cls for cls in (Default, Linear, StaticNTK, DynamicNTK, YaRN, Llama3, LongRoPE)
 }
@@ -387,5 +392,3 @@ def _default_inv_freq_mp_cached(base: str, r: int) -> tuple[mpmath.mpf, ...]:
 def default_inv_freq_mp(base: Any, r: int) -> list[mpmath.mpf]:
     key = mpmath.nstr(mpmath.mpf(base), DPS + 5) if isinstance(base, mpmath.mpf) else repr(float(base))
     return list(_default_inv_freq_mp_cached(key, r))
-
-

@@ -28,7 +28,18 @@ import numpy as np
 
 from . import hf
 from .errors import SpecError
-from .schedules import DPS, LAYOUTS, ROPE_TYPES, Default, DynamicNTK, Layout, LongRoPE, Scaling, check_int, check_positive
+from .schedules import (
+    DPS,
+    LAYOUTS,
+    ROPE_TYPES,
+    Default,
+    DynamicNTK,
+    Layout,
+    LongRoPE,
+    Scaling,
+    check_int,
+    check_positive,
+)
 
 __all__ = ["RopeSpec"]
 
@@ -84,7 +95,9 @@ class RopeSpec:
         if self.layout not in LAYOUTS:
             raise SpecError("layout", f"must be 'interleaved' or 'half', got {self.layout!r}")
         if not isinstance(self.scaling, tuple(ROPE_TYPES.values())):
-            raise SpecError("scaling", f"must be one of {', '.join(c.__name__ for c in ROPE_TYPES.values())}, got {self.scaling!r}")
+            raise SpecError(
+                "scaling", f"must be one of {', '.join(c.__name__ for c in ROPE_TYPES.values())}, got {self.scaling!r}"
+            )
         if self.max_position_embeddings is not None:
             check_int("max_position_embeddings", self.max_position_embeddings)
         self.scaling.validate(self)

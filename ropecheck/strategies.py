@@ -37,13 +37,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from .errors import UsageError
+from .properties import Sample, position_limit
 from .protocol import round_to_dtype
+from .reference import MAX_EXACT_POSITION
 from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, Scaling, StaticNTK, YaRN
 from .spec import RopeSpec
 from .tolerance import dtype_name
-from .errors import UsageError
-from .properties import Sample, position_limit
-from .reference import MAX_EXACT_POSITION
 
 __all__ = [
     "CI_PROFILE",
@@ -123,7 +123,9 @@ def rotary_dims(head_dim: int, *, min_value: int = 2) -> st.SearchStrategy[int]:
         True
     """
     _check(head_dim >= 2 and head_dim % 2 == 0, f"head_dim must be even and >= 2, got {head_dim}")
-    _check(2 <= min_value <= head_dim and min_value % 2 == 0, f"min_value must be even, in [2, head_dim], got {min_value}")
+    _check(
+        2 <= min_value <= head_dim and min_value % 2 == 0, f"min_value must be even, in [2, head_dim], got {min_value}"
+    )
     return _rotary(head_dim, min_value)
 
 
@@ -170,9 +172,15 @@ def _yarn(draw: st.DrawFn) -> YaRN:
     beta_slow = draw(_choice((1.0, 0.5, 2.0)))
     beta_fast = draw(_choice((32.0, 16.0, 64.0)))
     mscale = draw(_choice((None, 1.0, 0.707)))
-    return YaRN(draw(_factor()), draw(_original_length()), beta_fast=beta_fast, beta_slow=beta_slow,
-                mscale=mscale, mscale_all_dim=mscale and draw(_choice((1.0, 0.707))),
-                truncate=draw(st.booleans()))
+    return YaRN(
+        draw(_factor()),
+        draw(_original_length()),
+        beta_fast=beta_fast,
+        beta_slow=beta_slow,
+        mscale=mscale,
+        mscale_all_dim=mscale and draw(_choice((1.0, 0.707))),
+        truncate=draw(st.booleans()),
+    )
 
 
 @st.composite
@@ -248,14 +256,25 @@ def rope_specs(
         _check(head_dim >= 2 and head_dim % 2 == 0, f"head_dim must be even and >= 2, got {head_dim}")
     elif head_dim is None:
         head_dims(min_value=min_head_dim, max_value=max_head_dim)
-    _check(layout is None or layout in ("half", "interleaved"), f"layout must be 'half' or 'interleaved', got {layout!r}")
+    _check(
+        layout is None or layout in ("half", "interleaved"), f"layout must be 'half' or 'interleaved', got {layout!r}"
+    )
     names = tuple(ROPE_TYPES) if kinds is None else tuple(kinds)
-    _check(bool(names) and all(k in ROPE_TYPES for k in names),
-           f"kinds must be a non-empty subset of {', '.join(ROPE_TYPES)}, got {kinds!r}")
+    _check(
+        bool(names) and all(k in ROPE_TYPES for k in names),
+        f"kinds must be a non-empty subset of {', '.join(ROPE_TYPES)}, got {kinds!r}",
+    )
     if base is not None:
         RopeSpec(head_dim=2, base=base)  # raises SpecError for a bad base
-    return _rope_specs(head_dim=head_dim, min_head_dim=min_head_dim, max_head_dim=max_head_dim, partial=partial,
-                       layout=layout, kinds=names, base=base)
+    return _rope_specs(
+        head_dim=head_dim,
+        min_head_dim=min_head_dim,
+        max_head_dim=max_head_dim,
+        partial=partial,
+        layout=layout,
+        kinds=names,
+        base=base,
+    )
 
 
 @st.composite
@@ -375,21 +394,29 @@ def tensors(
     name = dtype_name(dtype)
     _check(min_value <= max_value, f"need min_value <= max_value, got {min_value}, {max_value}")
     top = _FINITE_MAX[name]
-    _check(-top <= min_value and max_value <= top,
-           f"min_value and max_value must be finite in {name} (|v| <= {top:.6g}), got {min_value}, {max_value}")
+    _check(
+        -top <= min_value and max_value <= top,
+        f"min_value and max_value must be finite in {name} (|v| <= {top:.6g}), got {min_value}, {max_value}",
+    )
     _check(backend in ("numpy", "torch"), f"backend must be 'numpy' or 'torch', got {backend!r}")
     _check(min_magnitude >= 0, f"min_magnitude must be >= 0, got {min_magnitude}")
     floor = max(float(min_magnitude), _SMALLEST_NORMAL[name])
     _check(min_nonzero >= 0, f"min_nonzero must be >= 0, got {min_nonzero}")
-    _check(min_nonzero == 0 or max_value >= floor or min_value <= -floor,
-           f"min_nonzero={min_nonzero} needs a value with |v| >= {floor:.3g} in [{min_value}, {max_value}]")
+    _check(
+        min_nonzero == 0 or max_value >= floor or min_value <= -floor,
+        f"min_nonzero={min_nonzero} needs a value with |v| >= {floor:.3g} in [{min_value}, {max_value}]",
+    )
     if isinstance(shape, tuple):
         _check(min_nonzero <= int(np.prod(shape)), f"min_nonzero={min_nonzero} does not fit in shape {shape}")
-        arrays: st.SearchStrategy[np.ndarray] = _float_arrays(shape, float(min_value), float(max_value), floor,
-                                                              int(min_nonzero))
+        arrays: st.SearchStrategy[np.ndarray] = _float_arrays(
+            shape, float(min_value), float(max_value), floor, int(min_nonzero)
+        )
     else:
-        arrays = shape.flatmap(lambda shp: _float_arrays(tuple(shp), float(min_value), float(max_value), floor,
-                                                         min(int(min_nonzero), int(np.prod(shp)))))
+        arrays = shape.flatmap(
+            lambda shp: _float_arrays(
+                tuple(shp), float(min_value), float(max_value), floor, min(int(min_nonzero), int(np.prod(shp)))
+            )
+        )
     rounded = arrays.map(lambda v: round_to_dtype(v, name))
     if backend == "numpy":
         return rounded
@@ -430,8 +457,9 @@ def _float_arrays(
 
 
 @st.composite
-def _sparse_arrays(draw: st.DrawFn, shape: tuple[int, ...], values: st.SearchStrategy[float],
-                   min_nonzero: int) -> np.ndarray:
+def _sparse_arrays(
+    draw: st.DrawFn, shape: tuple[int, ...], values: st.SearchStrategy[float], min_nonzero: int
+) -> np.ndarray:
     """Zeros with a list of (index, value) entries: few choices to shrink, and an entry at
     index (1, 0, 0, 0) stays valid when another axis shrinks, so counterexamples shrink to
     basis vectors in the smallest head_dim (a flat index into the array would move)."""
@@ -439,8 +467,12 @@ def _sparse_arrays(draw: st.DrawFn, shape: tuple[int, ...], values: st.SearchStr
     if out.size == 0:
         return out
     index = st.tuples(*(_ints(0, n - 1) for n in shape))
-    entries = st.lists(st.tuples(index, values), min_size=min_nonzero, max_size=out.size,
-                       unique_by=(lambda e: e[0]) if min_nonzero > 1 else None)
+    entries = st.lists(
+        st.tuples(index, values),
+        min_size=min_nonzero,
+        max_size=out.size,
+        unique_by=(lambda e: e[0]) if min_nonzero > 1 else None,
+    )
     for i, v in draw(entries):
         out[i] = v
     return out
@@ -470,8 +502,9 @@ def samples(
     _check(min(max_batch, max_seq, max_heads) >= 1, "max_batch, max_seq and max_heads must be >= 1")
     _check(max_position is None or max_position >= 0, f"max_position must be >= 0, got {max_position}")
     dtype_name(dtype)
-    return _samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
-                    max_position=max_position)
+    return _samples(
+        spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads, max_position=max_position
+    )
 
 
 @st.composite
@@ -526,10 +559,17 @@ def spec_and_sample(
         True
     """
     specs = rope_specs(max_head_dim=max_head_dim, kinds=kinds, partial=partial, layout=layout)
-    samples(RopeSpec(head_dim=2), dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
-            max_position=max_position)  # validates the sample options before any example is drawn
-    return _spec_and_sample(specs, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
-                            max_position=max_position)
+    samples(
+        RopeSpec(head_dim=2),
+        dtype=dtype,
+        max_batch=max_batch,
+        max_seq=max_seq,
+        max_heads=max_heads,
+        max_position=max_position,
+    )  # validates the sample options before any example is drawn
+    return _spec_and_sample(
+        specs, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads, max_position=max_position
+    )
 
 
 @st.composite
@@ -544,6 +584,7 @@ def _spec_and_sample(
     max_position: int | None,
 ) -> tuple[RopeSpec, Sample]:
     spec = draw(specs)
-    sample = draw(samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads,
-                          max_position=max_position))
+    sample = draw(
+        samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads, max_position=max_position)
+    )
     return spec, sample

@@ -8,9 +8,11 @@ metadata, and text kept as paths so the page needs no fonts.
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+
 from .spec import RopeSpec
 
 __all__ = ["figure_svg", "spectra_svg", "pairing_svg", "curve_svg"]
@@ -102,7 +104,11 @@ def pairing_svg(head_dim: int = 8) -> str:
         ax.set_xlim(-0.7, head_dim - 0.3)
         ax.set_ylim(-0.9, 1.4)
         ax.axis("off")
-        name = "interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)" if layout == "interleaved" else "half-split (rotate_half): pairs (xᵢ, xᵢ₊d/₂)"
+        name = (
+            "interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)"
+            if layout == "interleaved"
+            else "half-split (rotate_half): pairs (xᵢ, xᵢ₊d/₂)"
+        )
         ax.set_title(name, fontsize=9, loc="left")
         for i, (a, b) in enumerate(spec.pairs()):
             color = colors(i % 10)
@@ -110,7 +116,12 @@ def pairing_svg(head_dim: int = 8) -> str:
                 ax.add_patch(plt.Rectangle((dim - 0.4, -0.4), 0.8, 0.8, color=color, alpha=0.85))
                 ax.text(dim, 0, f"x{dim}", ha="center", va="center", fontsize=8, color="white")
             mid, height = (a + b) / 2, 0.55 + 0.12 * (b - a)
-            ax.annotate("", xy=(b, 0.42), xytext=(a, 0.42), arrowprops=dict(arrowstyle="<->", color=color, connectionstyle=f"bar,fraction={0.25 / max(b - a, 1)}"))
+            ax.annotate(
+                "",
+                xy=(b, 0.42),
+                xytext=(a, 0.42),
+                arrowprops=dict(arrowstyle="<->", color=color, connectionstyle=f"bar,fraction={0.25 / max(b - a, 1)}"),
+            )
             ax.text(mid, min(height, 1.25), f"θ{i}", ha="center", fontsize=7, color=color)
     fig.tight_layout()
     return figure_svg(fig)

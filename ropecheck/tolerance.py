@@ -29,7 +29,7 @@ Where the numbers come from (u is the unit roundoff of the dtype):
   ("score": 4x, both sides computed by the implementation).
 * Norms are compared relatively; one rotation's rounding bounds the change ("norm").
 
-``tests/test_precision.py`` checks that ``tolerance(dtype, "rotation", max_position=m)``
+``tests/precision/test_precision.py`` checks that ``tolerance(dtype, "rotation", max_position=m)``
 covers the error model's bound (:func:`ropecheck.precision.tolerance_at`) on both devices.
 
 Design constraints: pure data and arithmetic, no numpy/torch import; rtol and atol always
@@ -114,10 +114,17 @@ def dtype_name(dtype: Any) -> str:
         'bfloat16'
     """
     name = str(dtype).replace("torch.", "")
-    name = {"float": "float32", "double": "float64", "half": "float16", "fp32": "float32", "fp64": "float64",
-            "fp16": "float16", "bf16": "bfloat16"}.get(name, name)
+    name = {
+        "float": "float32",
+        "double": "float64",
+        "half": "float16",
+        "fp32": "float32",
+        "fp64": "float64",
+        "fp16": "float16",
+        "bf16": "bfloat16",
+    }.get(name, name)
     if name.startswith("<class 'numpy."):  # np.float32 the type
-        name = name[len("<class 'numpy."):-2]
+        name = name[len("<class 'numpy.") : -2]
     if name not in UNIT_ROUNDOFF:
         raise UsageError(f"dtype must be one of {', '.join(UNIT_ROUNDOFF)}, got {dtype!r}")
     return name
@@ -151,7 +158,11 @@ def tolerance(
         raise UsageError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     growth = KINDS[kind]
     rtol, atol = TOLERANCES[name]
-    angle = SQRT2 * (gamma(ANGLE_ROUNDINGS, ANGLE_ROUNDOFF[name]) + COMPARE_U64 * UNIT_ROUNDOFF["float64"]) * abs(int(max_position))
+    angle = (
+        SQRT2
+        * (gamma(ANGLE_ROUNDINGS, ANGLE_ROUNDOFF[name]) + COMPARE_U64 * UNIT_ROUNDOFF["float64"])
+        * abs(int(max_position))
+    )
     rtol, atol = growth * rtol, growth * (atol + angle)
     if kind == "score" and head_dim:
         atol += head_dim * UNIT_ROUNDOFF["float64"]

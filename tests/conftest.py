@@ -1,16 +1,18 @@
-"""Shared test set-up: Hypothesis profiles and the CUDA skip.
+"""Shared test set-up: Hypothesis profiles, one torch thread, and the one GPU skip.
 
 The profiles come from :mod:`ropecheck.strategies` (``ropecheck-ci``, ``ropecheck-dev``),
 registered here also as ``ci`` and ``dev``. ``ci`` -- derandomized, no deadline, no example
 database, 60 examples -- is the default, so ``.ci/run`` and a plain ``python -m pytest -n 2``
 give the same result on every run and under xdist; set ``HYPOTHESIS_PROFILE=dev`` for the
 quicker local profile, or pick one with ``--hypothesis-profile``.
+
+Tests that need CUDA carry ``@pytest.mark.gpu`` and nothing else: the hook below skips them,
+with the reason, where CUDA is not available (the same checks run on the CPU elsewhere).
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 import torch
@@ -26,20 +28,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # oversubscribing two cores (threads spinning cost more than they save here).
 torch.set_num_threads(1)
 
-FIXTURES = Path(__file__).parent / "fixtures"
 
-
-@pytest.fixture
-def fixtures_dir() -> Path:
-    return FIXTURES
-
-
-def cuda_available() -> bool:
-    try:
-        import torch
-    except ImportError:  # pragma: no cover
-        return False
-    return bool(torch.cuda.is_available())
-
-
-requires_cuda = pytest.mark.skipif(not cuda_available(), reason="CUDA is not available on this machine")
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip every ``gpu``-marked test, with the reason, where CUDA is not available."""
+    if torch.cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="CUDA is not available on this machine")
+    for item in items:
+        if item.get_closest_marker("gpu") is not None:
+            item.add_marker(skip)

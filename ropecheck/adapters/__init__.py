@@ -22,8 +22,17 @@ never imports torch extensions or a missing library; a missing library raises
 from __future__ import annotations
 
 # the modules register their adapters on import (in this order in `ropecheck adapters`)
-from . import hf_transformers, torchtune_models, small_libs, model_repos, gpu_kernels  # noqa: I001
+from . import gpu_kernels, hf_transformers, model_repos, small_libs, torchtune_models
 from .registry import ADAPTERS, Adapter, get_adapter, register
 
-__all__ = ["ADAPTERS", "Adapter", "get_adapter", "gpu_kernels", "hf_transformers", "model_repos", "register",
-           "small_libs", "torchtune_models"]
+__all__ = [
+    "ADAPTERS",
+    "Adapter",
+    "get_adapter",
+    "gpu_kernels",
+    "hf_transformers",
+    "model_repos",
+    "register",
+    "small_libs",
+    "torchtune_models",
+]

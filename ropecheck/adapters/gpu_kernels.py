@@ -8,7 +8,8 @@ is half-split; Liger follows the Llama/half-split form).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..spec import RopeSpec
 from .registry import Adapter, positions_fn, register

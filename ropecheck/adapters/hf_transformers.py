@@ -8,7 +8,8 @@ so the adapter checks that transformers implements what its config says.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..spec import RopeSpec
 from .registry import Adapter, positions_fn, register

@@ -12,13 +12,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..schedules import Llama3
 from ..spec import RopeSpec
 from .registry import Adapter, positions_fn, register
 
-__all__ = ["LITGPT_INSTALL", "LITGPT_PYTHIA_SPEC", "LLAMA_MODELS_INSTALL", "LLAMA_MODELS_SPEC", "MISTRAL_INSTALL", "MISTRAL_SPEC"]
+__all__ = [
+    "LITGPT_INSTALL",
+    "LITGPT_PYTHIA_SPEC",
+    "LLAMA_MODELS_INSTALL",
+    "LLAMA_MODELS_SPEC",
+    "MISTRAL_INSTALL",
+    "MISTRAL_SPEC",
+]
 
 # A plain `pip install` of these breaks the environment: litgpt pins huggingface-hub<1.4 (transformers 5
 # needs a newer one), mistral-inference pulls xformers (built for another torch) and an older numpy.

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from ..spec import RopeSpec
 from ..errors import UsageError
+from ..spec import RopeSpec
 
 __all__ = ["Adapter", "ADAPTERS", "register", "get_adapter"]
 

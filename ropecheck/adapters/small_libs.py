@@ -12,7 +12,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..spec import RopeSpec
 from .registry import Adapter, register

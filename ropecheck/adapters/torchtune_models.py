@@ -7,7 +7,8 @@ caches hold ``max_seq_len`` positions; the adapters size them to the spec's cont
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..schedules import Llama3
 from ..spec import RopeSpec

@@ -27,9 +27,15 @@ __all__ = ["GOAL_S", "add_arguments", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``ropecheck bench precision``."""
-    parser.add_argument("--out", default="reports/benchmarks/precision.md", metavar="PATH", help="output file (default: %(default)s)")
-    parser.add_argument("--policies", default=",".join(POLICIES), metavar="NAMES", help="comma-separated policies (default: all)")
-    parser.add_argument("--max-position", type=int, default=1 << 20, metavar="N", help="positions swept (default: %(default)s)")
+    parser.add_argument(
+        "--out", default="reports/benchmarks/precision.md", metavar="PATH", help="output file (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--policies", default=",".join(POLICIES), metavar="NAMES", help="comma-separated policies (default: all)"
+    )
+    parser.add_argument(
+        "--max-position", type=int, default=1 << 20, metavar="N", help="positions swept (default: %(default)s)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,4 +73,3 @@ def run(args: argparse.Namespace) -> int:
     lines += [f"| {n} | {s:.1f} | {w:.1f} | {c:.1f} |" for n, s, w, c in rows]
     write_text_atomic(Path(args.out), "\n".join(lines) + "\n")
     return 0 if worst < GOAL_S else 1
-

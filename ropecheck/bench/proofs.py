@@ -90,7 +90,13 @@ def general_d(repeats: int = 5) -> dict[str, Any]:
         proof = relative_position_general()
         times.append(time.perf_counter() - t0)
         verdicts.add(proof.verdict.value)
-    return {"runs": repeats, "median_s": statistics.median(times), "max_s": max(times), "verdicts": sorted(verdicts), "target_s": 2.0}
+    return {
+        "runs": repeats,
+        "median_s": statistics.median(times),
+        "max_s": max(times),
+        "verdicts": sorted(verdicts),
+        "target_s": 2.0,
+    }
 
 
 def _median_of(check: Any, d: int, repeats: int) -> tuple[bool, float]:
@@ -117,8 +123,12 @@ def measure(dims: list[int], cap: float, simplify_max_d: int = 16, repeats: int 
             simp_ok, simp_s = simplify_check(d)
             row.update(simplify_s=simp_s, simplify_proved=simp_ok)
         rows.append(row)
-        print(f"d={d:5d}  blockwise {fast_s:8.3f} s" + (f"  naive {row['naive_s']:8.3f} s  x{row['speedup']:.1f}" if row["naive_s"] else "  naive not run")
-              + (f"  simplify {row['simplify_s']:8.3f} s" if row["simplify_s"] is not None else ""), flush=True)
+        print(
+            f"d={d:5d}  blockwise {fast_s:8.3f} s"
+            + (f"  naive {row['naive_s']:8.3f} s  x{row['speedup']:.1f}" if row["naive_s"] else "  naive not run")
+            + (f"  simplify {row['simplify_s']:8.3f} s" if row["simplify_s"] is not None else ""),
+            flush=True,
+        )
     return {
         "simplify_max_d": simplify_max_d,
         "repeats": repeats,
@@ -138,28 +148,36 @@ def render(data: dict[str, Any]) -> str:
     lines = [
         "# Benchmark: symbolic proofs",
         "",
-        (f"Python {data['python']}, SymPy {data['sympy']}, {data['machine']}. SymPy's cache cleared before every "
-        f"measurement; up to d = 512 each figure is the median of {data.get('repeats', 1)} runs, both sides alike."),
+        (
+            f"Python {data['python']}, SymPy {data['sympy']}, {data['machine']}. SymPy's cache cleared before every "
+            f"measurement; up to d = 512 each figure is the median of {data.get('repeats', 1)} runs, both sides alike."
+        ),
         "",
         "## General-d proof (structural)",
         "",
-        (f"`relative_position_general`: median **{g['median_s']:.3f} s**, worst {g['max_s']:.3f} s over {g['runs']} runs "
-        f"(target < {g['target_s']:.0f} s); verdict {', '.join(g['verdicts'])}."),
+        (
+            f"`relative_position_general`: median **{g['median_s']:.3f} s**, worst {g['max_s']:.3f} s over {g['runs']} runs "
+            f"(target < {g['target_s']:.0f} s); verdict {', '.join(g['verdicts'])}."
+        ),
         "",
         "## Full expansion for concrete d",
         "",
-        ("*blockwise*: R_m, R_n and R_{n-m} are built from their definition as sparse entries, split into the "
-        "diagonal blocks closed under their nonzero entries, and each block's share of the difference is expanded to "
-        "exactly 0 (`expand_trig` for the relative rotation, then polynomial arithmetic over ZZ); no d x d product is "
-        "formed. *naive*: the d x d matrices built as `sympy.Matrix`, multiplied, and the whole difference "
-        "q^T R_m^T R_n k - q^T R_{n-m} k simplified by `expand`, `expand_trig`, `expand` to exactly 0. "
-        "*simplify*: the same with `sympy.simplify` as the simplification (small d only). Same run, side by side."),
+        (
+            "*blockwise*: R_m, R_n and R_{n-m} are built from their definition as sparse entries, split into the "
+            "diagonal blocks closed under their nonzero entries, and each block's share of the difference is expanded to "
+            "exactly 0 (`expand_trig` for the relative rotation, then polynomial arithmetic over ZZ); no d x d product is "
+            "formed. *naive*: the d x d matrices built as `sympy.Matrix`, multiplied, and the whole difference "
+            "q^T R_m^T R_n k - q^T R_{n-m} k simplified by `expand`, `expand_trig`, `expand` to exactly 0. "
+            "*simplify*: the same with `sympy.simplify` as the simplification (small d only). Same run, side by side."
+        ),
         "",
         "| d | blockwise (s) | naive (s) | speed-up | naive with simplify() (s) |",
         "|---:|---:|---:|---:|---:|",
     ]
     for r in data["concrete_d"]:
-        naive = f"{r['naive_s']:.3f}" if r["naive_s"] is not None else f"not run (previous > {data['naive_cap_s']:.0f} s)"
+        naive = (
+            f"{r['naive_s']:.3f}" if r["naive_s"] is not None else f"not run (previous > {data['naive_cap_s']:.0f} s)"
+        )
         speed = f"{r['speedup']:.1f}×" if r["speedup"] is not None else "—"
         simp = f"{r['simplify_s']:.3f}" if r.get("simplify_s") is not None else "—"
         proved = [r["blockwise_proved"], r["naive_proved"], r.get("simplify_proved")]
@@ -169,9 +187,11 @@ def render(data: dict[str, Any]) -> str:
         "",
         _target_line(at512),
         "",
-        ("Every approach only accepts an exact 0; numbers are never used. The naive column uses the fastest "
-        "simplification available here (the targeted rewrite); `simplify()` in its place is slower, so the speed-up "
-        "is a lower bound."),
+        (
+            "Every approach only accepts an exact 0; numbers are never used. The naive column uses the fastest "
+            "simplification available here (the targeted rewrite); `simplify()` in its place is slower, so the speed-up "
+            "is a lower bound."
+        ),
         "",
     ]
     return "\n".join(lines)
@@ -195,7 +215,9 @@ def targets_met(data: dict[str, Any]) -> bool:
     at512 = next((r for r in data["concrete_d"] if r["d"] == 512), None)
     if at512 is None:
         return True  # not part of this run (--max-d below 512); the page says so
-    return bool(at512["speedup"] is not None and at512["speedup"] >= 20 and at512["blockwise_proved"] and at512["naive_proved"])
+    return bool(
+        at512["speedup"] is not None and at512["speedup"] >= 20 and at512["blockwise_proved"] and at512["naive_proved"]
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -203,8 +225,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="reports/benchmarks", help="output folder (default reports/benchmarks)")
     parser.add_argument("--max-d", type=int, default=1024, help="largest d (default 1024)")
     parser.add_argument("--cap", type=float, default=120.0, help="stop naive runs after one exceeds this many seconds")
-    parser.add_argument("--simplify-max-d", type=int, default=16, help="also time simplify() for d up to this (default 16)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per d up to 512, both sides alike; the median is reported (default 3)")
+    parser.add_argument(
+        "--simplify-max-d", type=int, default=16, help="also time simplify() for d up to this (default 16)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="runs per d up to 512, both sides alike; the median is reported (default 3)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -217,4 +246,3 @@ def run(args: argparse.Namespace) -> int:
     ok = targets_met(data)
     print("targets met" if ok else "targets NOT met (see the page)")
     return 0 if ok else 1
-

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 import numpy as np
 
 from ..errors import UsageError
 from ..hf import scaling_from_dict
-from ..io import write_text_atomic
+from ..io import write_output
 from ..spec import RopeSpec
 
 __all__ = [
@@ -35,16 +34,27 @@ def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = Fals
     """Flags that describe a RopeSpec, shared by every command that needs one."""
     g = parser.add_argument_group("RoPE spec (flags, or --hf-config)")
     g.add_argument("--hf-config", metavar="PATH", help="read the spec from a Hugging Face config.json (or its folder)")
-    g.add_argument("--head-dim", type=int, metavar="D", help="head dimension (even)" + (" [required without --hf-config]" if required else ""))
+    g.add_argument(
+        "--head-dim",
+        type=int,
+        metavar="D",
+        help="head dimension (even)" + (" [required without --hf-config]" if required else ""),
+    )
     g.add_argument("--rotary-dim", type=int, metavar="R", help="rotated dims (partial rotary); default: head dim")
     g.add_argument("--base", type=float, metavar="THETA", help="rope_theta (default 10000)")
-    g.add_argument("--layout", choices=("interleaved", "half"), help="pairing: interleaved (x2i,x2i+1) or half (xi,xi+r/2); default half")
+    g.add_argument(
+        "--layout",
+        choices=("interleaved", "half"),
+        help="pairing: interleaved (x2i,x2i+1) or half (xi,xi+r/2); default half",
+    )
     g.add_argument(
         "--rope-scaling",
         metavar="JSON",
         help='schedule as HF rope_scaling JSON, e.g. \'{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4096}\'',
     )
-    g.add_argument("--max-position-embeddings", type=int, metavar="N", help="the model's context length (dynamic NTK, LongRoPE)")
+    g.add_argument(
+        "--max-position-embeddings", type=int, metavar="N", help="the model's context length (dynamic NTK, LongRoPE)"
+    )
 
 
 def spec_from_args(args: argparse.Namespace) -> RopeSpec:
@@ -70,7 +80,10 @@ def spec_from_args(args: argparse.Namespace) -> RopeSpec:
         if args.max_position_embeddings is not None:
             changes["max_position_embeddings"] = args.max_position_embeddings
         if scaling_json is not None:
-            changes["scaling"] = scaling_from_dict(scaling_json, max_position_embeddings=changes.get("max_position_embeddings", spec.max_position_embeddings))
+            changes["scaling"] = scaling_from_dict(
+                scaling_json,
+                max_position_embeddings=changes.get("max_position_embeddings", spec.max_position_embeddings),
+            )
         return spec.with_(**changes) if changes else spec
     if args.head_dim is None:
         raise UsageError("give --head-dim (or --hf-config PATH)")
@@ -86,12 +99,9 @@ def spec_from_args(args: argparse.Namespace) -> RopeSpec:
 
 
 def write_json(data: Any, target: str) -> None:
-    """Write JSON to a path (atomically) or to stdout for ``-``."""
+    """Write JSON to a path (atomically), through a FIFO or device, or to stdout for ``-`` (see :mod:`ropecheck.io`)."""
     text = json.dumps(data, indent=2, sort_keys=False, default=_json_default) + "\n"
-    if target == "-":
-        sys.stdout.write(text)
-        return
-    write_text_atomic(target, text)
+    write_output(target, text)
 
 
 def _json_default(obj: Any) -> Any:

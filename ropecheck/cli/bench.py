@@ -29,4 +29,3 @@ def add_parser(sub: Any) -> None:
         b = which.add_parser(name, help=text, description=text)
         module.add_arguments(b)
         b.set_defaults(run=module.run)
-

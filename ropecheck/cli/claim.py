@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .args import write_json
 from ..symbolic import check_claim, render_counterexample_text
+from .args import write_json
 
 __all__ = ["add_parser", "run"]
 
@@ -43,7 +43,9 @@ def add_parser(sub: Any) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--latex", dest="syntax", action="store_const", const="latex", help="read CLAIM as LaTeX")
     g.add_argument("--sympy", dest="syntax", action="store_const", const="sympy", help="read CLAIM as SymPy syntax")
-    p.add_argument("--json", nargs="?", const="-", metavar="PATH", help="write the verdict as JSON to PATH (stdout with no PATH)")
+    p.add_argument(
+        "--json", nargs="?", const="-", metavar="PATH", help="write the verdict as JSON to PATH (stdout with no PATH)"
+    )
     p.set_defaults(run=run, syntax="auto")
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Any, NoReturn
 
-from ..version import __version__
 from ..errors import RopeCheckError
+from ..version import __version__
 from . import bench, claim, precision, prove, report, spec, verify
 from .args import EXIT_FAIL, EXIT_USAGE
 

@@ -2,27 +2,26 @@
 
 Writes ``<out>/<name>.csv``, ``<out>/<name>.json`` and ``<out>/<name>-{output,angle}.svg``
 (default out: ``reports/precision``); ``--reproduce`` also writes the reproductions of the
-reported failures (``reproductions.json``, ``violation.svg``, ``overview-*.svg``) and the
-folder's ``README.md``. Exit code 0, or 1 when a careful policy (or an ``--impl`` target)
+reported failures (``reproductions.json``, ``violation.svg``) and the folder's ``README.md``.
+File names come from :mod:`ropecheck.precision.pages`, the folder's one writer. Exit code 0, or 1 when a careful policy (or an ``--impl`` target)
 exceeds the error model's careful bound; 2 on a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
-from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
 from ..errors import UsageError
-from ..io import write_bytes_atomic, write_text_atomic
+from ..io import write_output
 from ..precision import sweep as S
-from ..precision.pages import write_reproductions
-from ..precision.policies import POLICIES
-from ..precision.policies import policy
+from ..precision.pages import collect as collect_reproductions
+from ..precision.pages import reproduction_files, sweep_files
+from ..precision.policies import POLICIES, policy
 from ..target import load_target
 from ..tolerance import dtype_name
+from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
 
 __all__ = ["add_parser", "run"]
 
@@ -30,10 +29,13 @@ __all__ = ["add_parser", "run"]
 def _policy_help() -> str:
 
     lines = [f"  {p.name:<20} {p.summary}{' [careful]' if p.careful else ''}" for p in POLICIES.values()]
-    return ("built-in policies ([careful]: held to their own bound; the others, and --impl targets, to the bound\n"
-            "of input-dtype-cache, the loosest careful policy):\n" + "\n".join(lines) +
-            "\n\nexit codes: 0 done; 1 a careful policy or an --impl target exceeds the error model; 2 usage error"
-            "\nexample: ropecheck precision --policy bf16-inv-freq --dtype bf16 --max-position 65536 --out /tmp/prec")
+    return (
+        "built-in policies ([careful]: held to their own bound; the others, and --impl targets, to the bound\n"
+        "of input-dtype-cache, the loosest careful policy):\n"
+        + "\n".join(lines)
+        + "\n\nexit codes: 0 done; 1 a careful policy or an --impl target exceeds the error model; 2 usage error"
+        "\nexample: ropecheck precision --policy bf16-inv-freq --dtype bf16 --max-position 65536 --out /tmp/prec"
+    )
 
 
 def add_parser(sub: Any) -> None:
@@ -48,15 +50,32 @@ def add_parser(sub: Any) -> None:
     )
     g = p.add_mutually_exclusive_group()
     g.add_argument("--policy", metavar="NAME", help="a built-in policy (below); default fp32-angles")
-    g.add_argument("--impl", metavar="TARGET", help="an implementation, package.module:attr or path/to/file.py:attr, fn(x, positions)")
-    p.add_argument("--dtype", nargs="+", default=["float32", "bfloat16", "float16"], metavar="DTYPE",
-                   help="output dtypes (float32 bfloat16 float16; fp32/bf16/fp16 too); default all three")
+    g.add_argument(
+        "--impl",
+        metavar="TARGET",
+        help="an implementation, package.module:attr or path/to/file.py:attr, fn(x, positions)",
+    )
+    p.add_argument(
+        "--dtype",
+        nargs="+",
+        default=["float32", "bfloat16", "float16"],
+        metavar="DTYPE",
+        help="output dtypes (float32 bfloat16 float16; fp32/bf16/fp16 too); default all three",
+    )
     p.add_argument("--device", default="cpu", help="torch device (cpu, cuda); default cpu")
-    p.add_argument("--max-position", type=int, default=1 << 16, metavar="N", help="sweep positions 0..N-1 (default 65536)")
-    p.add_argument("--json", nargs="?", const="-", metavar="PATH", help="also write the JSON to PATH (stdout with no PATH)")
-    p.add_argument("--out", default="reports/precision", metavar="DIR", help="folder for CSV/JSON/SVG (default reports/precision)")
+    p.add_argument(
+        "--max-position", type=int, default=1 << 16, metavar="N", help="sweep positions 0..N-1 (default 65536)"
+    )
+    p.add_argument(
+        "--json", nargs="?", const="-", metavar="PATH", help="also write the JSON to PATH (stdout with no PATH)"
+    )
+    p.add_argument(
+        "--out", default="reports/precision", metavar="DIR", help="folder for CSV/JSON/SVG (default reports/precision)"
+    )
     p.add_argument("--no-files", action="store_true", help="print the table only; write nothing under --out")
-    p.add_argument("--reproduce", action="store_true", help="also run the reproductions and write the folder's README.md")
+    p.add_argument(
+        "--reproduce", action="store_true", help="also run the reproductions and write the folder's README.md"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_spec_arguments(p)
     p.set_defaults(run=run)
@@ -64,7 +83,6 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-
 
     if args.head_dim is None and not args.hf_config:
         args.head_dim = 128
@@ -86,13 +104,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--device must be cpu or cuda[:N], got {args.device!r}")
     impl = None
     if args.impl:
-
         impl = load_target(args.impl)
         target = args.impl.replace("/", "_").replace(":", "-").replace(".py", "")
     else:
         target = policy(args.policy or "fp32-angles").name
-    sw = S.run_sweep(spec, target=target, dtypes=dtypes, device=args.device, max_position=args.max_position,
-                     impl=impl, progress=None if not args.no_progress else False)
+    sw = S.run_sweep(
+        spec,
+        target=target,
+        dtypes=dtypes,
+        device=args.device,
+        max_position=args.max_position,
+        impl=impl,
+        progress=None if not args.no_progress else False,
+    )
     stderr = args.json == "-"  # the JSON alone on stdout
     console = Console(stderr=stderr)
     if not console.is_terminal:  # a pipe or a CI log: wide enough that no figure is cut
@@ -103,24 +127,22 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         write_json(data, args.json)
     if not args.no_files:
-
         out = Path(args.out)
-        name = f"{target}-d{spec.head_dim}-{args.device.replace(':', '')}"
-        write_text_atomic(out / f"{name}.csv", S.render_csv(sw))
-        stable = {k: v for k, v in data.items() if k != "seconds"}  # the files are byte-identical across reruns
-        write_text_atomic(out / f"{name}.json", json.dumps(stable, indent=1) + "\n")
-        for src in ("output", "angle"):
-            write_bytes_atomic(out / f"{name}-{src}.svg", S.render_plot([sw], src))
-        console.print(f"wrote {out}/{name}.{{csv,json}} and {name}-{{output,angle}}.svg")
-    if args.reproduce:
-
-        write_reproductions(Path(args.out), console)
+        files = sweep_files(sw, plots=True)
+        if args.reproduce:
+            console.print("running the reproductions of reported precision failures ...")
+            files.update(reproduction_files(collect_reproductions()))
+        for name, content in files.items():
+            write_output(out / name, content)
+        console.print(f"wrote {', '.join(sorted(files))} to {out}/")
     exceeded = sw.failures()
     if exceeded:
         r = exceeded[0]
         what = f"implementation {args.impl}" if impl is not None else f"careful policy {target}"
-        console.print(f"[red]{what} exceeds the error model[/]: {r['dtype']} {r['source']} "
-                      f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e} ({len(exceeded)} rows)",
-                      soft_wrap=True)
+        console.print(
+            f"[red]{what} exceeds the error model[/]: {r['dtype']} {r['source']} "
+            f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e} ({len(exceeded)} rows)",
+            soft_wrap=True,
+        )
         return EXIT_FAIL
     return EXIT_OK

@@ -18,13 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .args import EXIT_FAIL, EXIT_OK, write_json
 from ..errors import UsageError
-from ..io import write_text_atomic
+from ..io import write_output
 from ..proofs import FAMILIES, run_proofs
-from ..symbolic import decay_svg
-from ..symbolic import proofs_to_json
-from ..symbolic import render_index_markdown, render_proof_markdown
+from ..symbolic import decay_svg, proofs_to_json, render_index_markdown, render_proof_markdown
+from .args import EXIT_FAIL, EXIT_OK, write_json
 
 __all__ = ["DEFAULT_OUT", "add_parser", "run"]
 
@@ -42,7 +40,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--all", action="store_true", help="run every theorem")
     p.add_argument("--d", type=int, metavar="N", help="also run the full expansion check for one concrete even d")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
-    p.add_argument("--json", nargs="?", const="", metavar="PATH", help="also write JSON (default DIR/proofs.json; '-' for stdout)")
+    p.add_argument(
+        "--json", nargs="?", const="", metavar="PATH", help="also write JSON (default DIR/proofs.json; '-' for stdout)"
+    )
     p.add_argument("--no-write", action="store_true", help="print the verdicts only; write nothing")
     p.add_argument("--list", action="store_true", help="list the families and theorems, then exit")
     p.set_defaults(run=run)
@@ -66,13 +66,14 @@ def run(args: argparse.Namespace) -> int:
     total = time.perf_counter() - t0
     numbers = {f: num for f, (num, _, _) in FAMILIES.items()}
     for p in proofs:
-        print(f"{p.verdict.value:<9} {'' if p.as_intended else '(NOT AS INTENDED) '}{p.name:<28} {p.seconds:7.3f} s"
-              + "".join(f"  [{s.name}: {s.verdict.value}, as intended]" for s in p.intended_refutations if s.as_intended))
+        print(
+            f"{p.verdict.value:<9} {'' if p.as_intended else '(NOT AS INTENDED) '}{p.name:<28} {p.seconds:7.3f} s"
+            + "".join(f"  [{s.name}: {s.verdict.value}, as intended]" for s in p.intended_refutations if s.as_intended)
+        )
     if not args.no_write:
         _write(proofs, Path(args.out), numbers, total, args.all)
         print(f"wrote {len(proofs)} theorem page(s) and index.md to {args.out}")
     if args.json is not None:
-
         target = args.json or str(Path(args.out) / "proofs.json")
         write_json(proofs_to_json(proofs, total_seconds=total), target)
     return EXIT_OK if all(p.as_intended for p in proofs) else EXIT_FAIL
@@ -81,10 +82,9 @@ def run(args: argparse.Namespace) -> int:
 def _write(proofs: list[Any], out: Path, numbers: dict[str, int], total: float, full_index: bool) -> None:
 
     for p in proofs:
-        write_text_atomic(out / f"{p.name}.md", render_proof_markdown(p, number=numbers.get(p.family), timings=False))
+        write_output(out / f"{p.name}.md", render_proof_markdown(p, number=numbers.get(p.family), timings=False))
         if p.data.get("decay_curve"):
-
-            write_text_atomic(out / "decay.svg", decay_svg(p.data["decay_curve"]))
+            write_output(out / "decay.svg", decay_svg(p.data["decay_curve"]))
     index = out / "index.md"
     if full_index or not index.exists():
-        write_text_atomic(index, render_index_markdown(proofs, numbers=numbers, total_seconds=total))
+        write_output(index, render_index_markdown(proofs, numbers=numbers, total_seconds=total))

@@ -1,45 +1,59 @@
 """``ropecheck report``: the main job -- prove, check, verify, measure, and write ``reports/``.
 
-Runs every collector (see ``_report_collect.py``) under a live progress display, then
-renders the report (pure) and writes it atomically: ``README.md``, ``index.html``,
-``report.json``, the detail pages and the SVG plots. Exit 0 only if every expected
-verdict held.
+Runs every collector (:mod:`ropecheck.report.collect`, :mod:`ropecheck.report.engines`)
+under a live progress display, then renders the report (pure) and writes the folder as one
+atomic replacement (:func:`ropecheck.io.replace_tree`): ``README.md``, ``index.html``,
+``report.json``, the detail pages and the SVG plots. Exit 0 only if every expected verdict
+held.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from .args import EXIT_FAIL, EXIT_OK
-from ..version import __version__
+import numpy
+import sympy
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
 from ..errors import UsageError
-from ..io import write_text_atomic
+from ..io import replace_tree
 from ..report import collect as rc
 from ..report import engines as re_
-from ..report.model import Report
+from ..report.model import Report, Section
 from ..report.render import render_html, render_json, render_readme
+from ..version import __version__
+from .args import EXIT_FAIL, EXIT_OK
 
-__all__ = ["add_parser", "run", "build_report", "COLLECTORS"]
+__all__ = [
+    "COLLECTORS",
+    "SECTION_FOLDERS",
+    "SUMMARY_FILES",
+    "add_parser",
+    "build_report",
+    "report_files",
+    "run",
+    "write_report",
+]
 
-
-def _collectors() -> list[tuple[str, str, Callable[..., Any]]]:
-
-    return [
-        ("reference", "fp64 reference", rc.collect_reference),
-        ("schedules", "schedules and layouts", rc.collect_schedules),
-        ("proofs", "symbolic proofs", re_.collect_proofs),
-        ("properties", "property checks", re_.collect_properties),
-        ("verify", "verify adapters", re_.collect_verify),
-        ("precision", "precision sweeps", re_.collect_precision),
-    ]
-
-
-COLLECTORS = _collectors
+#: The sections, in report order: key, progress label, collector.
+COLLECTORS: tuple[tuple[str, str, Callable[..., Section]], ...] = (
+    ("reference", "fp64 reference", rc.collect_reference),
+    ("schedules", "schedules and layouts", rc.collect_schedules),
+    ("proofs", "symbolic proofs", re_.collect_proofs),
+    ("properties", "property checks", re_.collect_properties),
+    ("verify", "verify adapters", re_.collect_verify),
+    ("precision", "precision sweeps", re_.collect_precision),
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -56,11 +70,12 @@ def add_parser(sub: Any) -> None:
 
 
 def _versions() -> dict[str, str]:
-    import numpy
-    import sympy
-
-
-    out = {"ropecheck": __version__, "python": platform.python_version(), "numpy": numpy.__version__, "sympy": sympy.__version__}
+    out = {
+        "ropecheck": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "sympy": sympy.__version__,
+    }
     try:
         import torch
 
@@ -71,14 +86,11 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def build_report(progress_factory: Callable[[str, str], Callable[[str], None]], only: set[str] | None = None) -> Any:
+def build_report(progress_factory: Callable[[str, str], Callable[[str], None]], only: set[str] | None = None) -> Report:
     """Run the collectors; ``progress_factory(key, label)`` gives each its progress callback."""
-    import os
-
-
     sections, timings = [], {}
     start = time.perf_counter()
-    for key, label, collect in _collectors():
+    for key, label, collect in COLLECTORS:
         if only and key not in only:
             continue
         t0 = time.perf_counter()
@@ -96,40 +108,86 @@ def build_report(progress_factory: Callable[[str, str], Callable[[str], None]], 
     return Report(header=header, sections=sections)
 
 
-def write_report(report: Any, out: Path) -> list[Path]:
-    """Render and write every file of the report atomically; returns the paths written."""
+#: The folder each section owns under the report folder (sections without one own only their pages).
+SECTION_FOLDERS: dict[str, str] = {"proofs": "proofs/", "verify": "verify/", "precision": "precision/"}
+#: The summary files every run writes at the top of the report folder.
+SUMMARY_FILES = ("README.md", "index.html", "report.json")
 
-    files: dict[Path, str] = {}
+
+def report_files(report: Report) -> dict[str, str | bytes]:
+    """Every file of the report: relative path -> content (rendering only, nothing written)."""
+    files: dict[str, str | bytes] = {}
     for section in report.sections:
         for page in section.pages:
-            files[out / page.path] = page.markdown
+            files[page.path] = page.markdown
         for plot in section.plots:
-            files[out / plot.file] = plot.svg.rstrip("\n") + "\n"
-        for path, text in section.files.items():
-            files[out / path] = text
-    files[out / "README.md"] = render_readme(report)
-    files[out / "report.json"] = render_json(report)
-    files[out / "index.html"] = render_html(report)
-    for path, text in files.items():
-        write_text_atomic(path, text)
-    return list(files)
+            files[plot.file] = plot.svg.rstrip("\n") + "\n"
+        files.update(section.files)
+    files["README.md"] = render_readme(report)
+    files["report.json"] = render_json(report)
+    files["index.html"] = render_html(report)
+    return files
+
+
+def _previously_owned(out: Path, keys: set[str]) -> set[str]:
+    """The files the last report in ``out`` listed for the sections being rerun (from its report.json)."""
+    try:
+        old = json.loads((out / "report.json").read_text(encoding="utf-8"))
+        sections = [s for s in old.get("sections", []) if s.get("key") in keys]
+        return {
+            p
+            for s in sections
+            for p in [
+                *(x["path"] for x in s.get("pages", [])),
+                *(x["file"] for x in s.get("plots", [])),
+                *s.get("files", []),
+            ]
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return set()
+
+
+def write_report(report: Report, out: Path) -> list[str]:
+    """Write the report into ``out`` as one atomic replacement of the folder; returns the paths written.
+
+    The sections that ran replace everything they own -- their folder, and every file the
+    previous report listed for them -- so a page whose adapter was skipped this time is
+    removed rather than left behind; files no section owns (``benchmarks/``) are kept.
+    """
+    files = report_files(report)
+    keys = {s.key for s in report.sections}
+    folders = tuple(SECTION_FOLDERS[k] for k in keys if k in SECTION_FOLDERS)
+    stale = _previously_owned(out, keys)
+
+    def keep(rel: str) -> bool:
+        return not (rel in SUMMARY_FILES or rel.startswith(folders) or rel in stale)
+
+    replace_tree(out, files, keep=keep)
+    return sorted(files)
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-    from rich.table import Table
-
-
     only = None
     if args.only:
         only = {k.strip() for k in args.only.split(",") if k.strip()}
-        known = {k for k, _, _ in _collectors()}
+        known = {k for k, _, _ in COLLECTORS}
+        if not only:
+            raise UsageError(f"--only needs at least one section; known: {', '.join(k for k, _, _ in COLLECTORS)}")
         if not only <= known:
-            raise UsageError(f"--only: unknown section(s) {', '.join(sorted(only - known))}; known: {', '.join(sorted(known))}")
+            raise UsageError(
+                f"--only: unknown section(s) {', '.join(sorted(only - known))}; known: {', '.join(sorted(known))}"
+            )
     console = Console(stderr=True)
-    total = len(only) if only else len(_collectors())
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sections"), TimeElapsedColumn(), console=console, transient=False) as bar:
+    total = len(only) if only else len(COLLECTORS)
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} sections"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as bar:
         task = bar.add_task("starting", total=total)
 
         def factory(key: str, label: str) -> Callable[[str], None]:
@@ -160,6 +218,8 @@ def run(args: argparse.Namespace) -> int:
     for s in report.sections:
         for r in s.rows:
             if not r.held:
-                out_console.print(f"[red]unexpected[/] {s.title}: {r.name}: {r.verdict} (expected {r.expected}) — {r.evidence}")
+                out_console.print(
+                    f"[red]unexpected[/] {s.title}: {r.name}: {r.verdict} (expected {r.expected}) — {r.evidence}"
+                )
     out_console.print(f"wrote {len(written)} files to {out}/ in {report.header['timings']['whole run']:.1f} s")
     return EXIT_OK if report.held else EXIT_FAIL

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .args import EXIT_OK, add_spec_arguments, spec_from_args, write_json
 from ..errors import UsageError
 from ..spec import RopeSpec
+from .args import EXIT_OK, add_spec_arguments, spec_from_args, write_json
 
 __all__ = ["add_parser", "run", "spec_table"]
 
@@ -22,8 +22,19 @@ def add_parser(sub: Any) -> None:
         "given by flags or read from a Hugging Face config.json.",
     )
     add_spec_arguments(p, required=True)
-    p.add_argument("--seq-len", type=int, metavar="L", help="current length, for length-dependent schedules (dynamic NTK, LongRoPE)")
-    p.add_argument("--json", nargs="?", const="-", metavar="PATH", help="write JSON to PATH (or stdout with no PATH) instead of the table")
+    p.add_argument(
+        "--seq-len",
+        type=int,
+        metavar="L",
+        help="current length, for length-dependent schedules (dynamic NTK, LongRoPE)",
+    )
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="PATH",
+        help="write JSON to PATH (or stdout with no PATH) instead of the table",
+    )
     p.set_defaults(run=run)
 
 
@@ -48,7 +59,6 @@ def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     if args.seq_len is not None and args.seq_len < 1:
-
         raise UsageError(f"--seq-len must be >= 1, got {args.seq_len}")
     data = spec_table(spec, args.seq_len)
     if args.json is not None:
@@ -65,7 +75,13 @@ def run(args: argparse.Namespace) -> int:
     if spec.depends_on_length:
         console.print(f"frequencies depend on the current length; shown for seq_len={args.seq_len}")
     table = Table(show_edge=False)
-    for col, just in (("i", "right"), ("pair", "left"), ("inv_freq θ_i", "right"), ("wavelength (tokens)", "right"), ("θ_i / default", "right")):
+    for col, just in (
+        ("i", "right"),
+        ("pair", "left"),
+        ("inv_freq θ_i", "right"),
+        ("wavelength (tokens)", "right"),
+        ("θ_i / default", "right"),
+    ):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for row in data["pairs"]:
         table.add_row(

@@ -19,13 +19,12 @@ import argparse
 import os
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
+from ..adapters import ADAPTERS, get_adapter
 from ..errors import UsageError
-from ..adapters import ADAPTERS
-from ..adapters import get_adapter
-from ..io import write_text_atomic
+from ..io import replace_tree, write_output
 from ..protocol import as_implementation
 from ..target import load_target
 from ..tolerance import dtype_name
@@ -34,6 +33,7 @@ from ..verify.identify import identify
 from ..verify.model import POSITION_MODES
 from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
 from ..verify.run import verify
+from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
 
 __all__ = ["add_parser", "run", "run_adapters"]
 
@@ -215,9 +215,9 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
     if args.json:
         write_json(report.to_dict(), args.json)
     if args.junit:
-        write_text_atomic(args.junit, render_junit(report))
+        write_output(args.junit, render_junit(report))
     if args.markdown:
-        write_text_atomic(args.markdown, render_markdown(report))
+        write_output(args.markdown, render_markdown(report))
     if args.json != "-":
         if args.quiet:
             print(verdict_line(report))
@@ -283,8 +283,6 @@ def run_adapters(args: argparse.Namespace) -> int:
 
 def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
     """Verify every adapter that can run here; the exit code is 1 if any does not conform."""
-    from pathlib import Path
-
 
     if args.target or args.adapter:
         raise UsageError("--all-adapters takes no TARGET or --adapter")
@@ -292,12 +290,29 @@ def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
     def done(v: AdapterVerdict) -> None:
         print(verdict_line(v.report) if v.report is not None else f"SKIPPED: adapter:{v.name} -- {v.reason}")
 
-    verdicts = verify_adapters(dtypes=dtypes, devices=(args.device,), max_position=args.max_position, seed=args.seed,
-                               timeout=args.timeout or None, done=done)
+    verdicts = verify_adapters(
+        dtypes=dtypes,
+        devices=(args.device,),
+        max_position=args.max_position,
+        seed=args.seed,
+        timeout=args.timeout or None,
+        done=done,
+    )
     if args.report_dir:
-        options = [f"--dtype {','.join(dtypes)}"] + [f"--{k.replace('_', '-')} {v}" for k, v in
-                   (("device", args.device), ("max_position", args.max_position), ("seed", args.seed)) if v is not None]
-        pages = render_adapter_pages(verdicts, dtypes, invocation=f"`ropecheck verify --all-adapters {' '.join(options)}`")
-        for path, text in pages.items():
-            write_text_atomic(Path(args.report_dir) / path, text)
+        options = [f"--dtype {','.join(dtypes)}"] + [
+            f"--{k.replace('_', '-')} {v}"
+            for k, v in (("device", args.device), ("max_position", args.max_position), ("seed", args.seed))
+            if v is not None
+        ]
+        pages = render_adapter_pages(
+            verdicts, dtypes, invocation=f"`ropecheck verify --all-adapters {' '.join(options)}`"
+        )
+        # the folder is replaced as a whole: a page whose adapter was skipped this time goes away;
+        # files that are not adapter pages stay
+        ours = {f"{name}{sfx}" for name in ADAPTERS for sfx in (".md", ".json")} | {"README.md"}
+        replace_tree(
+            args.report_dir,
+            pages,
+            keep=lambda rel: rel not in ours and not rel.endswith(("-cuda.md", "-cuda.json")),
+        )
     return EXIT_FAIL if any(v.report is not None and not v.report.conforms for v in verdicts) else EXIT_OK

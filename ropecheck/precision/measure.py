@@ -39,7 +39,17 @@ from ..protocol import as_implementation
 from ..reference import phases
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
-from .policies import MAX_ROWS, SCORE_DISTANCE, SOURCES, Policy, policy, policy_angles, round_np, torch_dtype, wrap_angle
+from .policies import (
+    MAX_ROWS,
+    SCORE_DISTANCE,
+    SOURCES,
+    Policy,
+    policy,
+    policy_angles,
+    round_np,
+    torch_dtype,
+    wrap_angle,
+)
 
 __all__ = ["measure", "measure_impl"]
 
@@ -49,6 +59,7 @@ __all__ = ["measure", "measure_impl"]
 def _rows(idx: np.ndarray) -> Any:
     """An index into table rows: a slice when the rows are consecutive (no copy), else a tensor."""
     import torch  # heavy: imported when used
+
     if idx.size and np.all(idx == idx[0] + np.arange(idx.size)):
         return slice(int(idx[0]), int(idx[0]) + idx.size)
     if idx.size and np.all(idx == idx[0]):
@@ -59,6 +70,7 @@ def _rows(idx: np.ndarray) -> Any:
 def _red(e: Any) -> tuple[np.ndarray, np.ndarray]:
     """(max, mean) over the last axis as float64 numpy; NaN (a non-finite output) counts as inf."""
     import torch  # heavy: imported when used
+
     mx, mean = e.amax(dim=-1).double(), e.mean(dim=-1).double()
     inf = torch.tensor(math.inf, dtype=torch.float64)
     return torch.where(mx.isnan(), inf, mx).numpy(), torch.where(mean.isnan(), inf, mean).numpy()
@@ -107,6 +119,7 @@ def measure(
         True
     """
     import torch  # heavy: imported when used
+
     pol = policy(pol)
     dtype = dtype_name(dtype)
     if dtype == "float64":
@@ -120,12 +133,25 @@ def measure(
         parts = []
         for i in range(0, n, MAX_ROWS):
             sl = slice(i, i + MAX_ROWS)
-            parts.append(measure(spec, pol, dtype, positions[sl], device=device, seed=seed + i,
-                                 phi=None if phi is None else phi[sl],
-                                 x=None if x is None else (x[sl] if isinstance(x, np.ndarray) else x[:, :, sl]),
-                                 trig=None if trig is None else (trig[0][sl], trig[1][sl]),
-                                 memo=memo.setdefault(("part", i), {}), seq_len=seq_len))
-        return {src: (np.concatenate([p[src][0] for p in parts]), np.concatenate([p[src][1] for p in parts])) for src in SOURCES}
+            parts.append(
+                measure(
+                    spec,
+                    pol,
+                    dtype,
+                    positions[sl],
+                    device=device,
+                    seed=seed + i,
+                    phi=None if phi is None else phi[sl],
+                    x=None if x is None else (x[sl] if isinstance(x, np.ndarray) else x[:, :, sl]),
+                    trig=None if trig is None else (trig[0][sl], trig[1][sl]),
+                    memo=memo.setdefault(("part", i), {}),
+                    seq_len=seq_len,
+                )
+            )
+        return {
+            src: (np.concatenate([p[src][0] for p in parts]), np.concatenate([p[src][1] for p in parts]))
+            for src in SOURCES
+        }
     ddt = torch_dtype(dtype)
     wdt = torch.float64 if dtype == "float32" else torch.float32  # measurement format (item 6)
 
@@ -133,7 +159,13 @@ def measure(
     if "tab" not in memo:
         kpos = np.maximum(positions - SCORE_DISTANCE, 0)
         tab, inv = np.unique(np.concatenate([positions, kpos, positions - kpos]), return_inverse=True)
-        memo["tab"] = (tab, _rows(inv[:n]), _rows(inv[n:2 * n]), _rows(inv[2 * n:]), torch.from_numpy(positions - kpos))
+        memo["tab"] = (
+            tab,
+            _rows(inv[:n]),
+            _rows(inv[n : 2 * n]),
+            _rows(inv[2 * n :]),
+            torch.from_numpy(positions - kpos),
+        )
         if phi is None:
             phi = phases(spec, positions, seq_len=seq_len)
         memo["phi"] = torch.from_numpy(np.ascontiguousarray(phi, dtype=np.float64))
@@ -145,7 +177,9 @@ def measure(
         if isinstance(x, np.ndarray) or not hasattr(x, "dtype"):  # (q/k, a/b, n, h), contiguous
             x = torch.from_numpy(np.ascontiguousarray(np.moveaxis(np.asarray(x, dtype=np.float64), (1, 3), (0, 1))))
         elif tuple(x.shape) != (2, 2, n, h):
-            raise UsageError(f"x as a tensor must have the (q/k, a/b, position, pair) shape {(2, 2, n, h)}, got {tuple(x.shape)}")
+            raise UsageError(
+                f"x as a tensor must have the (q/k, a/b, position, pair) shape {(2, 2, n, h)}, got {tuple(x.shape)}"
+            )
         memo["x"] = x.to(torch.float64)
     tab, iq, ik, it, delta = memo["tab"]
 
@@ -198,7 +232,7 @@ def measure(
     ya, yb = rot(xd[0, 0], xd[0, 1], iq)
     ka_hat, kb_hat = rot(xd[1, 0], xd[1, 1], ik)
     ta, tb = rot(xd[0, 0], xd[0, 1], it)
-    cpu = lambda t, dt: t.to(device="cpu", dtype=dt)  # noqa: E731
+    cpu = lambda t, dt: t.to(device="cpu", dtype=dt)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {"angle": r_ang, "cos_sin": r_cs}
     yaw, ybw = cpu(ya, wdt), cpu(yb, wdt)
@@ -252,7 +286,8 @@ def measure_impl(
         rho = np.where(rho == 0, 1.0, rho)
         out_err = np.abs(zq - zx * np.exp(1j * phi)) / rho
         s_hat = np.sum((ya[:, 0].astype(np.float32) * xa[:, 1].astype(np.float32)), -1, dtype=np.float32) + np.sum(
-            (yb[:, 0].astype(np.float32) * xb[:, 1].astype(np.float32)), -1, dtype=np.float32)
+            (yb[:, 0].astype(np.float32) * xb[:, 1].astype(np.float32)), -1, dtype=np.float32
+        )
         zk = xa[:, 1] + 1j * xb[:, 1]
         exact = np.real(zx * np.exp(1j * phi) * np.conj(zk)).sum(-1)
         denom = np.sqrt((np.abs(zx) ** 2).sum(-1) * (np.abs(zk) ** 2).sum(-1))
@@ -264,5 +299,11 @@ def measure_impl(
 
     nan = np.full(n, np.nan)
     score = np.where(np.isnan(score), np.inf, score)
-    return {"angle": red(ang), "cos_sin": (nan, nan), "rotation": (nan, nan), "output": red(out_err),
-            "score": (score, score), "relative": (nan, nan.copy())}
+    return {
+        "angle": red(ang),
+        "cos_sin": (nan, nan),
+        "rotation": (nan, nan),
+        "output": red(out_err),
+        "score": (score, score),
+        "relative": (nan, nan.copy()),
+    }

@@ -55,15 +55,24 @@ from ..errors import UsageError
 from ..reference import phases
 from ..spec import RopeSpec
 from ..tolerance import ANGLE_ROUNDINGS, COMPARE_U64, cos_sin_ulps, dtype_name, gamma
-from .policies import KINDS, PHASE_LIMIT_RAD, POLICIES, SCORE_DISTANCE, U, Policy, policy, policy_angles, wrap_angle
+from .policies import KINDS, PHASE_LIMIT_RAD, POLICIES, SCORE_DISTANCE, Policy, U, policy, policy_angles, wrap_angle
 
 __all__ = ["careful_formats", "error_bound", "fp32_angle_limit", "tolerance_at"]
+
 
 def careful_formats(pol: Policy, dtype: str) -> tuple[float, float, float, float]:
     return U[pol.fmt("angle", dtype)], U[pol.fmt("cache", dtype)], U[pol.fmt("rotate", dtype)], U[dtype]
 
 
-def error_bound(spec: RopeSpec, dtype: Any, positions: Any, *, kind: str = "output", policy_name: str = "fp32-angles", device: str = "cpu") -> np.ndarray:
+def error_bound(
+    spec: RopeSpec,
+    dtype: Any,
+    positions: Any,
+    *,
+    kind: str = "output",
+    policy_name: str = "fp32-angles",
+    device: str = "cpu",
+) -> np.ndarray:
     """The error model's bound at each position (worst pair), for a careful policy.
 
     Args:
@@ -82,7 +91,9 @@ def error_bound(spec: RopeSpec, dtype: Any, positions: Any, *, kind: str = "outp
     dtype = dtype_name(dtype)
     pol = policy(policy_name)
     if not pol.is_careful(dtype):
-        raise UsageError(f"policy {pol.name!r} is not careful in {dtype}: it has no bound (it is what the bound catches)")
+        raise UsageError(
+            f"policy {pol.name!r} is not careful in {dtype}: it has no bound (it is what the bound catches)"
+        )
     if kind not in KINDS:
         raise UsageError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     u_a, u_c, u_r, u_d = careful_formats(pol, dtype)
@@ -112,7 +123,9 @@ def error_bound(spec: RopeSpec, dtype: Any, positions: Any, *, kind: str = "outp
     return e_score + e_t + e_dot * (1 + e_t)
 
 
-def tolerance_at(dtype: Any, max_position: int, head_dim: int, base: float = 10000.0, *, kind: str = "output", device: str = "cpu") -> tuple[float, float]:
+def tolerance_at(
+    dtype: Any, max_position: int, head_dim: int, base: float = 10000.0, *, kind: str = "output", device: str = "cpu"
+) -> tuple[float, float]:
     """(rtol, atol) for comparing a low-precision RoPE output with the fp64 reference.
 
     The bound of the careful ``input-dtype-cache`` policy (fp32 angles for fp32/bf16/fp16,
@@ -141,7 +154,9 @@ def tolerance_at(dtype: Any, max_position: int, head_dim: int, base: float = 100
     return 0.0, math.sqrt(2) * e if kind == "output" else e
 
 
-def fp32_angle_limit(spec: RopeSpec | None = None, *, threshold: float = PHASE_LIMIT_RAD, measured_up_to: int = 0) -> dict[str, Any]:
+def fp32_angle_limit(
+    spec: RopeSpec | None = None, *, threshold: float = PHASE_LIMIT_RAD, measured_up_to: int = 0
+) -> dict[str, Any]:
     """Where fp32 angles stop being enough: the position past which the phase error > threshold.
 
     ``bound``: from the error model (guaranteed: below it no careful fp32 implementation
@@ -157,8 +172,14 @@ def fp32_angle_limit(spec: RopeSpec | None = None, *, threshold: float = PHASE_L
     inv = spec.inv_freq()
     theta_max = float(np.max(inv))
     coeff = gamma(ANGLE_ROUNDINGS, U["float32"]) + COMPARE_U64 * U["float64"]
-    out: dict[str, Any] = {"threshold_rad": threshold, "theta_max": theta_max, "bound": math.ceil(threshold / (coeff * theta_max)),
-                           "measured": None, "measured_up_to": measured_up_to, "slope_u32": None}
+    out: dict[str, Any] = {
+        "threshold_rad": threshold,
+        "theta_max": theta_max,
+        "bound": math.ceil(threshold / (coeff * theta_max)),
+        "measured": None,
+        "measured_up_to": measured_up_to,
+        "slope_u32": None,
+    }
     pol = POLICIES["fp32-angles"]
     chunk = 1 << 15
     slope = 0.0

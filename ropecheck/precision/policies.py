@@ -103,15 +103,91 @@ class Policy:
 POLICIES: dict[str, Policy] = {
     p.name: p
     for p in (
-        Policy("fp64-angles", "angles in fp64, cos/sin cached in fp32, rotation in fp32", "float64", "float64", "float64", "float32", "float32", careful=True),
-        Policy("fp32-angles", "angles in fp32, cos/sin cached in fp32, rotation in fp32 (x.float(), cast back)", "float32", "float32", "float32", "float32", "float32", careful=True),
-        Policy("input-dtype-cache", "angles in fp32, cos/sin cast to the input dtype, rotation in it (transformers Llama)", "float32", "float32", "float32", "input", "input", careful=True),
-        Policy("input-dtype-angles", "positions, inv_freq, angles, cos/sin and rotation in the input dtype (inv_freq @ positions under autocast)", "input", "input", "input", "input", "input"),
-        Policy("bf16-inv-freq", "inv_freq buffer rounded to bf16 (model.to(bfloat16)), then fp32 angles", "bfloat16", "float32", "float32", "input", "input"),
-        Policy("fp16-inv-freq", "inv_freq buffer rounded to fp16 (model.half()), then fp32 angles", "float16", "float32", "float32", "input", "input"),
-        Policy("bf16-positions", "positions rounded to bf16 (autocast casts the matmul operands), fp32 angles", "float32", "bfloat16", "float32", "input", "input"),
-        Policy("fp16-cache", "t and inv_freq in fp16, t (x) inv_freq formed in fp16, cos/sin cached in fp16 (GPT-NeoX under .half())", "float16", "float16", "float16", "float16", "input"),
-        Policy("tf32-matmul-angles", "inv_freq @ positions as a TF32 matmul (operands to 10 mantissa bits; CUDA with TF32 on)", "float32", "float32", "float32", "input", "input", tf32=True),
+        Policy(
+            "fp64-angles",
+            "angles in fp64, cos/sin cached in fp32, rotation in fp32",
+            "float64",
+            "float64",
+            "float64",
+            "float32",
+            "float32",
+            careful=True,
+        ),
+        Policy(
+            "fp32-angles",
+            "angles in fp32, cos/sin cached in fp32, rotation in fp32 (x.float(), cast back)",
+            "float32",
+            "float32",
+            "float32",
+            "float32",
+            "float32",
+            careful=True,
+        ),
+        Policy(
+            "input-dtype-cache",
+            "angles in fp32, cos/sin cast to the input dtype, rotation in it (transformers Llama)",
+            "float32",
+            "float32",
+            "float32",
+            "input",
+            "input",
+            careful=True,
+        ),
+        Policy(
+            "input-dtype-angles",
+            "positions, inv_freq, angles, cos/sin and rotation in the input dtype (inv_freq @ positions under autocast)",
+            "input",
+            "input",
+            "input",
+            "input",
+            "input",
+        ),
+        Policy(
+            "bf16-inv-freq",
+            "inv_freq buffer rounded to bf16 (model.to(bfloat16)), then fp32 angles",
+            "bfloat16",
+            "float32",
+            "float32",
+            "input",
+            "input",
+        ),
+        Policy(
+            "fp16-inv-freq",
+            "inv_freq buffer rounded to fp16 (model.half()), then fp32 angles",
+            "float16",
+            "float32",
+            "float32",
+            "input",
+            "input",
+        ),
+        Policy(
+            "bf16-positions",
+            "positions rounded to bf16 (autocast casts the matmul operands), fp32 angles",
+            "float32",
+            "bfloat16",
+            "float32",
+            "input",
+            "input",
+        ),
+        Policy(
+            "fp16-cache",
+            "t and inv_freq in fp16, t (x) inv_freq formed in fp16, cos/sin cached in fp16 (GPT-NeoX under .half())",
+            "float16",
+            "float16",
+            "float16",
+            "float16",
+            "input",
+        ),
+        Policy(
+            "tf32-matmul-angles",
+            "inv_freq @ positions as a TF32 matmul (operands to 10 mantissa bits; CUDA with TF32 on)",
+            "float32",
+            "float32",
+            "float32",
+            "input",
+            "input",
+            tf32=True,
+        ),
     )
 }
 
@@ -126,7 +202,6 @@ def policy(name: str | Policy) -> Policy:
         raise UsageError(f"unknown policy {name!r}; choose one of {', '.join(POLICIES)}") from None
 
 
-
 @contextlib.contextmanager
 def one_torch_thread() -> Iterator[None]:
     """Run torch ops single-threaded inside (restored after).
@@ -136,6 +211,7 @@ def one_torch_thread() -> Iterator[None]:
     gets its parallelism from worker threads instead. Process-wide while active.
     """
     import torch  # heavy: imported when used
+
     old = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
@@ -147,7 +223,10 @@ def one_torch_thread() -> Iterator[None]:
 def torch_dtype(name: str) -> Any:
     """The torch dtype of a dtype name (``float64``, ``float32``, ``bfloat16``, ``float16``)."""
     import torch  # heavy: imported when used
-    return {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[name]
+
+    return {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[
+        name
+    ]
 
 
 def round_tf32(t: Any, mode: str = "nearest") -> Any:
@@ -157,6 +236,7 @@ def round_tf32(t: Any, mode: str = "nearest") -> Any:
     ``"truncate"``: drop the 13 low bits (tensor cores fed fp32 registers directly).
     """
     import torch  # heavy: imported when used
+
     bits = t.to(torch.float32).contiguous().view(torch.int32)
     base = bits & ~0x1FFF
     if mode == "truncate":
@@ -170,11 +250,24 @@ def round_tf32(t: Any, mode: str = "nearest") -> Any:
     return out.view(torch.float32)
 
 
-def policy_angles(pol: Policy, inv_freq: np.ndarray, positions: np.ndarray, dtype: str, device: str = "cpu", *, tf32_mode: str = "nearest") -> Any:
+def policy_angles(
+    pol: Policy,
+    inv_freq: np.ndarray,
+    positions: np.ndarray,
+    dtype: str,
+    device: str = "cpu",
+    *,
+    tf32_mode: str = "nearest",
+) -> Any:
     """The angle table m*theta_i the policy forms, shape (n, h), as a tensor in its angle format."""
     import torch  # heavy: imported when used
-    inv = torch.as_tensor(np.asarray(inv_freq, dtype=np.float64), device=device).to(torch_dtype(pol.fmt("inv_freq", dtype)))
-    pos = torch.as_tensor(np.asarray(positions, dtype=np.int64), device=device).to(torch_dtype(pol.fmt("positions", dtype)))
+
+    inv = torch.as_tensor(np.asarray(inv_freq, dtype=np.float64), device=device).to(
+        torch_dtype(pol.fmt("inv_freq", dtype))
+    )
+    pos = torch.as_tensor(np.asarray(positions, dtype=np.int64), device=device).to(
+        torch_dtype(pol.fmt("positions", dtype))
+    )
     if pol.tf32:
         inv, pos = round_tf32(inv.float(), tf32_mode), round_tf32(pos.float(), tf32_mode)
     adt = torch_dtype(pol.fmt("angle", dtype))
@@ -192,9 +285,18 @@ class Applied:
     yb: np.ndarray
 
 
-def apply_policy(pol: Policy, inv_freq: np.ndarray, positions: np.ndarray, xa: np.ndarray, xb: np.ndarray, dtype: str, device: str = "cpu") -> Applied:
+def apply_policy(
+    pol: Policy,
+    inv_freq: np.ndarray,
+    positions: np.ndarray,
+    xa: np.ndarray,
+    xb: np.ndarray,
+    dtype: str,
+    device: str = "cpu",
+) -> Applied:
     """Run a policy on pairs ``(xa, xb)`` of shape (n, k, h) (rounded to D first) at ``positions`` (n,)."""
     import torch  # heavy: imported when used
+
     dtype = dtype_name(dtype)
     ang = policy_angles(pol, inv_freq, positions, dtype, device)
     cdt, rdt, ddt = torch_dtype(pol.fmt("cache", dtype)), torch_dtype(pol.fmt("rotate", dtype)), torch_dtype(dtype)
@@ -202,7 +304,7 @@ def apply_policy(pol: Policy, inv_freq: np.ndarray, positions: np.ndarray, xa: n
     cr, sr = c.to(rdt)[:, None, :], s.to(rdt)[:, None, :]
     ta = torch.as_tensor(np.asarray(xa, dtype=np.float64), device=device).to(ddt).to(rdt)
     tb = torch.as_tensor(np.asarray(xb, dtype=np.float64), device=device).to(ddt).to(rdt)
-    f64 = lambda t: t.to(torch.float64).cpu().numpy()  # noqa: E731
+    f64 = lambda t: t.to(torch.float64).cpu().numpy()
     return Applied(f64(ang), f64(c), f64(s), f64((ta * cr - tb * sr).to(ddt)), f64((tb * cr + ta * sr).to(ddt)))
 
 
@@ -222,4 +324,5 @@ def wrap_angle(d: Any) -> Any:
 def round_np(x: np.ndarray, dtype: str) -> np.ndarray:
     """x rounded to ``dtype`` (any of the four), returned as float64."""
     import torch  # heavy: imported when used
+
     return torch.from_numpy(np.ascontiguousarray(x, dtype=np.float64)).to(torch_dtype(dtype)).double().numpy()

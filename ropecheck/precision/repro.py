@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..spec import RopeSpec
-from .policies import POLICIES, U, policy_angles, round_np, round_tf32, wrap_angle
-from .model import error_bound
-from .measure import measure
 from ..reference import phases
+from ..spec import RopeSpec
+from .measure import measure
+from .model import error_bound
+from .policies import POLICIES, U, policy_angles, round_np, round_tf32, wrap_angle
 
 __all__ = [
     "bf16_position_collapse",
@@ -34,7 +34,9 @@ def _np(t: Any) -> np.ndarray:
     return t.double().cpu().numpy()
 
 
-def bf16_position_collapse(head_dim: int = 128, base: float = 10000.0, positions: tuple[int, int] = (8184, 8193)) -> dict[str, Any]:
+def bf16_position_collapse(
+    head_dim: int = 128, base: float = 10000.0, positions: tuple[int, int] = (8184, 8193)
+) -> dict[str, Any]:
     """bf16 has 8 significant bits: in [4096, 8192) integers are 32 apart, so 8176..8191 all round to 8192.
 
     Two policies: ``bf16-positions`` (only the positions rounded, fp32 angles: isolates the
@@ -48,32 +50,49 @@ def bf16_position_collapse(head_dim: int = 128, base: float = 10000.0, positions
     near = np.arange(8128, 8257, dtype=np.int64)
     collapsed = near[round_np(near.astype(np.float64), "bfloat16") == 8192]
     inv = spec.inv_freq()
-    ms = {name: measure(spec, name, "bfloat16", pos, seed=0) for name in ("bf16-positions", "input-dtype-angles", "input-dtype-cache")}
-    theta0 = {name: _np(policy_angles(POLICIES[name], inv, pos, "bfloat16")[:, 0]) for name in ("bf16-positions", "input-dtype-angles")}
+    ms = {
+        name: measure(spec, name, "bfloat16", pos, seed=0)
+        for name in ("bf16-positions", "input-dtype-angles", "input-dtype-cache")
+    }
+    theta0 = {
+        name: _np(policy_angles(POLICIES[name], inv, pos, "bfloat16")[:, 0])
+        for name in ("bf16-positions", "input-dtype-angles")
+    }
     bound = error_bound(spec, "bfloat16", pos, kind="output", policy_name="input-dtype-cache")
     rows = []
     for i, (p, b) in enumerate(zip(pos, as_bf16)):
-        rows.append({
-            "position": int(p),
-            "bf16_position": float(b),
-            "pair0_angle_error_rad": float(theta0["bf16-positions"][i] - p * inv[0]),  # unwrapped, theta_0 = 1
-            "angle_error_rad": float(ms["bf16-positions"]["angle"][0][i]),  # worst pair, wrapped
-            "output_error": float(ms["bf16-positions"]["output"][0][i]),
-            "autocast_pair0_angle_error_rad": float(theta0["input-dtype-angles"][i] - p * inv[0]),
-            "autocast_angle_error_rad": float(ms["input-dtype-angles"]["angle"][0][i]),
-            "autocast_output_error": float(ms["input-dtype-angles"]["output"][0][i]),
-            "careful_output_error": float(ms["input-dtype-cache"]["output"][0][i]),
-            "careful_bound": float(bound[i]),
-        })
+        rows.append(
+            {
+                "position": int(p),
+                "bf16_position": float(b),
+                "pair0_angle_error_rad": float(theta0["bf16-positions"][i] - p * inv[0]),  # unwrapped, theta_0 = 1
+                "angle_error_rad": float(ms["bf16-positions"]["angle"][0][i]),  # worst pair, wrapped
+                "output_error": float(ms["bf16-positions"]["output"][0][i]),
+                "autocast_pair0_angle_error_rad": float(theta0["input-dtype-angles"][i] - p * inv[0]),
+                "autocast_angle_error_rad": float(ms["input-dtype-angles"]["angle"][0][i]),
+                "autocast_output_error": float(ms["input-dtype-angles"]["output"][0][i]),
+                "careful_output_error": float(ms["input-dtype-cache"]["output"][0][i]),
+                "careful_bound": float(bound[i]),
+            }
+        )
     return {
-        "params": {"head_dim": head_dim, "base": base, "dtype": "bfloat16", "policy": "bf16-positions",
-                   "autocast_policy": "input-dtype-angles", "careful_policy": "input-dtype-cache", "seed": 0},
+        "params": {
+            "head_dim": head_dim,
+            "base": base,
+            "dtype": "bfloat16",
+            "policy": "bf16-positions",
+            "autocast_policy": "input-dtype-angles",
+            "careful_policy": "input-dtype-cache",
+            "seed": 0,
+        },
         "collapsed_to_8192": [int(collapsed[0]), int(collapsed[-1])],
         "rows": rows,
     }
 
 
-def fp16_angle_table(head_dim: int = 32, base: float = 10000.0, length: int = 2048, position: int = 1857, index: int = 1) -> dict[str, Any]:
+def fp16_angle_table(
+    head_dim: int = 32, base: float = 10000.0, length: int = 2048, position: int = 1857, index: int = 1
+) -> dict[str, Any]:
     """The GPT-NeoX fp16 table: t and inv_freq in fp16, t (x) inv_freq in fp16, cos in fp16.
 
     ``head_dim`` is the rotated width (GPT-NeoX/Pythia rotate 32 dims of each head:
@@ -89,8 +108,15 @@ def fp16_angle_table(head_dim: int = 32, base: float = 10000.0, length: int = 20
     worst = np.unravel_index(int(np.argmax(dcos)), dcos.shape)
     careful = _np(policy_angles(POLICIES["input-dtype-cache"], inv, pos, "float16").cos().half())
     return {
-        "params": {"head_dim": head_dim, "base": base, "length": length, "policy": "fp16-cache",
-                   "theta_index": index, "theta": float(inv[index]), "theta_fp16": float(round_np(inv[index:index + 1], "float16")[0])},
+        "params": {
+            "head_dim": head_dim,
+            "base": base,
+            "length": length,
+            "policy": "fp16-cache",
+            "theta_index": index,
+            "theta": float(inv[index]),
+            "theta_fp16": float(round_np(inv[index : index + 1], "float16")[0]),
+        },
         "position": position,
         "angle_fp16": float(ang[position, index]),
         "angle_exact": float(position * inv[index]),
@@ -100,7 +126,9 @@ def fp16_angle_table(head_dim: int = 32, base: float = 10000.0, length: int = 20
     }
 
 
-def inv_freq_bf16_crossing(head_dim: int = 128, base: float = 10000.0, dtype: str = "bfloat16", factor: float = 10.0, max_position: int = 16384) -> dict[str, Any]:
+def inv_freq_bf16_crossing(
+    head_dim: int = 128, base: float = 10000.0, dtype: str = "bfloat16", factor: float = 10.0, max_position: int = 16384
+) -> dict[str, Any]:
     """First position where bf16-rounded inv_freq's output error exceeds factor x the careful one's.
 
     ``head_dim`` 128 is a 64-entry inv_freq buffer (Llama). The careful error at p is the
@@ -128,8 +156,17 @@ def inv_freq_bf16_crossing(head_dim: int = 128, base: float = 10000.0, dtype: st
     lin = (pos > 0) & (pos * slope < 1.0)  # before the worst pair's error wraps
     fit = float(np.polyfit(pos[lin], ang[lin], 1)[0]) if lin.sum() > 2 else float("nan")
     return {
-        "params": {"head_dim": head_dim, "inv_freq_entries": head_dim // 2, "base": base, "dtype": dtype, "factor": factor,
-                   "max_position": max_position, "policy": "bf16-inv-freq", "careful_policy": "input-dtype-cache", "seed": 0},
+        "params": {
+            "head_dim": head_dim,
+            "inv_freq_entries": head_dim // 2,
+            "base": base,
+            "dtype": dtype,
+            "factor": factor,
+            "max_position": max_position,
+            "policy": "bf16-inv-freq",
+            "careful_policy": "input-dtype-cache",
+            "seed": 0,
+        },
         "careful_level": float(level[hit[0]]) if hit.size else float(level[-1]),
         "first_position": int(pos[hit[0]]) if hit.size else None,
         "first_position_vs_bound": int(pos[hit_b[0]]) if hit_b.size else None,
@@ -161,20 +198,31 @@ def relative_violation_curve(
     phi = phases(spec, pos)
     curves: dict[str, list[float]] = {}
     memo: dict[str, Any] = {}
-    for label, pol, dt in (("bf16", "input-dtype-angles", "bfloat16"), ("fp32", "input-dtype-angles", "float32"),
-                           ("bf16-careful", "input-dtype-cache", "bfloat16")):
+    for label, pol, dt in (
+        ("bf16", "input-dtype-angles", "bfloat16"),
+        ("fp32", "input-dtype-angles", "float32"),
+        ("bf16-careful", "input-dtype-cache", "bfloat16"),
+    ):
         rel = measure(spec, pol, dt, pos, phi=phi, x=x, memo=memo)["relative"][0]
         per_pos = rel.reshape(length, n_vectors).max(axis=1)
         run = np.maximum.accumulate(per_pos)
         curves[label] = [float(run[L - 1]) for L in lengths]
     ends = np.array(lengths) - 1
-    bounds = {"fp32": error_bound(spec, "float32", ends, kind="relative", policy_name="input-dtype-angles").tolist(),
-              "bf16-careful": error_bound(spec, "bfloat16", ends, kind="relative", policy_name="input-dtype-cache").tolist()}
-    return {"params": {"head_dim": head_dim, "base": base, "n_vectors": n_vectors, "seed": seed, "distance": 1},
-            "lengths": list(lengths), "curves": curves, "bounds": bounds}
+    bounds = {
+        "fp32": error_bound(spec, "float32", ends, kind="relative", policy_name="input-dtype-angles").tolist(),
+        "bf16-careful": error_bound(spec, "bfloat16", ends, kind="relative", policy_name="input-dtype-cache").tolist(),
+    }
+    return {
+        "params": {"head_dim": head_dim, "base": base, "n_vectors": n_vectors, "seed": seed, "distance": 1},
+        "lengths": list(lengths),
+        "curves": curves,
+        "bounds": bounds,
+    }
 
 
-def tf32_matmul_angles(head_dim: int = 128, base: float = 10000.0, positions: tuple[int, ...] = (2047, 2049, 2051, 4095, 4097, 8191, 16383)) -> dict[str, Any]:
+def tf32_matmul_angles(
+    head_dim: int = 128, base: float = 10000.0, positions: tuple[int, ...] = (2047, 2049, 2051, 4095, 4097, 8191, 16383)
+) -> dict[str, Any]:
     """``inv_freq @ position_ids`` as a TF32 matmul (CUDA, TF32 on): operands keep 11 significant bits.
 
     Simulated on the CPU by rounding both operands to TF32 (the product of two TF32 numbers
@@ -195,16 +243,27 @@ def tf32_matmul_angles(head_dim: int = 128, base: float = 10000.0, positions: tu
         tpos = round_tf32(torch.as_tensor(pos, dtype=torch.float32), mode).double().numpy()
         ang = _np(policy_angles(POLICIES["tf32-matmul-angles"], inv, band, "float32", tf32_mode=mode))
         err = np.abs(wrap_angle(ang - phases(spec, band))).max(axis=1)
-        modes[mode] = {"tf32_positions": [float(v) for v in tpos], "max_angle_error_rad_0_2047": float(err[low].max()),
-                       "max_angle_error_rad_2048_8191": float(err[~low].max())}
+        modes[mode] = {
+            "tf32_positions": [float(v) for v in tpos],
+            "max_angle_error_rad_0_2047": float(err[low].max()),
+            "max_angle_error_rad_2048_8191": float(err[~low].max()),
+        }
     m = measure(spec, "tf32-matmul-angles", "float32", band, seed=0)
     careful = measure(spec, "input-dtype-cache", "float32", band, seed=0)
     return {
-        "params": {"head_dim": head_dim, "base": base, "policy": "tf32-matmul-angles", "dtype": "float32", "u_tf32": U["tfloat32"]},
+        "params": {
+            "head_dim": head_dim,
+            "base": base,
+            "policy": "tf32-matmul-angles",
+            "dtype": "float32",
+            "u_tf32": U["tfloat32"],
+        },
         "positions": [int(p) for p in pos],
         "modes": modes,
         "output_error_max_0_2047": float(m["output"][0][low].max()),
         "output_error_max_2048_8191": float(m["output"][0][~low].max()),
         "careful_output_error_max_2048_8191": float(careful["output"][0][~low].max()),
-        "careful_output_bound_8191": float(error_bound(spec, "float32", 8191, kind="output", policy_name="input-dtype-cache")),
+        "careful_output_bound_8191": float(
+            error_bound(spec, "float32", 8191, kind="output", policy_name="input-dtype-cache")
+        ),
     }

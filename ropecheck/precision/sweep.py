@@ -17,18 +17,18 @@ import io
 import math
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..spec import RopeSpec
-from .policies import SOURCES, U, one_torch_thread, policy
-from .model import error_bound
-from .measure import measure, measure_impl
 from ..tolerance import dtype_name
+from .measure import measure, measure_impl
+from .model import error_bound
+from .policies import SOURCES, U, one_torch_thread, policy
 
 __all__ = ["Sweep", "band_edges", "render_csv", "render_plot", "render_table", "run_sweep", "violation_plot"]
 
@@ -121,9 +121,22 @@ class Sweep:
                     mean = float(agg.sm[b] / agg.cnt[b]) if agg.cnt[b] else float("nan")
                     bound = float(bounds[b])
                     judged = not math.isnan(mx) and not (self.impl and src == "angle")
-                    out.append({"dtype": dt, "band_lo": lo, "band_hi": hi, "source": src, "max": mx, "mean": mean,
-                                "max_ulps": mx / eps, "mean_ulps": mean / eps, "bound": bound, "bound_policy": judge,
-                                "careful": self.careful[dt], "within_bound": bool(mx <= bound) if judged else None})
+                    out.append(
+                        {
+                            "dtype": dt,
+                            "band_lo": lo,
+                            "band_hi": hi,
+                            "source": src,
+                            "max": mx,
+                            "mean": mean,
+                            "max_ulps": mx / eps,
+                            "mean_ulps": mean / eps,
+                            "bound": bound,
+                            "bound_policy": judge,
+                            "careful": self.careful[dt],
+                            "within_bound": bool(mx <= bound) if judged else None,
+                        }
+                    )
         return out
 
     def failures(self) -> list[dict[str, Any]]:
@@ -141,24 +154,45 @@ class Sweep:
         out = []
         for dt in self.dtypes:
             agg = self.plot[dt][source]
-            bound = error_bound(self.spec, dt, agg.edges[1:] - 1, kind=source, policy_name=self.judge(dt), device=self.device)
+            bound = error_bound(
+                self.spec, dt, agg.edges[1:] - 1, kind=source, policy_name=self.judge(dt), device=self.device
+            )
             with np.errstate(invalid="ignore"):
                 ratio = agg.mx / bound
             over = np.nonzero(ratio > 1)[0]
             worst = int(np.nanargmax(ratio)) if np.isfinite(ratio).any() or np.isinf(ratio).any() else 0
-            band = lambda b: (int(agg.edges[b]), int(agg.edges[b + 1]))  # noqa: E731
+            band = lambda b, edges=agg.edges: (int(edges[b]), int(edges[b + 1]))
             expected = "within" if self.careful[dt] else "exceeds"
-            out.append({"dtype": dt, "source": source, "careful": self.careful[dt], "bound_policy": self.judge(dt),
-                        "expected": expected, "held": (over.size == 0) == (expected == "within"),
-                        "first_over": band(int(over[0])) if over.size else None,
-                        "worst_ratio": float(ratio[worst]), "worst_band": band(worst)})
+            out.append(
+                {
+                    "dtype": dt,
+                    "source": source,
+                    "careful": self.careful[dt],
+                    "bound_policy": self.judge(dt),
+                    "expected": expected,
+                    "held": (over.size == 0) == (expected == "within"),
+                    "first_over": band(int(over[0])) if over.size else None,
+                    "worst_ratio": float(ratio[worst]),
+                    "worst_band": band(worst),
+                }
+            )
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: NaN (not measured) as null, an infinite error as the string "inf"."""
-        return json_safe({"target": self.target, "impl": self.impl, "spec": self.spec.to_dict(), "device": self.device,
-                           "dtypes": list(self.dtypes), "max_position": self.max_position, "careful": self.careful,
-                           "seconds": round(self.seconds, 3), "rows": self.rows()})
+        return json_safe(
+            {
+                "target": self.target,
+                "impl": self.impl,
+                "spec": self.spec.to_dict(),
+                "device": self.device,
+                "dtypes": list(self.dtypes),
+                "max_position": self.max_position,
+                "careful": self.careful,
+                "seconds": round(self.seconds, 3),
+                "rows": self.rows(),
+            }
+        )
 
 
 def json_safe(v: Any) -> Any:
@@ -220,12 +254,14 @@ def run_sweep(
     # one pool of random q/k, each chunk a different window of it (x is rounded to D per dtype)
     import torch
 
-    pool = torch.from_numpy(np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, h), dtype=np.float32)).double()
+    pool = torch.from_numpy(
+        np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, h), dtype=np.float32)
+    ).double()
 
     def one(i: int, start: int) -> tuple[np.ndarray, dict[str, dict[str, tuple[np.ndarray, np.ndarray]]]]:
         pos = np.arange(start, min(start + chunk, max_position), dtype=np.int64)
         off = (i * 7919) % (POOL_EXTRA + 1)
-        x = pool[:, :, off:off + pos.size]  # (q/k, a/b, position, pair)
+        x = pool[:, :, off : off + pos.size]  # (q/k, a/b, position, pair)
         res: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
         if impl is None:
             memo: dict[Any, Any] = {}
@@ -245,12 +281,28 @@ def run_sweep(
     bar: Any = None
     if progress:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                       TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
         bar.start()
-        task = bar.add_task(f"precision {target} ({len(dtypes)} dtypes, chunks of {chunk} positions)", total=len(starts))
+        task = bar.add_task(
+            f"precision {target} ({len(dtypes)} dtypes, chunks of {chunk} positions)", total=len(starts)
+        )
     t0 = time.perf_counter()
     try:
         if workers <= 1:
@@ -312,12 +364,22 @@ def render_table(sw: Sweep, console: Any) -> None:
                     mark = "yes"
                 else:
                     mark = "[red]NO[/]" if (r["careful"] or sw.impl) else "over"
-                t.add_row(f"{lo}–{hi - 1}" if r["source"] == "angle" else "", r["source"], _fmt(r["max"]), _fmt(r["mean"]),
-                          _fmt(r["max_ulps"]), _fmt(r["mean_ulps"]), _fmt(r["bound"]), mark)
+                t.add_row(
+                    f"{lo}–{hi - 1}" if r["source"] == "angle" else "",
+                    r["source"],
+                    _fmt(r["max"]),
+                    _fmt(r["mean"]),
+                    _fmt(r["max_ulps"]),
+                    _fmt(r["mean_ulps"]),
+                    _fmt(r["bound"]),
+                    mark,
+                )
             t.add_section()
         console.print(t)
-    console.print("angle in rad; other sources relative to the pair norm (score: to |q||k|); ulps of 1 in the dtype; "
-                  f"careless policies and implementations against the careful bound of {CAREFUL_REFERENCE}")
+    console.print(
+        "angle in rad; other sources relative to the pair norm (score: to |q||k|); ulps of 1 in the dtype; "
+        f"careless policies and implementations against the careful bound of {CAREFUL_REFERENCE}"
+    )
 
 
 def _fmt(v: float) -> str:
@@ -360,14 +422,25 @@ def render_plot(sweeps: list[Sweep], source: str = "output") -> bytes:
                 label += f" (not finite in {int(agg.edges[b])}–{int(agg.edges[b + 1]) - 1})"
             ax.plot(centres[ok], agg.mx[ok], marker=".", label=label)
             if len(sweeps) == 1:
-                ax.plot(centres, error_bound(sw.spec, dt, centres, kind=source, policy_name=sw.judge(dt), device=sw.device), "--",
-                        color="grey", linewidth=0.8)
+                ax.plot(
+                    centres,
+                    error_bound(sw.spec, dt, centres, kind=source, policy_name=sw.judge(dt), device=sw.device),
+                    "--",
+                    color="grey",
+                    linewidth=0.8,
+                )
     if len(sweeps) > 1:  # one bound per dtype: the loosest careful one, which careless policies are judged by
         for dt in dict.fromkeys(dt for sw in sweeps for dt in sw.dtypes):
             sw = sweeps[0]
             centres = np.maximum(sw.plot[dt][source].edges[1:] - 1, 1)
-            ax.plot(centres, error_bound(sw.spec, dt, centres, kind=source, policy_name=CAREFUL_REFERENCE, device=sw.device), "--",
-                    color="black", linewidth=1.0, label=f"bound ({CAREFUL_REFERENCE}, {dt})")
+            ax.plot(
+                centres,
+                error_bound(sw.spec, dt, centres, kind=source, policy_name=CAREFUL_REFERENCE, device=sw.device),
+                "--",
+                color="black",
+                linewidth=1.0,
+                label=f"bound ({CAREFUL_REFERENCE}, {dt})",
+            )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("position m")
@@ -389,7 +462,14 @@ def violation_plot(curve: dict[str, Any]) -> bytes:
     for label, ys in curve["curves"].items():
         line = ax.plot(curve["lengths"], ys, marker="o", label=label)[0]
         if label in curve.get("bounds", {}):
-            ax.plot(curve["lengths"], curve["bounds"][label], "--", color=line.get_color(), linewidth=0.8, label=f"{label} bound")
+            ax.plot(
+                curve["lengths"],
+                curve["bounds"][label],
+                "--",
+                color=line.get_color(),
+                linewidth=0.8,
+                label=f"{label} bound",
+            )
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("context length L")

@@ -8,15 +8,15 @@ with the reason, expected ``SKIP``, so a missing optional library never fails th
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from .model import Page, Plot, Row, Section
 from ..schedules import Linear, Llama3, StaticNTK, YaRN
 from ..spec import RopeSpec
 from ..svg import pairing_svg, spectra_svg
 from .mathml import latex_block, mathml_block
+from .model import Page, Plot, Row, Section
 from .selfcheck import reference_checks, render_reference_markdown
 
 __all__ = ["collect_reference", "collect_schedules", "Progress"]
@@ -68,7 +68,10 @@ def schedule_formulas() -> list[tuple[str, object]]:
         ("default", sp.Eq(theta, default)),
         ("linear / position interpolation", sp.Eq(theta, default / s)),
         ("static NTK", sp.Eq(theta, (b * s ** (d / (d - 2))) ** (-2 * i / d))),
-        ("dynamic NTK (current length L)", sp.Eq(theta, (b * (s * sp.Max(L, L0) / L0 - (s - 1)) ** (d / (d - 2))) ** (-2 * i / d))),
+        (
+            "dynamic NTK (current length L)",
+            sp.Eq(theta, (b * (s * sp.Max(L, L0) / L0 - (s - 1)) ** (d / (d - 2))) ** (-2 * i / d)),
+        ),
         ("YaRN", sp.Eq(theta, gamma * default / s + (1 - gamma) * default)),
         ("YaRN ramp", sp.Eq(gamma, sp.Min(1, sp.Max(0, (i - lo) / (hi - lo))))),
         ("YaRN attention factor", sp.Eq(sp.Symbol("m_s"), sp.Rational(1, 10) * sp.log(s) + 1)),
@@ -126,8 +129,18 @@ def collect_schedules(progress: Progress) -> Section:
         )
     progress("pairing picture")
     plots = [
-        Plot("spectra", "Schedule spectra", "Wavelength of each rotated pair for the default schedule and four context-extension schedules (head_dim 128).", spectra_svg(specs)),
-        Plot("pairing", "Interleaved vs half-split pairing", "Which dims rotate together in each layout (head_dim 8); both are the same RoPE up to the even-first permutation.", pairing_svg(8)),
+        Plot(
+            "spectra",
+            "Schedule spectra",
+            "Wavelength of each rotated pair for the default schedule and four context-extension schedules (head_dim 128).",
+            spectra_svg(specs),
+        ),
+        Plot(
+            "pairing",
+            "Interleaved vs half-split pairing",
+            "Which dims rotate together in each layout (head_dim 8); both are the same RoPE up to the even-first permutation.",
+            pairing_svg(8),
+        ),
     ]
     return Section(
         "schedules",

@@ -14,14 +14,15 @@ is the caller's; engines that own a progress bar are run with theirs off.
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from .model import Page, Plot, Row, Section
 from ..precision.pages import collect as collect_reproductions
-from ..precision.pages import render_readme, reproductions_json
+from ..precision.pages import render_readme, reproduction_files, sweep_files
 from ..precision.policies import POLICIES
-from ..precision.sweep import render_csv, render_plot, run_sweep, violation_plot
+from ..precision.sweep import render_plot, run_sweep, violation_plot
 from ..proofs import FAMILIES, run_proofs
 from ..properties import PROPERTIES, reference_impl, run_all, torch_reference
 from ..schedules import Llama3, YaRN
@@ -29,6 +30,7 @@ from ..spec import RopeSpec
 from ..symbolic import decay_svg, render_index_markdown, render_proof_markdown, step_mathml
 from ..verify.batch import render_adapter_pages, verify_adapters
 from ..verify.model import DEFAULT_DTYPES
+from .model import Page, Plot, Row, Section
 
 __all__ = ["collect_proofs", "collect_properties", "collect_verify", "collect_precision", "PRECISION_POSITIONS"]
 
@@ -49,17 +51,34 @@ def collect_proofs(progress: Progress) -> Section:
     for p in proofs:
         timings[f"proof {p.name}"] = p.seconds
         link = f"proofs/{p.name}.md"
-        rows.append(Row(p.title, p.verdict.value, p.verdict.value if p.as_intended else "PROVED", _proof_evidence(p), link=link))
+        rows.append(
+            Row(p.title, p.verdict.value, p.verdict.value if p.as_intended else "PROVED", _proof_evidence(p), link=link)
+        )
         for s in p.intended_refutations:
             cex = s.counterexample
             where = "" if cex is None else " at " + ", ".join(f"{k} = {v}" for k, v in cex.values.items())
-            rows.append(Row(f"{p.title}: {s.name}", s.verdict.value, s.expect.value, f"refuted by `{s.method}`{where}", link=link))
+            rows.append(
+                Row(
+                    f"{p.title}: {s.name}",
+                    s.verdict.value,
+                    s.expect.value,
+                    f"refuted by `{s.method}`{where}",
+                    link=link,
+                )
+            )
         md = render_proof_markdown(p, number=numbers.get(p.family), timings=False)
         pages.append(Page(link, p.title, md, html=_proof_html(p, step_mathml)))
         curve = p.data.get("decay_curve")
         if curve:
             svg = decay_svg(curve)
-            plots.append(Plot("decay", "Long-term decay", f"(1/(d/2)) Σ_j |S_j| against relative distance, base {curve['base']}, d = {curve['d']}: the RoPE bound decays.", svg))
+            plots.append(
+                Plot(
+                    "decay",
+                    "Long-term decay",
+                    f"(1/(d/2)) Σ_j |S_j| against relative distance, base {curve['base']}, d = {curve['d']}: the RoPE bound decays.",
+                    svg,
+                )
+            )
     index = render_index_markdown(proofs, numbers=numbers, total_seconds=total)
     section = Section(
         "proofs",
@@ -126,6 +145,16 @@ def _property_specs() -> list[tuple[str, Any]]:
     return out
 
 
+def decade_bound(x: float) -> str:
+    """``x`` as the power of ten above it (``7.5e-15`` -> ``≤ 1e-14``): a figure that reads the same on
+    every machine, where the last bits of a float64 error depend on the libm and the SIMD path."""
+    if x == 0:
+        return "0"
+    if not math.isfinite(x):
+        return str(x)
+    return f"≤ 1e{math.ceil(math.log10(x) - 1e-12)}"
+
+
 def collect_properties(progress: Progress) -> Section:
     """Every property of :mod:`ropecheck.properties` on the reference (three forms) and the torch reference."""
 
@@ -135,10 +164,19 @@ def collect_properties(progress: Progress) -> Section:
         ("reference (complex)", lambda s: reference_impl(s, "complex"), ("float64",)),
         ("torch reference", torch_reference, ("float32", "bfloat16", "float16")),
     ]
-    rows, lines = [], ["# Properties on the reference", "",
-                       "Every property of `ropecheck.properties` (seed 0), on the fp64 reference in its three forms "
-                       "and on the straightforward torch implementation in each dtype.", "",
-                       "| implementation | spec | dtype | passed | worst |", "|---|---|---|---|---|"]
+    rows, lines = (
+        [],
+        [
+            "# Properties on the reference",
+            "",
+            "Every property of `ropecheck.properties` (seed 0), on the fp64 reference in its three forms "
+            "and on the straightforward torch implementation in each dtype. 'worst' is the largest difference any "
+            "property saw, as the power of ten above it.",
+            "",
+            "| implementation | spec | dtype | passed | worst |",
+            "|---|---|---|---|---|",
+        ],
+    )
     for impl_label, make, dtypes in impls:
         for spec_label, spec in _property_specs():
             for dtype in dtypes:
@@ -147,11 +185,19 @@ def collect_properties(progress: Progress) -> Section:
                 failed = [r for r in results if not r.passed]
                 worst = max(results, key=lambda r: r.max_abs_err)
                 name = f"{impl_label} / {spec_label} / {dtype}"
-                evidence = (f"{len(results) - len(failed)} of {len(results)} properties hold; worst |diff| "
-                            f"{worst.max_abs_err:.2g} ({worst.name})") if not failed else "failed: " + ", ".join(r.name for r in failed)
+                evidence = (
+                    (
+                        f"{len(results) - len(failed)} of {len(results)} properties hold; worst |diff| "
+                        f"{decade_bound(worst.max_abs_err)} ({worst.name})"
+                    )
+                    if not failed
+                    else "failed: " + ", ".join(r.name for r in failed)
+                )
                 rows.append(Row(name, "FAIL" if failed else "PASS", "PASS", evidence, link="properties.md"))
-                lines.append(f"| {impl_label} | {spec_label} | {dtype} | {len(results) - len(failed)}/{len(results)} | "
-                             f"{worst.max_abs_err:.2g} ({worst.name}) |")
+                lines.append(
+                    f"| {impl_label} | {spec_label} | {dtype} | {len(results) - len(failed)}/{len(results)} | "
+                    f"{decade_bound(worst.max_abs_err)} ({worst.name}) |"
+                )
                 for r in failed:
                     lines += ["", "```", r.message(), "```", ""]
     lines += ["", "## The properties", "", "| property | what it checks |", "|---|---|"]
@@ -203,7 +249,6 @@ def collect_verify(progress: Progress) -> Section:
     """``ropecheck verify`` on every adapter that can run here, per dtype, on every available device."""
     import torch
 
-
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     verdicts = verify_adapters(dtypes=DEFAULT_DTYPES, devices=devices, seed=0, timeout=120, progress=progress)
     rows, timings = [], {}
@@ -217,12 +262,16 @@ def collect_verify(progress: Progress) -> Section:
             verdict, expected, evidence = verify_expectation(v.name, dt, v.report.finding_codes(dt))
             rows.append(Row(f"{label} / {dt}", verdict, expected, evidence, link=f"verify/{v.stem}.md"))
     written = render_adapter_pages(
-        verdicts, DEFAULT_DTYPES,
+        verdicts,
+        DEFAULT_DTYPES,
         invocation=f"`ropecheck verify --adapter NAME` with default options on {', '.join(devices)}; "
         "expected low-precision findings are listed in the README's findings",
     )
-    pages = [Page(f"verify/{path}", "Adapter verdicts" if path == "README.md" else f"verify {path[:-3]}", text)
-             for path, text in written.items() if path.endswith(".md")]
+    pages = [
+        Page(f"verify/{path}", "Adapter verdicts" if path == "README.md" else f"verify {path[:-3]}", text)
+        for path, text in written.items()
+        if path.endswith(".md")
+    ]
     section = Section(
         "verify",
         "Third-party implementations",
@@ -244,7 +293,9 @@ def collect_verify(progress: Progress) -> Section:
 PRECISION_POSITIONS = 1 << 17
 
 
-def collect_precision(progress: Progress, *, policies: Iterable[str] | None = None, reproductions: bool = True) -> Section:
+def collect_precision(
+    progress: Progress, *, policies: Iterable[str] | None = None, reproductions: bool = True
+) -> Section:
     """Every built-in policy (or the ``policies`` named) swept in fp32/bf16/fp16 against the error model, and the reproductions."""
 
     spec = RopeSpec(head_dim=128)
@@ -256,21 +307,36 @@ def collect_precision(progress: Progress, *, policies: Iterable[str] | None = No
         sw = run_sweep(spec, target=name, dtypes=dtypes, max_position=PRECISION_POSITIONS, progress=False)
         timings[f"precision sweep {name}"] = sw.seconds
         sweeps.append(sw)
-        files[f"precision/{name}-d128-cpu.csv"] = render_csv(sw)
+        files.update({f"precision/{k}": v for k, v in sweep_files(sw).items()})
         for v in sw.verdicts("output"):
             over = v["first_over"]
-            where = f"exceeds the {v['bound_policy']} bound from positions {over[0]}–{over[1] - 1}" if over else f"within the {v['bound_policy']} bound at every position"
+            where = (
+                f"exceeds the {v['bound_policy']} bound from positions {over[0]}–{over[1] - 1}"
+                if over
+                else f"within the {v['bound_policy']} bound at every position"
+            )
             lo, hi = v["worst_band"]
             evidence = f"{where}; worst {v['worst_ratio']:.3g}× the bound at positions {lo}–{hi - 1}"
             verdict = "FAIL" if over else "PASS"
-            rows.append(Row(f"{name} / {v['dtype']}", verdict, "PASS" if v["careful"] else "FAIL", evidence, link="precision/README.md"))
+            rows.append(
+                Row(
+                    f"{name} / {v['dtype']}",
+                    verdict,
+                    "PASS" if v["careful"] else "FAIL",
+                    evidence,
+                    link="precision/README.md",
+                )
+            )
     import dataclasses
 
     plots = [
-        Plot(f"precision-output-{dt}", f"Output error vs position, {dt}",
-             f"Max output error per position band for every policy in {dt} (head_dim 128, base 10000), log scale; "
-             "dashed: the error model's bound for a careful implementation.",
-             render_plot([dataclasses.replace(s, dtypes=(dt,)) for s in sweeps], "output").decode())
+        Plot(
+            f"precision-output-{dt}",
+            f"Output error vs position, {dt}",
+            f"Max output error per position band for every policy in {dt} (head_dim 128, base 10000), log scale; "
+            "dashed: the error model's bound for a careful implementation.",
+            render_plot([dataclasses.replace(s, dtypes=(dt,)) for s in sweeps], "output").decode(),
+        )
         for dt in dtypes
     ]
     pages = []
@@ -279,10 +345,15 @@ def collect_precision(progress: Progress, *, policies: Iterable[str] | None = No
         t0 = time.perf_counter()
         repro = collect_reproductions()
         timings["precision reproductions"] = time.perf_counter() - t0
-        files["precision/reproductions.json"] = reproductions_json(repro)
-        plots.append(Plot("precision-violation", "Relative-position violation vs context length",
-                          "|q_m·k_n − q_{m+t}·k_{n+t}| for a fixed random q/k set: with bf16 angles it grows with length; fp32 stays orders of magnitude lower, within the error model's bound.",
-                          violation_plot(repro["violation"]).decode()))
+        files.update({f"precision/{k}": v for k, v in reproduction_files(repro).items() if k != "README.md"})
+        plots.append(
+            Plot(
+                "precision-violation",
+                "Relative-position violation vs context length",
+                "|q_m·k_n − q_{m+t}·k_{n+t}| for a fixed random q/k set: with bf16 angles it grows with length; fp32 stays orders of magnitude lower, within the error model's bound.",
+                violation_plot(repro["violation"]).decode(),
+            )
+        )
         pages.append(Page("precision/README.md", "Precision", render_readme(repro)))
     section = Section(
         "precision",

@@ -84,14 +84,19 @@ def _cell_md(r: Row | None) -> str:
 def _section_md(section: Section) -> list[str]:
     lines = [f"## {section.title}", "", section.intro, ""]
     counts = ", ".join(f"{v} {k}" for k, v in sorted(section.counts().items()))
-    lines += [f"**{'all expected verdicts held' if section.held else 'SOME EXPECTED VERDICTS DID NOT HOLD'}** ({counts})", ""]
+    lines += [
+        f"**{'all expected verdicts held' if section.held else 'SOME EXPECTED VERDICTS DID NOT HOLD'}** ({counts})",
+        "",
+    ]
     if section.matrix_columns:
         labels, grid = matrix(section)
         lines += ["| | " + " | ".join(section.matrix_columns) + " |", "|---|" + "---|" * len(section.matrix_columns)]
         for label in labels:
             link = next((r.link for r in grid[label].values() if r.link), None)
             name = f"[{_md_escape(label)}]({link})" if link else _md_escape(label)
-            lines.append(f"| {name} | " + " | ".join(_cell_md(grid[label].get(c)) for c in section.matrix_columns) + " |")
+            lines.append(
+                f"| {name} | " + " | ".join(_cell_md(grid[label].get(c)) for c in section.matrix_columns) + " |"
+            )
         lines.append("")
     if section.rows:
         long = len(section.rows) > FOLD_ROWS or bool(section.matrix_columns)
@@ -115,7 +120,10 @@ def render_readme(report: Report) -> str:
     """``reports/README.md``: the page a reader starts from -- verdicts first, then when and where."""
     lines = ["# ropecheck report", ""]
     verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"
-    lines += [f"**Overall: {verdict}.** The same content is in [index.html](index.html) (one self-contained page) and [report.json](report.json).", ""]
+    lines += [
+        f"**Overall: {verdict}.** The same content is in [index.html](index.html) (one self-contained page) and [report.json](report.json).",
+        "",
+    ]
     lines += ["| section | verdicts | held |", "|---|---|---|"]
     for s in report.sections:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
@@ -172,7 +180,9 @@ def render_html(report: Report) -> str:
     parts.append("<table><tr><th>section</th><th>verdicts</th><th>held</th></tr>")
     for s in report.sections:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
-        parts.append(f'<tr><td><a href="#{e(s.key)}">{e(s.title)}</a></td><td>{e(counts)}</td><td>{"yes" if s.held else "<b>no</b>"}</td></tr>')
+        parts.append(
+            f'<tr><td><a href="#{e(s.key)}">{e(s.title)}</a></td><td>{e(counts)}</td><td>{"yes" if s.held else "<b>no</b>"}</td></tr>'
+        )
     parts.append("</table>")
     parts += [VOLATILE_BEGIN, '<table class="header">']
     for key, value in report.header.items():
@@ -200,7 +210,11 @@ def render_html(report: Report) -> str:
                     if r is None:
                         cells.append("<td></td>")
                         continue
-                    note = f" (expected {e(r.expected)})" if not r.held else (" (expected)" if r.verdict not in PASSING + ("SKIP",) else "")
+                    note = (
+                        f" (expected {e(r.expected)})"
+                        if not r.held
+                        else (" (expected)" if r.verdict not in PASSING + ("SKIP",) else "")
+                    )
                     cls = r.verdict + ("" if r.held else " unexpected")
                     cells.append(f'<td class="{e(cls)}" title="{e(r.evidence)}">{e(r.verdict)}{note}</td>')
                 parts.append(f"<tr><th>{e(label)}</th>{''.join(cells)}</tr>")
@@ -214,7 +228,9 @@ def render_html(report: Report) -> str:
                 cls = "" if r.held else ' class="unexpected"'
                 note = "" if r.held else f" (expected {e(r.expected)})"
                 name = f'<a href="#{e(r.link)}">{e(r.name)}</a>' if r.link else e(r.name)
-                parts.append(f'<tr{cls}><td>{name}</td><td class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>')
+                parts.append(
+                    f'<tr{cls}><td>{name}</td><td class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>'
+                )
             parts.append("</table>")
             if fold:
                 parts.append("</details>")

@@ -6,14 +6,14 @@ figure it was decided on, so the report shows evidence, not only a tick.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
+from ..reference import FORMS, apply_rope, layout_permutation, rope_matrix
 from ..schedules import Linear, Llama3, YaRN
 from ..spec import RopeSpec
-from ..reference import FORMS, apply_rope, layout_permutation, rope_matrix
 
 __all__ = ["CheckResult", "reference_checks", "render_reference_markdown", "FORMS_TOL"]
 
@@ -54,7 +54,10 @@ def reference_checks(seed: int = 0) -> Iterator[CheckResult]:
         yield CheckResult(f"R is orthogonal ({label})", orth <= FORMS_TOL, f"max |RᵀR - I| {orth:.1e}")
     for d, r in ((8, 8), (64, 64), (64, 16)):
         perm = layout_permutation(r, d)
-        inter, half = RopeSpec(head_dim=d, rotary_dim=r, layout="interleaved"), RopeSpec(head_dim=d, rotary_dim=r, layout="half")
+        inter, half = (
+            RopeSpec(head_dim=d, rotary_dim=r, layout="interleaved"),
+            RopeSpec(head_dim=d, rotary_dim=r, layout="half"),
+        )
         x = rng.standard_normal((len(positions), d))
         diff = float(np.abs(apply_rope(x[:, perm], positions, half) - apply_rope(x, positions, inter)[:, perm]).max())
         yield CheckResult(f"half(Px) = P interleaved(x) (d={d} r={r})", diff <= FORMS_TOL, f"max |diff| {diff:.1e}")

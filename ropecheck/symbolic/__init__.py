@@ -20,8 +20,32 @@ from .blockwise import BlockReducer, block_difference, components, form_as_expr
 from .claim import ClaimResult, check_claim, parse_claim
 from .decide import REWRITES, decide, decide_step, expand_trig_rewrite, find_counterexample, reduce_to_zero
 from .proof import Counterexample, Proof, Step, Verdict, timed
-from .render import decay_svg, print_family, proofs_to_json, render_counterexample_text, render_index_markdown, render_proof_markdown, render_proof_text, step_mathml
-from .rope import block_symbols, dot, even_first_permutation, pairs, positions, real_symbols, rope_complex, rope_elementwise, rope_entries, rope_matrix, rot, rotate, thetas, vec
+from .render import (
+    decay_svg,
+    print_family,
+    proofs_to_json,
+    render_counterexample_text,
+    render_index_markdown,
+    render_proof_markdown,
+    render_proof_text,
+    step_mathml,
+)
+from .rope import (
+    block_symbols,
+    dot,
+    even_first_permutation,
+    pairs,
+    positions,
+    real_symbols,
+    rope_complex,
+    rope_elementwise,
+    rope_entries,
+    rope_matrix,
+    rot,
+    rotate,
+    thetas,
+    vec,
+)
 
 __all__ = [
     "REWRITES",

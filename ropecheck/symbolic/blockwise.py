@@ -25,6 +25,7 @@ __all__ = ["BlockReducer", "Form", "block_difference", "components", "form_as_ex
 #: A block's difference: sum of sign * (sum coef*var) * (sum coef*var) over its rows.
 Form = list[tuple[int, list[tuple[Any, Any]], list[tuple[Any, Any]]]]
 
+
 def components(d: int, *patterns: Any) -> list[list[int]]:
     """Index sets closed under the nonzero entries of every matrix: the diagonal blocks they share."""
     parent = list(range(d))
@@ -136,11 +137,13 @@ class BlockReducer:
         return bool(total == 0)
 
 
-
-
 def block_difference(
-    block: Sequence[int], left: dict[tuple[int, int], Any], right: dict[tuple[int, int], Any], rel: dict[tuple[int, int], Any],
-    q: Matrix, k: Matrix,
+    block: Sequence[int],
+    left: dict[tuple[int, int], Any],
+    right: dict[tuple[int, int], Any],
+    rel: dict[tuple[int, int], Any],
+    q: Matrix,
+    k: Matrix,
 ) -> Form:
     """The block's share of <L q, R k> - q^T Rel k: for each row r of the block,
     + (L q)_r (R k)_r and - q_r (Rel k)_r, each factor a sum over the block's nonzero entries."""

@@ -122,7 +122,11 @@ def _split(text: str, sep: str) -> tuple[str, str, int]:
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        elif depth == 0 and text.startswith(sep, i) and (sep != "=" or (text[i - 1 : i] not in ("=", "<", ">", "!", "\\") and text[i + 1 : i + 2] != "=")):
+        elif (
+            depth == 0
+            and text.startswith(sep, i)
+            and (sep != "=" or (text[i - 1 : i] not in ("=", "<", ">", "!", "\\") and text[i + 1 : i + 2] != "="))
+        ):
             hits.append(i)
             i += len(sep)
             continue
@@ -130,7 +134,9 @@ def _split(text: str, sep: str) -> tuple[str, str, int]:
     if len(hits) != 1:
         what = "none" if not hits else f"{len(hits)}"
         need = "'==' (or '=')" if not hits else f"exactly one '{sep}'"
-        raise ClaimParseError(f"a claim needs {need} between its two sides, found {what}", hits[1] if len(hits) > 1 else len(text))
+        raise ClaimParseError(
+            f"a claim needs {need} between its two sides, found {what}", hits[1] if len(hits) > 1 else len(text)
+        )
     k = hits[0]
     return text[:k], text[k + len(sep) :], k + len(sep)
 
@@ -157,24 +163,38 @@ def _check_python_syntax(text: str, offset: int) -> None:
     for node in ast.walk(tree):
         col = offset + getattr(node, "col_offset", 0)
         if not isinstance(node, _NODES):
-            raise ClaimParseError(f"{type(node).__name__.lower()} is not allowed in a claim (only arithmetic, functions, "
-                                  "numbers, Matrix([...]) and .T)", col)
+            raise ClaimParseError(
+                f"{type(node).__name__.lower()} is not allowed in a claim (only arithmetic, functions, "
+                "numbers, Matrix([...]) and .T)",
+                col,
+            )
         if isinstance(node, ast.Attribute) and node.attr != "T":
             at = offset + (node.end_col_offset or 0) - len(node.attr) - 1
             raise ClaimParseError(f"'.{node.attr}' is not allowed in a claim; the only attribute is .T (transpose)", at)
         if isinstance(node, ast.Name) and (node.id.startswith("_") or node.id.endswith("_")):
-            raise ClaimParseError(f"the name {node.id!r} is not allowed in a claim (no leading or trailing underscores)", col)
+            raise ClaimParseError(
+                f"the name {node.id!r} is not allowed in a claim (no leading or trailing underscores)", col
+            )
         if isinstance(node, ast.Call) and (node.keywords or not isinstance(node.func, ast.Name)):
             raise ClaimParseError("only plain function calls f(x, ...) are allowed in a claim", col)
-        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float)) or isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        if (
+            isinstance(node, ast.Constant)
+            and not isinstance(node.value, (int, float))
+            or isinstance(node, ast.Constant)
+            and isinstance(node.value, bool)
+        ):
             raise ClaimParseError(f"the constant {node.value!r} is not allowed in a claim (numbers only)", col)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
             exponent = node.right
             numbers = [n.value for n in ast.walk(exponent) if isinstance(n, ast.Constant)]
             names = [n for n in ast.walk(exponent) if isinstance(n, ast.Name)]
-            towers = [n for n in ast.walk(exponent) if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Pow, ast.BitXor))]
+            towers = [
+                n for n in ast.walk(exponent) if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Pow, ast.BitXor))
+            ]
             if any(abs(v) > _MAX_EXPONENT for v in numbers) or (towers and not names):
-                raise ClaimParseError(f"exponent too large for a claim (at most {_MAX_EXPONENT})", offset + exponent.col_offset)
+                raise ClaimParseError(
+                    f"exponent too large for a claim (at most {_MAX_EXPONENT})", offset + exponent.col_offset
+                )
 
 
 def _global_namespace() -> dict[str, Any]:
@@ -210,10 +230,12 @@ def _parse_sympy_side(side: str, offset: int) -> Any:
             transformations=(auto_symbol, auto_number, convert_xor, rationalize),
         )
     except SyntaxError as exc:  # pragma: no cover - the ast check above catches syntax errors first
-        raise ClaimParseError(f"cannot parse {text!r}: {exc.msg}", offset + lead + max((exc.offset or 1) - 1, 0)) from None
+        raise ClaimParseError(
+            f"cannot parse {text!r}: {exc.msg}", offset + lead + max((exc.offset or 1) - 1, 0)
+        ) from None
     except tokenize.TokenError as exc:  # pragma: no cover
         raise ClaimParseError(f"cannot parse {text!r}: {exc.args[0]}", offset + len(side)) from None
-    except Exception as exc:  # noqa: BLE001 - evaluating a user's expression: any failure is a parse error
+    except Exception as exc:
         raise ClaimParseError(f"cannot evaluate {text!r}: {exc}", offset + lead) from None
     return _realify(_check_expression(expr, text, offset + lead))
 
@@ -363,7 +385,11 @@ def _index_sums(lhs: Any, rhs: Any) -> tuple[Any, Any]:
             index = sympy.sympify(m.group(2), locals=dict(known))
         except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
             continue
-        if isinstance(index, sympy.Expr) and all(x.is_integer for x in index.free_symbols) and index.is_integer is not False:
+        if (
+            isinstance(index, sympy.Expr)
+            and all(x.is_integer for x in index.free_symbols)
+            and index.is_integer is not False
+        ):
             mapping[a] = sympy.IndexedBase(m.group(1).lstrip("\\"), real=True)[index]
     out = iter(e.xreplace(mapping) for e in sides)
     return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]
@@ -387,10 +413,12 @@ def _parse_latex_side(side: str, offset: int) -> Any:
     try:  # strict: text the grammar cannot consume is an error, not silently dropped
         parsed = parse_latex(text, strict=True)
     except LaTeXParsingError as exc:
-        raise ClaimParseError(f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset + _caret(str(exc), side)) from None
+        raise ClaimParseError(
+            f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset + _caret(str(exc), side)
+        ) from None
     except ImportError as exc:  # pragma: no cover - antlr missing or wrong version
         raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
-    except Exception as exc:  # noqa: BLE001 - the parser's own evaluation failed (e.g. '086')
+    except Exception as exc:
         raise ClaimParseError(f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset) from None
     try:
         converted = _convert_latex(parsed)
@@ -398,7 +426,7 @@ def _parse_latex_side(side: str, offset: int) -> Any:
         if exc.position is not None:
             raise
         raise ClaimParseError(str(exc), offset) from None
-    except Exception as exc:  # noqa: BLE001 - a tree the conversion cannot read is a parse error
+    except Exception as exc:
         raise ClaimParseError(f"cannot read LaTeX {side.strip()!r}: {exc}", offset) from None
     return _realify(_check_expression(converted, side, offset))
 
@@ -460,7 +488,9 @@ def parse_claim(text: str, *, syntax: Syntax = "auto") -> tuple[Any, Any, str]:
             used = "latex"
         except (ClaimParseError, UsageError):
             raise ClaimParseError(*_first_error(text)) from None
-    if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (isinstance(lhs, MatrixBase) and lhs.shape != rhs.shape):
+    if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (
+        isinstance(lhs, MatrixBase) and lhs.shape != rhs.shape
+    ):
         shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a scalar"
         raise ClaimParseError(f"cannot compare {shape(lhs)} with {shape(rhs)}", col)
     return lhs, rhs, used

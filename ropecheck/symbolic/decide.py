@@ -218,7 +218,11 @@ def _assignments(symbols: list[Any], trial: int) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     for j, sym in enumerate(symbols):
         pool = _pool(sym)
-        out[sym] = sympy.sympify(pool[(trial * (j + 1) + j * (trial // len(pool))) % len(pool)]) if trial else sympy.sympify(pool[0])
+        out[sym] = (
+            sympy.sympify(pool[(trial * (j + 1) + j * (trial // len(pool))) % len(pool)])
+            if trial
+            else sympy.sympify(pool[0])
+        )
     return out
 
 
@@ -253,7 +257,9 @@ def _counter_in(lhs: Any, rhs: Any, trial: int) -> Counterexample | None:
     values: dict[Any, Any] = {}
     left, right = lhs, rhs
     for _ in range(4):  # symbols, then indexed atoms revealed by finite sums
-        diff_free = _free(sympy.Tuple(left, right)) if not isinstance(left, MatrixBase) else _free(sympy.Tuple(*left, *right))
+        diff_free = (
+            _free(sympy.Tuple(left, right)) if not isinstance(left, MatrixBase) else _free(sympy.Tuple(*left, *right))
+        )
         diff_free = [s for s in diff_free if s not in values]
         if not diff_free:
             break

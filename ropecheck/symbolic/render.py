@@ -42,7 +42,9 @@ def _latex(expr: Any) -> str:
         return text
     if isinstance(expr, sympy.MatrixBase):
         return rf"\text{{[{expr.rows}\times{expr.cols} matrix; {len(text)} characters of LaTeX, in the JSON]}}"
-    return rf"\text{{[expression with {sympy.count_ops(expr)} operations; {len(text)} characters of LaTeX, in the JSON]}}"
+    return (
+        rf"\text{{[expression with {sympy.count_ops(expr)} operations; {len(text)} characters of LaTeX, in the JSON]}}"
+    )
 
 
 def _verdict_text(step: Step) -> str:
@@ -86,7 +88,9 @@ def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: b
         "|---|---|---|---|" + ("---|" if timings else ""),
     ]
     for i, s in enumerate(proof.steps, 1):
-        lines.append(f"| {i} | `{s.name}` | {_verdict_text(s)} | `{s.method}` |" + (f" {s.seconds:.3f} |" if timings else ""))
+        lines.append(
+            f"| {i} | `{s.name}` | {_verdict_text(s)} | `{s.method}` |" + (f" {s.seconds:.3f} |" if timings else "")
+        )
     lines.append("")
     for i, s in enumerate(proof.steps, 1):
         lines += [
@@ -111,10 +115,12 @@ def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: b
         lines += [
             "## Cross-check with the spec",
             "",
-            (f"`RopeSpec(head_dim=4, scaling=DynamicNTK(2, 4))` gives θ₁ = {dyn['spec_check']['spec_theta_query']!r} at "
-            f"length 8 and {dyn['spec_check']['spec_theta_key']!r} at length 4: "
-            + ("the exact" if dyn["spec_check"].get("agrees", True) else "**not** the exact")
-            + f" {dyn['theta_query']} and {dyn['theta_key']} used above."),
+            (
+                f"`RopeSpec(head_dim=4, scaling=DynamicNTK(2, 4))` gives θ₁ = {dyn['spec_check']['spec_theta_query']!r} at "
+                f"length 8 and {dyn['spec_check']['spec_theta_key']!r} at length 4: "
+                + ("the exact" if dyn["spec_check"].get("agrees", True) else "**not** the exact")
+                + f" {dyn['theta_query']} and {dyn['theta_key']} used above."
+            ),
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"
@@ -141,7 +147,11 @@ def _decay_md(curve: dict[str, Any]) -> list[str]:
 
 
 def render_index_markdown(
-    proofs: Sequence[Proof], *, numbers: dict[str, int] | None = None, total_seconds: float | None = None, timings: bool = True
+    proofs: Sequence[Proof],
+    *,
+    numbers: dict[str, int] | None = None,
+    total_seconds: float | None = None,
+    timings: bool = True,
 ) -> str:
     """The summary page: one row per theorem with its verdict; the times in a marked volatile block.
 
@@ -153,8 +163,10 @@ def render_index_markdown(
     lines = [
         "# ropecheck proofs",
         "",
-        ("Every step is an equality that SymPy decides exactly by a targeted rewrite; numbers never count as proof. "
-        "A refutation comes with a counterexample checked in exact arithmetic."),
+        (
+            "Every step is an equality that SymPy decides exactly by a targeted rewrite; numbers never count as proof. "
+            "A refutation comes with a counterexample checked in exact arithmetic."
+        ),
         "",
         f"**{sum(p.as_intended for p in proofs)} of {len(proofs)} theorems as intended.**",
         "",
@@ -192,7 +204,11 @@ def render_proof_text(proof: Proof) -> str:
     """A terminal rendering: the verdict of each step and the rewrite that decided it."""
     lines = [f"{proof.verdict.value:<9} {proof.name}: {proof.title} ({proof.seconds:.3f} s)", f"  {proof.statement}"]
     for s in proof.steps:
-        intended = "" if s.expect == Verdict.PROVED else (" (as intended)" if s.as_intended else f" (expected {s.expect.value})")
+        intended = (
+            ""
+            if s.expect == Verdict.PROVED
+            else (" (as intended)" if s.as_intended else f" (expected {s.expect.value})")
+        )
         lines.append(f"  [{s.verdict.value}{intended}] {s.name} — {s.method} ({s.seconds:.3f} s)")
         if s.counterexample is not None:
             lines += ["  " + x for x in render_counterexample_text(s.counterexample)]

@@ -65,7 +65,9 @@ def pairs(d: int, layout: str) -> list[tuple[int, int]]:
     return [(i, i + h) for i in range(h)]
 
 
-def rope_entries(freqs: Sequence[Any], m: Any, layout: str = "interleaved", *, evaluate: bool = True) -> dict[tuple[int, int], Any]:
+def rope_entries(
+    freqs: Sequence[Any], m: Any, layout: str = "interleaved", *, evaluate: bool = True
+) -> dict[tuple[int, int], Any]:
     """The nonzero entries {(row, column): value} of R_{Theta,m}: the definition, sparse.
 
     Pair (a, b) turning at theta gets the rotation R(m theta) in rows and columns a, b.

@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..protocol import Implementation
-from ..spec import RopeSpec
 from ..errors import TargetError, UsageError
+from ..protocol import Implementation
 from ..reference import apply_rope
+from ..spec import RopeSpec
 from .model import Check, VerifyReport
-from .probes import per_position_bound
-from .probes import random_x
+from .probes import per_position_bound, random_x
 
 __all__ = ["check_heads", "check_rows", "check_dtype_state", "DtypeSentinel"]
 
@@ -140,7 +139,6 @@ def check_rows(
         )
 
 
-
 class DtypeSentinel:
     """A small ``base_dtype`` probe taken before the low-precision calls and re-taken after each of them.
 
@@ -148,9 +146,7 @@ class DtypeSentinel:
     float32 output after that call: :meth:`check` reports it once, naming the dtype.
     """
 
-    def __init__(
-        self, impl: Implementation, spec: RopeSpec, base_dtype: str, device: str, seed: int, top: int
-    ) -> None:
+    def __init__(self, impl: Implementation, spec: RopeSpec, base_dtype: str, device: str, seed: int, top: int) -> None:
 
         self.impl, self.spec, self.base_dtype, self.device = impl, spec, base_dtype, device
         cap = min(top, 4096)

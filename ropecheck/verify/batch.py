@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..adapters import ADAPTERS, Adapter
+from ..io import round_floats
 from .model import VerifyReport
-from .run import verify
 from .render import render_markdown
+from .run import verify
 
 __all__ = ["AdapterVerdict", "verify_adapters", "render_adapter_pages"]
 
@@ -69,8 +70,16 @@ def verify_adapters(
                 progress(f"{name} on {device or 'the default device'}")
             t0 = time.perf_counter()
             fn, spec = adapter.load()
-            report = verify(fn, spec, dtypes=dtypes, device=device, max_position=max_position, seed=seed,
-                            timeout=timeout, name=f"adapter:{name}")
+            report = verify(
+                fn,
+                spec,
+                dtypes=dtypes,
+                device=device,
+                max_position=max_position,
+                seed=seed,
+                timeout=timeout,
+                name=f"adapter:{name}",
+            )
             out.append(AdapterVerdict(name, adapter, report=report, seconds=time.perf_counter() - t0))
             if done:
                 done(out[-1])
@@ -86,12 +95,20 @@ def _library(adapter: Adapter) -> str:
         return adapter.library
 
 
-def render_adapter_pages(verdicts: Sequence[AdapterVerdict], dtypes: Sequence[str], *, invocation: str) -> dict[str, str]:
+def render_adapter_pages(
+    verdicts: Sequence[AdapterVerdict], dtypes: Sequence[str], *, invocation: str
+) -> dict[str, str]:
     """``README.md`` (the index), ``<stem>.md`` and ``<stem>.json`` per verdict, paths relative to the folder."""
 
     files: dict[str, str] = {}
-    index = ["# Adapter verdicts", "", f"{invocation} (dtypes {', '.join(dtypes)}). One page per adapter and device.", "",
-             "| adapter | library | device | verdict | per dtype |", "|---|---|---|---|---|"]
+    index = [
+        "# Adapter verdicts",
+        "",
+        f"{invocation} (dtypes {', '.join(dtypes)}). One page per adapter and device.",
+        "",
+        "| adapter | library | device | verdict | per dtype |",
+        "|---|---|---|---|---|",
+    ]
     for v in verdicts:
         if v.report is None:
             index.append(f"| `{v.name}` | {v.adapter.library} | - | skipped: {v.reason} | |")
@@ -101,10 +118,13 @@ def render_adapter_pages(verdicts: Sequence[AdapterVerdict], dtypes: Sequence[st
         for dt in dtypes:
             codes = r.finding_codes(dt)
             per_dtype.append(f"{dt}: " + (f"FAIL {','.join(codes)}" if codes else "PASS"))
-        index.append(f"| [`{v.name}`]({v.stem}.md) | {_library(v.adapter)} | {r.device} | "
-                     f"{'CONFORMS' if r.conforms else 'DOES NOT CONFORM'} | {'; '.join(per_dtype)} |")
+        index.append(
+            f"| [`{v.name}`]({v.stem}.md) | {_library(v.adapter)} | {r.device} | "
+            f"{'CONFORMS' if r.conforms else 'DOES NOT CONFORM'} | {'; '.join(per_dtype)} |"
+        )
         files[f"{v.stem}.md"] = render_markdown(r)
         data: dict[str, Any] = r.to_dict()
         data.pop("duration_s", None)
-        files[f"{v.stem}.json"] = json.dumps(data, indent=2, default=float) + "\n"
+        # measured floats to 6 significant digits: their last bits differ from machine to machine
+        files[f"{v.stem}.json"] = json.dumps(round_floats(data, 6), indent=2, default=float) + "\n"
     return {"README.md": "\n".join(index) + "\n", **files}

@@ -15,18 +15,24 @@ import math
 
 import numpy as np
 
-from .identify import Identification, compare, describe_deviation, identify, matrix_deviation, position_cap
+from ..errors import TargetError, UsageError
+from ..properties import PROPERTIES, draw_sample
 from ..protocol import Implementation
-from ..schedules import Default
+from ..reference import apply_rope
+from ..schedules import Default, LongRoPE
 from ..spec import RopeSpec
 from ..tolerance import UNIT_ROUNDOFF
-from ..errors import TargetError, UsageError
-from ..reference import apply_rope
-from .probes import per_position_bound, random_x, torch_module
+from .identify import (
+    Identification,
+    compare,
+    describe_deviation,
+    identify,
+    matrix_deviation,
+    position_cap,
+    probe_positions,
+)
 from .model import Check, VerifyReport
-from ..properties import PROPERTIES, draw_sample
-from ..schedules import LongRoPE
-from .identify import probe_positions
+from .probes import per_position_bound, random_x, torch_module
 
 __all__ = ["check_behaviour", "check_identification", "check_interface", "check_precision"]
 
@@ -117,7 +123,9 @@ def check_interface(
                 ("device", f"returned a tensor on {out.device} for input on {xin.device}", "keep x's device")
             )
         finite = (is_torch and str(out.device) != str(xin.device)) or bool(
-            torch_module().isfinite(out.double() if is_torch else torch_module().as_tensor(np.asarray(out, np.float64))).all()
+            torch_module()
+            .isfinite(out.double() if is_torch else torch_module().as_tensor(np.asarray(out, np.float64)))
+            .all()
         )
         if not finite:
             problems.append(
@@ -548,8 +556,11 @@ def check_precision(
     if inf_pos.any():
         first = int(pos[0][inf_pos][0])
         finite_bad = bad & ~inf_pos
-        before = (f"; before that the error already crosses the bound at position {int(pos[0][finite_bad][0])}"
-                  if finite_bad.any() else "")
+        before = (
+            f"; before that the error already crosses the bound at position {int(pos[0][finite_bad][0])}"
+            if finite_bad.any()
+            else ""
+        )
         report.add(
             Check(
                 name,
@@ -614,5 +625,3 @@ def check_precision(
             details={"positions": pos[0].tolist(), "error_over_bound": per_pos.tolist(), "first_position": first},
         )
     )
-
-

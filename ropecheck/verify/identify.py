@@ -31,11 +31,10 @@ from typing import Any
 import numpy as np
 
 from ..protocol import Implementation
-from ..schedules import DynamicNTK, LongRoPE
+from ..reference import rope_matrix
+from ..schedules import DynamicNTK, Linear, LongRoPE
 from ..spec import RopeSpec
 from ..tolerance import UNIT_ROUNDOFF, dtype_name, tolerance
-from ..reference import rope_matrix
-from ..schedules import Linear
 
 __all__ = [
     "Identification",
@@ -254,8 +253,13 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
         nb = np.nonzero(links[a])[0]
         if len(nb) == 1 and a < nb[0] and np.count_nonzero(links[nb[0]]) == 1:
             pairs.append((a, int(nb[0])))
-        elif (len(nb) == 0 and sym[a, partner[a]] > weak and partner[partner[a]] == a and a < partner[a]
-              and np.count_nonzero(links[partner[a]]) == 0):
+        elif (
+            len(nb) == 0
+            and sym[a, partner[a]] > weak
+            and partner[partner[a]] == a
+            and a < partner[a]
+            and np.count_nonzero(links[partner[a]]) == 0
+        ):
             pairs.append((a, int(partner[a])))
         elif len(nb) > 1 and len(mixing) < 3:
             mixing.append(

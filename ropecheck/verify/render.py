@@ -105,7 +105,7 @@ def render_junit(report: VerifyReport, *, suite: str = "ropecheck.verify") -> st
         elif c.status == "skip":
             body = f"<skipped message={quoteattr(c.evidence)}/>"
         cases.append(
-            f'    <testcase classname={quoteattr(f"{suite}.{c.category}")} name={quoteattr(name)} '
+            f"    <testcase classname={quoteattr(f'{suite}.{c.category}')} name={quoteattr(name)} "
             f'time="0">{body}</testcase>'
         )
     for f in report.findings:
@@ -119,7 +119,7 @@ def render_junit(report: VerifyReport, *, suite: str = "ropecheck.verify") -> st
     total = len(report.checks) + len(report.findings)
     head = (
         f'<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n'
-        f'  <testsuite name={quoteattr(f"{suite}:{report.target}")} '
+        f"  <testsuite name={quoteattr(f'{suite}:{report.target}')} "
         f'tests="{total}" failures="{failures}" errors="0" skipped="{skipped}" time="{report.duration_s:.3f}">'
     )
     return "\n".join([head, *cases, "  </testsuite>", "</testsuites>"]) + "\n"

@@ -38,7 +38,8 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -48,8 +49,8 @@ from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_identification, check_interface, check_precision
-from .probes import identification_dtype
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
+from .probes import identification_dtype
 
 __all__ = ["verify"]
 
@@ -161,9 +162,15 @@ def verify(
         raise
     except Exception as exc:  # the target's output broke the pipeline somewhere: its failure, not ours
         report.add(
-            Check("call", "interface", "fail",
-                  f"the target's output could not be processed: {type(exc).__name__}: {exc}",
-                  None, "return a tensor of x's shape, dtype and device", "raised")
+            Check(
+                "call",
+                "interface",
+                "fail",
+                f"the target's output could not be processed: {type(exc).__name__}: {exc}",
+                None,
+                "return a tensor of x's shape, dtype and device",
+                "raised",
+            )
         )
     except _Timeout:
         report.add(
@@ -229,5 +236,3 @@ def _run(
         sentinel.check(report, dt, f"the {dt} precision check")
     check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
     check_behaviour(report, impl, spec, idt, dev, seed, top)
-
-

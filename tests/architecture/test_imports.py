@@ -122,7 +122,7 @@ def test_no_import_cycles() -> None:
         stack.append(m)
         for t in sorted(graph[m]):
             if state.get(t) == 1:
-                cycle = stack[stack.index(t):] + [t]
+                cycle = stack[stack.index(t) :] + [t]
                 pytest.fail("import cycle: " + " -> ".join(cycle))
             if t not in state:
                 visit(t)
@@ -202,12 +202,16 @@ def test_every_module_has_a_literal_all_and_a_docstring() -> None:
         assert ast.get_docstring(tree), f"{m} has no module docstring"
         if path.name == "__main__.py":
             continue
-        alls = [n for n in tree.body if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in n.targets)]
+        alls = [
+            n
+            for n in tree.body
+            if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in n.targets)
+        ]
         assert len(alls) == 1, f"{m}: one __all__ assignment expected"
         value = alls[0].value
-        assert isinstance(value, ast.List) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts), (
-            f"{m}: __all__ must be a literal list of strings"
-        )
+        assert isinstance(value, ast.List) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+        ), f"{m}: __all__ must be a literal list of strings"
 
 
 def _dependency_order() -> list[str]:

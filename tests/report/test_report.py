@@ -1,0 +1,287 @@
+"""``ropecheck report``: deterministic output, atomic writes, and a page that renders offline."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ropecheck.cli.main import main
+from ropecheck.io import VOLATILE_BEGIN, VOLATILE_END, strip_volatile
+from ropecheck.report import Report, Row, Section, render_html, render_readme
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = ROOT / "reports"
+CHEAP = "reference,schedules"
+# the proof and property sections run in seconds too; verify and precision are checked by
+# running the whole report twice (see the README) and by the collector tests below
+MEDIUM = "proofs,properties"
+
+
+def _run(out: Path, only: str = CHEAP) -> int:
+    return main(["report", "--out", str(out), "--only", only])
+
+
+@pytest.mark.parametrize("only", [CHEAP, MEDIUM])
+def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert _run(a, only) == 0 and _run(b, only) == 0
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert {Path("README.md"), Path("index.html"), Path("report.json")} <= set(files)
+    for rel in files:
+        ta, tb = (a / rel).read_text(), (b / rel).read_text()
+        if rel.suffix == ".json":
+            da, db = json.loads(ta), json.loads(tb)
+            da.pop("header"), db.pop("header")
+            assert da == db, rel
+        else:
+            assert strip_volatile(ta) == strip_volatile(tb), rel
+    readme = (a / "README.md").read_text()
+    assert readme.count(VOLATILE_BEGIN) == 1 and readme.count(VOLATILE_END) == 1
+
+
+def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
+    """The cheap and medium sections' pages and plots in reports/ match a fresh run byte for byte."""
+    assert _run(tmp_path, f"{CHEAP},{MEDIUM}") == 0
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    pages = [rel for rel in written if rel.name not in ("README.md", "index.html", "report.json")]
+    assert {Path("reference.md"), Path("proofs/index.md"), Path("properties.md"), Path("plots/decay.svg")} <= set(pages)
+    for rel in pages:  # a page may carry its own volatile block (the proof index's times)
+        fresh, committed = strip_volatile((tmp_path / rel).read_text()), strip_volatile((COMMITTED / rel).read_text())
+        assert committed == fresh, f"reports/{rel} is stale: run `ropecheck report`"
+
+
+def test_prove_and_report_write_the_same_proof_pages(tmp_path: Path) -> None:
+    """`ropecheck prove --all --d 64` and `ropecheck report` leave reports/proofs/ alike (outside the times)."""
+    assert main(["prove", "--all", "--d", "64", "--out", str(tmp_path / "proofs")]) == 0
+    assert _run(tmp_path / "report", "proofs") == 0
+    pages = sorted(p.name for p in (tmp_path / "proofs").iterdir())
+    assert pages == sorted(p.name for p in (tmp_path / "report" / "proofs").iterdir())
+    for name in pages:
+        a, b = (tmp_path / "proofs" / name).read_text(), (tmp_path / "report" / "proofs" / name).read_text()
+        assert strip_volatile(a) == strip_volatile(b), name
+
+
+def test_committed_report_holds_every_section() -> None:
+    """reports/report.json is a full run: every section present and every expected verdict held."""
+    data = json.loads((COMMITTED / "report.json").read_text())
+    assert [s["key"] for s in data["sections"]] == [
+        "reference",
+        "schedules",
+        "proofs",
+        "properties",
+        "verify",
+        "precision",
+    ]
+    assert data["all_expected_verdicts_held"] is True
+    for s in data["sections"]:
+        assert s["rows"] and all(r["held"] for r in s["rows"]), s["key"]
+        for f in s["files"] + [p["path"] for p in s["pages"]]:
+            assert (COMMITTED / f).is_file(), f
+
+
+def test_matrix_view_shows_unexpected_cells() -> None:
+    from ropecheck.report.render import matrix
+
+    s = Section(
+        "verify",
+        "V",
+        "intro",
+        rows=[
+            Row("lib / float32", "PASS", "PASS", "ok", link="verify/lib.md"),
+            Row("lib / bfloat16", "PASS", "FAIL", "gone"),
+            Row("other", "SKIP", "SKIP", "not installed"),
+        ],
+        matrix_columns=("float32", "bfloat16"),
+    )
+    labels, grid = matrix(s)
+    assert labels == ["lib", "other"] and grid["other"]["bfloat16"].verdict == "SKIP"
+    md = render_readme(Report({"generated": "now"}, [s]))
+    assert "| [lib](verify/lib.md) | ✅ PASS | **✅ PASS (expected FAIL)** |" in md
+    assert 'class="PASS unexpected"' in render_html(Report({"generated": "now"}, [s]))
+
+
+def test_precision_section_catches_a_careless_policy_called_careful(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Broken input: bf16-inv-freq declared careful must break the section (its error exceeds its bound)."""
+    import dataclasses
+
+    from ropecheck.precision import policies
+    from ropecheck.report import engines
+
+    monkeypatch.setattr(engines, "PRECISION_POSITIONS", 4096)
+    pols = {n: p for n, p in policies.POLICIES.items() if n in ("fp32-angles", "bf16-inv-freq")}
+    honest = engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
+    assert honest.held, [r for r in honest.rows if not r.held]
+    pols["bf16-inv-freq"] = dataclasses.replace(pols["bf16-inv-freq"], careful=True)
+    monkeypatch.setattr(policies, "POLICIES", {**policies.POLICIES, "bf16-inv-freq": pols["bf16-inv-freq"]})
+    lying = engines.collect_precision(lambda m: None, policies=pols, reproductions=False)
+    bad = [r.name for r in lying.rows if not r.held]
+    assert bad and all(n.startswith("bf16-inv-freq") for n in bad)
+
+
+def test_verify_section_flags_a_known_finding_that_is_gone_or_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected low-precision findings are data: a library that changes either way breaks the row."""
+    from ropecheck.report import engines
+
+    assert engines.verify_expectation("lib", "bfloat16", [], known={}) == ("PASS", "PASS", "conforms")
+    known = {("lib", "bfloat16"): ("precision", "state")}
+    assert engines.verify_expectation("lib", "bfloat16", ["precision", "state"], known=known)[:2] == ("FAIL", "FAIL")
+    v, e, ev = engines.verify_expectation("lib", "bfloat16", [], known=known)
+    assert v != e and "gone" in ev
+    v, e, _ = engines.verify_expectation("lib", "bfloat16", ["nonfinite", "precision", "state"], known=known)
+    assert v != e
+    v, e, _ = engines.verify_expectation("lib", "bfloat16", ["precision"], known=known)
+    assert v != e
+    v, e, _ = engines.verify_expectation("lib", "float32", ["layout"], known={})
+    assert v != e
+
+
+def test_unexpected_verdict_fails_the_report() -> None:
+    good = Section("s", "S", "intro", rows=[Row("a", "PROVED", "PROVED", "ok")])
+    bad = Section("t", "T", "intro", rows=[Row("b", "UNDECIDED", "PROVED", "no rewrite decided it")])
+    assert Report({"generated": "now"}, [good]).held
+    report = Report({"generated": "now"}, [good, bad])
+    assert not report.held
+    assert "SOME EXPECTED VERDICTS DID NOT HOLD" in render_readme(report)
+    assert 'class="unexpected"' in render_html(report)
+
+
+def test_unknown_section_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--only", "nonsense"]) == 2
+    assert "unknown section" in capsys.readouterr().err
+
+
+def test_html_needs_no_network() -> None:
+    page = (COMMITTED / "index.html").read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page), "index.html must not load anything remote"
+    assert "<script" not in page and "<link" not in page
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PROBE = """<script>
+document.querySelectorAll('details').forEach(function(d){d.open = true;});
+var box = function(e){var r=e.getBoundingClientRect(); return r.width > 0 && r.height > 0;};
+var maths = Array.from(document.querySelectorAll('math'));
+var svgs = Array.from(document.querySelectorAll('figure svg'));
+// MathML really laid out as math: a fraction's numerator sits above its denominator
+var fracs = Array.from(document.querySelectorAll('mfrac'));
+var stacked = fracs.filter(function(f){var a=f.children[0].getBoundingClientRect(), b=f.children[1].getBoundingClientRect(); return a.bottom <= b.top + 1;});
+document.body.setAttribute('data-probe', JSON.stringify({
+  math: maths.length, math_rendered: maths.filter(box).length,
+  svg: svgs.length, svg_rendered: svgs.filter(box).length,
+  fractions: fracs.length, fractions_stacked: stacked.length}));
+</script></body>"""
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-logging=stderr",
+    "--v=0",
+]
+
+
+def _probe(page: str, tmp_path: Path) -> tuple[dict, list[str]]:
+    """Open a copy of ``page`` with a probe script added; return what rendered and console lines."""
+    probe_page = tmp_path / "probe.html"
+    probe_page.write_text(page.replace("</body>", PROBE, 1))
+    res = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile-probe'}", "--dump-dom", probe_page.as_uri()],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'data-probe="([^"]*)"', res.stdout)
+    assert found, res.stderr[-2000:]
+    return json.loads(found.group(1).replace("&quot;", '"')), [
+        line for line in res.stderr.splitlines() if "CONSOLE" in line
+    ]
+
+
+def _rendered(probe: dict) -> bool:
+    return (
+        probe["math"] > 0
+        and probe["math_rendered"] == probe["math"]
+        and probe["svg"] > 0
+        and probe["svg_rendered"] == probe["svg"]
+        and probe["fractions"] > 0
+        and probe["fractions_stacked"] == probe["fractions"]
+    )
+
+
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian package 'chromium')")
+
+
+@needs_chromium
+def test_index_html_renders_math_and_plots_in_chromium(tmp_path: Path) -> None:
+    page = (COMMITTED / "index.html").read_text()
+    (tmp_path / "index.html").write_text(page)
+    shot = tmp_path / "phone.png"
+    res = subprocess.run(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=412,2400",
+            f"--screenshot={shot}",
+            (tmp_path / "index.html").as_uri(),
+        ],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shot.exists() and shot.stat().st_size > 10_000, res.stderr[-2000:]
+    assert "CONSOLE" not in res.stderr, [line for line in res.stderr.splitlines() if "CONSOLE" in line]
+    probe, console = _probe(page, tmp_path)
+    assert _rendered(probe), probe
+    assert not console, console
+
+
+@needs_chromium
+def test_the_render_probe_catches_math_left_as_text(tmp_path: Path) -> None:
+    """Broken input: the math emitted as plain elements, a stray <mfrac> outside <math>, a console error."""
+    page = (COMMITTED / "index.html").read_text()
+    broken = (
+        page.replace("<math", "<span")
+        .replace("</math>", "</span>")
+        .replace("<mfrac", "<span")
+        .replace("</mfrac>", "</span>")
+    )
+    broken = broken.replace("<body>", "<body><mfrac><mi>a</mi><mi>b</mi></mfrac><script>console.error('x')</script>", 1)
+    probe, console = _probe(broken, tmp_path)
+    assert not _rendered(probe), probe
+    assert probe["fractions_stacked"] < probe["fractions"]
+    assert console
+
+
+def test_verify_all_adapters_and_report_write_the_same_verify_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ropecheck verify --all-adapters --report-dir` and the report's verify section agree page for page.
+
+    rotary-embedding-torch is the case that tells: its float32 checks fail only as a consequence of
+    a bfloat16 call, so its float32 verdict must be PASS in both (root causes only).
+    """
+    from ropecheck.adapters import ADAPTERS
+    from ropecheck.verify import batch
+
+    pytest.importorskip("rotary_embedding_torch", reason="rotary-embedding-torch is a test extra")
+    monkeypatch.setattr(batch, "ADAPTERS", {n: ADAPTERS[n] for n in ("rotary-embedding-torch", "vllm")})
+    assert main(["verify", "--all-adapters", "--device", "cpu", "--report-dir", str(tmp_path / "cli")]) == 1
+    assert _run(tmp_path / "report", "verify") == 0
+    cli, rep = tmp_path / "cli", tmp_path / "report" / "verify"
+    assert sorted(p.name for p in cli.iterdir()) == sorted(p.name for p in rep.iterdir())
+    for p in cli.iterdir():
+        a, b = p.read_text(), (rep / p.name).read_text()
+        if p.name == "README.md":  # the first lines say how each was invoked
+            a, b = a.split("| adapter |", 1)[1], b.split("| adapter |", 1)[1]
+        assert a == b, p.name
+    assert "float32: PASS; bfloat16: FAIL precision,state; float16: FAIL nonfinite" in (cli / "README.md").read_text()

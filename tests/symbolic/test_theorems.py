@@ -1,0 +1,98 @@
+"""The eight theorem families reach their intended verdicts, with the rewrites recorded."""
+
+from __future__ import annotations
+
+import pytest
+
+from ropecheck.errors import UsageError
+from ropecheck.proofs import FAMILIES, THEOREMS, resolve, run_proofs
+from ropecheck.proofs.context_extension import context_extension
+from ropecheck.proofs.layouts import layouts_agree
+from ropecheck.proofs.long_term_decay import long_term_decay
+from ropecheck.proofs.relative_position_general import concrete_d_check, relative_position_general
+from ropecheck.symbolic import Verdict
+
+_NAMES = list(THEOREMS)
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_theorem_as_intended(name: str) -> None:
+    proof = THEOREMS[name][1]()
+    assert proof.as_intended, [(s.name, s.verdict, s.method) for s in proof.steps]
+    assert proof.verdict == Verdict.PROVED
+    for step in proof.steps:
+        assert step.method, step.name
+        if step.verdict == Verdict.PROVED:
+            assert step.counterexample is None and step.method not in ("none", "counterexample")
+
+
+def test_families_cover_one_to_eight() -> None:
+    assert sorted(num for num, _, _ in FAMILIES.values()) == list(range(1, 9))
+
+
+def test_general_d_is_structural() -> None:
+    proof = relative_position_general()
+    block_sum = proof.steps[-1]
+    assert block_sum.method.startswith("termwise(")
+    upper = block_sum.lhs.limits[0][2]
+    assert upper.free_symbols and next(iter(upper.free_symbols)).name == "h"  # symbolic d/2
+
+
+@pytest.mark.parametrize("d", [2, 6, 16])
+def test_concrete_d_expansion(d: int) -> None:
+    proof = concrete_d_check(d)
+    assert proof.verdict == Verdict.PROVED
+    assert f"x {d // 2}" in proof.steps[0].method
+
+
+@pytest.mark.parametrize("d", [0, 3, -2])
+def test_concrete_d_rejects_odd(d: int) -> None:
+    with pytest.raises(UsageError):
+        concrete_d_check(d)
+
+
+def test_dynamic_ntk_refuted_as_intended_but_theorem_proved() -> None:
+    proof = context_extension()
+    refuted = proof.intended_refutations
+    assert [s.name for s in refuted] == ["dynamic_ntk_cross_length"]
+    assert refuted[0].verdict == Verdict.REFUTED
+    assert proof.verdict == Verdict.PROVED and proof.as_intended
+    assert proof.data["dynamic_ntk"]["theta_query"] == "1/300"
+
+
+def test_decay_curve_decays() -> None:
+    proof = long_term_decay(small=(1, 2))
+    curve = proof.data["decay_curve"]
+    assert curve["decreasing_band_means"]
+    assert curve["points"][0] == (0, 32.5)  # (1/64) * sum_{j=1}^{64} j
+
+
+def test_wrong_permutation_makes_layouts_fail() -> None:
+    import sympy
+
+    perm = sympy.eye(8)
+    proof = layouts_agree(permutation=perm)
+    assert proof.verdict == Verdict.REFUTED
+    assert not proof.as_intended
+
+
+def test_resolve_names() -> None:
+    assert [b.__name__ for b in resolve(["relative-position"])] == ["rotation_2d", "relative_position_2d"]
+    assert [b.__name__ for b in resolve(["layouts_agree", "forms"])] == ["forms_agree", "layouts_agree"]
+    with pytest.raises(UsageError, match="unknown theorem"):
+        resolve(["nope"])
+
+
+def test_run_proofs_with_d_only() -> None:
+    proofs = run_proofs([], d=4)
+    assert [p.name for p in proofs] == ["relative_position_d4"]
+
+
+def test_concrete_d_negative_twin_refuted() -> None:
+    import sympy
+
+    proof = concrete_d_check(8, sign=-1)
+    step = proof.steps[0]
+    assert proof.verdict == Verdict.REFUTED and step.counterexample is not None
+    left, right = complex(sympy.N(step.counterexample.lhs, 30)), complex(sympy.N(step.counterexample.rhs, 30))
+    assert abs(left - right) > 1e-9

@@ -1,0 +1,57 @@
+"""The broken corpus: every target file in fixtures/broken exits 1 with the finding that names its bug."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fixtures.broken import TARGET_FILES
+from ropecheck import RopeSpec
+from ropecheck.hf import scaling_from_dict
+from ropecheck.target import load_target
+from ropecheck.verify import FINDING_CODES, verify
+
+FILES = TARGET_FILES
+
+
+def load_case(path: Path) -> tuple[Any, Any, RopeSpec]:
+    fn = load_target(f"{path}:rope")
+    module = sys.modules[fn.__module__]
+    fields = dict(module.SPEC)
+    scaling = scaling_from_dict(
+        fields.pop("rope_scaling", None), max_position_embeddings=fields.get("max_position_embeddings")
+    )
+    return fn, module, RopeSpec(scaling=scaling, **fields)
+
+
+def test_corpus_is_large_enough() -> None:
+    assert len(FILES) >= 20
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_broken_target_is_caught_with_its_finding(path: Path) -> None:
+    fn, module, spec = load_case(path)
+    assert module.__doc__ and "Expected finding" in module.__doc__ and "Bug class" in module.__doc__
+    assert module.EXPECTED in FINDING_CODES
+    report = verify(fn, spec, device="cpu", **getattr(module, "OPTIONS", {}))
+    codes = [f.code for f in report.findings]
+    assert not report.conforms and report.exit_code == 1
+    # the first finding (the first line a user reads) names the bug
+    assert codes[0] == module.EXPECTED, (
+        f"{path.stem}: expected {module.EXPECTED} first, got {codes}: {[f.message for f in report.findings]}"
+    )
+    finding = report.findings[0]
+    assert finding.message and finding.hint
+
+
+def test_every_finding_code_is_shown_on_a_broken_input() -> None:
+    shown = set()
+    for path in FILES:
+        fn = load_target(f"{path}:rope")
+        shown.add(sys.modules[fn.__module__].EXPECTED)
+    # codes shown by the unit tests of test_verify.py / test_identify.py instead of a corpus file
+    elsewhere = {"shape", "device", "not_tensor", "relative_position", "not_rotation"}
+    assert set(FINDING_CODES) - shown <= elsewhere
