@@ -124,7 +124,8 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
     """The full expansion of <R_m q, R_n k> - q^T R_{n-m} k for one concrete d, block by block.
 
     The three matrices R_{Theta,m}, R_{Theta,n}, R_{Theta,n-m} are built from their definition
-    (:func:`~ropecheck.symbolic.rope.rope_entries`, the nonzero entries of :func:`~ropecheck.symbolic.rope.rope_matrix`). The
+    (:func:`~ropecheck.symbolic.rope.rope_entries`, the nonzero entries of
+    :func:`~ropecheck.symbolic.rope.rope_matrix`). The
     index sets closed under all their nonzero entries are found (union-find); the sum over
     rows of the difference splits exactly into one part per set, in that set's own q_j, k_j
     and theta_i. Each part is expanded to exactly 0: SymPy's ``expand_trig`` rewrites the
@@ -180,7 +181,8 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
             verdict = Verdict.UNDECIDED
     step = Step(
         f"expansion_d{d}",
-        f"The d={d} difference splits into {len(blocks)} diagonal blocks of R_{{Theta,m}}, R_{{Theta,n}}, R_{{Theta,n-m}} "
+        f"The d={d} difference splits into {len(blocks)} diagonal blocks of R_{{Theta,m}}, R_{{Theta,n}}, "
+        f"R_{{Theta,n-m}} "
         f"({layout} layout); each expands to exactly 0 (theta_0..theta_{h - 1}, q, k, m, n symbolic).",
         lhs,
         rhs,

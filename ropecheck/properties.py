@@ -1,7 +1,7 @@
 """RoPE's defining facts as executable checks over any implementation.
 
 Each ``check_<name>(fn, spec, *, dtype, device, rng, sample)`` calls an implementation
-(numpy or torch callable under the canonical protocol, see :mod:`ropecheck._protocol`) on
+(numpy or torch callable under the canonical protocol, see :mod:`ropecheck.protocol`) on
 inputs drawn from ``rng`` -- or on an explicit :class:`Sample`, which is how the Hypothesis
 tests shrink to readable counterexamples -- and returns a :class:`PropertyResult` with the
 evidence: the greatest absolute and relative differences, where they are, and the RoPE
@@ -23,7 +23,7 @@ The properties (``PROPERTIES`` maps the names to the checks):
   other tokens, nor on earlier calls (the dynamic-NTK cache trap).
 
 Here s is the spec's attention factor (1 except YaRN / LongRoPE). Design constraints:
-comparisons are made in float64 against :func:`ropecheck._tolerance.tolerance`;
+comparisons are made in float64 against :func:`ropecheck.tolerance.tolerance`;
 positions stay moderate (< 4096, and within the original context for length-dependent
 schedules) so that careful bf16/fp16 implementations pass; every check is callable on its
 own, and an implementation that raises yields a failed result, never an exception.
@@ -113,10 +113,12 @@ class PropertyResult:
             n, total = c.get("mismatched", 0), c["total"]
             lines.append(f"Mismatched elements: {n} / {total} ({100.0 * n / max(total, 1):.1f}%)")
             lines.append(
-                f"Greatest absolute difference: {self.max_abs_err:.6g} at index {c.get('index')} (up to {atol:.3g} allowed)"
+                f"Greatest absolute difference: {self.max_abs_err:.6g} at index {c.get('index')} (up to "
+                f"{atol:.3g} allowed)"
             )
             lines.append(
-                f"Greatest relative difference: {self.max_rel_err:.6g} at index {c.get('rel_index')} (up to {rtol:.3g} allowed)"
+                f"Greatest relative difference: {self.max_rel_err:.6g} at index {c.get('rel_index')} (up to "
+                f"{rtol:.3g} allowed)"
             )
         where = []
         for key, label in (
@@ -865,7 +867,7 @@ PROPERTIES: dict[str, Callable[..., PropertyResult]] = {
 
 
 def run_all(
-    fn: Fn,
+    fn: Fn | Implementation,
     spec: RopeSpec,
     *,
     dtype: Any = "float32",
@@ -890,7 +892,7 @@ def run_all(
 
 
 def assert_rope_properties(
-    fn: Fn,
+    fn: Fn | Implementation,
     spec: RopeSpec,
     *,
     dtype: Any = "float32",

@@ -52,7 +52,7 @@ Backend = Literal["auto", "torch", "numpy"]
 
 def _torch() -> Any:
     try:
-        import torch
+        import torch  # heavy: imported when used
     except ImportError as exc:  # pragma: no cover - torch is a dependency
         raise UsageError("this needs torch; install it with `pip install torch`") from exc
     return torch

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 Form = Literal["matrix", "elementwise", "complex"]
-FORMS: tuple[str, ...] = ("matrix", "elementwise", "complex")
+FORMS: tuple[Form, ...] = ("matrix", "elementwise", "complex")
 MAX_EXACT_POSITION = 2**32 - 1
 _M32 = np.uint64(0xFFFFFFFF)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -69,11 +69,24 @@ class RopeSpec:
     """
 
     head_dim: int
-    rotary_dim: int | None = None
+    # an int once constructed: None (the default) means head_dim, set in __post_init__
+    rotary_dim: int = None  # type: ignore[assignment]
     base: float = 10000.0
     layout: Layout = "half"
     scaling: Scaling = field(default_factory=Default)
     max_position_embeddings: int | None = None
+
+    if TYPE_CHECKING:  # the constructor as callers see it: rotary_dim may be None (= head_dim)
+
+        def __init__(
+            self,
+            head_dim: int,
+            rotary_dim: int | None = None,
+            base: float = 10000.0,
+            layout: Layout = "half",
+            scaling: Scaling = ...,
+            max_position_embeddings: int | None = None,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         check_int("head_dim", self.head_dim)
@@ -82,12 +95,12 @@ class RopeSpec:
         if self.rotary_dim is None:
             object.__setattr__(self, "rotary_dim", int(self.head_dim))
         check_int("rotary_dim", self.rotary_dim, minimum=2)
-        if self.rotary_dim % 2:  # type: ignore[operator]
+        if self.rotary_dim % 2:
             raise SpecError("rotary_dim", f"must be even, got {self.rotary_dim}")
-        if self.rotary_dim > self.head_dim:  # type: ignore[operator]
+        if self.rotary_dim > self.head_dim:
             raise SpecError("rotary_dim", f"must be <= head_dim ({self.head_dim}), got {self.rotary_dim}")
         object.__setattr__(self, "head_dim", int(self.head_dim))
-        object.__setattr__(self, "rotary_dim", int(self.rotary_dim))  # type: ignore[arg-type]
+        object.__setattr__(self, "rotary_dim", int(self.rotary_dim))
         check_positive("base", self.base)
         if self.base == 1:
             raise SpecError("base", "must not be 1 (every frequency would be 1)")
@@ -111,7 +124,7 @@ class RopeSpec:
     @property
     def half(self) -> int:
         """Number of rotated pairs, rotary_dim/2."""
-        return self.rotary_dim // 2  # type: ignore[operator]
+        return self.rotary_dim // 2
 
     @property
     def depends_on_length(self) -> bool:

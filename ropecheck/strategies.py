@@ -420,7 +420,7 @@ def tensors(
     rounded = arrays.map(lambda v: round_to_dtype(v, name))
     if backend == "numpy":
         return rounded
-    import torch
+    import torch  # heavy: imported when used
 
     return rounded.map(lambda v: torch.tensor(v).to(getattr(torch, name)))
 

@@ -13,16 +13,17 @@ from typing import Any
 
 import numpy as np
 
+from .schedules import Layout
 from .spec import RopeSpec
 
 __all__ = ["figure_svg", "spectra_svg", "pairing_svg", "curve_svg"]
 
 
 def _mpl() -> Any:
-    import matplotlib
+    import matplotlib  # heavy: imported when a plot is drawn
 
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: imported when a plot is drawn
 
     matplotlib.rcParams.update(
         {
@@ -99,7 +100,8 @@ def pairing_svg(head_dim: int = 8) -> str:
     plt = _mpl()
     fig, axes = plt.subplots(2, 1, figsize=(6.4, 2.8))
     colors = plt.get_cmap("tab10")
-    for ax, layout in zip(axes, ("interleaved", "half")):
+    layouts: tuple[Layout, ...] = ("interleaved", "half")
+    for ax, layout in zip(axes, layouts):
         spec = RopeSpec(head_dim=head_dim, layout=layout)
         ax.set_xlim(-0.7, head_dim - 0.3)
         ax.set_ylim(-0.9, 1.4)

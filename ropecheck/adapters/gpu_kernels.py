@@ -22,7 +22,7 @@ LIGER_SPEC = RopeSpec(head_dim=128, base=10000.0, layout="half", max_position_em
 
 
 def _cos_sin(spec: RopeSpec, device: Any) -> tuple[Any, Any]:
-    import torch
+    import torch  # heavy: imported when used
 
     inv = torch.tensor(spec.inv_freq(), dtype=torch.float32, device=device)
     t = torch.arange(spec.max_position_embeddings or 8192, dtype=torch.float32, device=device)
@@ -68,7 +68,7 @@ def _liger() -> Callable[..., Any]:
     from liger_kernel.transformers.rope import liger_rotary_pos_emb
 
     def fn(x: Any, positions: Any) -> Any:
-        import torch
+        import torch  # heavy: imported when used
 
         cos, sin = _cos_sin(LIGER_SPEC, x.device)
         cos = torch.cat([cos, cos], -1)[positions].to(x.dtype)

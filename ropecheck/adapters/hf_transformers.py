@@ -97,7 +97,7 @@ LLAMA_CONFIGS: dict[str, tuple[dict[str, Any], str]] = {
 
 
 def _llama_config(cfg: dict[str, Any]) -> Any:
-    from transformers import LlamaConfig
+    from transformers import LlamaConfig  # optional: the adapted library
 
     params = dict(cfg.get("rope_scaling") or {"rope_type": "default"})
     params["rope_theta"] = cfg["rope_theta"]
@@ -113,8 +113,11 @@ def _llama_config(cfg: dict[str, Any]) -> Any:
 
 def _llama_factory(name: str, cfg: dict[str, Any]) -> Callable[[], Callable[..., Any]]:
     def make() -> Callable[..., Any]:
-        import torch
-        from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
+        import torch  # heavy: imported when used
+        from transformers.models.llama.modeling_llama import (  # optional: the adapted library
+            LlamaRotaryEmbedding,
+            apply_rotary_pos_emb,
+        )
 
         rope = LlamaRotaryEmbedding(_llama_config(cfg))
 
@@ -141,12 +144,21 @@ for _name, (_cfg, _desc) in LLAMA_CONFIGS.items():
     )
 
 
-GPTJ_CONFIG = {"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048}
+GPTJ_CONFIG: dict[str, Any] = {
+    "model_type": "gptj",
+    "n_embd": 4096,
+    "n_head": 16,
+    "rotary_dim": 64,
+    "n_positions": 2048,
+}
 
 
 def _gptj() -> Callable[..., Any]:
-    import torch
-    from transformers.models.gptj.modeling_gptj import apply_rotary_pos_emb, create_sinusoidal_positions
+    import torch  # heavy: imported when used
+    from transformers.models.gptj.modeling_gptj import (  # optional: the adapted library
+        apply_rotary_pos_emb,
+        create_sinusoidal_positions,
+    )
 
     rotary_dim = GPTJ_CONFIG["rotary_dim"]
     table = create_sinusoidal_positions(GPTJ_CONFIG["n_positions"], rotary_dim)  # as GPTJAttention.embed_positions
@@ -174,7 +186,7 @@ register(
     )
 )
 
-COHERE_CONFIG = {
+COHERE_CONFIG: dict[str, Any] = {
     "model_type": "cohere",
     "hidden_size": 8192,
     "num_attention_heads": 64,
@@ -184,9 +196,12 @@ COHERE_CONFIG = {
 
 
 def _cohere() -> Callable[..., Any]:
-    import torch
-    from transformers import CohereConfig
-    from transformers.models.cohere.modeling_cohere import CohereRotaryEmbedding, apply_rotary_pos_emb
+    import torch  # heavy: imported when used
+    from transformers import CohereConfig  # optional: the adapted library
+    from transformers.models.cohere.modeling_cohere import (  # optional: the adapted library
+        CohereRotaryEmbedding,
+        apply_rotary_pos_emb,
+    )
 
     c = COHERE_CONFIG
     rope = CohereRotaryEmbedding(
@@ -217,7 +232,7 @@ register(
     )
 )
 
-NEOX_CONFIG = {
+NEOX_CONFIG: dict[str, Any] = {
     "model_type": "gpt_neox",
     "hidden_size": 2048,
     "num_attention_heads": 8,
@@ -228,9 +243,12 @@ NEOX_CONFIG = {
 
 
 def _neox() -> Callable[..., Any]:
-    import torch
-    from transformers import GPTNeoXConfig
-    from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding, apply_rotary_pos_emb
+    import torch  # heavy: imported when used
+    from transformers import GPTNeoXConfig  # optional: the adapted library
+    from transformers.models.gpt_neox.modeling_gpt_neox import (  # optional: the adapted library
+        GPTNeoXRotaryEmbedding,
+        apply_rotary_pos_emb,
+    )
 
     c = NEOX_CONFIG
     cfg = GPTNeoXConfig(

@@ -54,7 +54,7 @@ LLAMA_MODELS_SPEC = RopeSpec(
 
 def _litgpt(spec: RopeSpec, extra: dict[str, Any] | None, name: str) -> Callable[[], Callable[..., Any]]:
     def make() -> Callable[..., Any]:
-        import torch
+        import torch  # heavy: imported when used
         from litgpt.model import apply_rope, build_rope_cache
 
         n_elem = spec.rotary_dim

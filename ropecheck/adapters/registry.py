@@ -49,7 +49,7 @@ class Adapter:
     def unavailable_reason(self) -> str | None:
         """None when the adapter can run here, else why not (for skips)."""
         if self.requires_cuda:  # first: on a machine without CUDA, installing the library would not help
-            import torch
+            import torch  # heavy: imported when used
 
             if not torch.cuda.is_available():
                 return f"{self.name} runs CUDA kernels only and CUDA is not available"

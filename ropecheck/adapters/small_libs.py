@@ -55,7 +55,7 @@ def _xt() -> Callable[..., Any]:
 
 
 def _esm() -> Callable[..., Any]:
-    import torch
+    import torch  # heavy: imported when used
     from esm.rotary_embedding import RotaryEmbedding
 
     modules: dict[Any, Any] = {}

@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         f"`ropecheck bench precision`: {args.max_position} positions × head_dim 128 × "
         f"{{{', '.join(dtypes)}}} per policy, every source measured, band aggregates kept.",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()}; "
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"{platform.system()}; "
         f"1-minute load average {load_start:.1f} at the start, {load_end:.1f} at the end. Goal: under {GOAL_S:g} s "
         f"per policy. Slowest sweep: {worst:.1f} s ({'met' if worst < GOAL_S else 'NOT met'}).",
         "",

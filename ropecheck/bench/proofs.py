@@ -156,7 +156,8 @@ def render(data: dict[str, Any]) -> str:
         "## General-d proof (structural)",
         "",
         (
-            f"`relative_position_general`: median **{g['median_s']:.3f} s**, worst {g['max_s']:.3f} s over {g['runs']} runs "
+            f"`relative_position_general`: median **{g['median_s']:.3f} s**, worst {g['max_s']:.3f} s over "
+            f"{g['runs']} runs "
             f"(target < {g['target_s']:.0f} s); verdict {', '.join(g['verdicts'])}."
         ),
         "",
@@ -164,8 +165,10 @@ def render(data: dict[str, Any]) -> str:
         "",
         (
             "*blockwise*: R_m, R_n and R_{n-m} are built from their definition as sparse entries, split into the "
-            "diagonal blocks closed under their nonzero entries, and each block's share of the difference is expanded to "
-            "exactly 0 (`expand_trig` for the relative rotation, then polynomial arithmetic over ZZ); no d x d product is "
+            "diagonal blocks closed under their nonzero entries, and each block's share of the difference is "
+            "expanded to "
+            "exactly 0 (`expand_trig` for the relative rotation, then polynomial arithmetic over ZZ); no d x d "
+            "product is "
             "formed. *naive*: the d x d matrices built as `sympy.Matrix`, multiplied, and the whole difference "
             "q^T R_m^T R_n k - q^T R_{n-m} k simplified by `expand`, `expand_trig`, `expand` to exactly 0. "
             "*simplify*: the same with `sympy.simplify` as the simplification (small d only). Same run, side by side."
@@ -189,7 +192,8 @@ def render(data: dict[str, Any]) -> str:
         "",
         (
             "Every approach only accepts an exact 0; numbers are never used. The naive column uses the fastest "
-            "simplification available here (the targeted rewrite); `simplify()` in its place is slower, so the speed-up "
+            "simplification available here (the targeted rewrite); `simplify()` in its place is slower, so the "
+            "speed-up "
             "is a lower bound."
         ),
         "",
@@ -201,10 +205,14 @@ def _target_line(at512: dict[str, Any] | None) -> str:
     if at512 is None:
         return "d = 512 was not in this run: the 20× target was not measured."
     if at512["speedup"] is None:
-        return "The naive check was not run at d = 512 (a smaller d exceeded the cap): the 20× target was **not** measured."
+        return (
+            "The naive check was not run at d = 512 (a smaller d exceeded the cap): "
+            "the 20× target was **not** measured."
+        )
     ok = at512["speedup"] >= 20 and at512["blockwise_proved"] and at512["naive_proved"]
     verdict = "meets" if ok else "does **not** meet"
-    return f"At d = 512 the blockwise check is **{at512['speedup']:.1f}×** faster than the naive one ({verdict} the 20× target)."
+    speedup = at512["speedup"]
+    return f"At d = 512 the blockwise check is **{speedup:.1f}×** faster than the naive one ({verdict} the 20× target)."
 
 
 def targets_met(data: dict[str, Any]) -> bool:

@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
         cases += [(f"corpus {f}", [f"{CORPUS / f}:rope", *flags]) for f, flags in CORPUS_CASES]
     else:
         print(f"no broken corpus at {CORPUS} (not a source checkout): timing the adapters only")
-    for label, args in cases:
-        times, code, inner = _time(args, repeats)
+    for label, argv in cases:
+        times, code, inner = _time(argv, repeats)
         rows.append((label, statistics.median(times), max(times), inner, code))
         print(
             f"{label}: median {statistics.median(times):.2f} s, max {max(times):.2f} s, "

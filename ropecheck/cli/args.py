@@ -50,7 +50,8 @@ def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = Fals
     g.add_argument(
         "--rope-scaling",
         metavar="JSON",
-        help='schedule as HF rope_scaling JSON, e.g. \'{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4096}\'',
+        help="schedule as HF rope_scaling JSON, e.g. "
+        '\'{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4096}\'',
     )
     g.add_argument(
         "--max-position-embeddings", type=int, metavar="N", help="the model's context length (dynamic NTK, LongRoPE)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import UsageError
 from ..symbolic import check_claim, render_counterexample_text
 from .args import write_json
 
@@ -39,7 +40,7 @@ def add_parser(sub: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("claim", metavar="CLAIM", help='the identity, e.g. "R(a).T * R(b) == R(b - a)"')
+    p.add_argument("claim", nargs="?", metavar="CLAIM", help='the identity, e.g. "R(a).T * R(b) == R(b - a)"')
     g = p.add_mutually_exclusive_group()
     g.add_argument("--latex", dest="syntax", action="store_const", const="latex", help="read CLAIM as LaTeX")
     g.add_argument("--sympy", dest="syntax", action="store_const", const="sympy", help="read CLAIM as SymPy syntax")
@@ -50,7 +51,12 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
+    if args.claim is None:
+        # `claim --json "LHS == RHS"`: the optional PATH of --json took the claim; JSON goes to stdout
+        if args.json not in (None, "-"):
+            args.claim, args.json = args.json, "-"
+        else:
+            raise UsageError('give the claim, e.g. ropecheck claim "R(a).T * R(b) == R(b - a)"')
     result = check_claim(args.claim, syntax=args.syntax)
     if args.json is not None:
         write_json(result.to_dict(), args.json)

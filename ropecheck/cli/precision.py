@@ -3,8 +3,9 @@
 Writes ``<out>/<name>.csv``, ``<out>/<name>.json`` and ``<out>/<name>-{output,angle}.svg``
 (default out: ``reports/precision``); ``--reproduce`` also writes the reproductions of the
 reported failures (``reproductions.json``, ``violation.svg``) and the folder's ``README.md``.
-File names come from :mod:`ropecheck.precision.pages`, the folder's one writer. Exit code 0, or 1 when a careful policy (or an ``--impl`` target)
-exceeds the error model's careful bound; 2 on a usage error.
+File names come from :mod:`ropecheck.precision.pages`, the folder's one writer. Exit code 0,
+or 1 when a careful policy (or an ``--impl`` target) exceeds the error model's careful bound;
+2 on a usage error.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from typing import Any
+
+from rich.console import Console
 
 from ..errors import UsageError
 from ..io import write_output
@@ -82,7 +85,6 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
 
     if args.head_dim is None and not args.hf_config:
         args.head_dim = 128
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.max_position <= 1 << 31:
         raise UsageError(f"--max-position must be in 1..2^31, got {args.max_position}")
     if args.device.startswith("cuda"):
-        import torch
+        import torch  # heavy: imported when used
 
         if not torch.cuda.is_available():
             raise UsageError("--device cuda: CUDA is not available on this machine")
@@ -141,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
         what = f"implementation {args.impl}" if impl is not None else f"careful policy {target}"
         console.print(
             f"[red]{what} exceeds the error model[/]: {r['dtype']} {r['source']} "
-            f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e} ({len(exceeded)} rows)",
+            f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e} "
+            f"({len(exceeded)} rows)",
             soft_wrap=True,
         )
         return EXIT_FAIL

@@ -8,7 +8,7 @@ when every theorem reaches its intended verdict (the intended refutations includ
 otherwise, 2 for a usage error.
 
 Design constraints: proving and rendering live in :mod:`ropecheck.symbolic`; this module
-only selects, times and writes (atomically, through :mod:`ropecheck._io`).
+only selects, times and writes (atomically, through :mod:`ropecheck.io`).
 """
 
 from __future__ import annotations

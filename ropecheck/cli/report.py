@@ -77,7 +77,7 @@ def _versions() -> dict[str, str]:
         "sympy": sympy.__version__,
     }
     try:
-        import torch
+        import torch  # heavy: imported when used
 
         out["torch"] = torch.__version__
         out["device"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu only (no CUDA)"

@@ -6,6 +6,8 @@ import argparse
 from typing import Any
 
 import numpy as np
+from rich.console import Console
+from rich.table import Table
 
 from ..errors import UsageError
 from ..spec import RopeSpec
@@ -64,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         write_json(data, args.json)
         return EXIT_OK
-    from rich.console import Console
-    from rich.table import Table
 
     console = Console()
     console.print(data["description"])

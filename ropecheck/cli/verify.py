@@ -5,7 +5,7 @@ hung past ``--timeout``, returned the wrong shape/dtype/device, NaN/inf, mutated
 or deviates); 2 a usage error (bad flags, target not importable or not callable).
 
 Design constraints: argument parsing and file writing only -- the work is
-:func:`ropecheck.verify.verify`, the text is :mod:`ropecheck._verify_render`. The timeout is
+:func:`ropecheck.verify.run.verify`, the text is :mod:`ropecheck.verify.render`. The timeout is
 enforced twice: SIGALRM inside ``verify`` stops Python-level hangs, and a watchdog thread
 ends the process with exit 1 shortly after if the target is stuck where signals cannot reach.
 The process runs torch on one CPU thread unless ``OMP_NUM_THREADS`` says otherwise: the
@@ -21,6 +21,9 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
 
 from ..adapters import ADAPTERS, get_adapter
 from ..errors import UsageError
@@ -222,8 +225,6 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         if args.quiet:
             print(verdict_line(report))
         else:
-            from rich.console import Console
-
             console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
             for item in render_terminal(report, verbose=args.verbose):
                 console.print(item)
@@ -234,7 +235,7 @@ def _one_thread() -> Callable[[], None]:
     """One intra-op torch thread, unless the user chose a number with OMP_NUM_THREADS; returns the undo."""
     if "OMP_NUM_THREADS" in os.environ:
         return lambda: None
-    import torch
+    import torch  # heavy: imported when used
 
     before = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -263,8 +264,6 @@ def run_adapters(args: argparse.Namespace) -> int:
     if args.json:
         write_json(rows, args.json)
         return EXIT_OK
-    from rich.console import Console
-    from rich.table import Table
 
     table = Table(show_edge=False)
     for col in ("adapter", "library", "installed", "CUDA", "spec"):

@@ -59,39 +59,117 @@ def _f(v: float) -> str:
 
 def render_readme(d: dict[str, Any]) -> str:
     """The Markdown page of ``reports/precision/`` from :func:`collect`'s data (pure)."""
-    b = d["bf16_positions"]
+    b, f, v, t, lim = d["bf16_positions"], d["fp16_table"], d["violation"], d["tf32"], d["fp32_limit"]
+    inv, inv64, inv32 = d["inv_freq_bf16"], d["inv_freq_bf16_d64"], d["inv_freq_bf16_fp32"]
+    b_cols = (
+        "position",
+        "as bf16",
+        "θ₀ angle error (rad)",
+        "worst-pair angle error (rad)",
+        "output error / ρ",
+        "autocast: worst angle error",
+        "autocast: output error / ρ",
+        "careful output error / ρ",
+        "careful bound",
+    )
+    b_keys = (
+        "pair0_angle_error_rad",
+        "angle_error_rad",
+        "output_error",
+        "autocast_angle_error_rad",
+        "autocast_output_error",
+        "careful_output_error",
+        "careful_bound",
+    )
     rows = "\n".join(
-        f"| {r['position']} | {r['bf16_position']:.0f} | {_f(r['pair0_angle_error_rad'])} | {_f(r['angle_error_rad'])} | {_f(r['output_error'])} "
-        f"| {_f(r['autocast_angle_error_rad'])} | {_f(r['autocast_output_error'])} | {_f(r['careful_output_error'])} | {_f(r['careful_bound'])} |"
+        f"| {r['position']} | {r['bf16_position']:.0f} | " + " | ".join(_f(r[k]) for k in b_keys) + " |"
         for r in b["rows"]
     )
-    f = d["fp16_table"]
-    inv, inv64, inv32 = d["inv_freq_bf16"], d["inv_freq_bf16_d64"], d["inv_freq_bf16_fp32"]
-    v = d["violation"]
+    curves, bounds = v["curves"], v["bounds"]
     vrows = "\n".join(
-        f"| {L} | {_f(v['curves']['bf16'][i])} | {_f(v['curves']['bf16-careful'][i])} | {_f(v['curves']['fp32'][i])} | {_f(v['bounds']['fp32'][i])} |"
-        for i, L in enumerate(v["lengths"])
+        f"| {length} | "
+        + " | ".join(_f(x[i]) for x in (curves["bf16"], curves["bf16-careful"], curves["fp32"], bounds["fp32"]))
+        + " |"
+        for i, length in enumerate(v["lengths"])
     )
-    t = d["tf32"]
+    nearest, truncate = t["modes"]["nearest"], t["modes"]["truncate"]
     tpos = " · ".join(
         f"{p} → {n:.0f} / {tr:.0f}"
-        for p, n, tr in zip(
-            t["positions"], t["modes"]["nearest"]["tf32_positions"], t["modes"]["truncate"]["tf32_positions"]
-        )
+        for p, n, tr in zip(t["positions"], nearest["tf32_positions"], truncate["tf32_positions"])
     )
     fp32_ok = (
         "within its error-model bound at every length"
-        if all(x <= y for x, y in zip(v["curves"]["fp32"], v["bounds"]["fp32"]))
+        if all(x <= y for x, y in zip(curves["fp32"], bounds["fp32"]))
         else "**above its error-model bound at some length**"
     )
-    lim = d["fp32_limit"]
     tol = "\n".join(
         f"| {dt} | " + " | ".join(_f(x) for x in row.values()) + " |" for dt, row in d["tolerances"].items()
     )
     pol = "\n".join(
         f"| `{p.name}` | {p.summary} | {'careful' if p.careful else 'careless'} |" for p in POLICIES.values()
     )
-    return f"""# Precision of RoPE in fp32 / bf16 / fp16
+    values = {
+        "pol": pol,
+        "tol": tol,
+        "rows": rows,
+        "vrows": vrows,
+        "tpos": tpos,
+        "fp32_ok": fp32_ok,
+        "b_header": "| " + " | ".join(b_cols) + " |",
+        "lim_threshold": lim["threshold_rad"],
+        "lim_bound": f"{lim['bound']:,}",
+        "lim_measured": f"{lim['measured']:,}",
+        "lim_slope": f"{lim['slope_u32']:.2f}",
+        "lim_at_2_20": f"{lim['slope_u32'] * 2.0**-24 * 2**20:.2g}",
+        "b_from": b["collapsed_to_8192"][0],
+        "b_to": b["collapsed_to_8192"][1],
+        "b_head_dim": b["params"]["head_dim"],
+        "b_base": f"{b['params']['base']:g}",
+        "f_head_dim": f["params"]["head_dim"],
+        "f_base": f"{f['params']['base']:g}",
+        "f_theta": f"{f['params']['theta']:.6f}",
+        "f_theta16": f"{f['params']['theta_fp16']:g}",
+        "f_position": f["position"],
+        "f_index": f["params"]["theta_index"],
+        "f_exact": f"{f['angle_exact']:.4f}",
+        "f_fp16": f"{f['angle_fp16']:.0f}",
+        "f_length": f["params"]["length"],
+        "f_dcos": f"{f['max_abs_dcos']:.4f}",
+        "f_dcos_pos": f["max_abs_dcos_at"]["position"],
+        "f_dcos_index": f["max_abs_dcos_at"]["index"],
+        "f_careful": _f(f["careful_max_abs_dcos"]),
+        "inv_head_dim": inv["params"]["head_dim"],
+        "inv_slope": _f(inv["phase_error_slope_rad_per_position"]),
+        "inv_measured": _f(inv["measured_angle_slope_rad_per_position"]),
+        "inv_first": inv["first_position"],
+        "inv_careful": _f(inv["careful_level"]),
+        "inv_first_bound": inv["first_position_vs_bound"],
+        "inv32_first": inv32["first_position"],
+        "inv64_first": inv64["first_position"],
+        "inv64_slope": _f(inv64["phase_error_slope_rad_per_position"]),
+        "v_n": v["params"]["n_vectors"],
+        "v_seed": v["params"]["seed"],
+        "v_head_dim": v["params"]["head_dim"],
+        "v_bf16_growth": f"{curves['bf16'][-1] / curves['bf16'][0]:.0f}",
+        "v_first": v["lengths"][0],
+        "v_last": v["lengths"][-1],
+        "v_gap": f"{min(x / y for x, y in zip(curves['bf16'], curves['fp32'])):.0f}",
+        "v_fp32_growth": f"{curves['fp32'][-1] / curves['fp32'][0]:.0f}",
+        "v_fp32_first": _f(curves["fp32"][0]),
+        "v_fp32_last": _f(curves["fp32"][-1]),
+        "v_careful_growth": f"{curves['bf16-careful'][-1] / curves['bf16-careful'][0]:.1f}",
+        "t_near_low": _f(nearest["max_angle_error_rad_0_2047"]),
+        "t_trunc_low": _f(truncate["max_angle_error_rad_0_2047"]),
+        "t_out_low": _f(t["output_error_max_0_2047"]),
+        "t_near_high": _f(nearest["max_angle_error_rad_2048_8191"]),
+        "t_out_high": _f(t["output_error_max_2048_8191"]),
+        "t_careful_high": _f(t["careful_output_error_max_2048_8191"]),
+        "t_careful_bound": _f(t["careful_output_bound_8191"]),
+    }
+    return _README_TEMPLATE.format_map(values)
+
+
+_README_TEMPLATE = """# Precision of RoPE in fp32 / bf16 / fp16
 
 Generated by `ropecheck precision --reproduce`. Errors are measured against the exact
 reference (phases reduced mod 2π in exact integer arithmetic), split by source: **angle**
@@ -124,11 +202,13 @@ k = 1 ulp for cos/sin on CPU, 2 on CUDA.
 The tests check every careful policy stays within it on every band tested, in all three
 dtypes, and every careless one exceeds it (`tests/precision/test_precision.py`).
 
-**Where fp32 angles stop being enough** (phase error > {lim["threshold_rad"]} rad, head_dim 128,
-base 10000, θ_max = 1): the bound guarantees it below position **{lim["bound"]:,}**; the first
-position measured past it is **{lim["measured"]:,}** (measured slope {lim["slope_u32"]:.2f}·u₃₂ rad per position:
-the three roundings rarely add up). Past {lim["measured"]:,} tokens a careful fp32 implementation is off by more than
-{lim["threshold_rad"]} rad in its fastest pairs, and the error keeps growing linearly (about {lim["slope_u32"] * 2.0**-24 * 2**20:.2g} rad at 2²⁰ by that slope).
+**Where fp32 angles stop being enough** (phase error > {lim_threshold} rad, head_dim 128,
+base 10000, θ_max = 1): the bound guarantees it below position **{lim_bound}**; the first
+position measured past it is **{lim_measured}** (measured slope {lim_slope}·u₃₂ rad per position:
+the three roundings rarely add up). Past {lim_measured} tokens a careful fp32 implementation is off
+by more than
+{lim_threshold} rad in its fastest pairs, and the error keeps growing linearly (about {lim_at_2_20}
+rad at 2²⁰ by that slope).
 
 Tolerances the verifier uses (`tolerance_at(dtype, max_position, head_dim)[1]`, atol for
 unit-scale data, rtol = 0), head_dim 128:
@@ -142,55 +222,57 @@ unit-scale data, rtol = 0), head_dim 128:
 ### bf16 positions (autocast): 8188–8191 all become 8192
 
 bf16 has 8 significant bits: integers in [4096, 8192) are 32 apart, so every position in
-{b["collapsed_to_8192"][0]}…{b["collapsed_to_8192"][1]} rounds to 8192 (head_dim {b["params"]["head_dim"]}, base {b["params"]["base"]:g}, output bf16).
+{b_from}…{b_to} rounds to 8192 (head_dim {b_head_dim}, base {b_base}, output bf16).
 `bf16-positions` rounds only the positions (fp32 angles); `input-dtype-angles` is the whole autocast
 matmul (operands and product in bf16, as in transformers' Llama/Gemma RoPE before it disabled
 autocast there). The θ₀ = 1 pair is off by 8192 − m rad.
 
-| position | as bf16 | θ₀ angle error (rad) | worst-pair angle error (rad) | output error / ρ | autocast: worst angle error | autocast: output error / ρ | careful output error / ρ | careful bound |
+{b_header}
 |---|---|---|---|---|---|---|---|---|
 {rows}
 
 ### fp16 cos/sin tables (GPT-NeoX under `.half()`)
 
-Policy `fp16-cache`: rotary width **{f["params"]["head_dim"]}**, base {f["params"]["base"]:g}, so θ₁ = 10000^(−2/32) =
-{f["params"]["theta"]:.6f} (fp16: {f["params"]["theta_fp16"]:g}); positions t and inv_freq in fp16, the table t ⊗ inv_freq formed in fp16, cos in fp16.
-Position {f["position"]}, frequency index {f["params"]["theta_index"]}: exact angle **{f["angle_exact"]:.4f}**, fp16 angle **{f["angle_fp16"]:.0f}**
-(fp16's spacing in [1024, 2048) is 1). Max |Δcos| over the {f["params"]["length"]}-position table:
-**{f["max_abs_dcos"]:.4f}** (at position {f["max_abs_dcos_at"]["position"]}, index {f["max_abs_dcos_at"]["index"]}); with fp32 angles and an fp16 cache
-(`input-dtype-cache`) it is {_f(f["careful_max_abs_dcos"])}.
+Policy `fp16-cache`: rotary width **{f_head_dim}**, base {f_base}, so θ₁ = 10000^(−2/32) =
+{f_theta} (fp16: {f_theta16}); positions t and inv_freq in fp16, the table t ⊗ inv_freq formed in
+fp16, cos in fp16.
+Position {f_position}, frequency index {f_index}: exact angle **{f_exact}**, fp16 angle **{f_fp16}**
+(fp16's spacing in [1024, 2048) is 1). Max |Δcos| over the {f_length}-position table:
+**{f_dcos}** (at position {f_dcos_pos}, index {f_dcos_index}); with fp32 angles and an fp16 cache
+(`input-dtype-cache`) it is {f_careful}.
 
 ### inv_freq rounded to bf16 (`model.to(bfloat16)`)
 
-A 64-entry inv_freq buffer (head_dim {inv["params"]["head_dim"]}), base 10000, rounded to bf16: the phase error grows
-linearly, slope max_i |θ̂_i − θ_i| = {_f(inv["phase_error_slope_rad_per_position"])} rad per position (measured {_f(inv["measured_angle_slope_rad_per_position"])}).
+A 64-entry inv_freq buffer (head_dim {inv_head_dim}), base 10000, rounded to bf16: the phase error grows
+linearly, slope max_i |θ̂_i − θ_i| = {inv_slope} rad per position (measured {inv_measured}).
 The output error first exceeds 10× the careful policy's (`input-dtype-cache`, same dtype and q/k, its largest
-error up to that position) at position **{inv["first_position"]}** in bf16 (careful level {_f(inv["careful_level"])}; 10× the careful
-bound at {inv["first_position_vs_bound"]}), and at position **{inv32["first_position"]}** in fp32. With head_dim 64 (32 entries): position
-{inv64["first_position"]} (slope {_f(inv64["phase_error_slope_rad_per_position"])}).
+error up to that position) at position **{inv_first}** in bf16 (careful level {inv_careful}; 10× the careful
+bound at {inv_first_bound}), and at position **{inv32_first}** in fp32. With head_dim 64 (32
+entries): position
+{inv64_first} (slope {inv64_slope}).
 
 ### Relative-position violation vs context length
 
-Fixed random q/k set ({v["params"]["n_vectors"]} pairs, seed {v["params"]["seed"]}, head_dim {v["params"]["head_dim"]}), distance 1;
+Fixed random q/k set ({v_n} pairs, seed {v_seed}, head_dim {v_head_dim}), distance 1;
 max over m < L of |s(m, m−1) − s(1, 0)| / (|q||k|):
 
 | L | bf16 (bf16 angles) | bf16 (fp32 angles, careful) | fp32 | fp32 bound |
 |---|---|---|---|---|
 {vrows}
 
-bf16 angles grow with the length (×{v["curves"]["bf16"][-1] / v["curves"]["bf16"][0]:.0f} from {v["lengths"][0]} to {v["lengths"][-1]}); fp32 stays at least
-×{min(x / y for x, y in zip(v["curves"]["bf16"], v["curves"]["fp32"])):.0f} lower, {fp32_ok} (its floor is the fp32 rounding of the angle,
-growing as p·u₃₂: ×{v["curves"]["fp32"][-1] / v["curves"]["fp32"][0]:.0f} over the same lengths, from {_f(v["curves"]["fp32"][0])} to {_f(v["curves"]["fp32"][-1])});
-fp32 angles with a bf16 cache stay at bf16's rounding floor (×{v["curves"]["bf16-careful"][-1] / v["curves"]["bf16-careful"][0]:.1f}). See `violation.svg`.
+bf16 angles grow with the length (×{v_bf16_growth} from {v_first} to {v_last}); fp32 stays at least
+×{v_gap} lower, {fp32_ok} (its floor is the fp32 rounding of the angle,
+growing as p·u₃₂: ×{v_fp32_growth} over the same lengths, from {v_fp32_first} to {v_fp32_last});
+fp32 angles with a bf16 cache stay at bf16's rounding floor (×{v_careful_growth}). See `violation.svg`.
 
 ### TF32 matmul of positions (CUDA with TF32 on)
 
 `inv_freq @ position_ids` (transformers' form) run as a TF32 matmul keeps 11 significant bits of
 each position: exact up to 2048 only. Position → TF32 (nearest / truncated): {tpos}.
-Below 2048 only inv_freq's rounding shows (worst angle error {_f(t["modes"]["nearest"]["max_angle_error_rad_0_2047"])} rad
-rounding to nearest, {_f(t["modes"]["truncate"]["max_angle_error_rad_0_2047"])} truncating; output error {_f(t["output_error_max_0_2047"])} of ρ); over 2048–8191
-(head_dim 128, fp32) the worst angle error is {_f(t["modes"]["nearest"]["max_angle_error_rad_2048_8191"])} rad and the output error
-{_f(t["output_error_max_2048_8191"])} of ρ, against {_f(t["careful_output_error_max_2048_8191"])} for the careful policy (bound {_f(t["careful_output_bound_8191"])}).
+Below 2048 only inv_freq's rounding shows (worst angle error {t_near_low} rad
+rounding to nearest, {t_trunc_low} truncating; output error {t_out_low} of ρ); over 2048–8191
+(head_dim 128, fp32) the worst angle error is {t_near_high} rad and the output error
+{t_out_high} of ρ, against {t_careful_high} for the careful policy (bound {t_careful_bound}).
 Policy `tf32-matmul-angles` simulates it on the CPU.
 
 ## CPU vs CUDA

@@ -53,7 +53,7 @@ SOURCES: tuple[str, ...] = ("angle", "cos_sin", "rotation", "output", "score", "
 KINDS = SOURCES
 
 # ----------------------------------------------------------------------- constants table
-# Unit roundoffs: from ropecheck._tolerance (u = 2^-p, p significand bits incl. the implicit
+# Unit roundoffs: from ropecheck.tolerance (u = 2^-p, p significand bits incl. the implicit
 # one); TF32 keeps fp32's exponent and 10 stored mantissa bits -> p = 11, u = 2^-11.
 U: dict[str, float] = {**UNIT_ROUNDOFF, "tfloat32": 2.0**-11}
 # "fp32 angles stop being enough" threshold on the phase error, rad.
@@ -135,7 +135,8 @@ POLICIES: dict[str, Policy] = {
         ),
         Policy(
             "input-dtype-angles",
-            "positions, inv_freq, angles, cos/sin and rotation in the input dtype (inv_freq @ positions under autocast)",
+            "positions, inv_freq, angles, cos/sin and rotation in the input dtype (inv_freq @ positions under "
+            "autocast)",
             "input",
             "input",
             "input",

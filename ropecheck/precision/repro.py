@@ -231,7 +231,7 @@ def tf32_matmul_angles(
     TF32 only up to 2048: below it only inv_freq's rounding (~2^-12 relative) shows, above it
     the positions themselves move.
     """
-    import torch
+    import torch  # heavy: imported when used
 
     spec = RopeSpec(head_dim=head_dim, base=base)
     inv = spec.inv_freq()

@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
 
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
@@ -252,7 +255,7 @@ def run_sweep(
     h = spec.half
     seq_len = max_position if spec.depends_on_length else None
     # one pool of random q/k, each chunk a different window of it (x is rounded to D per dtype)
-    import torch
+    import torch  # heavy: imported when used
 
     pool = torch.from_numpy(
         np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, h), dtype=np.float32)
@@ -280,16 +283,6 @@ def run_sweep(
 
     bar: Any = None
     if progress:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
         bar = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -347,7 +340,6 @@ def render_csv(sw: Sweep) -> str:
 
 def render_table(sw: Sweep, console: Any) -> None:
     """Print one table per dtype: for each position band and source, max/mean absolute and in ulps."""
-    from rich.table import Table
 
     rows = sw.rows()
     for dt in sw.dtypes:
@@ -391,18 +383,18 @@ def _fmt(v: float) -> str:
 def _svg(fig: Any) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="svg", metadata={"Date": None})
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: imported when a plot is drawn
 
     plt.close(fig)
     return buf.getvalue()
 
 
 def _mpl() -> Any:
-    import matplotlib
+    import matplotlib  # heavy: imported when a plot is drawn
 
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "ropecheck"
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: imported when a plot is drawn
 
     return plt
 

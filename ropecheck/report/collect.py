@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import sympy as sp
 
 from ..schedules import Linear, Llama3, StaticNTK, YaRN
 from ..spec import RopeSpec
@@ -56,7 +57,6 @@ def schedule_specs(head_dim: int = 128) -> list[tuple[str, RopeSpec]]:
 
 def schedule_formulas() -> list[tuple[str, object]]:
     """The schedules' definitions as SymPy equations (rendered as LaTeX and MathML)."""
-    import sympy as sp
 
     i, d, b, s, L, L0, lo, hi = sp.symbols("i d b s L L_0 low high", positive=True)
     theta = sp.Symbol("theta_i")
@@ -132,13 +132,15 @@ def collect_schedules(progress: Progress) -> Section:
         Plot(
             "spectra",
             "Schedule spectra",
-            "Wavelength of each rotated pair for the default schedule and four context-extension schedules (head_dim 128).",
+            "Wavelength of each rotated pair for the default schedule and four context-extension schedules "
+            "(head_dim 128).",
             spectra_svg(specs),
         ),
         Plot(
             "pairing",
             "Interleaved vs half-split pairing",
-            "Which dims rotate together in each layout (head_dim 8); both are the same RoPE up to the even-first permutation.",
+            "Which dims rotate together in each layout (head_dim 8); both are the same RoPE up to the "
+            "even-first permutation.",
             pairing_svg(8),
         ),
     ]

@@ -1,7 +1,7 @@
 """Report collectors for the four engines: proofs, properties, verify, precision.
 
 Each ``collect_*(progress)`` runs one engine exactly as its own command does and returns a
-:class:`~ropecheck._report.Section`: verdict rows with the *expected* verdict next to the
+:class:`~ropecheck.report.model.Section`: verdict rows with the *expected* verdict next to the
 actual one (so an intended refutation, or a careless precision policy that must exceed the
 error model, counts as holding), detail pages, plots, and extra files (per-adapter JSON,
 sweep CSV). Nothing here writes files; the CLI does.
@@ -14,10 +14,14 @@ is the caller's; engines that own a progress bar are run with theirs off.
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+import sympy
 
 from ..precision.pages import collect as collect_reproductions
 from ..precision.pages import render_readme, reproduction_files, sweep_files
@@ -75,7 +79,8 @@ def collect_proofs(progress: Progress) -> Section:
                 Plot(
                     "decay",
                     "Long-term decay",
-                    f"(1/(d/2)) Σ_j |S_j| against relative distance, base {curve['base']}, d = {curve['d']}: the RoPE bound decays.",
+                    f"(1/(d/2)) Σ_j |S_j| against relative distance, base {curve['base']}, d = {curve['d']}: "
+                    "the RoPE bound decays.",
                     svg,
                 )
             )
@@ -101,7 +106,6 @@ def _proof_evidence(p: Any) -> str:
 
 
 def _proof_html(p: Any, step_mathml: Callable[[Any], str]) -> str:
-    import html
 
     parts = [f"<p>{html.escape(p.statement)}</p>"]
     for i, s in enumerate(p.steps, 1):
@@ -117,7 +121,6 @@ def _proof_html(p: Any, step_mathml: Callable[[Any], str]) -> str:
 
 def _small(step: Any) -> bool:
     """Steps whose MathML stays readable (the concrete-d matrices are summarised in Markdown)."""
-    import sympy
 
     return all(sympy.count_ops(side) <= 400 for side in (step.lhs, step.rhs))
 
@@ -247,7 +250,7 @@ def verify_expectation(
 
 def collect_verify(progress: Progress) -> Section:
     """``ropecheck verify`` on every adapter that can run here, per dtype, on every available device."""
-    import torch
+    import torch  # heavy: imported when used
 
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     verdicts = verify_adapters(dtypes=DEFAULT_DTYPES, devices=devices, seed=0, timeout=120, progress=progress)
@@ -296,7 +299,8 @@ PRECISION_POSITIONS = 1 << 17
 def collect_precision(
     progress: Progress, *, policies: Iterable[str] | None = None, reproductions: bool = True
 ) -> Section:
-    """Every built-in policy (or the ``policies`` named) swept in fp32/bf16/fp16 against the error model, and the reproductions."""
+    """Every built-in policy (or the ``policies`` named) swept in fp32/bf16/fp16 against the error model,
+    and the reproductions."""
 
     spec = RopeSpec(head_dim=128)
     dtypes = ("float32", "bfloat16", "float16")
@@ -327,7 +331,6 @@ def collect_precision(
                     link="precision/README.md",
                 )
             )
-    import dataclasses
 
     plots = [
         Plot(
@@ -350,7 +353,8 @@ def collect_precision(
             Plot(
                 "precision-violation",
                 "Relative-position violation vs context length",
-                "|q_m·k_n − q_{m+t}·k_{n+t}| for a fixed random q/k set: with bf16 angles it grows with length; fp32 stays orders of magnitude lower, within the error model's bound.",
+                "|q_m·k_n − q_{m+t}·k_{n+t}| for a fixed random q/k set: with bf16 angles it grows with "
+                "length; fp32 stays orders of magnitude lower, within the error model's bound.",
                 violation_plot(repro["violation"]).decode(),
             )
         )

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import sympy
+from sympy.printing.mathml import mathml
+
 __all__ = ["latex_block", "mathml_block"]
 
 
 def latex_block(expr: Any) -> str:
     """``$$ … $$`` display math for Markdown."""
-    import sympy
 
     return f"$$ {sympy.latex(expr)} $$"
 
 
 def mathml_block(expr: Any) -> str:
     """A ``<math display="block">`` element (presentation MathML) for HTML."""
-    from sympy.printing.mathml import mathml
 
     return f'<math display="block">{mathml(expr, printer="presentation")}</math>'

@@ -1,7 +1,7 @@
 """The report's data model: sections of verdict rows, detail pages and plots.
 
 Each engine contributes a :class:`Section` through a collector function (see
-``_report_collect.py``); rendering (``_report_render.py``) is pure, and only the CLI
+``report/collect.py``); rendering (``report/render.py``) is pure, and only the CLI
 writes files. Everything that changes from run to run -- the time, the versions, the
 machine, the timings -- lives in :class:`Report.header` and nowhere else, so two runs of
 the same code give byte-identical pages outside the one marked header block.
@@ -69,7 +69,7 @@ class Section:
     # columns of a matrix view (e.g. adapters x dtypes); rows are named "row / column"
     matrix_columns: tuple[str, ...] = ()
     # extra files under the report folder (per-adapter JSON, sweep CSV, ...): path -> text
-    files: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str | bytes] = field(default_factory=dict)
     # volatile: seconds per sub-step; the report moves them into its header block
     timings: dict[str, float] = field(default_factory=dict)
 

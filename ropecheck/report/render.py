@@ -1,4 +1,4 @@
-"""Pure rendering of a :class:`~ropecheck._report.Report` to Markdown, JSON and HTML.
+"""Pure rendering of a :class:`~ropecheck.report.model.Report` to Markdown, JSON and HTML.
 
 Constraints: data in, text out (no I/O); output is deterministic; the only volatile
 content (time, versions, machine, timings) sits between the ``VOLATILE_BEGIN`` and
@@ -121,7 +121,8 @@ def render_readme(report: Report) -> str:
     lines = ["# ropecheck report", ""]
     verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"
     lines += [
-        f"**Overall: {verdict}.** The same content is in [index.html](index.html) (one self-contained page) and [report.json](report.json).",
+        f"**Overall: {verdict}.** The same content is in [index.html](index.html) (one self-contained page) "
+        "and [report.json](report.json).",
         "",
     ]
     lines += ["| section | verdicts | held |", "|---|---|---|"]
@@ -146,7 +147,8 @@ def render_json(report: Report) -> str:
 
 _CSS = """
 :root{color-scheme:light dark;--ok:#1a7f37;--bad:#cf222e;--muted:#6e7781}
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:980px;padding:0 12px 48px}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:980px;\
+padding:0 12px 48px}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #d0d7de}
 table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%;margin:.6em 0}
 td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;font-size:.92em}
@@ -181,7 +183,8 @@ def render_html(report: Report) -> str:
     for s in report.sections:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(s.counts().items()))
         parts.append(
-            f'<tr><td><a href="#{e(s.key)}">{e(s.title)}</a></td><td>{e(counts)}</td><td>{"yes" if s.held else "<b>no</b>"}</td></tr>'
+            f'<tr><td><a href="#{e(s.key)}">{e(s.title)}</a></td><td>{e(counts)}</td>'
+            f"<td>{'yes' if s.held else '<b>no</b>'}</td></tr>"
         )
     parts.append("</table>")
     parts += [VOLATILE_BEGIN, '<table class="header">']
@@ -229,7 +232,8 @@ def render_html(report: Report) -> str:
                 note = "" if r.held else f" (expected {e(r.expected)})"
                 name = f'<a href="#{e(r.link)}">{e(r.name)}</a>' if r.link else e(r.name)
                 parts.append(
-                    f'<tr{cls}><td>{name}</td><td class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>'
+                    f"<tr{cls}><td>{name}</td><td "
+                    f'class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>'
                 )
             parts.append("</table>")
             if fold:

@@ -17,6 +17,8 @@ from typing import Any
 
 import sympy
 from sympy import Matrix, Symbol
+from sympy.polys.domains import ZZ
+from sympy.polys.rings import ring
 
 from .decide import expand_trig_rewrite
 
@@ -64,9 +66,6 @@ class BlockReducer:
 
     def _ring(self, size: int) -> tuple[Any, ...]:
         if size not in self.rings:
-            from sympy.polys.domains import ZZ
-            from sympy.polys.rings import ring
-
             self.rings[size] = ring(",".join(f"g{j}" for j in range(size)), ZZ)
         return self.rings[size]
 

@@ -27,7 +27,7 @@ syntax (``==`` or one ``=``), and LaTeX only if that fails (``2x = x + x``). Mat
 compare entrywise. Unparsable text raises :class:`~ropecheck.errors.ClaimParseError` with
 the 0-based column of the problem.
 
-Design constraints: parsing only builds expressions; deciding is :func:`._decide.decide`,
+Design constraints: parsing only builds expressions; deciding is :func:`.decide.decide`,
 so a claim gets the same verdicts and counterexamples as the proof steps.
 """
 
@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 import sympy
 from sympy import E, I, ImmutableMatrix, Matrix, MatrixBase, Symbol, pi
+from sympy.parsing.sympy_parser import auto_number, auto_symbol, convert_xor, parse_expr, rationalize
 
 from ..errors import ClaimParseError, UsageError
 from .decide import decide
@@ -108,7 +109,8 @@ _NAMESPACE: dict[str, Any] = {
     "I": I, "E": E, "pi": pi,
     "re": sympy.re, "im": sympy.im, "conjugate": sympy.conjugate, "Abs": sympy.Abs,
     "exp": sympy.exp, "cos": sympy.cos, "sin": sympy.sin, "tan": sympy.tan, "sqrt": sympy.sqrt, "log": sympy.log,
-    "Matrix": lambda *a: ImmutableMatrix(Matrix(*a)), "R": _rotation, "Rational": sympy.Rational, "eye": lambda n: ImmutableMatrix(sympy.eye(n)),
+    "Matrix": lambda *a: ImmutableMatrix(Matrix(*a)), "R": _rotation, "Rational": sympy.Rational,
+    "eye": lambda n: ImmutableMatrix(sympy.eye(n)),
 }  # fmt: skip
 
 
@@ -142,7 +144,8 @@ def _split(text: str, sep: str) -> tuple[str, str, int]:
 
 
 _NODES = (
-    ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.List, ast.Tuple, ast.Load,
+    ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.List, ast.Tuple,
+    ast.Load,
     ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.UAdd, ast.USub,
 )  # fmt: skip
 _MAX_EXPONENT = 10_000
@@ -186,7 +189,9 @@ def _check_python_syntax(text: str, offset: int) -> None:
             raise ClaimParseError(f"the constant {node.value!r} is not allowed in a claim (numbers only)", col)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
             exponent = node.right
-            numbers = [n.value for n in ast.walk(exponent) if isinstance(n, ast.Constant)]
+            numbers = [
+                n.value for n in ast.walk(exponent) if isinstance(n, ast.Constant) and isinstance(n.value, (int, float))
+            ]
             names = [n for n in ast.walk(exponent) if isinstance(n, ast.Name)]
             towers = [
                 n for n in ast.walk(exponent) if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Pow, ast.BitXor))
@@ -215,7 +220,6 @@ def _check_expression(expr: Any, text: str, offset: int) -> Any:
 
 
 def _parse_sympy_side(side: str, offset: int) -> Any:
-    from sympy.parsing.sympy_parser import auto_number, auto_symbol, convert_xor, parse_expr, rationalize
 
     if not side.strip():
         raise ClaimParseError("empty side of the claim", offset)
@@ -251,11 +255,14 @@ _TRANSPOSE = Symbol("TRANSPOSE")
 
 _GREEK = (
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi varpi rho "
-    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
+    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon "
+    "Phi Psi Omega"
 ).split()
 _KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
-    "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp log ln lg "
-    "sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle rangle lfloor "
+    "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp "
+    "log ln lg "
+    "sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle "
+    "rangle lfloor "
     "rfloor lceil rceil quad qquad mathit mathrm operatorname text textrm mathsf bar overline top intercal Re Im "
     "thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq big Big bigg Bigg".split()
 )
@@ -360,7 +367,8 @@ def _index_sums(lhs: Any, rhs: Any) -> tuple[Any, Any]:
     sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
     # n(n+1) where n is also a plain symbol of the claim is a product, not a function call
     names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
-    calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)
+    applied = [f for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)]
+    calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for f in applied
              if f.func.__name__ in names and len(f.args) == 1}  # fmt: skip
     sides = [e.xreplace(calls) for e in sides]
     sums = [s for e in sides for s in e.atoms(sympy.Sum, sympy.Product)]
@@ -372,11 +380,13 @@ def _index_sums(lhs: Any, rhs: Any) -> tuple[Any, Any]:
     limit_symbols = {a for s in sums for lim in s.limits for x in lim for a in x.free_symbols}
     integer = {a: Symbol(a.name, integer=True) for a in limit_symbols if not a.is_integer}
     sides = [e.xreplace(integer) for e in sides]
-    known = {a.name: a for e in sides for a in e.atoms(Symbol)}
+    known: dict[str, Any] = {a.name: a for e in sides for a in e.atoms(Symbol)}
     known.update({str(lim[0]): lim[0] for e in sides for s in e.atoms(sympy.Sum, sympy.Product) for lim in s.limits})
     split = {a: _SUBSCRIPTED.match(a.name) for e in sides for a in e.atoms(Symbol)}
-    names = "|".join(_re.escape(b) for b in bound)
-    bases = {m.group(1) for m in split.values() if m and _re.search(rf"(?<![A-Za-z])({names})(?![A-Za-z])", m.group(2))}
+    bound_names = "|".join(_re.escape(b) for b in bound)
+    bases = {
+        m.group(1) for m in split.values() if m and _re.search(rf"(?<![A-Za-z])({bound_names})(?![A-Za-z])", m.group(2))
+    }
     mapping = {}
     for a, m in split.items():
         if not m or m.group(1) not in bases:
@@ -402,7 +412,10 @@ def _matrix_order(factors: list[Any]) -> list[Any]:
 
 def _parse_latex_side(side: str, offset: int) -> Any:
     try:
-        from sympy.parsing.latex import LaTeXParsingError, parse_latex
+        from sympy.parsing.latex import (  # needs the ANTLR runtime: imported when a LaTeX claim is read
+            LaTeXParsingError,
+            parse_latex,
+        )
     except ImportError as exc:  # pragma: no cover
         raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
     if not side.strip():

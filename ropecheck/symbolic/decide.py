@@ -20,9 +20,10 @@ sums, whatever the (symbolic) upper limit.
 
 When no rewrite reaches 0, the procedure looks for a counterexample: small exact values
 (integers for integer symbols; pi/3, pi/4, pi/6 -- which give exact algebraic cos
-and sin -- for symbols named as angles (theta, phi, alpha, ...); small rationals otherwise) are substituted, the difference is evaluated in
-exact arithmetic, and it counts only when it is certified nonzero (an exact nonzero
-rational, or a ``strict`` 50-digit evaluation whose magnitude is far above its error).
+and sin -- for symbols named as angles (theta, phi, alpha, ...); small rationals otherwise) are
+substituted, the difference is evaluated in exact arithmetic, and it counts only when it is
+certified nonzero (an exact nonzero rational, or a ``strict`` 50-digit evaluation whose
+magnitude is far above its error).
 Then the verdict is REFUTED with that substitution; otherwise UNDECIDED.
 
 Design constraints: numbers never prove anything here -- they can only refute; and

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy
+
 __all__ = ["Counterexample", "Proof", "Step", "Verdict", "timed"]
 
 
@@ -60,7 +62,6 @@ class Counterexample:
     entry: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        import sympy
 
         return {
             "values": {str(k): str(v) for k, v in self.values.items()},
@@ -105,7 +106,6 @@ class Step:
         return self.verdict == self.expect
 
     def to_dict(self) -> dict[str, Any]:
-        import sympy
 
         return {
             "name": self.name,

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import sympy
+from sympy.printing.mathml import mathml
 
 from ..io import VOLATILE_BEGIN, VOLATILE_END
 from ..svg import curve_svg
@@ -116,7 +117,8 @@ def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: b
             "## Cross-check with the spec",
             "",
             (
-                f"`RopeSpec(head_dim=4, scaling=DynamicNTK(2, 4))` gives θ₁ = {dyn['spec_check']['spec_theta_query']!r} at "
+                "`RopeSpec(head_dim=4, scaling=DynamicNTK(2, 4))` gives θ₁ = "
+                f"{dyn['spec_check']['spec_theta_query']!r} at "
                 f"length 8 and {dyn['spec_check']['spec_theta_key']!r} at length 4: "
                 + ("the exact" if dyn["spec_check"].get("agrees", True) else "**not** the exact")
                 + f" {dyn['theta_query']} and {dyn['theta_key']} used above."
@@ -217,7 +219,6 @@ def render_proof_text(proof: Proof) -> str:
 
 def step_mathml(step: Step) -> str:
     """A step as presentation MathML (``lhs = rhs``), for the HTML report."""
-    from sympy.printing.mathml import mathml
 
     lhs = mathml(step.lhs, printer="presentation")
     rhs = mathml(step.rhs, printer="presentation")

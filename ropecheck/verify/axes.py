@@ -1,4 +1,4 @@
-"""Checks of :func:`ropecheck.verify.verify` across axes and dtypes: heads, batch rows, a cache shared by dtypes.
+"""Checks of :func:`ropecheck.verify.run.verify` across axes and dtypes: heads, batch rows, a cache shared by dtypes.
 
 Two small comparisons of how the target reads x as (batch, seq, heads, head_dim), run before
 identification (which puts one basis vector in each head and so relies on heads being

@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from ..adapters import ADAPTERS, Adapter
@@ -87,7 +88,6 @@ def verify_adapters(
 
 
 def _library(adapter: Adapter) -> str:
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
         return f"{adapter.library} {version(adapter.library)}"

@@ -1,4 +1,4 @@
-"""The checks of :func:`ropecheck.verify.verify`: interface, identification, behaviour, precision.
+"""The checks of :func:`ropecheck.verify.run.verify`: interface, identification, behaviour, precision.
 
 Each ``_name(report, impl, spec, ...)`` runs one family of checks on the target and records
 :class:`~ropecheck.verify.Check` objects (and, for failures, findings) on the report. See

@@ -371,11 +371,11 @@ def _frequencies(ident: Identification, phi: np.ndarray, positions: list[int], u
         ident.geometric = err < 1e-3
         if ident.geometric and beta < 0:
             # theta_i = base^(-e (i + k)/r): fix e = 2 when the data allow an integer index shift k
-            base = math.exp(-beta * r / 2)
-            k = -alpha / beta if beta else 0.0
-            ident.base, ident.exponent = base, 2.0
-            if abs(k - round(k)) < 0.05:
-                ident.index_shift = float(round(k))
+            fitted_base = math.exp(-beta * r / 2)
+            shift = -alpha / beta if beta else 0.0
+            ident.base, ident.exponent = fitted_base, 2.0
+            if abs(shift - round(shift)) < 0.05:
+                ident.index_shift = float(round(shift))
             else:
                 ident.notes.append(f"theta_0 = {th[0]:.6g} (1 for the default schedule)")
     elif n == 1:
@@ -495,17 +495,17 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
             )
         )
     if ident.scale is not None and ident.is_rotation and ident.pairs:
-        want = spec.attention_factor
-        if abs(ident.scale - want) > 1e-3 * max(1.0, want) + 64 * UNIT_ROUNDOFF[ident.dtype]:
-            if abs(want - 1.0) < 1e-12:
+        factor = spec.attention_factor
+        if abs(ident.scale - factor) > 1e-3 * max(1.0, factor) + 64 * UNIT_ROUNDOFF[ident.dtype]:
+            if abs(factor - 1.0) < 1e-12:
                 msg = (
                     f"the rotated dims are scaled by {ident.scale:.6g}: cos and sin carry a factor, "
                     "expected none (a pure rotation)"
                 )
             elif abs(ident.scale - 1.0) < 1e-6:
-                msg = f"the attention factor is not applied: scale 1, expected {want:.6g}"
+                msg = f"the attention factor is not applied: scale 1, expected {factor:.6g}"
             else:
-                msg = f"the attention factor is {ident.scale:.6g}, expected {want:.6g}"
+                msg = f"the attention factor is {ident.scale:.6g}, expected {factor:.6g}"
             out.append(
                 Discrepancy(
                     "scale", msg, "multiply cos and sin by the spec's attention factor (1 except YaRN/LongRoPE)"
@@ -557,7 +557,7 @@ def _low_precision_entries(ident: Identification) -> str | None:
     """'bfloat16'/'float16' when every rotated entry is a value of that dtype (for float32/float64 probes)."""
     if ident.dtype not in ("float32", "float64") or not ident.rotated_dims:
         return None
-    import torch
+    import torch  # heavy: imported when used
 
     dims = list(ident.rotated_dims)
     block = ident.matrices[:, dims][:, :, dims]
@@ -594,7 +594,7 @@ def _frequency_words(got: np.ndarray, want: np.ndarray, spec: RopeSpec, ident: I
         return f"every frequency is {k:.6g}x the spec's (a position scale of {1 / k:.6g}, expected 1)"
     rel = np.abs(ratio - 1)
     for name, tname in (("bfloat16", "bf16"), ("float16", "fp16")):
-        import torch
+        import torch  # heavy: imported when used
 
         rounded = torch.tensor(want).to(getattr(torch, name)).double().numpy()
         if rel.max() <= 2 * UNIT_ROUNDOFF[name] and np.allclose(got, rounded, rtol=2e-4, atol=0):

@@ -19,7 +19,7 @@ __all__ = ["identification_dtype", "per_position_bound", "random_x", "torch_modu
 
 def torch_module() -> Any:
     """torch, imported on first use (heavy)."""
-    import torch
+    import torch  # heavy: imported when used
 
     return torch
 

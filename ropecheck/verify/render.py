@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from rich.table import Table
+from rich.text import Text
+
 from .model import VerifyReport
 
 __all__ = ["render_terminal", "render_markdown", "render_junit", "verdict_line"]
@@ -39,8 +42,6 @@ def _header(report: VerifyReport) -> list[str]:
 
 def render_terminal(report: VerifyReport, *, verbose: bool = False) -> list[Any]:
     """Rich renderables: header, the checks table (failed ones always, passed ones too), findings, verdict."""
-    from rich.table import Table
-    from rich.text import Text
 
     out: list[Any] = [Text(line) for line in _header(report)]
     table = Table(show_edge=False, expand=False)

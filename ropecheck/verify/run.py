@@ -191,7 +191,7 @@ def verify(
 
 def _default_device() -> str:
     try:
-        import torch
+        import torch  # heavy: imported when used
 
         return "cuda" if torch.cuda.is_available() else "cpu"
     except Exception:  # pragma: no cover

@@ -75,6 +75,9 @@ USAGE_ERRORS = [
     (["spec", "--layout", "diagonal", "--head-dim", "8"], "invalid choice"),
     (["spec", "--head-dim", "8", "--seq-len", "0"], "--seq-len must be >= 1"),
     (["no-such-command"], "invalid choice"),
+    (["report", "--only", ","], "--only needs at least one section"),
+    (["report", "--only", "proofs,nope"], "unknown section(s) nope"),
+    (["claim"], "give the claim"),
 ]
 
 
@@ -89,12 +92,19 @@ def test_usage_errors_are_one_line_exit_2(argv: list[str], message: str) -> None
 
 def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``ropecheck ... | head``: a reader that leaves early ends the command quietly, no exception."""
-    from ropecheck.cli import spec as _cmd_spec
+    from ropecheck.cli import spec as spec_command
 
     def closed_pipe(args: object) -> int:
         raise BrokenPipeError(32, "Broken pipe")
 
     with open(tmp_path / "stdout", "w") as stdout:  # the handler points this file's fd at devnull
         monkeypatch.setattr(sys, "stdout", stdout)
-        monkeypatch.setattr(_cmd_spec, "run", closed_pipe)
+        monkeypatch.setattr(spec_command, "run", closed_pipe)
         assert main(["spec", "--head-dim", "8"]) == 1
+
+
+def test_claim_json_takes_the_claim_after_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json`` has an optional PATH: a claim right after it is the claim, and the JSON goes to stdout."""
+    assert main(["claim", "--json", "cos(a)**2 + sin(a)**2 == 1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "PROVED" and data["claim"] == "cos(a)**2 + sin(a)**2 == 1"

@@ -87,7 +87,7 @@ def test_bound_is_not_vacuous() -> None:
 @pytest.mark.parametrize("device", ["cpu", "cuda"])
 @pytest.mark.parametrize("dtype", ("float64",) + P.DTYPES)
 def test_shared_tolerance_covers_the_error_model(dtype: str, device: str) -> None:
-    """The verifier's per-element bound (rtol + atol of _tolerance, unit scale) >= the model's sqrt(2) E(p), and near it."""
+    """The verifier's per-element bound (rtol + atol, unit scale) >= the model's sqrt(2) E(p), and near it."""
     from ropecheck.tolerance import tolerance
 
     for p in (0, 1, 100, 4096, 65536, 1 << 20):
@@ -204,11 +204,7 @@ def test_tf32_matmul_angles() -> None:
         assert 0.05 < r["modes"][mode]["max_angle_error_rad_0_2047"] < 1.0  # inv_freq's rounding only
         assert r["modes"][mode]["max_angle_error_rad_2048_8191"] > 3.0  # positions move by up to 2..4
     assert r["careful_output_bound_8191"] < 0.01
-    assert (
-        r["output_error_max_2048_8191"]
-        > 1.9
-        > r["careful_output_error_max_2048_8191"]
-    )
+    assert r["output_error_max_2048_8191"] > 1.9 > r["careful_output_error_max_2048_8191"]
     assert r["output_error_max_0_2047"] > 100 * r["careful_output_bound_8191"]
 
 

@@ -75,6 +75,7 @@ def test_usage_errors_are_one_line_exit_2(
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_writes_csv_json_svg_deterministically(tmp_path: Path) -> None:
     args = [
         "precision",
@@ -223,7 +224,8 @@ def test_impl_over_the_careful_bound_exits_1(tmp_path: Path, capsys: pytest.Capt
         "    d = x.shape[-1]\n"
         "    inv = (1.0 / 10000 ** (torch.arange(0, d, 2, dtype=torch.float64) / d)).to(x.dtype)\n"
         "    ang = positions.to(x.dtype)[..., None] * inv\n"
-        "    c, s = torch.cat([ang.cos(), ang.cos()], -1)[:, :, None], torch.cat([ang.sin(), ang.sin()], -1)[:, :, None]\n"
+        "    c, s = torch.cat([ang.cos(), ang.cos()], -1)[:, :, None], torch.cat([ang.sin(), ang.sin()], "
+        "-1)[:, :, None]\n"
         "    x1, x2 = x[..., : d // 2], x[..., d // 2 :]\n"
         "    return x * c + torch.cat([-x2, x1], -1) * s\n"
     )
@@ -275,7 +277,7 @@ def test_json_to_stdout_is_alone(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_and_report_name_sweeps_alike_and_never_collide() -> None:
-    """One writer for the folder: file names carry the sweep's length, and the CLI's default length is not the report's."""
+    """One writer for the folder: names carry the sweep's length; the CLI's default length is not the report's."""
     from ropecheck import RopeSpec
     from ropecheck.cli import build_parser
     from ropecheck.precision import run_sweep

@@ -70,6 +70,7 @@ def test_fixture_passes_a_correct_rope_and_explains_a_wrong_one(project: pytest.
     assert "def check(" not in result.stdout.str()  # the plugin's frames are hidden
 
 
+@pytest.mark.slow
 def test_works_without_autoload_in_a_fresh_process(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     project.makepyfile(

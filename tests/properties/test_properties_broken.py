@@ -110,6 +110,7 @@ _FIND = settings(derandomize=True, database=None, max_examples=1000, deadline=No
 SMALLEST_D = {"layout_equivalence": 4, "passthrough": 4, "consistency": 4}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PROPERTIES))
 def test_hypothesis_finds_a_readable_counterexample(name: str) -> None:
     factory = TEETH[name]
@@ -144,6 +145,7 @@ PRINTED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRINTED))
 def test_falsifying_example_printed_by_hypothesis_is_small(name: str) -> None:
     bug, shown, context = PRINTED[name]

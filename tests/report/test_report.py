@@ -26,6 +26,7 @@ def _run(out: Path, only: str = CHEAP) -> int:
     return main(["report", "--out", str(out), "--only", only])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("only", [CHEAP, MEDIUM])
 def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
@@ -44,6 +45,7 @@ def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -
     assert readme.count(VOLATILE_BEGIN) == 1 and readme.count(VOLATILE_END) == 1
 
 
+@pytest.mark.slow
 def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
     """The cheap and medium sections' pages and plots in reports/ match a fresh run byte for byte."""
     assert _run(tmp_path, f"{CHEAP},{MEDIUM}") == 0
@@ -55,6 +57,7 @@ def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
         assert committed == fresh, f"reports/{rel} is stale: run `ropecheck report`"
 
 
+@pytest.mark.slow
 def test_prove_and_report_write_the_same_proof_pages(tmp_path: Path) -> None:
     """`ropecheck prove --all --d 64` and `ropecheck report` leave reports/proofs/ alike (outside the times)."""
     assert main(["prove", "--all", "--d", "64", "--out", str(tmp_path / "proofs")]) == 0
@@ -105,6 +108,7 @@ def test_matrix_view_shows_unexpected_cells() -> None:
     assert 'class="PASS unexpected"' in render_html(Report({"generated": "now"}, [s]))
 
 
+@pytest.mark.slow
 def test_precision_section_catches_a_careless_policy_called_careful(monkeypatch: pytest.MonkeyPatch) -> None:
     """Broken input: bf16-inv-freq declared careful must break the section (its error exceeds its bound)."""
     import dataclasses
@@ -155,6 +159,7 @@ def test_unknown_section_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert "unknown section" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_html_needs_no_network() -> None:
     page = (COMMITTED / "index.html").read_text()
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page), "index.html must not load anything remote"
@@ -169,7 +174,8 @@ var maths = Array.from(document.querySelectorAll('math'));
 var svgs = Array.from(document.querySelectorAll('figure svg'));
 // MathML really laid out as math: a fraction's numerator sits above its denominator
 var fracs = Array.from(document.querySelectorAll('mfrac'));
-var stacked = fracs.filter(function(f){var a=f.children[0].getBoundingClientRect(), b=f.children[1].getBoundingClientRect(); return a.bottom <= b.top + 1;});
+var stacked = fracs.filter(function(f){var a=f.children[0].getBoundingClientRect(),
+  b=f.children[1].getBoundingClientRect(); return a.bottom <= b.top + 1;});
 document.body.setAttribute('data-probe', JSON.stringify({
   math: maths.length, math_rendered: maths.filter(box).length,
   svg: svgs.length, svg_rendered: svgs.filter(box).length,
@@ -220,6 +226,7 @@ def _rendered(probe: dict) -> bool:
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian package 'chromium')")
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_index_html_renders_math_and_plots_in_chromium(tmp_path: Path) -> None:
     page = (COMMITTED / "index.html").read_text()
@@ -245,6 +252,7 @@ def test_index_html_renders_math_and_plots_in_chromium(tmp_path: Path) -> None:
     assert not console, console
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_the_render_probe_catches_math_left_as_text(tmp_path: Path) -> None:
     """Broken input: the math emitted as plain elements, a stray <mfrac> outside <math>, a console error."""
@@ -285,3 +293,35 @@ def test_verify_all_adapters_and_report_write_the_same_verify_pages(
             a, b = a.split("| adapter |", 1)[1], b.split("| adapter |", 1)[1]
         assert a == b, p.name
     assert "float32: PASS; bfloat16: FAIL precision,state; float16: FAIL nonfinite" in (cli / "README.md").read_text()
+
+
+def test_a_rerun_section_drops_pages_it_no_longer_writes_and_keeps_other_files(tmp_path: Path) -> None:
+    """A page of an adapter skipped this time goes away; benchmarks and other sections' files stay."""
+    from ropecheck.cli.report import write_report
+    from ropecheck.report import Page, Report, Row, Section
+
+    out = tmp_path / "reports"
+    (out / "verify").mkdir(parents=True)
+    (out / "verify" / "skipped-now.md").write_text("CONFORMS (from an earlier run)")
+    (out / "benchmarks").mkdir()
+    (out / "benchmarks" / "verify.md").write_text("kept")
+    (out / "properties.md").write_text("another section's page")
+    section = Section(
+        "verify",
+        "Third-party implementations",
+        "intro",
+        rows=[Row("lib / float32", "PASS", "PASS", "ok")],
+        pages=[Page("verify/lib.md", "lib", "# lib\n")],
+    )
+    write_report(Report(header={}, sections=[section]), out)
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert "verify/skipped-now.md" not in files
+    assert {"verify/lib.md", "benchmarks/verify.md", "properties.md", "README.md", "index.html"} <= set(files)
+
+
+def test_decade_bound_reads_the_same_for_nearby_values() -> None:
+    """fp64 errors that differ in their last bits (7.5e-15 here, 8e-15 there) print the same."""
+    from ropecheck.report.engines import decade_bound
+
+    assert decade_bound(7.5e-15) == decade_bound(8e-15) == "≤ 1e-14"
+    assert decade_bound(0.0) == "0" and decade_bound(1e-14) == "≤ 1e-14"

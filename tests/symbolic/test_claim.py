@@ -20,12 +20,14 @@ CLAIMS = [
     ("rotation-orthogonal", "R(a).T * R(a) == eye(2)", Verdict.PROVED),
     (
         "complex-form",
-        "re((q0 + I*q1)*exp(I*m*t) * conjugate((k0 + I*k1)*exp(I*n*t))) == re((q0 + I*q1)*(k0 - I*k1)*exp(I*(m - n)*t))",
+        "re((q0 + I*q1)*exp(I*m*t) * conjugate((k0 + I*k1)*exp(I*n*t))) == re((q0 + I*q1)*(k0 - I*k1)*exp(I*(m "
+        "- n)*t))",
         Verdict.PROVED,
     ),
     (
         "complex-form-n-minus-m",
-        "re((q0 + I*q1)*exp(I*m*t) * conjugate((k0 + I*k1)*exp(I*n*t))) == re((q0 + I*q1)*(k0 - I*k1)*exp(I*(n - m)*t))",
+        "re((q0 + I*q1)*exp(I*m*t) * conjugate((k0 + I*k1)*exp(I*n*t))) == re((q0 + I*q1)*(k0 - I*k1)*exp(I*(n "
+        "- m)*t))",
         Verdict.REFUTED,
     ),
     ("matrix-literal", "Matrix([[cos(t), -sin(t)], [sin(t), cos(t)]]) == R(t)", Verdict.PROVED),
@@ -114,7 +116,7 @@ def test_cli_garbage_is_one_line_exit_2(claim: str, capsys: pytest.CaptureFixtur
 
 
 def test_claims_cannot_run_code() -> None:
-    """Builtins are not reachable: every name that is not part of the claim language is a symbol or an undefined function."""
+    """Builtins are unreachable: a name outside the claim language is a symbol or an undefined function."""
     lhs, rhs, _ = parse_claim("exec(x) + open(y) + globals == eval(x) + print(y)")
     assert {type(f).__name__ for f in lhs.atoms(sympy.Function) | rhs.atoms(sympy.Function)} == {
         "exec",
