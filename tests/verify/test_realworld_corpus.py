@@ -17,14 +17,15 @@ import pytest
 import torch
 
 from ropecheck import RopeSpec
-from ropecheck._cli import build_parser, spec_from_args
-from ropecheck._hf import scaling_from_dict
-from ropecheck._target import load_target
+from ropecheck.cli.args import spec_from_args
+from ropecheck.cli.main import build_parser
+from ropecheck.hf import scaling_from_dict
 from ropecheck.reference import apply_rope
+from ropecheck.target import load_target
 from ropecheck.verify import FINDING_CODES
 
-CORPUS = Path(__file__).parent / "fixtures" / "realworld"
-REPO = Path(__file__).parent.parent
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "realworld"
+REPO = Path(__file__).resolve().parents[2]
 CORRECT = sorted(p for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
 MUTANTS = sorted(p for p in (CORPUS / "mutants").glob("*.py") if not p.name.startswith("_"))
 CONVENTIONS = {"direction": {-1}, "attention_factor": {"softmax"}, "rotary_dims": {"last"}}
