@@ -1,14 +1,19 @@
-"""The one exception hierarchy of ropecheck.
+"""The one exception hierarchy of ropecheck, and the exit codes every command shares.
 
 Every error a user can cause by a bad argument, a bad spec or a bad config file is a
 ``RopeCheckError`` subclass whose message says what is wrong and how to fix the call
 (Hypothesis' ``InvalidArgument`` style). The CLI turns these into one line and exit code 2;
-anything else escaping is a bug in ropecheck, not a user mistake.
+anything else escaping is a bug in ropecheck (:class:`InternalError`, exit code 70), never
+reported as the target's or the claim's fault.
 """
 
 from __future__ import annotations
 
+import enum
+
 __all__ = [
+    "ExitCode",
+    "InternalError",
     "RopeCheckError",
     "SpecError",
     "ConfigError",
@@ -16,6 +21,22 @@ __all__ = [
     "TargetError",
     "ClaimParseError",
 ]
+
+
+class ExitCode(enum.IntEnum):
+    """What a ``ropecheck`` command's exit status means; each code means one thing."""
+
+    OK = 0  #: conforms / proved / within the error model / goal met
+    FAIL = 1  #: the target does not conform, or the claim is refuted (the target raised, exited, crashed or hung)
+    USAGE = 2  #: the user's mistake (flag, spec, config, target not importable, output path), before any work
+    UNDECIDED = 3  #: a claim neither proved nor refuted (a limit was reached, or no rewrite decided it)
+    INTERNAL = 70  #: a bug in ropecheck itself (BSD sysexits' EX_SOFTWARE): please report it
+    INTERRUPTED = 130  #: stopped by Ctrl-C (128 + SIGINT)
+    PIPE = 141  #: the reader of stdout went away (128 + SIGPIPE, as a shell's own writers end)
+
+
+class InternalError(Exception):
+    """A bug in ropecheck (not the user's, the target's or the claim's): exit code 70."""
 
 
 class RopeCheckError(Exception):

@@ -105,38 +105,41 @@ def _umask() -> int:
 def check_writable(path: str | os.PathLike[str], flag: str, *, directory: bool = False) -> None:
     """Raise :class:`UsageError` (naming ``flag``) unless ``path`` can be written.
 
-    Checked before any work starts: a parent that is a file, a read-only or missing place
-    that cannot be created, an existing directory where a file is wanted (or the reverse).
+    Checked before any work starts, by trying: a missing folder is created (as the write would
+    create it) and a temporary file is made and removed where the output will go, so a parent
+    that is a file, a read-only or pseudo file system (``/proc``), or an existing folder where a
+    file is wanted (or the reverse) is one line and exit code 2, not a traceback after the work.
     """
     if not directory and is_stdout(path):
         return
     p = Path(path)
-    if p.exists() or p.is_symlink():
-        target = p.resolve()
-        if directory:
-            if not target.is_dir():
-                raise UsageError(f"{flag} {path}: exists and is not a folder")
-            if not os.access(target, os.W_OK | os.X_OK):
-                raise UsageError(f"{flag} {path}: the folder is not writable")
-            return
-        if target.is_dir():
-            raise UsageError(f"{flag} {path}: is a folder; give a file name")
-        mode = target.stat().st_mode if target.exists() else 0
-        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode) or mode == 0):
-            raise UsageError(f"{flag} {path}: cannot write to this kind of file")
-        if not os.access(target if target.exists() else target.parent, os.W_OK):
-            raise UsageError(f"{flag} {path}: not writable")
-        if stat.S_ISREG(mode) and not os.access(target.parent, os.W_OK | os.X_OK):
-            raise UsageError(f"{flag} {path}: its folder {target.parent} is not writable")
-        return
-    # a new path: the nearest existing ancestor must be a writable folder
-    ancestor = p.parent if str(p.parent) else Path(".")
+    if p.is_symlink():
+        p = p.resolve()
+    if p.exists():
+        mode = p.stat().st_mode
+        if directory != stat.S_ISDIR(mode):
+            raise UsageError(
+                f"{flag} {path}: " + ("exists and is not a folder" if directory else "is a folder; give a file name")
+            )
+        if not directory and not stat.S_ISREG(mode):
+            if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)):
+                raise UsageError(f"{flag} {path}: cannot write to this kind of file")
+            if not os.access(p, os.W_OK):
+                raise UsageError(f"{flag} {path}: not writable")
+            return  # written through when the work is done
+    folder = p if directory else p.parent
+    ancestor = folder
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
-    if not ancestor.is_dir():
+    if ancestor.exists() and not ancestor.is_dir():
         raise UsageError(f"{flag} {path}: {ancestor} is not a folder")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise UsageError(f"{flag} {path}: cannot create it in {ancestor} (not writable)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".ropecheck-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
 
 
 def write_output(path: str | os.PathLike[str], data: bytes | str) -> None:

@@ -148,8 +148,8 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
         except SystemExit as exc:
             code_ = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
             frame = ("exited", code_, f"SystemExit({exc.code!r})")
-        except MemoryError:
-            frame = ("memory", "MemoryError")
+        except MemoryError as exc:
+            frame = ("memory", str(exc) or "MemoryError")
         except BaseException as exc:  # every escape is reported, KeyboardInterrupt included
             frame = ("raised", type(exc).__name__, f"{type(exc).__name__}: {exc}", traceback.format_exc())
         try:
@@ -307,8 +307,8 @@ def describe_outcome(outcome: Outcome, what: str = "the target") -> str:
         }
         return f"{what} crashed the process with {name}{crash.get(name, '')}"  # fmt: skip
     if outcome.status == "memory":
-        limit = f" of {outcome.memory_limit / 2**30:.3g} GiB" if outcome.memory_limit else ""
-        return f"{what} ran out of memory (the limit{limit} was reached): {outcome.error}"
+        limit = f"memory limit {outcome.memory_limit / 2**30:.3g} GiB" if outcome.memory_limit else "no memory limit"
+        return f"{what} ran out of memory ({limit}): {outcome.error}"
     if outcome.status == "timeout":
         return f"{what} did not finish within {outcome.timeout:g} s and was stopped"
     if outcome.status == "raised":

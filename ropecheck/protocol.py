@@ -35,6 +35,7 @@ from .spec import RopeSpec
 from .tolerance import dtype_name
 
 __all__ = [
+    "is_out_of_memory",
     "CONVENTIONS",
     "Convention",
     "Implementation",
@@ -92,6 +93,19 @@ def round_to_dtype(x: np.ndarray, dtype: Any) -> np.ndarray:
         return np.asarray(x, dtype=np.float64).astype(name).astype(np.float64)
     torch = _torch()
     return torch.from_numpy(np.asarray(x, dtype=np.float64)).to(torch.bfloat16).double().numpy()
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """torch and numpy report a failed allocation as RuntimeError/ValueError text, not MemoryError."""
+    text = str(exc).lower()
+    return "can't allocate memory" in text or "out of memory" in text or "unable to allocate" in text
+
+
+def _output_error(message: str) -> TargetError:
+    """A TargetError about what the target returned (not about its call): ``output_problem`` is set."""
+    err = TargetError(message)
+    err.output_problem = True  # type: ignore[attr-defined]
+    return err
 
 
 def _to_numpy64(value: Any) -> np.ndarray:
@@ -193,13 +207,23 @@ class Implementation:
                 out = self.fn(xin, int(offset))
             else:
                 out = self.fn(xin)
+        except MemoryError:
+            raise  # the whole verdict's problem: a supervisor reports it as the target running out of memory
         except Exception as exc:  # the target's own failure is a finding, not our crash
+            if is_out_of_memory(exc):
+                raise MemoryError(f"{self.name} ran out of memory: {exc}") from exc
             raise TargetError(f"{self.name} raised {type(exc).__name__}: {exc}") from exc
         if out is None or tuple(getattr(out, "shape", ())) != tuple(x.shape):
-            raise TargetError(
+            raise _output_error(
                 f"{self.name} returned shape {tuple(getattr(out, 'shape', ()))}, expected x's shape {tuple(x.shape)}"
             )
-        return _to_numpy64(out)
+        try:
+            return _to_numpy64(out)
+        except Exception as exc:  # something shaped like x that is not a tensor or an array of numbers
+            raise _output_error(
+                f"{self.name} returned a {type(out).__name__} that is not a tensor of numbers: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
 
     # ------------------------------------------------------------------ any positions
 

@@ -16,23 +16,39 @@ Use it from any project that has ropecheck installed (or with ``-p ropecheck``):
 A failure raises ``AssertionError`` with one ``torch.testing.assert_close``-like message
 per failed property, plus the RoPE context (position, dimension pair, dtype, layout).
 
+The implementation runs in a forked child process (:mod:`ropecheck.isolate`; turn it off
+with ``--ropecheck-no-isolate``): if it exits, crashes, runs out of memory or hangs past
+``--ropecheck-timeout``, the test fails saying so, instead of the whole pytest session ending
+(``os._exit(0)`` in a RoPE would otherwise end the run with exit status 0).
+
 Design constraints: thin -- options in one ``ropecheck`` group with constant names, a
-report-header line, a marker; torch and the property engine are imported only when a test
-uses the fixture or the marker, so collecting other projects' tests stays cheap.
+report-header line, a marker; torch is imported only when a test uses the fixture or the
+marker, so collecting other projects' tests stays cheap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from .errors import UsageError
+from .isolate import available, describe_outcome, run_isolated
 from .properties import PROPERTIES, as_implementation, assert_rope_properties, run_all
 from .version import __version__
 
-__all__ = ["MARKER", "OPT_DEVICE", "OPT_DTYPE", "OPT_PROPERTIES", "OPT_SEED", "RopeChecker", "ropecheck"]
+__all__ = [
+    "MARKER",
+    "OPT_DEVICE",
+    "OPT_DTYPE",
+    "OPT_NO_ISOLATE",
+    "OPT_PROPERTIES",
+    "OPT_SEED",
+    "OPT_TIMEOUT",
+    "RopeChecker",
+    "ropecheck",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .properties import PropertyResult
@@ -42,6 +58,8 @@ OPT_SEED = "--ropecheck-seed"
 OPT_DTYPE = "--ropecheck-dtype"
 OPT_DEVICE = "--ropecheck-device"
 OPT_PROPERTIES = "--ropecheck-properties"
+OPT_NO_ISOLATE = "--ropecheck-no-isolate"
+OPT_TIMEOUT = "--ropecheck-timeout"
 MARKER = "ropecheck"
 _MARKER_HELP = (
     "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None): "
@@ -81,6 +99,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="ropecheck_properties",
         help="comma-separated properties to check (default: all)",
     )
+    group.addoption(
+        OPT_NO_ISOLATE,
+        action="store_true",
+        default=False,
+        dest="ropecheck_no_isolate",
+        help="run the implementation in the test process (default: a child process, so an exit or crash fails "
+        "the test instead of ending the session)",
+    )
+    group.addoption(
+        OPT_TIMEOUT,
+        action="store",
+        type=float,
+        default=300.0,
+        dest="ropecheck_timeout",
+        help="seconds before a hanging implementation fails the test (default 300; 0: no limit)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -118,14 +152,32 @@ class RopeChecker:
         >>> # def test_rope(ropecheck): ropecheck.check(my_rope, spec=RopeSpec(head_dim=64))
     """
 
-    def __init__(self, **defaults: Any) -> None:
+    def __init__(self, *, isolate: bool = True, timeout: float | None = 300.0, **defaults: Any) -> None:
         self.defaults = defaults
+        self.isolate = isolate and available()
+        self.timeout = timeout or None
+
+    def _run(self, job: Callable[[], Any]) -> Any:
+        """``job()`` in a child process (the implementation's exit or crash fails the test), or here."""
+        __tracebackhide__ = True
+        if not self.isolate:
+            return job()
+        outcome = run_isolated(_contained, job, timeout=self.timeout)
+        if not outcome.ok:
+            raise AssertionError(describe_outcome(outcome, "the implementation") + _tail(outcome.stderr))
+        kind, value = outcome.value
+        if kind == "assertion":
+            raise AssertionError(value)
+        if kind == "usage":
+            raise UsageError(value)
+        return value
 
     def _options(self, overrides: dict[str, Any]) -> dict[str, Any]:
         opts = dict(self.defaults)
         opts.update({k: v for k, v in overrides.items() if v is not None})
         if opts.get("spec") is None:
             raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
+        opts.setdefault("properties", None)
         return opts
 
     def results(
@@ -144,8 +196,18 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        return run_all(
-            impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+        return cast(
+            "list[PropertyResult]",
+            self._run(
+                lambda: run_all(
+                    impl,
+                    o["spec"],
+                    dtype=o["dtype"],
+                    device=o["device"],
+                    seed=o["seed"],
+                    properties=o.get("properties"),
+                )
+            ),
         )
 
     def check(
@@ -169,9 +231,34 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        return assert_rope_properties(
-            impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+        return cast(
+            "list[PropertyResult]",
+            self._run(
+                lambda: assert_rope_properties(
+                    impl,
+                    o["spec"],
+                    dtype=o["dtype"],
+                    device=o["device"],
+                    seed=o["seed"],
+                    properties=o.get("properties"),
+                )
+            ),
         )
+
+
+def _contained(job: Callable[[], Any]) -> tuple[str, Any]:
+    """In the child: the job's value, or its assertion or usage error as data for the parent to raise."""
+    try:
+        return ("value", job())
+    except AssertionError as exc:
+        return ("assertion", str(exc))
+    except UsageError as exc:
+        return ("usage", str(exc))
+
+
+def _tail(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return "\n  its stderr ended with: " + " | ".join(lines[-3:]) if lines else ""
 
 
 def _checker(item: pytest.Item) -> RopeChecker:
@@ -188,7 +275,9 @@ def _checker(item: pytest.Item) -> RopeChecker:
         if marker.args:
             defaults["spec"] = marker.args[0]
         defaults.update({k: v for k, v in marker.kwargs.items() if k != "impl" and v is not None})
-    return RopeChecker(**defaults)
+    return RopeChecker(
+        isolate=not config.getoption("ropecheck_no_isolate"), timeout=config.getoption("ropecheck_timeout"), **defaults
+    )
 
 
 @pytest.fixture

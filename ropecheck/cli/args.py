@@ -8,26 +8,81 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import ExitCode, UsageError
 from ..hf import scaling_from_dict
-from ..io import write_output
+from ..io import check_writable, write_output
 from ..spec import RopeSpec
 
 __all__ = [
     "EXIT_FAIL",
+    "EXIT_INTERNAL",
     "EXIT_OK",
     "EXIT_UNDECIDED",
     "EXIT_USAGE",
+    "MAX_HEAD_DIM",
+    "MAX_VERIFY_POSITION",
     "add_spec_arguments",
+    "check_int_range",
+    "check_outputs",
+    "parse_size",
     "spec_from_args",
     "write_json",
 ]
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNDECIDED = ExitCode.OK, ExitCode.FAIL, ExitCode.USAGE, ExitCode.UNDECIDED
+EXIT_INTERNAL = ExitCode.INTERNAL
+
+#: The largest head dimension a flag accepts (the largest real heads are 256; a sanity bound).
+MAX_HEAD_DIM = 1 << 16
+#: The largest --max-position verify accepts: the fp64 reference is exact below 2^32, and a
+#: probe of positions up to 2^31 already covers every context a model is trained for.
+MAX_VERIFY_POSITION = 1 << 31
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every output path a command was given can be written (a usage error naming the flag if not).
+
+    Commands list their output flags as ``outputs=[(flag, dest, is_directory, unless_dest)]`` in
+    their parser's defaults; ``unless_dest`` names a flag that turns the writing off.
+    """
+    for flag, dest, is_directory, unless in getattr(args, "outputs", []):
+        path = getattr(args, dest, None)
+        if path in (None, "") or (unless and getattr(args, unless, False)):
+            continue
+        check_writable(path, flag, directory=is_directory)
+
+
+def check_int_range(flag: str, value: int, low: int, high: int) -> None:
+    """A usage error naming ``flag`` unless ``low <= value <= high``."""
+    if not low <= value <= high:
+        raise UsageError(f"{flag} must be between {low} and {high}, got {value}")
+
+
+def parse_size(text: str, flag: str) -> int | None:
+    """``512M``, ``8G``, ``1024`` (bytes) -> bytes; ``0`` or ``none`` -> None (no limit).
+
+    Example:
+        >>> parse_size("8G", "--memory-limit") == 8 << 30
+        True
+    """
+    raw = text.strip().lower()
+    if raw in ("0", "none", "unlimited"):
+        return None
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    scale = units.get(raw[-1:], 1)
+    number = raw[:-1] if raw[-1:] in units else raw
+    try:
+        value = float(number)
+    except ValueError:
+        raise UsageError(f"{flag} must be a size like 512M or 8G (0 for no limit), got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{flag} must be a positive size like 512M or 8G (0 for no limit), got {text!r}")
+    return int(value * scale)
 
 
 def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:

@@ -28,4 +28,4 @@ def add_parser(sub: Any) -> None:
     ):
         b = which.add_parser(name, help=text, description=text)
         module.add_arguments(b)
-        b.set_defaults(run=module.run)
+        b.set_defaults(run=module.run, outputs=[("--out", "out", name == "proofs", None)])

@@ -47,7 +47,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--json", nargs="?", const="-", metavar="PATH", help="write the verdict as JSON to PATH (stdout with no PATH)"
     )
-    p.set_defaults(run=run, syntax="auto")
+    p.set_defaults(run=run, syntax="auto", outputs=[("--json", "json", False, None)])
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,8 +2,11 @@
 
 Each command module (``cli/<command>.py``) exposes ``add_parser(subparsers)`` and a ``run(args)``
 returning the exit code; this module only wires them together and enforces the contract:
-``--help`` everywhere, and a user mistake (bad flag, bad spec, unreadable config,
-unimportable target) is one line on stderr and exit code 2 -- never a traceback.
+``--help`` everywhere; a user mistake (bad flag, bad spec, unreadable config,
+unimportable target, unwritable output) is one line on stderr and exit code 2 -- never a
+traceback; a bug in ropecheck is exit code 70 with "internal error ... please report" and
+the traceback (never 1, which means the target or claim is wrong); Ctrl-C is 130; a closed
+output pipe ends the command quietly with 141. The table is :class:`~ropecheck.errors.ExitCode`.
 """
 
 from __future__ import annotations
@@ -11,14 +14,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
-from ..errors import RopeCheckError
+from ..errors import ExitCode, InternalError, RopeCheckError
 from ..version import __version__
 from . import bench, claim, precision, prove, report, spec, verify
-from .args import EXIT_FAIL, EXIT_USAGE
+from .args import EXIT_USAGE, check_outputs
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -47,22 +51,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns its exit code (see :class:`~ropecheck.errors.ExitCode`)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
+        parser.print_usage(sys.stderr)
+        print("ropecheck: error: give a command (see ropecheck --help)", file=sys.stderr)
         return EXIT_USAGE
     run: Callable[[Any], int] = args.run
     try:
+        check_outputs(args)  # every output path, before any work
         return int(run(args))
     except RopeCheckError as exc:
         print(f"ropecheck {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"ropecheck {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
         # the reader went away (``ropecheck ... | head``): stop quietly, as a pipe's writer should;
         # point stdout at devnull so the interpreter's final flush does not raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FAIL
+        return ExitCode.PIPE
+    except Exception as exc:  # a bug in ropecheck: say so, show where, and never exit 1
+        print(
+            f"ropecheck {args.command}: internal error in ropecheck, please report it "
+            f"(exit {int(ExitCode.INTERNAL)}): {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
+        if not isinstance(exc, InternalError):  # an InternalError carries the child's traceback itself
+            print(traceback.format_exc(), file=sys.stderr, end="")
+        return ExitCode.INTERNAL

@@ -11,20 +11,25 @@ or 1 when a careful policy (or an ``--impl`` target) exceeds the error model's c
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 
-from ..errors import UsageError
+from ..errors import RopeCheckError, UsageError
 from ..io import write_output
+from ..isolate import describe_outcome, run_isolated
 from ..precision import sweep as S
 from ..precision.pages import collect as collect_reproductions
 from ..precision.pages import reproduction_files, sweep_files
 from ..precision.policies import POLICIES, policy
-from ..target import load_target
+from ..precision.sweep import Sweep
+from ..target import load_target, split_target
 from ..tolerance import dtype_name
-from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
+from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, parse_size, spec_from_args, write_json
 
 __all__ = ["add_parser", "run"]
 
@@ -80,8 +85,45 @@ def add_parser(sub: Any) -> None:
         "--reproduce", action="store_true", help="also run the reproductions and write the folder's README.md"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="with --impl: stop an implementation that hangs (default %(default)g; 0 disables)",
+    )
+    p.add_argument(
+        "--memory-limit",
+        default="8G",
+        metavar="SIZE",
+        help="with --impl: address space it may add, e.g. 8G; 0 for no limit (default %(default)s)",
+    )
     add_spec_arguments(p)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, outputs=[("--json", "json", False, None), ("--out", "out", True, "no_files")])
+
+
+def _impl_sweep(args: argparse.Namespace, sweep: Callable[[Any, str], Sweep], memory_limit: int | None) -> Sweep | None:
+    """Import and sweep an implementation in a child process; None (after saying why) if it misbehaved."""
+
+    def child() -> tuple[str, Any]:
+        try:
+            impl = load_target(args.impl)
+        except RopeCheckError as exc:
+            return ("usage", str(exc))
+        return ("sweep", sweep(impl, args.impl))
+
+    outcome = run_isolated(child, timeout=args.timeout or None, memory_limit=memory_limit)
+    if outcome.ok:
+        kind, value = outcome.value
+        if kind == "usage":
+            raise UsageError(value)
+        return cast(Sweep, value)
+    reason = describe_outcome(outcome, f"implementation {args.impl}")
+    print(f"ropecheck precision: {reason} (DOES NOT CONFORM)", file=sys.stderr)
+    if args.json is not None:
+        write_json({"target": args.impl, "impl": True, "conforms": False, "failure": outcome.status,
+                    "reason": reason}, args.json)  # fmt: skip
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,21 +146,28 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--device {args.device}: this machine has {torch.cuda.device_count()} CUDA device(s)")
     elif args.device != "cpu":
         raise UsageError(f"--device must be cpu or cuda[:N], got {args.device!r}")
-    impl = None
+    if not math.isfinite(args.timeout) or args.timeout < 0:
+        raise UsageError(f"--timeout must be a finite number of seconds >= 0 (0: no limit), got {args.timeout}")
+    memory_limit = parse_size(args.memory_limit, "--memory-limit")
+
+    def sweep(impl: Any, target: str) -> Sweep:
+        return S.run_sweep(
+            spec,
+            target=target,
+            dtypes=dtypes,
+            device=args.device,
+            max_position=args.max_position,
+            impl=impl,
+            progress=None if not args.no_progress else False,
+        )
+
     if args.impl:
-        impl = load_target(args.impl)
-        target = args.impl.replace("/", "_").replace(":", "-").replace(".py", "")
+        split_target(args.impl)
+        sw = _impl_sweep(args, sweep, memory_limit)
+        if sw is None:
+            return EXIT_FAIL
     else:
-        target = policy(args.policy or "fp32-angles").name
-    sw = S.run_sweep(
-        spec,
-        target=target,
-        dtypes=dtypes,
-        device=args.device,
-        max_position=args.max_position,
-        impl=impl,
-        progress=None if not args.no_progress else False,
-    )
+        sw = sweep(None, policy(args.policy or "fp32-angles").name)
     stderr = args.json == "-"  # the JSON alone on stdout
     console = Console(stderr=stderr)
     if not console.is_terminal:  # a pipe or a CI log: wide enough that no figure is cut
@@ -140,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     exceeded = sw.failures()
     if exceeded:
         r = exceeded[0]
-        what = f"implementation {args.impl}" if impl is not None else f"careful policy {target}"
+        what = f"implementation {args.impl}" if args.impl else f"careful policy {sw.target}"
         console.print(
             f"[red]{what} exceeds the error model[/]: {r['dtype']} {r['source']} "
             f"positions {r['band_lo']}–{r['band_hi'] - 1}: {r['max']:.3e} > bound {r['bound']:.3e} "

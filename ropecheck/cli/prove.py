@@ -45,7 +45,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--no-write", action="store_true", help="print the verdicts only; write nothing")
     p.add_argument("--list", action="store_true", help="list the families and theorems, then exit")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, outputs=[("--out", "out", True, "no_write"), ("--json", "json", False, None)])
 
 
 def run(args: argparse.Namespace) -> int:

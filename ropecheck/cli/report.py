@@ -66,7 +66,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default: reports)")
     p.add_argument("--only", metavar="KEYS", help="comma-separated sections to run (default: all)")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, outputs=[("--out", "out", True, None)])
 
 
 def _versions() -> dict[str, str]:

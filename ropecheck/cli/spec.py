@@ -37,7 +37,7 @@ def add_parser(sub: Any) -> None:
         metavar="PATH",
         help="write JSON to PATH (or stdout with no PATH) instead of the table",
     )
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, outputs=[("--json", "json", False, None)])
 
 
 def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:

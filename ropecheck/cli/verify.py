@@ -1,24 +1,25 @@
 """``ropecheck verify TARGET`` and ``ropecheck adapters``: judge an implementation, list the adapters.
 
-Exit codes (the CI contract): 0 the target conforms; 1 it does not (including: it raised,
-hung past ``--timeout``, returned the wrong shape/dtype/device, NaN/inf, mutated its input,
-or deviates); 2 a usage error (bad flags, target not importable or not callable).
+Exit codes (the CI contract, :class:`~ropecheck.errors.ExitCode`): 0 the target conforms;
+1 it does not (including: it raised, exited, crashed, ran out of memory, hung past
+``--timeout``, returned the wrong shape/dtype/device, NaN/inf, mutated its input, or
+deviates); 2 a usage error (bad flags, unwritable output path, target not importable or not
+callable), checked before any work; 70 a bug in ropecheck.
 
-Design constraints: argument parsing and file writing only -- the work is
-:func:`ropecheck.verify.run.verify`, the text is :mod:`ropecheck.verify.render`. The timeout is
-enforced twice: SIGALRM inside ``verify`` stops Python-level hangs, and a watchdog thread
-ends the process with exit 1 shortly after if the target is stuck where signals cannot reach.
-The process runs torch on one CPU thread unless ``OMP_NUM_THREADS`` says otherwise: the
-probes are small tensors, where intra-op threads only add overhead (5-15x slower verdicts on
-a busy 2-core machine).
+Design constraints: argument checks and file writing only. The target is imported and
+judged in a child process (:func:`ropecheck.verify.supervise.verify_isolated`): whatever it
+does, this process writes the verdict and every requested output. The child's own deadline
+stops Python-level hangs; the parent kills a child stuck past it. torch runs on one CPU
+thread unless ``OMP_NUM_THREADS`` says otherwise: the probes are small tensors, where
+intra-op threads only add overhead (5-15x slower verdicts on a busy 2-core machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -27,16 +28,27 @@ from rich.table import Table
 
 from ..adapters import ADAPTERS, get_adapter
 from ..errors import UsageError
-from ..io import replace_tree, write_output
+from ..io import is_stdout, replace_tree, write_output
 from ..protocol import as_implementation
-from ..target import load_target
+from ..spec import RopeSpec
+from ..target import load_target, split_target
 from ..tolerance import dtype_name
 from ..verify.batch import AdapterVerdict, render_adapter_pages, verify_adapters
 from ..verify.identify import identify
 from ..verify.model import POSITION_MODES
 from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
-from ..verify.run import verify
-from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
+from ..verify.supervise import Loaded, verify_isolated
+from .args import (
+    EXIT_FAIL,
+    EXIT_OK,
+    MAX_HEAD_DIM,
+    MAX_VERIFY_POSITION,
+    add_spec_arguments,
+    check_int_range,
+    parse_size,
+    spec_from_args,
+    write_json,
+)
 
 __all__ = ["add_parser", "run", "run_adapters"]
 
@@ -102,13 +114,27 @@ def add_parser(sub: Any) -> None:
         metavar="SECONDS",
         help="stop a target that hangs and report it as a failure (default %(default)g; 0 disables)",
     )
+    g.add_argument(
+        "--memory-limit",
+        default="8G",
+        metavar="SIZE",
+        help="address space the target may add, e.g. 512M, 8G; 0 for no limit (default %(default)s)",
+    )
     o = p.add_argument_group("output")
     o.add_argument("--json", metavar="PATH", help="write the JSON verdict to PATH ('-' for stdout)")
     o.add_argument("--junit", metavar="PATH", help="write a JUnit XML report to PATH")
     o.add_argument("--markdown", metavar="PATH", help="write a Markdown verdict to PATH")
     o.add_argument("-v", "--verbose", action="store_true", help="show every check's full evidence")
     o.add_argument("-q", "--quiet", action="store_true", help="print only the verdict line")
-    p.set_defaults(run=run)
+    p.set_defaults(
+        run=run,
+        outputs=[
+            ("--json", "json", False, None),
+            ("--junit", "junit", False, None),
+            ("--markdown", "markdown", False, None),
+            ("--report-dir", "report_dir", True, None),
+        ],
+    )
 
     a = sub.add_parser(
         "adapters",
@@ -116,7 +142,7 @@ def add_parser(sub: Any) -> None:
         description="List the adapters of ropecheck.adapters: library, spec, installed or not, CUDA needed.",
     )
     a.add_argument("--json", metavar="PATH", help="write the list as JSON to PATH ('-' for stdout)")
-    a.set_defaults(run=run_adapters)
+    a.set_defaults(run=run_adapters, outputs=[("--json", "json", False, None)])
 
 
 def _parse_dtypes(text: str) -> tuple[str, ...]:
@@ -131,31 +157,34 @@ def _spec_flags_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, k) is not None for k in ("hf_config", "head_dim", "rotary_dim", "base", "rope_scaling"))
 
 
-def _resolve(args: argparse.Namespace) -> tuple[Any, Any, int | None, str, str | None]:
-    """(callable, spec or None, head_dim for identification, name, positions mode)."""
-
+def _load(args: argparse.Namespace, spec: RopeSpec | None) -> Loaded:
+    """Import the target and settle its spec -- run in the child process, never in ropecheck's own."""
     mode = args.positions
     if args.adapter:
-        if args.target:
-            raise UsageError("give either TARGET or --adapter, not both")
-
         adapter = get_adapter(args.adapter)
-        fn, spec = adapter.load()
-        if _spec_flags_given(args):
-            spec = spec_from_args(_with_layout(args))
-        return fn, spec, spec.head_dim, f"adapter:{adapter.name}", mode
-    if not args.target:
-        raise UsageError("give TARGET (package.module:attr or path/to/file.py:attr) or --adapter NAME")
+        fn, adapter_spec = adapter.load()
+        use = spec if spec is not None else adapter_spec
+        return Loaded(fn, use, use.head_dim, f"adapter:{adapter.name}", mode)
     fn = load_target(args.target)
-    auto = args.layout == "auto"
-    if auto and args.hf_config is None and args.base is None and args.rope_scaling is None and args.rotary_dim is None:
+    if spec is None:  # identify mode
+        return Loaded(fn, None, args.head_dim, args.target, mode)
+    if args.layout == "auto":
+        spec = _layout_from_target(fn, spec, mode, args)
+    return Loaded(fn, spec, spec.head_dim, args.target, mode)
+
+
+def _spec_in_parent(args: argparse.Namespace) -> RopeSpec | None:
+    """The spec the flags describe (no target code runs for it); None to identify the target or
+    (with --adapter and no spec flags) to take the adapter's."""
+    if args.adapter:
+        return spec_from_args(_with_layout(args)) if _spec_flags_given(args) else None
+    identify_only = args.hf_config is None and args.base is None and args.rope_scaling is None
+    if args.layout == "auto" and identify_only and args.rotary_dim is None:
         if args.head_dim is None:
             raise UsageError("--layout auto needs --head-dim (or --hf-config) to identify the target")
-        return fn, None, args.head_dim, args.target, mode
-    spec = spec_from_args(_with_layout(args))
-    if auto:
-        spec = _layout_from_target(fn, spec, mode, args)
-    return fn, spec, spec.head_dim, args.target, mode
+        check_int_range("--head-dim", args.head_dim, 2, MAX_HEAD_DIM)
+        return None
+    return spec_from_args(_with_layout(args))
 
 
 def _with_layout(args: argparse.Namespace) -> argparse.Namespace:
@@ -187,45 +216,53 @@ def run(args: argparse.Namespace) -> int:
         restore()
 
 
-def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
+def _check_options(args: argparse.Namespace) -> int | None:
+    """Every flag checked before any work (exit 2 naming the flag); returns the memory limit in bytes."""
+    if args.max_position is not None:
+        check_int_range("--max-position", args.max_position, 8, MAX_VERIFY_POSITION)
+    if not math.isfinite(args.timeout) or args.timeout < 0:
+        raise UsageError(f"--timeout must be a finite number of seconds >= 0 (0: no limit), got {args.timeout}")
+    check_int_range("--seed", args.seed, 0, 2**32 - 1)
+    return parse_size(args.memory_limit, "--memory-limit")
 
+
+def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
+    memory_limit = _check_options(args)
     if args.all_adapters:
-        return _run_all_adapters(args, dtypes)
-    if args.max_position is not None and args.max_position < 8:
-        raise UsageError(f"--max-position must be >= 8, got {args.max_position}")
-    if args.timeout is not None and args.timeout < 0:
-        raise UsageError(f"--timeout must be >= 0, got {args.timeout}")
-    fn, spec, head_dim, name, mode = _resolve(args)
-    timeout = args.timeout or None
-    watchdog = _watchdog(timeout, name) if timeout else None
-    try:
-        report = verify(
-            fn,
-            spec,
-            head_dim=head_dim,
-            dtypes=dtypes,
-            device=args.device,
-            max_position=args.max_position,
-            positions_mode=mode,
-            allow_inplace=args.allow_inplace,
-            seed=args.seed,
-            timeout=timeout,
-            name=name,
-        )
-    finally:
-        if watchdog is not None:
-            watchdog.cancel()
+        return _run_all_adapters(args, dtypes, memory_limit)
+    if args.adapter and args.target:
+        raise UsageError("give either TARGET or --adapter, not both")
+    if not args.adapter and not args.target:
+        raise UsageError("give TARGET (package.module:attr or path/to/file.py:attr) or --adapter NAME")
+    if args.adapter:
+        get_adapter(args.adapter)  # an unknown name is a usage error, before any work
+        name = f"adapter:{args.adapter}"
+    else:
+        split_target(args.target)
+        name = args.target
+    spec = _spec_in_parent(args)
+    report = verify_isolated(
+        lambda: _load(args, spec),
+        name=name,
+        dtypes=dtypes,
+        device=args.device,
+        max_position=args.max_position,
+        allow_inplace=args.allow_inplace,
+        seed=args.seed,
+        timeout=args.timeout or None,
+        memory_limit=memory_limit,
+    )
     if args.json:
         write_json(report.to_dict(), args.json)
     if args.junit:
         write_output(args.junit, render_junit(report))
     if args.markdown:
         write_output(args.markdown, render_markdown(report))
-    if args.json != "-":
+    if not is_stdout(args.json or ""):
         if args.quiet:
             print(verdict_line(report))
         else:
-            console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+            console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 160)
             for item in render_terminal(report, verbose=args.verbose):
                 console.print(item)
     return EXIT_OK if report.conforms else EXIT_FAIL
@@ -240,22 +277,6 @@ def _one_thread() -> Callable[[], None]:
     before = torch.get_num_threads()
     torch.set_num_threads(1)
     return lambda: torch.set_num_threads(before)
-
-
-def _watchdog(timeout: float, name: str) -> threading.Timer:
-    """Last resort when SIGALRM cannot interrupt the target (stuck in C code, or in a thread): exit 1."""
-
-    def fire() -> None:
-        sys.stderr.write(
-            f"ropecheck verify: {name} did not finish within {timeout:g} s and was stopped (DOES NOT CONFORM)\n"
-        )
-        sys.stderr.flush()
-        os._exit(EXIT_FAIL)
-
-    t = threading.Timer(timeout + 10.0, fire)
-    t.daemon = True
-    t.start()
-    return t
 
 
 def run_adapters(args: argparse.Namespace) -> int:
@@ -280,7 +301,7 @@ def run_adapters(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
+def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...], memory_limit: int | None) -> int:
     """Verify every adapter that can run here; the exit code is 1 if any does not conform."""
 
     if args.target or args.adapter:
@@ -295,6 +316,7 @@ def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         max_position=args.max_position,
         seed=args.seed,
         timeout=args.timeout or None,
+        memory_limit=memory_limit,
         done=done,
     )
     if args.report_dir:

@@ -12,14 +12,16 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from ..adapters import ADAPTERS, Adapter
 from ..io import round_floats
+from ..isolate import DEFAULT_MEMORY_LIMIT
 from .model import VerifyReport
 from .render import render_markdown
-from .run import verify
+from .supervise import Loaded, verify_isolated
 
 __all__ = ["AdapterVerdict", "verify_adapters", "render_adapter_pages"]
 
@@ -48,13 +50,16 @@ def verify_adapters(
     max_position: int | None = None,
     seed: int = 0,
     timeout: float | None = None,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
     progress: Callable[[str], None] | None = None,
     done: Callable[[AdapterVerdict], None] | None = None,
 ) -> list[AdapterVerdict]:
     """Verify every adapter that can run here on each device (None: the verifier's default device).
 
     CUDA-only adapters are not run on an explicit ``"cpu"``; an adapter that cannot run
-    (library missing, CUDA needed) yields one verdict with its ``reason``.
+    (library missing, CUDA needed) yields one verdict with its ``reason``. Each verdict runs
+    in its own child process (:func:`~ropecheck.verify.supervise.verify_isolated`): the
+    library is imported there, and a crash in one adapter is that adapter's finding.
     """
     out: list[AdapterVerdict] = []
     for name, adapter in ADAPTERS.items():
@@ -70,21 +75,25 @@ def verify_adapters(
             if progress:
                 progress(f"{name} on {device or 'the default device'}")
             t0 = time.perf_counter()
-            fn, spec = adapter.load()
-            report = verify(
-                fn,
-                spec,
-                dtypes=dtypes,
+            report = verify_isolated(
+                partial(_load_adapter, adapter),
+                name=f"adapter:{name}",
+                dtypes=tuple(dtypes),
                 device=device,
                 max_position=max_position,
                 seed=seed,
                 timeout=timeout,
-                name=f"adapter:{name}",
+                memory_limit=memory_limit,
             )
             out.append(AdapterVerdict(name, adapter, report=report, seconds=time.perf_counter() - t0))
             if done:
                 done(out[-1])
     return out
+
+
+def _load_adapter(adapter: Adapter) -> Loaded:
+    fn, spec = adapter.load()
+    return Loaded(fn, spec, spec.head_dim, f"adapter:{adapter.name}")
 
 
 def _library(adapter: Adapter) -> str:

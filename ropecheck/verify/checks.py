@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import TargetError, UsageError
 from ..properties import PROPERTIES, draw_sample
-from ..protocol import Implementation
+from ..protocol import Implementation, is_out_of_memory
 from ..reference import apply_rope
 from ..schedules import Default, LongRoPE
 from ..spec import RopeSpec
@@ -63,7 +63,7 @@ def check_interface(
             offset=0 if impl.convention == "offset" else None,
         )
     except TargetError as exc:
-        if "returned shape" not in str(exc):
+        if not getattr(exc, "output_problem", False):  # the raw call below says what is wrong with an output
             report.add(
                 Check(
                     name,
@@ -75,7 +75,7 @@ def check_interface(
                     "raised",
                 )
             )
-            return False  # otherwise the raw call below says what is wrong with the output
+            return False
     except UsageError as exc:
         report.add(Check(name, "interface", "skip", str(exc), dtype))
         return False
@@ -92,7 +92,11 @@ def check_interface(
             out = impl.fn(xin, 0)
         else:
             out = impl.fn(xin)
+    except MemoryError:
+        raise
     except Exception as exc:
+        if is_out_of_memory(exc):
+            raise MemoryError(f"{impl.name} ran out of memory: {exc}") from exc
         report.add(Check(name, "interface", "fail", f"raised {type(exc).__name__}: {exc}", dtype, "", "raised"))
         return False
     problems: list[tuple[str, str, str]] = []

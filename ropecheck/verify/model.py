@@ -12,6 +12,7 @@ here calls a target or imports the checks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,9 @@ POSITION_MODES = {"tensor": "positions", "offset": "offset", "implicit": "none"}
 
 FINDING_CODES: dict[str, str] = {
     "raised": "the target raised an exception",
+    "exited": "the target ended the process (exit, os._exit) instead of returning",
+    "crashed": "the target crashed the process (a signal: segmentation fault, abort, killed)",
+    "memory": "the target ran out of memory",
     "timeout": "the target did not return within the time limit",
     "shape": "the output's shape differs from x's",
     "dtype": "the output's dtype differs from x's",
@@ -144,6 +148,18 @@ class VerifyReport:
     identification: Identification | None = None
     duration_s: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: receives ("stage", name) and ("check", (check, finding message)) as the run goes (never pickled)
+    listener: Callable[[str, Any], None] | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["listener"] = None
+        return state
+
+    def begin(self, stage: str) -> None:
+        """Say which check runs next (a supervisor names it if the target dies there)."""
+        if self.listener is not None:
+            self.listener("stage", stage)
 
     @property
     def conforms(self) -> bool:
@@ -163,6 +179,8 @@ class VerifyReport:
 
     def add(self, check: Check, finding_message: str | None = None) -> None:
         self.checks.append(check)
+        if self.listener is not None:
+            self.listener("check", (check, finding_message))
         if check.status == "fail" and check.code:
             msg = finding_message or check.evidence
             if not any(f.code == check.code and f.message == msg for f in self.findings):
@@ -218,6 +236,8 @@ class VerifyReport:
 
 def finding_rank(f: Finding) -> int:
     """interface, identification, state and lengths, the position scenarios, precision, then the properties."""
+    if f.category == "process":  # the target ended the process: what it did comes before what was seen
+        return -1
     if f.category in ("interface", "identification"):
         return 0 if f.category == "interface" else 1
     if f.code == "state":  # state carried between calls also spoils every check run after the long call

@@ -35,15 +35,17 @@ mutate its input -- every such outcome is a finding, never an exception out of `
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import RopeCheckError, UsageError
+from ..errors import InternalError, RopeCheckError, TargetError, UsageError
 from ..protocol import Implementation, as_implementation
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
@@ -100,6 +102,7 @@ def verify(
     seed: int = 0,
     timeout: float | None = None,
     name: str | None = None,
+    listener: Callable[[str, Any], None] | None = None,
 ) -> VerifyReport:
     """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
 
@@ -112,6 +115,8 @@ def verify(
         positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature).
         allow_inplace: do not count mutating x as a failure.
         timeout: seconds; a target still running then is stopped and reported (main thread, POSIX).
+        listener: told ``("start", report)`` once, then ``("stage", name)`` and ``("check", (check,
+            message))`` as the run goes -- how a supervising process keeps a partial verdict.
 
     Example:
         >>> from ropecheck.properties import torch_reference
@@ -155,12 +160,18 @@ def verify(
         convention=impl.convention,
         seed=seed,
     )
+    if listener is not None:
+        listener("start", report)
+        report.listener = listener
     try:
         with _Deadline(timeout):
             _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed)
-    except (RopeCheckError, NameError, ImportError):  # a usage error, or a bug here: never the target's fault
+    except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
-    except Exception as exc:  # the target's output broke the pipeline somewhere: its failure, not ours
+    except Exception as exc:
+        if not isinstance(exc, TargetError) and not _from_target(exc):
+            # nothing of the target's on the stack: a bug in ropecheck, not a finding (exit 70, never 1)
+            raise InternalError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from exc
         report.add(
             Check(
                 "call",
@@ -189,6 +200,25 @@ def verify(
     return report
 
 
+_OURS = (
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the ropecheck package
+    os.path.dirname(os.path.abspath(os.__file__)),  # the standard library
+    os.path.dirname(os.path.abspath(np.__file__)),
+)
+
+
+def _from_target(exc: BaseException) -> bool:
+    """Whether a frame of the traceback lies outside ropecheck, the standard library and numpy/torch:
+    code of the target's (its module, or the library an adapter wraps)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = os.path.abspath(tb.tb_frame.f_code.co_filename)
+        if not filename.startswith(_OURS) and f"{os.sep}torch{os.sep}" not in filename:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _default_device() -> str:
     try:
         import torch  # heavy: imported when used
@@ -210,11 +240,17 @@ def _run(
     seed: int,
 ) -> None:
     rng = np.random.default_rng(seed)
-    usable = [dt for dt in dts if check_interface(report, impl, d, dt, dev, allow_inplace, rng)]
+    usable = []
+    for dt in dts:
+        report.begin(f"the interface check ({dt})")
+        if check_interface(report, impl, d, dt, dev, allow_inplace, rng):
+            usable.append(dt)
     if not usable:
         return
     idt = identification_dtype(usable)
+    report.begin("the heads check")
     if check_heads(report, impl, d, idt, dev, seed):
+        report.begin("identification")
         spec = check_identification(report, impl, spec, d, idt, dev, top)
     else:  # identification puts one basis vector in each head: meaningless when heads are mixed
         report.add(
@@ -229,10 +265,14 @@ def _run(
     report.spec = spec
     if spec is None:
         return
+    report.begin("the batch rows check")
     check_rows(report, impl, spec, idt, dev, seed, top)
     sentinel = DtypeSentinel(impl, spec, idt, dev, seed, top)
     for dt in usable:  # before the behaviour checks: their long calls may fill a target's caches
+        report.begin(f"the precision check ({dt})")
         check_precision(report, impl, spec, dt, dev, seed, top)
         sentinel.check(report, dt, f"the {dt} precision check")
+    report.begin("the dtype state check")
     check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
+    report.begin("the behaviour checks (properties, positions, lengths, decode)")
     check_behaviour(report, impl, spec, idt, dev, seed, top)

@@ -174,3 +174,46 @@ def test_help_lists_the_option_group(pytester: pytest.Pytester) -> None:
 def test_marker_is_registered(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-p", "ropecheck", "--markers")
     result.stdout.fnmatch_lines(["@pytest.mark.ropecheck(spec=None, impl=None, *"])
+
+
+def test_an_implementation_that_ends_the_process_fails_its_test_not_the_session(project: pytest.Pytester) -> None:
+    """``os._exit(0)`` or a segfault inside a RoPE fails that test; the session goes on and reports it."""
+    project.makepyfile(
+        test_user="""
+        import ctypes
+        import os
+        import sys
+
+        from user_rope import SPEC, my_rope
+
+        def exits(x, positions):
+            os._exit(0)
+
+        def crashes(x, positions):
+            ctypes.string_at(0)
+
+        def sys_exits(x, positions):
+            sys.exit(0)
+
+        def test_exits(ropecheck):
+            ropecheck.check(exits, spec=SPEC)
+
+        def test_crashes(ropecheck):
+            ropecheck.check(crashes, spec=SPEC)
+
+        def test_sys_exits(ropecheck):
+            ropecheck.check(sys_exits, spec=SPEC)
+
+        def test_still_runs(ropecheck):
+            ropecheck.check(my_rope, spec=SPEC)
+        """
+    )
+    result = project.runpytest("-p", "ropecheck")
+    result.assert_outcomes(passed=1, failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*AssertionError: the implementation ended the process (os._exit(0), exit code 0) instead of returning*",
+            "*AssertionError: the implementation crashed the process with SIGSEGV (a segmentation fault)*",
+            "*AssertionError: the implementation ended the process (SystemExit(0), exit code 0)*",
+        ]
+    )
