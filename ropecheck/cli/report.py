@@ -10,6 +10,7 @@ held.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -24,13 +25,14 @@ import sympy
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from ..errors import UsageError
 from ..io import replace_tree
 from ..report import collect as rc
 from ..report import engines as re_
 from ..report.model import Report, Section
-from ..report.render import render_html, render_json, render_readme
+from ..report.render import page_bodies, render_html, render_json, render_readme
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK
 
@@ -118,6 +120,8 @@ def report_files(report: Report) -> dict[str, str | bytes]:
     """Every file of the report: relative path -> content (rendering only, nothing written)."""
     files: dict[str, str | bytes] = {}
     for section in report.sections:
+        if section.carried:  # its files stay on disk as they are
+            continue
         for page in section.pages:
             files[page.path] = page.markdown
         for plot in section.plots:
@@ -147,15 +151,61 @@ def _previously_owned(out: Path, keys: set[str]) -> set[str]:
         return set()
 
 
+def carry_over(report: Report, out: Path) -> Report:
+    """A partial run's report with the other sections of the report already in ``out`` carried over.
+
+    ``ropecheck report --only proofs`` must not turn a full report's summary pages into
+    partial ones: the sections it did not run keep their rows, plots and pages (from the old
+    ``report.json``, the files, and the page bodies of the old ``index.html``), in report order.
+    """
+    try:
+        old = json.loads((out / "report.json").read_text(encoding="utf-8"))
+        entries = {e["key"]: e for e in old["sections"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return report  # nothing (readable) to carry over
+    try:
+        bodies = page_bodies((out / "index.html").read_text(encoding="utf-8"))
+    except OSError:
+        bodies = {}
+
+    def read(rel: str) -> str | None:
+        try:
+            return (out / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    ran = {s.key: s for s in report.sections}
+    merged: list[Section] = []
+    for key, _, _ in COLLECTORS:
+        if key in ran:
+            merged.append(ran[key])
+        elif key in entries:
+            try:
+                section = Section.from_dict(entries[key], read)
+            except (KeyError, TypeError):
+                continue
+            section.pages = [dataclasses.replace(page, html=bodies.get(page.path)) for page in section.pages]
+            merged.append(section)
+    carried = [s.title for s in merged if s.carried]
+    header = dict(report.header)
+    if carried:
+        header["partial run"] = (
+            f"ran {', '.join(s.title for s in merged if not s.carried)}; carried over from the report of "
+            f"{old.get('header', {}).get('generated', 'an earlier run')}: {', '.join(carried)}"
+        )
+    return Report(header=header, sections=merged)
+
+
 def write_report(report: Report, out: Path) -> list[str]:
     """Write the report into ``out`` as one atomic replacement of the folder; returns the paths written.
 
     The sections that ran replace everything they own -- their folder, and every file the
     previous report listed for them -- so a page whose adapter was skipped this time is
-    removed rather than left behind; files no section owns (``benchmarks/``) are kept.
+    removed rather than left behind; files no section owns (``benchmarks/``), and the files of
+    sections carried over from an earlier run, are kept as they are.
     """
     files = report_files(report)
-    keys = {s.key for s in report.sections}
+    keys = {s.key for s in report.sections if not s.carried}
     folders = tuple(SECTION_FOLDERS[k] for k in keys if k in SECTION_FOLDERS)
     stale = _previously_owned(out, keys)
 
@@ -206,6 +256,8 @@ def run(args: argparse.Namespace) -> int:
         report = build_report(advancing_factory, only)
         bar.update(task, completed=total, description="[bold]done[/]")
     out = Path(args.out)
+    if only:
+        report = carry_over(report, out)
     written = write_report(report, out)
     summary = Table(title="ropecheck report", show_edge=False)
     for col in ("section", "verdicts", "held"):
@@ -219,7 +271,10 @@ def run(args: argparse.Namespace) -> int:
         for r in s.rows:
             if not r.held:
                 out_console.print(
-                    f"[red]unexpected[/] {s.title}: {r.name}: {r.verdict} (expected {r.expected}) — {r.evidence}"
+                    Text.assemble(
+                        ("unexpected", "red"),
+                        f" {s.title}: {r.name}: {r.verdict} (expected {r.expected}) — {r.evidence}",
+                    )
                 )
     out_console.print(f"wrote {len(written)} files to {out}/ in {report.header['timings']['whole run']:.1f} s")
     return EXIT_OK if report.held else EXIT_FAIL

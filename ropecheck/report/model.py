@@ -9,6 +9,7 @@ the same code give byte-identical pages outside the one marked header block.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -72,10 +73,27 @@ class Section:
     files: dict[str, str | bytes] = field(default_factory=dict)
     # volatile: seconds per sub-step; the report moves them into its header block
     timings: dict[str, float] = field(default_factory=dict)
+    # carried over from an earlier report by a partial run (not run this time)
+    carried: bool = False
 
     @property
     def held(self) -> bool:
         return all(r.held for r in self.rows)
+
+    @classmethod
+    def from_dict(cls, entry: dict[str, Any], read: Callable[[str], str | None]) -> Section:
+        """A section of an earlier report, from its ``report.json`` entry and its files (``read(path)``).
+
+        What a partial run (``ropecheck report --only``) carries over for the sections it did
+        not run, so the summary pages keep them; the files it names stay on disk as they are.
+        """
+        rows = [Row(r["name"], r["verdict"], r["expected"], r["evidence"], r.get("link")) for r in entry["rows"]]
+        plots = [Plot(p["key"], p["title"], p["caption"], read(p["file"]) or "") for p in entry.get("plots", [])]
+        pages = [Page(p["path"], p["title"], read(p["path"]) or "") for p in entry.get("pages", [])]
+        section = cls(entry["key"], entry["title"], entry["intro"], rows=rows, plots=plots, pages=pages,
+                      matrix_columns=tuple(entry.get("matrix_columns", ())))  # fmt: skip
+        section.carried = True
+        return section
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -110,6 +128,7 @@ class Report:
                     "plots": [{"key": p.key, "title": p.title, "caption": p.caption, "file": p.file} for p in s.plots],
                     "pages": [{"path": p.path, "title": p.title} for p in s.pages],
                     "files": sorted(s.files),
+                    "matrix_columns": list(s.matrix_columns),
                 }
                 for s in self.sections
             ],

@@ -17,7 +17,16 @@ from typing import Any
 from ..io import VOLATILE_BEGIN, VOLATILE_END, strip_volatile
 from .model import PASSING, Page, Report, Row, Section
 
-__all__ = ["FOLD_ROWS", "matrix", "render_html", "render_json", "render_readme"]
+__all__ = [
+    "FOLD_ROWS",
+    "PAGE_BEGIN",
+    "PAGE_END",
+    "matrix",
+    "page_bodies",
+    "render_html",
+    "render_json",
+    "render_readme",
+]
 
 FOLD_ROWS = 15  # longer verdict tables are folded under a <details> summary
 
@@ -160,10 +169,15 @@ details{margin:.4em 0}summary{cursor:pointer}math{font-size:1.05em}.step{margin:
 """
 
 
+PAGE_BEGIN = "<!-- ropecheck:page:{path} -->"
+PAGE_END = "<!-- ropecheck:page:end -->"
+
+
 def _page_html(page: Page) -> str:
     # a page's own volatile block (its times) stays out: the page's header has every timing
     body = page.html if page.html is not None else f"<pre>{html.escape(strip_volatile(page.markdown).strip())}</pre>"
-    return f'<details id="{html.escape(page.path)}"><summary>{html.escape(page.title)}</summary>{body}</details>'
+    marked = PAGE_BEGIN.format(path=html.escape(page.path)) + body + PAGE_END
+    return f'<details id="{html.escape(page.path)}"><summary>{html.escape(page.title)}</summary>{marked}</details>'
 
 
 def render_html(report: Report) -> str:
@@ -244,3 +258,10 @@ def render_html(report: Report) -> str:
             parts.append(_page_html(page))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def page_bodies(index_html: str) -> dict[str, str]:
+    """The HTML body of each detail page in an ``index.html`` this module wrote (path -> body)."""
+    begin = re.escape(PAGE_BEGIN).replace(re.escape("{path}"), "(?P<path>[^>]*?)")
+    found = re.finditer(begin + "(?P<body>.*?)" + re.escape(PAGE_END), index_html, flags=re.S)
+    return {html.unescape(m.group("path")): m.group("body") for m in found}

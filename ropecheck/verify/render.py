@@ -57,7 +57,8 @@ def render_terminal(report: VerifyReport, *, verbose: bool = False) -> list[Any]
             ev = c.evidence if c.status != "fail" or not c.hint else f"{c.evidence}\nfix: {c.hint}"
         if c.status == "pass" and not verbose and len(ev) > 110:
             ev = ev[:107] + "..."
-        table.add_row(c.name, c.dtype or "-", Text(_STATUS[c.status], style=_STYLE[c.status]), ev)
+        # Text, not str: a str cell is read as rich markup, and evidence such as "[, ]" would be eaten
+        table.add_row(Text(c.name), Text(c.dtype or "-"), Text(_STATUS[c.status], style=_STYLE[c.status]), Text(ev))
     out.append(table)
     if report.findings:
         out.append(Text("Findings:", style="bold"))

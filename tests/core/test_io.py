@@ -96,3 +96,27 @@ def test_round_floats_keeps_six_significant_digits() -> None:
         "b": "x",
         "c": 3,
     }
+
+
+def test_a_failure_while_writing_a_tree_leaves_the_old_tree_and_no_litter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kill (here: an exception) in the write phase leaves the old report whole, and no hidden build folder."""
+    out = tmp_path / "reports"
+    out.mkdir()
+    (out / "README.md").write_text("old")
+    calls = {"n": 0}
+    real = Path.write_bytes
+
+    def failing(self: Path, data: bytes) -> int:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing)
+    with pytest.raises(KeyboardInterrupt):
+        replace_tree(out, {"README.md": "new", "b.md": "new"}, keep=lambda rel: False)
+    monkeypatch.undo()
+    assert (out / "README.md").read_text() == "old" and not (out / "b.md").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["reports"]
