@@ -21,12 +21,13 @@ Design constraints:
   rotation_group, relative_position, forms, layouts, context_extension, linear_attention.
   By hand: ``coqc -Q proofs/coq RopeCheck proofs/coq/<file>.v`` in that order (this writes
   ``.vo`` files beside the sources; :func:`certify` does not).
-* The table of certificates lives in :mod:`._coq_data`, the readers of Coq text and of
-  coqc's output in :mod:`._coq_source`; both are standard library only as well.
+* The table of certificates lives in :mod:`.coqdata`, the readers of Coq text and of
+  coqc's output in :mod:`.coqsource`; both are standard library only as well.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -40,8 +41,8 @@ from enum import Enum
 from pathlib import Path
 
 from ..errors import UsageError
-from ._coq_data import ALLOWED_AXIOMS, CERTIFICATES, LOGICAL_PREFIX, UNCERTIFIED_FAMILIES, Certificate
-from ._coq_source import (
+from .coqdata import ALLOWED_AXIOMS, CERTIFICATES, LOGICAL_PREFIX, UNCERTIFIED_FAMILIES, Certificate
+from .coqsource import (
     assumption_blocks,
     parse_assumptions,
     parse_coq_error,
@@ -141,9 +142,11 @@ def missing_coqc_advice() -> str:
 
 
 def default_certificate_dir() -> Path | None:
-    """``proofs/coq`` of a source checkout, else the copy beside an installed package, else None."""
-    here = Path(__file__).resolve()
-    for folder in (here.parents[2] / "proofs" / "coq", here.parents[1] / "proofs" / "coq"):
+    """The ``coq/`` folder of the theorems package (``proofs/coq`` in a checkout, installed as
+    ``ropecheck/proofs/coq``), found without importing the theorems; None if it is missing."""
+    spec = importlib.util.find_spec("ropecheck.proofs")
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(location) / "coq"
         if folder.is_dir():
             return folder
     return None

@@ -15,15 +15,7 @@ from pathlib import Path
 import pytest
 
 from ropecheck.errors import UsageError
-from ropecheck.symbolic._coq_source import (
-    assumption_blocks,
-    parse_assumptions,
-    parse_coq_error,
-    requires,
-    scan_source,
-    strip_comments,
-)
-from ropecheck.symbolic._registry import FAMILIES
+from ropecheck.proofs import FAMILIES
 from ropecheck.symbolic.certify import (
     ALLOWED_AXIOMS,
     CERTIFICATES,
@@ -38,10 +30,18 @@ from ropecheck.symbolic.certify import (
     find_coqc,
     missing_coqc_advice,
 )
+from ropecheck.symbolic.coqsource import (
+    assumption_blocks,
+    parse_assumptions,
+    parse_coq_error,
+    requires,
+    scan_source,
+    strip_comments,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COQ_DIR = ROOT / "proofs" / "coq"
-FIXTURES = Path(__file__).parent / "fixtures" / "coq"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "coq"
 BUILD_SUFFIXES = (".vo", ".vok", ".vos", ".glob", ".aux", ".cache")
 
 needs_coqc = pytest.mark.skipif(find_coqc() is None, reason=missing_coqc_advice())
