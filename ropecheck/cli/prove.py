@@ -21,7 +21,21 @@ from typing import Any
 from ..errors import UsageError
 from ..io import write_output
 from ..proofs import FAMILIES, run_proofs
-from ..symbolic import decay_svg, proofs_to_json, render_index_markdown, render_proof_markdown
+from ..symbolic import (
+    decay_svg,
+    proofs_to_json,
+    render_certificates_markdown,
+    render_index_markdown,
+    render_proof_markdown,
+)
+from ..symbolic.certify import (
+    CertificateResult,
+    certificate_files,
+    certificate_index,
+    certify,
+    find_coqc,
+    missing_coqc_advice,
+)
 from .args import EXIT_FAIL, EXIT_OK, write_json
 
 __all__ = ["DEFAULT_OUT", "add_parser", "run"]
@@ -45,6 +59,17 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--no-write", action="store_true", help="print the verdicts only; write nothing")
     p.add_argument("--list", action="store_true", help="list the families and theorems, then exit")
+    p.add_argument(
+        "--certify",
+        action="store_true",
+        help="also check the Coq certificates (proofs/coq/*.v) with coqc: CERTIFIED beside PROVED",
+    )
+    p.add_argument(
+        "--certificates",
+        nargs="+",
+        metavar="PATH",
+        help="with --certify: .v files or folders of them to check (default: the installed proofs/coq)",
+    )
     p.set_defaults(run=run, outputs=[("--out", "out", True, "no_write"), ("--json", "json", False, None)])
 
 
@@ -56,13 +81,22 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.all and args.names:
         raise UsageError("give theorem names or --all, not both")
-    if not args.all and not args.names and args.d is None:
-        raise UsageError("give theorem names, --all, or --d N (see ropecheck prove --list)")
+    if not args.all and not args.names and args.d is None and not args.certify:
+        raise UsageError("give theorem names, --all, --d N or --certify (see ropecheck prove --list)")
+    if args.certificates and not args.certify:
+        raise UsageError("--certificates goes with --certify")
+    coq: tuple[str, list[Path]] | None = None
+    if args.certify:
+        exe = find_coqc()
+        if exe is None:
+            raise UsageError(f"--certify needs coqc: {missing_coqc_advice()}")
+        files = _certificate_paths(args.certificates)  # a missing file or folder: a usage error, before any work
+        coq = (exe, files)
     if args.d is not None and (args.d < 2 or args.d % 2):
         raise UsageError(f"--d must be an even integer >= 2, got {args.d}")
     t0 = time.perf_counter()
     names = None if args.all else list(args.names)
-    proofs = run_proofs(names, d=args.d)
+    proofs = run_proofs(names, d=args.d) if (args.all or names or args.d is not None) else []
     total = time.perf_counter() - t0
     numbers = {f: num for f, (num, _, _) in FAMILIES.items()}
     for p in proofs:
@@ -70,21 +104,76 @@ def run(args: argparse.Namespace) -> int:
             f"{p.verdict.value:<9} {'' if p.as_intended else '(NOT AS INTENDED) '}{p.name:<28} {p.seconds:7.3f} s"
             + "".join(f"  [{s.name}: {s.verdict.value}, as intended]" for s in p.intended_refutations if s.as_intended)
         )
-    if not args.no_write:
-        _write(proofs, Path(args.out), numbers, total, args.all)
+    certified_ok = True
+    index = _installed_index()
+    if coq is not None:
+        exe, files = coq
+        t1 = time.perf_counter()
+        results = certify(files, coqc=exe)
+        print(f"coq: {len(results)} certificate(s) checked by coqc {results[0].coqc_version if results else '?'} "
+              f"in {time.perf_counter() - t1:.1f} s")  # fmt: skip
+        for r in results:
+            where = f"  {r.file.name}:{r.error_line}: {r.error_message}" if r.error_line is not None else ""
+            why = "" if not r.reasons else "  " + "; ".join(r.reasons)
+            print(f"{r.status.value:<11} {r.file.name:<24} {r.seconds:6.1f} s{where}{why}")
+        certified_ok = all(r.status.value == "CERTIFIED" for r in results)
+        _print_twins(proofs, results, index)
+        if not args.no_write:
+            page = render_certificates_markdown(results, index, families=list(FAMILIES))
+            write_output(Path(args.out) / "certificates.md", page)
+    if not args.no_write and proofs:
+        _write(proofs, Path(args.out), numbers, total, args.all, index)
         print(f"wrote {len(proofs)} theorem page(s) and index.md to {args.out}")
     if args.json is not None:
         target = args.json or str(Path(args.out) / "proofs.json")
         write_json(proofs_to_json(proofs, total_seconds=total), target)
-    return EXIT_OK if all(p.as_intended for p in proofs) else EXIT_FAIL
+    return EXIT_OK if all(p.as_intended for p in proofs) and certified_ok else EXIT_FAIL
 
 
-def _write(proofs: list[Any], out: Path, numbers: dict[str, int], total: float, full_index: bool) -> None:
+def _certificate_paths(paths: list[str] | None) -> list[Path]:
+    """The .v files to check: the installed certificates, or the files and folders given."""
+    if not paths:
+        return certificate_files()
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(path.glob("*.v"))
+            if not found:
+                raise UsageError(f"--certificates {raw}: no .v files in that folder")
+            files += found
+        elif path.is_file() and path.suffix == ".v":
+            files.append(path)
+        else:
+            raise UsageError(f"--certificates {raw}: not a .v file or a folder of them")
+    return files
 
+
+def _installed_index() -> list[dict[str, Any]]:
+    """The certificates' index from the installed proofs/coq (empty where the folder is missing)."""
+    try:
+        return certificate_index()
+    except UsageError:
+        return []
+
+
+def _print_twins(proofs: list[Any], results: list[CertificateResult], index: list[dict[str, Any]]) -> None:
+    """Per SymPy theorem: PROVED beside CERTIFIED (or "no certificate")."""
+    status = {r.file.name: r.status.value for r in results}
     for p in proofs:
-        write_output(out / f"{p.name}.md", render_proof_markdown(p, number=numbers.get(p.family), timings=False))
+        files = sorted({e["file"] for e in index for t in e["theorems"] if t["sympy_theorem"] == p.name})
+        coq = ", ".join(f"{status.get(f, 'NOT_CHECKED')} by {f}" for f in files) or "no certificate"
+        print(f"  {p.name:<28} {p.verdict.value} (SymPy); {coq}")
+
+
+def _write(
+    proofs: list[Any], out: Path, numbers: dict[str, int], total: float, full_index: bool, index: list[dict[str, Any]]
+) -> None:
+    for p in proofs:
+        page = render_proof_markdown(p, number=numbers.get(p.family), timings=False, certificates=index)
+        write_output(out / f"{p.name}.md", page)
         if p.data.get("decay_curve"):
             write_output(out / "decay.svg", decay_svg(p.data["decay_curve"]))
-    index = out / "index.md"
-    if full_index or not index.exists():
-        write_output(index, render_index_markdown(proofs, numbers=numbers, total_seconds=total))
+    index_page = out / "index.md"
+    if full_index or not index_page.exists():
+        write_output(index_page, render_index_markdown(proofs, numbers=numbers, total_seconds=total))

@@ -52,6 +52,7 @@ COLLECTORS: tuple[tuple[str, str, Callable[..., Section]], ...] = (
     ("reference", "fp64 reference", rc.collect_reference),
     ("schedules", "schedules and layouts", rc.collect_schedules),
     ("proofs", "symbolic proofs", re_.collect_proofs),
+    ("certificates", "Coq certificates", re_.collect_certificates),
     ("properties", "property checks", re_.collect_properties),
     ("verify", "verify adapters", re_.collect_verify),
     ("precision", "precision sweeps", re_.collect_precision),

@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy
 
+from ..errors import UsageError
 from ..precision.pages import collect as collect_reproductions
 from ..precision.pages import render_readme, reproduction_files, sweep_files
 from ..precision.policies import POLICIES
@@ -31,12 +32,27 @@ from ..proofs import FAMILIES, run_proofs
 from ..properties import PROPERTIES, reference_impl, run_all, torch_reference
 from ..schedules import Llama3, YaRN
 from ..spec import RopeSpec
-from ..symbolic import decay_svg, render_index_markdown, render_proof_markdown, step_mathml
+from ..symbolic import (
+    decay_svg,
+    render_certificates_markdown,
+    render_index_markdown,
+    render_proof_markdown,
+    step_mathml,
+)
+from ..symbolic.certify import certificate_index, certify
 from ..verify.batch import render_adapter_pages, verify_adapters
 from ..verify.model import DEFAULT_DTYPES
 from .model import Page, Plot, Row, Section
 
-__all__ = ["collect_proofs", "collect_properties", "collect_verify", "collect_precision", "PRECISION_POSITIONS"]
+__all__ = [
+    "PRECISION_POSITIONS",
+    "collect_certificates",
+    "collect_precision",
+    "collect_proofs",
+    "collect_properties",
+    "collect_verify",
+    "decade_bound",
+]
 
 Progress = Callable[[str], None]
 
@@ -48,6 +64,10 @@ def collect_proofs(progress: Progress) -> Section:
 
     numbers = {f: num for f, (num, _, _) in FAMILIES.items()}
     progress("every theorem, and the full expansion for d = 64")
+    try:
+        certificates = certificate_index()  # the Coq statements beside each theorem (no coqc needed)
+    except UsageError:
+        certificates = []
     t0 = time.perf_counter()
     proofs = run_proofs(None, d=64)
     total = time.perf_counter() - t0
@@ -70,7 +90,7 @@ def collect_proofs(progress: Progress) -> Section:
                     link=link,
                 )
             )
-        md = render_proof_markdown(p, number=numbers.get(p.family), timings=False)
+        md = render_proof_markdown(p, number=numbers.get(p.family), timings=False, certificates=certificates)
         pages.append(Page(link, p.title, md, html=_proof_html(p, step_mathml)))
         curve = p.data.get("decay_curve")
         if curve:
@@ -96,6 +116,44 @@ def collect_proofs(progress: Progress) -> Section:
     )
     for plot in plots:  # the theorem page links the curve next to itself
         section.files[f"proofs/{plot.key}.svg"] = plot.svg
+    section.timings = timings
+    return section
+
+
+def collect_certificates(progress: Progress) -> Section:
+    """The Coq certificates checked by coqc where it is installed (SKIP with the reason where it is not)."""
+    progress("checking the Coq certificates with coqc")
+    index = certificate_index()
+    t0 = time.perf_counter()
+    results = certify()
+    timings = {"coqc, every certificate": time.perf_counter() - t0}
+    rows = []
+    for r in results:
+        twins = sorted({t["sympy_theorem"] for e in index if e["file"] == r.file.name for t in e["theorems"]})
+        checked = r.coqc_version is not None
+        if r.status.value == "CERTIFIED":
+            evidence = (
+                f"coqc {r.coqc_version}: compiled, nothing admitted, only Reals' axioms; mirrors {', '.join(twins)}"
+            )
+        elif not checked:
+            evidence = "not checked on this machine: " + "; ".join(r.reasons)
+        else:
+            where = f"{r.file.name}:{r.error_line}: {r.error_message}; " if r.error_line is not None else ""
+            evidence = where + "; ".join(r.reasons)
+        verdict = r.status.value if checked else "SKIP"
+        rows.append(
+            Row(r.file.name, verdict, "CERTIFIED" if checked else "SKIP", evidence, link="proofs/certificates.md")
+        )
+    page = render_certificates_markdown(results, index, families=list(FAMILIES), timings=False)
+    section = Section(
+        "certificates",
+        "Coq certificates",
+        "The identity theorems stated and proved again in Coq and checked by its kernel (coqc): CERTIFIED means it "
+        "compiled with nothing admitted and only the axioms of Coq's real numbers. Each theorem page shows the Coq "
+        "statement beside the SymPy one; the reader compares them.",
+        rows=rows,
+        pages=[Page("proofs/certificates.md", "Coq certificates", page)],
+    )
     section.timings = timings
     return section
 

@@ -39,6 +39,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from .coqdata import ALLOWED_AXIOMS, CERTIFICATES, LOGICAL_PREFIX, UNCERTIFIED_FAMILIES, Certificate
@@ -322,9 +323,9 @@ def certify(
     return [results[f] for f in ordered]
 
 
-def certificate_index(folder: str | os.PathLike[str] | None = None) -> list[dict[str, object]]:
+def certificate_index(folder: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
     """Per certificate: file, SymPy families, imports, and each main theorem's Coq statement beside its SymPy twin."""
-    index: list[dict[str, object]] = []
+    index: list[dict[str, Any]] = []
     for path in certificate_files(folder):
         cert = CERTIFICATES[path.name]
         found = coq_statements(path, cert.theorems)

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_LATEX",
     "decay_svg",
     "print_family",
+    "render_certificates_markdown",
     "proofs_to_json",
     "render_counterexample_text",
     "render_index_markdown",
@@ -70,10 +71,18 @@ def _counterexample_md(cex: Counterexample) -> list[str]:
     ]
 
 
-def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: bool = True) -> str:
+def render_proof_markdown(
+    proof: Proof,
+    *,
+    number: int | None = None,
+    timings: bool = True,
+    certificates: Sequence[dict[str, Any]] = (),
+) -> str:
     """One theorem as a Markdown page: statement, verdict, every step in LaTeX with its rewrite.
 
     ``timings=False`` leaves the times out, for pages that must be identical run to run.
+    ``certificates`` is :func:`ropecheck.symbolic.certify.certificate_index`: the Coq theorems
+    that mirror this one are shown beside its statement, with a link to their file.
     """
     head = f"Theorem {number}: " if number is not None else ""
     lines = [
@@ -108,6 +117,7 @@ def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: b
             lines += _counterexample_md(s.counterexample)
     if proof.notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in proof.notes] + [""]
+    lines += _certificate_md(proof, certificates)
     curve = proof.data.get("decay_curve")
     if curve:
         lines += _decay_md(curve)
@@ -126,6 +136,76 @@ def render_proof_markdown(proof: Proof, *, number: int | None = None, timings: b
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _certificate_md(proof: Proof, certificates: Sequence[dict[str, Any]]) -> list[str]:
+    """The Coq theorems that mirror ``proof``, statement by statement, or why there is none."""
+    if not certificates:
+        return []
+    twins = [
+        (entry["file"], t) for entry in certificates for t in entry["theorems"] if t["sympy_theorem"] == proof.name
+    ]
+    lines = ["## Coq certificate", ""]
+    if not twins:
+        lines += [
+            f"No Coq certificate: `{proof.name}` is checked by SymPy only (see "
+            "[the certificates](certificates.md) for which theorems have one).",
+            "",
+        ]
+        return lines
+    lines += [
+        "The same theorem stated and proved in Coq (checked by `coqc`, standard library only; whether this "
+        "machine checked it is on [the certificates page](certificates.md)). Compare the statements:",
+        "",
+    ]
+    for file, t in twins:
+        lines += [f"`{t['name']}` in [`proofs/coq/{file}`](../../proofs/coq/{file}):", "", "```coq"]
+        lines += [str(t["coq_statement"] or "(statement not found in the file)"), "```", ""]
+    return lines
+
+
+def render_certificates_markdown(
+    results: Sequence[Any], index: Sequence[dict[str, Any]], *, families: Sequence[str], timings: bool = True
+) -> str:
+    """The certificates page: per Coq file its verdict, the SymPy theorems it mirrors, and why not if not.
+
+    ``results`` are :class:`~ropecheck.symbolic.certify.CertificateResult`; the coqc times sit
+    in the volatile block (``timings=False`` leaves them out).
+    """
+    by_file = {r.file.name: r for r in results}
+    covered = {f for entry in index for f in entry["families"]}
+    version = next((r.coqc_version for r in results if r.coqc_version), None)
+    lines = [
+        "# Coq certificates",
+        "",
+        "CERTIFIED means: `coqc` compiled the file, nothing in it is admitted (`Admitted`, `admit`), it "
+        "declares no axiom, and `Print Assumptions` of every main theorem lists only the axioms Coq's "
+        "standard real numbers rest on. It does **not** mean the Coq statement is the SymPy one: each "
+        "theorem page shows the two side by side for a reader to compare.",
+        "",
+        f"Checked with coqc {version}."
+        if version
+        else "**Not checked on this machine**: coqc is not installed (Debian: `apt-get install coq`).",
+        "",
+        "| certificate | verdict | mirrors (SymPy) | why not certified |",
+        "|---|---|---|---|",
+    ]
+    for entry in index:
+        r = by_file.get(entry["file"])
+        verdict = r.status.value if r is not None else "NOT_CHECKED"
+        mirrors = ", ".join(sorted({f"`{t['sympy_theorem']}`" for t in entry["theorems"]}))
+        why = "; ".join(r.reasons) if r is not None and r.reasons else ""
+        if r is not None and r.error_line is not None:
+            why = f"{entry['file']}:{r.error_line}: {r.error_message}" + (f"; {why}" if why else "")
+        link = f"[`{entry['file']}`](../../proofs/coq/{entry['file']})"
+        lines.append(f"| {link} | {verdict} | {mirrors} | {why.replace('|', '/')} |")
+    lines += ["", "Families with no certificate (SymPy only): "
+              + ", ".join(f"`{f}`" for f in families if f not in covered) + ".", ""]  # fmt: skip
+    if timings and results:
+        lines += [VOLATILE_BEGIN, "", "| certificate | coqc (s) |", "|---|---:|"]
+        lines += [f"| `{r.file.name}` | {r.seconds:.1f} |" for r in results]
+        lines += ["", VOLATILE_END, ""]
+    return "\n".join(lines)
 
 
 def _decay_md(curve: dict[str, Any]) -> list[str]:

@@ -209,3 +209,36 @@ def test_assumptions_attributed_by_byte_range() -> None:
     assert parse_assumptions(blocks["b"]) == ["ClassicalDedekindReals.sig_forall_dec", "Classical_Prop.classic"]
     assert parse_assumptions("Section Variables:\nx : nat") == ["Section Variables: x : nat"]
     assert parse_assumptions("") == ["output: nothing printed"]
+
+
+@needs_coqc
+def test_prove_certify_shows_certified_beside_proved(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from ropecheck.cli import main
+
+    one = str(COQ_DIR / "rotation_group.v")
+    assert main(["prove", "rotation_2d", "--certify", "--certificates", one, "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "CERTIFIED   rotation_group.v" in out
+    assert "rotation_2d                  PROVED (SymPy); CERTIFIED by rotation_group.v" in out
+    page = (tmp_path / "rotation_2d.md").read_text()
+    assert "## Coq certificate" in page and "Theorem rotation_compose" in page
+    assert "| CERTIFIED |" in (tmp_path / "certificates.md").read_text()
+
+
+@needs_coqc
+def test_prove_certify_fails_on_a_planted_false_lemma_with_file_and_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from ropecheck.cli import main
+
+    assert main(["prove", "--certify", "--certificates", str(FIXTURES / "false_lemma.v"), "--no-write"]) == 1
+    assert "false_lemma.v:23:" in capsys.readouterr().out
+
+
+def test_prove_certify_without_coqc_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ropecheck.cli import main
+    from ropecheck.cli import prove as prove_command
+
+    monkeypatch.setattr(prove_command, "find_coqc", lambda: None)
+    assert main(["prove", "--certify", "--no-write"]) == 2
+    assert "apt-get install coq" in capsys.readouterr().err
