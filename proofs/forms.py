@@ -1,4 +1,15 @@
-"""Theorem 3: the sparse matrix, elementwise ``x*cos + rotate(x)*sin`` and complex forms agree.
+"""Theorem 3: the sparse matrix, elementwise ``x*cos + rotate(x)*sin`` and complex forms agree, for every even d.
+
+The three forms are defined pair by pair, with symbolic h = d/2 and pair index i < h:
+the block-diagonal matrix R_{Theta,m} applies B_i(m) = R(m theta_i) to pair i; the
+elementwise form sets coordinate j to x_j cos(m theta) + rotate(x)_j sin(m theta) with
+rotate(x) = (-x_b, x_a) on each pair; the complex form multiplies x_a + i x_b by
+e^{i m theta_i}. Pair i is (x_{2i}, x_{2i+1}) in the interleaved layout and (x_i, x_{i+h})
+in the half-split one. The proof shows the forms agree on pair i (symbolic i, h, m,
+theta_i), that the pairs of each layout cover the 2h coordinates exactly once (a regrouping
+of the sum over the coordinates, decided for symbolic h), and concludes that the squared
+distance between any two forms, regrouped by pairs, is a sum of zeros: the vectors are equal
+for every even d. No step depends on a particular d.
 
 Run ``python proofs/forms.py``.
 """
@@ -6,76 +17,122 @@ Run ``python proofs/forms.py``.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import sympy
-from sympy import I, IndexedBase, Matrix, exp, im, re
+from sympy import I, IndexedBase, Matrix, Sum, Symbol, exp, im, re
 
 from ropecheck.symbolic.decide import decide_step
 from ropecheck.symbolic.proof import Proof, timed
 from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import block_symbols, rope_complex, rope_elementwise, rope_matrix, rot, thetas, vec
+from ropecheck.symbolic.rope import block_symbols, rot
 
 __all__ = [
     "NUMBER",
     "THEOREMS",
     "TITLE",
     "forms_agree",
+    "layout_pair",
 ]
 
 NUMBER = 3
 TITLE = "Matrix, elementwise and complex forms agree"
 
 
+def layout_pair(layout: str, i: Any, h: Any) -> tuple[Any, Any]:
+    """The coordinates (a, b) of pair i of a head of 2h dims: (2i, 2i+1) interleaved, (i, i+h) half-split."""
+    return (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + h)
+
+
+def _pair_forms(x: Any, th: Any, i: Any, h: Any, m: Any, layout: str) -> tuple[Matrix, Matrix, Matrix]:
+    """Pair i of the matrix, elementwise and complex forms, from their definitions."""
+    a, b = layout_pair(layout, i, h)
+    c, s = sympy.cos(m * th[i]), sympy.sin(m * th[i])
+    matrix = rot(m * th[i]) * Matrix([x[a], x[b]])
+    rotate = Matrix([-x[b], x[a]])  # rotate(x) on pair i: (-x_b, x_a), rotate_half's sign pattern
+    elementwise = Matrix([x[a] * c + rotate[0] * s, x[b] * c + rotate[1] * s])
+    z = (x[a] + I * x[b]) * exp(I * m * th[i])
+    return matrix, elementwise, Matrix([re(z), im(z)])
+
+
 @timed
-def forms_agree(*, d: int = 8) -> Proof:
-    """Sparse matrix form = elementwise x*cos + rotate(x)*sin = complex form, both layouts."""
+def forms_agree() -> Proof:
+    """Sparse matrix form = elementwise x*cos + rotate(x)*sin = complex form, both layouts, every even d."""
     s = block_symbols()
-    xb, th, i, m = IndexedBase("x", real=True), s["theta"], s["i"], s["m"]
-    xi = Matrix([xb[2 * i], xb[2 * i + 1]])
-    c, sn = sympy.cos(m * th[i]), sympy.sin(m * th[i])
-    z = (xb[2 * i] + I * xb[2 * i + 1]) * exp(I * m * th[i])
+    th, i, h, m = s["theta"], s["i"], s["h"], s["m"]
+    x = IndexedBase("x", real=True)
+    j = Symbol("j", integer=True, nonnegative=True)
+    y = IndexedBase("y", real=True)
     p = Proof(
         "forms_agree",
         "forms",
         "The three forms of RoPE agree",
-        "The sparse block-diagonal matrix R_{Theta,m} x, the elementwise x*cos + rotate(x)*sin and the "
-        "complex form (x_a + i x_b) e^{i m theta_i} give the same vector, for every pair i and in both layouts.",
+        "For every even d = 2h, both layouts, integer m and real theta_0..theta_{h-1}: the sparse block-diagonal "
+        "matrix R_{Theta,m} x, the elementwise x*cos + rotate(x)*sin and the complex form (x_a + i x_b) "
+        "e^{i m theta_i} are the same vector.",
     )
+    p.notes.append(
+        "Proof outline. (1) On pair i (symbolic i < h) the three definitions give the same two numbers "
+        "(pair_*). (2) The pairs of each layout cover the 2h coordinates exactly once: the sum of any y_j over the "
+        "coordinates regroups into a sum over pairs (cover_*), for symbolic h. (3) With y_j the squared difference "
+        "of two forms at coordinate j, the squared distance between them is the sum over pairs of the squared "
+        "pair differences, each 0 by (1): the forms are equal vectors (distance_*), for every h."
+    )
+    for layout in ("interleaved", "half"):
+        matrix, elementwise, complex_ = _pair_forms(x, th, i, h, m, layout)
+        a, b = layout_pair(layout, i, h)
+        p.steps += [
+            decide_step(
+                f"pair_{layout}_matrix_elementwise",
+                f"{layout} layout, pair i = (x_{{{a}}}, x_{{{b}}}): B_i(m) x^{{(i)}} equals the elementwise form "
+                "x*cos + rotate(x)*sin on the pair.",
+                matrix,
+                elementwise,
+            ),
+            decide_step(
+                f"pair_{layout}_complex_matrix",
+                f"{layout} layout, pair i: (Re, Im) of (x_a + i x_b) e^{{i m theta_i}} is B_i(m) x^{{(i)}}.",
+                complex_,
+                matrix,
+            ),
+        ]
+    # (2) the pairs cover the coordinates: sum over the 2h coordinates = sum over the h pairs
+    coordinates = Sum(y[j], (j, 0, 2 * h - 1))
     p.steps += [
         decide_step(
-            "pair_matrix_elementwise",
-            "Pair i: B_i(m) x^{(i)} equals (x_a cos - x_b sin, x_b cos + x_a sin), i.e. x*cos + rotate(x)*sin "
-            "with rotate(x)^{(i)} = (-x_b, x_a).",
-            rot(m * th[i]) * xi,
-            Matrix([xb[2 * i] * c + (-xb[2 * i + 1]) * sn, xb[2 * i + 1] * c + xb[2 * i] * sn]),
+            "cover_interleaved_base",
+            "Interleaved pairs cover the coordinates, h = 1: y_0 + y_1 = sum over the one pair (0, 1).",
+            coordinates.subs(h, 1),
+            Sum(y[2 * i] + y[2 * i + 1], (i, 0, 0)),
         ),
         decide_step(
-            "pair_complex_matrix",
-            "Pair i: (Re, Im) of (x_a + i x_b) e^{i m theta_i} is B_i(m) x^{(i)}.",
-            Matrix([re(z), im(z)]),
-            rot(m * th[i]) * xi,
+            "cover_interleaved_step",
+            "Interleaved pairs, from h to h + 1 (induction): both sums gain y_{2h} + y_{2h+1}.",
+            coordinates.subs(h, h + 1) - coordinates,
+            Sum(y[2 * i] + y[2 * i + 1], (i, 0, h)) - Sum(y[2 * i] + y[2 * i + 1], (i, 0, h - 1)),
+        ),
+        decide_step(
+            "cover_half",
+            "Half-split pairs cover the coordinates for every h: sum_{j<2h} y_j = sum_{i<h} (y_i + y_{i+h}) "
+            "(the second half of the range, shifted by h).",
+            coordinates,
+            Sum(y[i] + y[i + h], (i, 0, h - 1)),
         ),
     ]
-    x = vec("x", d)
-    freqs = thetas(d // 2)
+    # (3) the squared distance between two forms is the sum of the pairs' squared differences: 0
     for layout in ("interleaved", "half"):
-        mat = rope_matrix(freqs, m, layout) * x
-        p.steps.append(
-            decide_step(
-                f"{layout}_d{d}_matrix_elementwise",
-                f"{layout} layout, d={d}: the sparse matrix form equals the elementwise form.",
-                mat,
-                rope_elementwise(x, freqs, m, layout),
+        matrix, elementwise, complex_ = _pair_forms(x, th, i, h, m, layout)
+        for name, other in (("elementwise", elementwise), ("complex", complex_)):
+            diff = matrix - other
+            p.steps.append(
+                decide_step(
+                    f"distance_{layout}_matrix_{name}",
+                    f"{layout} layout: |matrix form - {name} form|^2 = sum over the h pairs of the pair's squared "
+                    "difference (cover_*) = sum of zeros: the two vectors are equal for every h.",
+                    Sum(diff[0] ** 2 + diff[1] ** 2, (i, 0, h - 1)),
+                    sympy.S.Zero,
+                )
             )
-        )
-        p.steps.append(
-            decide_step(
-                f"{layout}_d{d}_complex_matrix",
-                f"{layout} layout, d={d}: the complex form equals the sparse matrix form.",
-                rope_complex(x, freqs, m, layout),
-                mat,
-            )
-        )
     return p
 
 

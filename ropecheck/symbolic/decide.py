@@ -116,6 +116,51 @@ def _peel(e: Any) -> Any:
     return expand_trig_rewrite(e.xreplace(mapping)) if mapping else e
 
 
+def _index_offset(f: Any, v: Any) -> Any:
+    """The constant c such that every index of ``f`` that involves v is ``v + c`` (None if they differ)."""
+    offsets = set()
+    for idx in f.atoms(sympy.Indexed):
+        for arg in idx.indices:
+            if arg.has(v):
+                c = sympy.expand(arg - v)
+                if c.has(v):
+                    return None
+                offsets.add(c)
+    return offsets.pop() if len(offsets) == 1 else None
+
+
+def _shift_peel(e: Any) -> Any:
+    """Sums of sequence entries over shifted ranges, aligned: split summands, shift indices, start at 0, peel.
+
+    ``Sum_{i=a}^{b} y_{i+c}`` becomes ``Sum_{k=a+c}^{b+c} y_k`` (the same terms), a sum from a to b
+    becomes the sum from 0 to b minus the sum from 0 to a-1 (Karr's convention makes this an
+    identity for every integer a, b), and :func:`_peel` then aligns sums whose upper limits
+    differ by integers. This decides regroupings such as the half-split one,
+    ``sum_{j<2h} y_j = sum_{i<h} (y_i + y_{i+h})``, by induction on h.
+    """
+    e = sympy.sympify(e)
+
+    def split(s: Any) -> Any:
+        if len(s.limits) == 1 and s.function.is_Add:
+            return sympy.Add(*[Sum(t, *s.limits) for t in s.function.args])
+        return s
+
+    e = e.replace(lambda x: isinstance(x, Sum), split)
+    mapping: dict[Any, Any] = {}
+    for s in e.atoms(Sum):
+        if len(s.limits) != 1 or s.function.has(Sum):
+            continue
+        v, lo, up = s.limits[0]
+        c = _index_offset(s.function, v)
+        if c is None:
+            continue
+        k = _canonical_var(v)
+        f = s.function.xreplace({v: k - c})
+        lo, up = lo + c, up + c
+        mapping[s] = Sum(f, (k, 0, up)) - (Sum(f, (k, 0, lo - 1)) if lo != 0 else S.Zero)
+    return _peel(sympy.expand(e.xreplace(mapping))) if mapping else e
+
+
 def _trigsimp(e: Any) -> Any:
     return sympy.trigsimp(sympy.expand(e))
 
@@ -132,6 +177,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("expand_complex", _expand_complex),
     ("doit", lambda e: expand_trig_rewrite(e.doit())),
     ("peel", _peel),
+    ("shift_peel", _shift_peel),
     ("pythagoras", _pythagoras),
     ("trigsimp", _trigsimp),
     ("fu", _fu),
@@ -139,7 +185,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 
 
-_CHEAP = 7  # rewrites before trigsimp and fu: a quick counterexample probe runs between
+_CHEAP = 8  # rewrites before trigsimp and fu: a quick counterexample probe runs between
 
 
 def reduce_to_zero(diff: Any, *, rewrites: tuple[tuple[str, Callable[[Any], Any]], ...] = REWRITES) -> str | None:

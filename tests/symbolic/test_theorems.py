@@ -68,12 +68,11 @@ def test_decay_curve_decays() -> None:
 
 
 def test_wrong_permutation_makes_layouts_fail() -> None:
-    import sympy
-
-    perm = sympy.eye(8)
-    proof = layouts_agree(permutation=perm)
-    assert proof.verdict == Verdict.REFUTED
-    assert not proof.as_intended
+    """Odd-first instead of even-first: the coordinates and the scores are refuted, for every d."""
+    proof = layouts_agree(permutation=(lambda i: (i, 1), lambda i: (i, 0)))
+    assert proof.verdict == Verdict.REFUTED and not proof.as_intended
+    refuted = {s.name for s in proof.steps if s.verdict == Verdict.REFUTED}
+    assert refuted == {"conjugate_first", "conjugate_second", "scores"}
 
 
 def test_resolve_names() -> None:
