@@ -18,7 +18,17 @@ Example:
 
 from .blockwise import BlockReducer, block_difference, components, form_as_expr
 from .claim import ClaimResult, check_claim, parse_claim
-from .decide import REWRITES, decide, decide_step, expand_trig_rewrite, find_counterexample, reduce_to_zero
+from .decide import (
+    REWRITES,
+    decide,
+    decide_le,
+    decide_le_step,
+    decide_step,
+    expand_trig_rewrite,
+    find_counterexample,
+    manifestly_nonnegative,
+    reduce_to_zero,
+)
 from .proof import Counterexample, Proof, Step, Verdict, timed
 from .render import (
     decay_svg,
@@ -62,12 +72,15 @@ __all__ = [
     "components",
     "decay_svg",
     "decide",
+    "decide_le",
+    "decide_le_step",
     "decide_step",
     "dot",
     "even_first_permutation",
     "expand_trig_rewrite",
     "find_counterexample",
     "form_as_expr",
+    "manifestly_nonnegative",
     "pairs",
     "parse_claim",
     "positions",

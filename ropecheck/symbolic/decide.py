@@ -43,7 +43,17 @@ from sympy.simplify.fu import fu
 
 from .proof import Counterexample, Step, Verdict
 
-__all__ = ["REWRITES", "decide", "decide_step", "expand_trig_rewrite", "find_counterexample", "reduce_to_zero"]
+__all__ = [
+    "REWRITES",
+    "decide",
+    "decide_le",
+    "decide_le_step",
+    "decide_step",
+    "expand_trig_rewrite",
+    "find_counterexample",
+    "manifestly_nonnegative",
+    "reduce_to_zero",
+]
 
 
 def expand_trig_rewrite(e: Any) -> Any:
@@ -373,3 +383,113 @@ def decide_step(name: str, statement: str, lhs: Any, rhs: Any, *, expect: Verdic
     t0 = time.perf_counter()
     verdict, method, cex = decide(lhs, rhs)
     return Step(name, statement, lhs, rhs, verdict, method, cex, expect, time.perf_counter() - t0)
+
+
+# --------------------------------------------------------------------------- inequalities
+
+
+def _real(e: Any) -> bool:
+    return bool(e.is_real) or (isinstance(e, Indexed) and bool(e.base.label.is_real))
+
+
+def manifestly_nonnegative(e: Any) -> bool:
+    """Whether ``e`` is >= 0 by its form alone (wherever it is defined): a sound, incomplete test.
+
+    Nonnegative are: numbers >= 0; symbols and sequence entries declared nonnegative; ``Abs``;
+    even powers of real expressions; square roots of nonnegative ones; sums, products and
+    quotients of nonnegative ones; finite sums ``Sum(f, (i, a, b))`` of a nonnegative summand
+    whose range is not reversed (``b >= a - 1``). Where SymPy's own assumptions already know,
+    they are used first.
+
+    Example:
+        >>> import sympy
+        >>> x, y = sympy.symbols("x y", real=True)
+        >>> manifestly_nonnegative((x - y) ** 2 / (2 * sympy.sqrt(x**2 + y**2)))
+        True
+    """
+    e = sympy.sympify(e)
+    if e.is_nonnegative is True:
+        return True
+    if e.is_Number:
+        return bool(e >= 0)
+    if isinstance(e, Indexed):
+        return bool(e.base.label.is_nonnegative) or bool(e.is_nonnegative)
+    if isinstance(e, sympy.Abs):
+        return True
+    if e.is_Pow:
+        base, exp_ = e.args
+        if exp_.is_Integer and exp_ % 2 == 0 and _real(base):
+            return True
+        if exp_.is_Rational:  # x**r of a nonnegative x, r any rational (roots and reciprocals included)
+            return manifestly_nonnegative(base)
+        return False
+    if e.is_Add or e.is_Mul:
+        return all(manifestly_nonnegative(a) for a in e.args)
+    if isinstance(e, Sum) and len(e.limits) == 1:
+        _, lo, up = e.limits[0]
+        return manifestly_nonnegative(e.function) and bool((up - lo + 1).is_nonnegative)
+    return False
+
+
+#: The rewrites an inequality's slack (right side minus left side) is tried under, cheapest first.
+_LE_REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("identity", lambda e: e),
+    ("expand", sympy.expand),
+    ("factor", sympy.factor),
+    ("together", lambda e: sympy.factor(sympy.together(e))),
+    ("sum_combine", lambda e: _combine_sums(sympy.expand(e))),
+)
+
+
+def _combine_sums(e: Any) -> Any:
+    """``c * Sum(f) - Sum(g)`` over the same range as one ``Sum(c*f - g)``, its summand expanded."""
+    if not e.is_Add:
+        return e
+    groups: dict[tuple[Any, ...], Any] = {}
+    rest = S.Zero
+    for term in e.args:
+        coeff, sums = S.One, []
+        for factor in sympy.Mul.make_args(term):
+            if isinstance(factor, Sum) and len(factor.limits) == 1:
+                sums.append(factor)
+            else:
+                coeff *= factor
+        if len(sums) == 1 and not coeff.has(sums[0].limits[0][0]):
+            (v, lo, up) = sums[0].limits[0]
+            k = _canonical_var(v)
+            key = (k, lo, up)
+            groups[key] = groups.get(key, S.Zero) + coeff * sums[0].function.xreplace({v: k})
+        else:
+            rest += term
+    return rest + sympy.Add(*[Sum(sympy.expand(f), (k, lo, up)) for (k, lo, up), f in groups.items()])
+
+
+def decide_le(lhs: Any, rhs: Any) -> tuple[Verdict, str, Counterexample | None]:
+    """Decide ``lhs <= rhs``: PROVED when a rewrite makes ``rhs - lhs`` manifestly nonnegative.
+
+    REFUTED with exact values at which ``lhs - rhs`` is certifiably positive; else UNDECIDED.
+    Numbers never prove an inequality: a sampled point can only refute it.
+    """
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    slack = rhs - lhs
+    for name, fn in _LE_REWRITES:
+        try:
+            if manifestly_nonnegative(fn(slack)):
+                return Verdict.PROVED, f"nonnegative({name})", None
+        except (TypeError, ValueError, NotImplementedError, RecursionError):  # pragma: no cover
+            continue
+    for trial in range(_MAX_TRIALS):
+        try:
+            cex = _counter_in(lhs, rhs, trial)
+        except (ZeroDivisionError, RecursionError):  # pragma: no cover
+            continue
+        if cex is not None and cex.difference.is_real and sympy.N(cex.difference, _PREC) > 0:
+            return Verdict.REFUTED, "counterexample", cex
+    return Verdict.UNDECIDED, "none", None
+
+
+def decide_le_step(name: str, statement: str, lhs: Any, rhs: Any, *, expect: Verdict = Verdict.PROVED) -> Step:
+    """Decide one inequality ``lhs <= rhs`` and wrap it as a :class:`Step` (``relation="<="``)."""
+    t0 = time.perf_counter()
+    verdict, method, cex = decide_le(lhs, rhs)
+    return Step(name, statement, lhs, rhs, verdict, method, cex, expect, time.perf_counter() - t0, relation="<=")

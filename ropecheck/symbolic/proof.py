@@ -89,6 +89,7 @@ class Step:
         counterexample: for REFUTED, the certified counterexample.
         expect: the verdict the step is meant to reach (REFUTED for a deliberately false claim).
         seconds: time the decision took.
+        relation: ``"=="`` (an identity) or ``"<="`` (an inequality, lhs <= rhs).
     """
 
     name: str
@@ -100,6 +101,7 @@ class Step:
     counterexample: Counterexample | None = None
     expect: Verdict = Verdict.PROVED
     seconds: float = 0.0
+    relation: str = "=="
 
     @property
     def as_intended(self) -> bool:
@@ -114,6 +116,7 @@ class Step:
             "rhs": str(self.rhs),
             "lhs_latex": sympy.latex(self.lhs),
             "rhs_latex": sympy.latex(self.rhs),
+            "relation": self.relation,
             "verdict": self.verdict.value,
             "expect": self.expect.value,
             "as_intended": self.as_intended,

@@ -38,6 +38,9 @@ MAX_LATEX = 2500
 _BADGE = {Verdict.PROVED: "✅ PROVED", Verdict.REFUTED: "❌ REFUTED", Verdict.UNDECIDED: "❔ UNDECIDED"}
 
 
+_RELATION_TEX = {"==": "=", "<=": r"\le"}
+
+
 def _latex(expr: Any) -> str:
     text = sympy.latex(expr)
     if len(text) <= MAX_LATEX:
@@ -108,7 +111,7 @@ def render_proof_markdown(
             "",
             s.statement,
             "",
-            f"$$ {_latex(s.lhs)} = {_latex(s.rhs)} $$",
+            f"$$ {_latex(s.lhs)} {_RELATION_TEX[s.relation]} {_latex(s.rhs)} $$",
             "",
             f"{_verdict_text(s)} — decided by `{s.method}`.",
             "",
@@ -302,7 +305,8 @@ def step_mathml(step: Step) -> str:
 
     lhs = mathml(step.lhs, printer="presentation")
     rhs = mathml(step.rhs, printer="presentation")
-    return f'<math display="block"><mrow>{lhs}<mo>=</mo>{rhs}</mrow></math>'
+    rel = "&#x2264;" if step.relation == "<=" else "="
+    return f'<math display="block"><mrow>{lhs}<mo>{rel}</mo>{rhs}</mrow></math>'
 
 
 def proofs_to_json(proofs: Sequence[Proof], *, total_seconds: float | None = None) -> dict[str, Any]:

@@ -211,3 +211,26 @@ def test_an_intended_refutation_that_is_not_refuted_spoils_the_proof(got: Verdic
 
     proof = Proof("p", "f", "t", "s", [_step(Verdict.PROVED), _step(got, expect=Verdict.REFUTED)])
     assert proof.verdict == Verdict.UNDECIDED and not proof.as_intended
+
+
+def test_inequalities_are_proved_only_when_manifest_and_refuted_with_values() -> None:
+    """``decide_le`` proves a slack it can show nonnegative by form, refutes a false bound with exact values."""
+    import sympy
+
+    from ropecheck.symbolic import decide_le, manifestly_nonnegative
+
+    x, y = sympy.symbols("x y", real=True)
+    assert decide_le(2 * x * y, x**2 + y**2)[0] == Verdict.PROVED  # (x - y)^2 >= 0, after factoring
+    verdict, method, cex = decide_le(x**2 + y**2, 2 * x * y)  # the reverse: false
+    assert verdict == Verdict.REFUTED and cex is not None and sympy.N(cex.difference) > 0
+    u1, u2, v1, v2 = sympy.symbols("u_1 u_2 v_1 v_2", real=True)
+    nu, nv = sympy.sqrt(u1**2 + u2**2), sympy.sqrt(v1**2 + v2**2)
+    nuv = sympy.sqrt((u1 + v1) ** 2 + (u2 + v2) ** 2)
+    assert decide_le(nu + nv, nuv)[0] == Verdict.REFUTED  # the triangle inequality the wrong way round
+    i, n = sympy.Symbol("i", integer=True, nonnegative=True), sympy.Symbol("N", integer=True, nonnegative=True)
+    s, d = sympy.IndexedBase("S"), sympy.IndexedBase("D", nonnegative=True)
+    m = sympy.Symbol("M", nonnegative=True)
+    wrong = sympy.Sum(sympy.Abs(s[i + 1]) * (m + d[i]), (i, 0, n - 1))  # "min" for "max": exceeds the bound
+    assert decide_le(wrong, m * sympy.Sum(sympy.Abs(s[i + 1]), (i, 0, n - 1)))[0] == Verdict.REFUTED
+    assert not manifestly_nonnegative(x) and not manifestly_nonnegative(x ** sympy.Rational(1, 2))
+    assert manifestly_nonnegative(sympy.Abs(x) / sympy.sqrt(x**2 + 1))
