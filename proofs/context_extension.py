@@ -1,7 +1,15 @@
-"""Theorem 7: which context-extension schedules keep the relative property, which break it.
+"""Theorem 7: which context-extension schedules keep the relative property, built from the spec's schedules.
 
-Contains one *intended* refutation: dynamic NTK with the keys' angles cached at another
-length than the query's breaks the relative property, and the counterexample is exact.
+Every schedule :class:`ropecheck.RopeSpec` knows (``ropecheck.schedules.ROPE_TYPES``) is taken
+from the spec itself: its theta_i at the current length L is the exact expression of
+:func:`ropecheck.symbolic.schedules.theta_expression`, which agrees with the spec's fp64
+values (checked, and recorded beside the proof). The relative property holds for any angle
+m theta' with theta' independent of the positions (one block, symbolic theta'); each
+schedule's theta_i(L) involves the pair and the length only, never m or n, so it keeps the
+property whenever the query and the keys use the same L. A schedule whose frequencies depend
+on L (dynamic NTK, LongRoPE across its threshold) breaks it when keys are cached at another
+length than the query's: that refutation is intended, with an exact counterexample.
+
 Run ``python proofs/context_extension.py``.
 """
 
@@ -11,16 +19,18 @@ import math
 import sys
 from typing import Any
 
-from sympy import Matrix, Rational, Symbol, log
+from sympy import Matrix, Symbol, log
 
-from ropecheck.schedules import DynamicNTK
+from ropecheck.schedules import ROPE_TYPES, DynamicNTK, Linear, Llama3, LongRoPE, StaticNTK, YaRN
 from ropecheck.spec import RopeSpec
 from ropecheck.symbolic.decide import decide_step
 from ropecheck.symbolic.proof import Proof, Verdict, timed
 from ropecheck.symbolic.render import print_family
 from ropecheck.symbolic.rope import dot, positions, real_symbols, rot
+from ropecheck.symbolic.schedules import agreement, theta_expression
 
 __all__ = [
+    "EXAMPLES",
     "NUMBER",
     "THEOREMS",
     "TITLE",
@@ -32,71 +42,88 @@ __all__ = [
 NUMBER = 7
 TITLE = "Context-extension schedules: relative or not"
 
+#: One spec per schedule, as a model config would give it (a test checks every schedule has one).
+EXAMPLES: dict[str, RopeSpec] = {
+    "default": RopeSpec(head_dim=8),
+    "linear": RopeSpec(head_dim=8, scaling=Linear(4.0)),
+    "static-ntk": RopeSpec(head_dim=8, scaling=StaticNTK(4.0)),
+    "dynamic": RopeSpec(head_dim=4, scaling=DynamicNTK(2.0, 4)),
+    "yarn": RopeSpec(head_dim=64, scaling=YaRN(4.0, 4096)),
+    "llama3": RopeSpec(head_dim=128, base=500000.0, scaling=Llama3(8.0, 1.0, 4.0, 8192)),
+    "longrope": RopeSpec(head_dim=4, scaling=LongRoPE((1.0, 2.0), (4.0, 8.0), 4), max_position_embeddings=16),
+}
 
-def dynamic_ntk_theta(i: int, length: int, *, r: int = 4, base: int = 10000, factor: int = 2, original: int = 4) -> Any:
-    """Exact dynamic-NTK theta_i at current length L: (base (s L/L0 - (s-1))^{r/(r-2)})^{-2i/r}."""
-    grow = Rational(factor * max(length, original), original) - (factor - 1)
-    return (base * grow ** Rational(r, r - 2)) ** Rational(-2 * i, r)
+#: For the length-dependent schedules: (query length, key length) on either side of where theta changes.
+_CROSS = {"dynamic": (8, 4), "longrope": (8, 4)}
+
+
+def dynamic_ntk_theta(i: int, length: int) -> Any:
+    """Exact dynamic-NTK theta_i of ``EXAMPLES["dynamic"]`` at length L (r = 4, base 10000, factor 2, L0 = 4)."""
+    return theta_expression(EXAMPLES["dynamic"], i, length)
 
 
 @timed
 def context_extension() -> Proof:
-    """Which schedules keep the relative property, which break it, and YaRN's factor."""
+    """Which schedules keep the relative property, which break it, and YaRN's factor -- from the spec's schedules."""
     m, n = positions("m", "n")
     u, v = Matrix(real_symbols("u_0", "u_1")), Matrix(real_symbols("v_0", "v_1"))
-    theta = Symbol("theta", positive=True)
-    s, b, dd = (Symbol(x, positive=True) for x in ("s", "b", "d"))
-    i = Symbol("i", integer=True, nonnegative=True)
-    gamma, sigma, lam = Symbol("gamma", real=True), Symbol("sigma", real=True), Symbol("lambda", positive=True)
-    schedules = {
-        "linear": ("linear / position interpolation: theta_i / s", theta / s),
-        "static_ntk": ("static NTK: (b s^{d/(d-2)})^{-2i/d}", (b * s ** (dd / (dd - 2))) ** (-2 * i / dd)),
-        "yarn": ("YaRN: theta_i ((1 - gamma_i)/s + gamma_i), ramp gamma_i", theta * ((1 - gamma) / s + gamma)),
-        "llama3": (
-            "Llama 3: theta_i ((1 - sigma_i)/s + sigma_i) (sigma_i = 0, 1 or the smooth ramp)",
-            theta * ((1 - sigma) / s + sigma),
-        ),
-        "longrope": ("LongRoPE, one factor set: theta_i / lambda_i", theta / lam),
-        "dynamic_ntk_same_length": (
-            "dynamic NTK, query and keys at the same length L: theta_i(L)",
-            Symbol("theta_L", positive=True),
-        ),
-    }
+    theta = Symbol("theta'", real=True)
+    length = Symbol("L", integer=True, positive=True)
     p = Proof(
         "context_extension",
         "context_extension",
         "Context extension: which schedules stay relative",
         "A schedule keeps the relative property exactly when every angle is linear in the position, "
-        "phi_i(m) = m theta'_i with theta'_i independent of m. Linear/PI, static NTK, YaRN, Llama 3 and LongRoPE "
-        "(within one factor set) do; dynamic NTK with keys cached at another length does not. YaRN's attention "
-        "factor multiplies every score by the same constant.",
+        "phi_i(m) = m theta'_i with theta'_i independent of m. Every schedule of RopeSpec -- default, linear/PI, "
+        "static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3 -- gives such theta'_i(L); dynamic NTK "
+        "and LongRoPE with keys cached at another length than the query's do not. YaRN's attention factor "
+        "multiplies every score by the same constant.",
     )
-    for key, (label, tp) in schedules.items():
-        p.steps.append(
-            decide_step(
-                key,
-                f"{label}: <R(m theta') u, R(n theta') v> = u^T R((n-m) theta') v.",
-                dot(rot(m * tp) * u, rot(n * tp) * v),
-                (u.T * rot((n - m) * tp) * v)[0, 0],
-            )
-        )
-    tq, tk = dynamic_ntk_theta(1, 8), dynamic_ntk_theta(1, 4)
-    tt = Symbol("t", integer=True)
-
-    def cross(mq: Any, nk: Any) -> Any:
-        return dot(rot(mq * tq) * u, rot(nk * tk) * v)
-
     p.steps.append(
         decide_step(
-            "dynamic_ntk_cross_length",
-            f"Dynamic NTK (r=4, base 10000, factor 2, L0 = 4): query at length 8 (theta_1 = {tq}), keys cached at "
-            f"length 4 (theta_1 = {tk}). Claim: the score is unchanged by shifting both positions by t. "
-            "Refuted: the score depends on more than n - m.",
-            cross(m, n),
-            cross(m + tt, n + tt),
-            expect=Verdict.REFUTED,
+            "any_position_free_theta",
+            "For any angle theta' that does not involve the positions: <R(m theta') u, R(n theta') v> = "
+            "u^T R((n-m) theta') v (one block; the block-diagonal sum is theorem 2).",
+            dot(rot(m * theta) * u, rot(n * theta) * v),
+            (u.T * rot((n - m) * theta) * v)[0, 0],
         )
     )
+    agreements: dict[str, float] = {}
+    for rope_type in ROPE_TYPES:
+        spec = EXAMPLES[rope_type]
+        i = spec.half // 2  # a pair inside the schedule's interesting band
+        th = theta_expression(spec, i, length)
+        agreements[rope_type] = agreement(spec, (None, 2, spec.max_position_embeddings or 4096, 1 << 16))
+        p.steps.append(
+            decide_step(
+                f"{rope_type.replace('-', '_')}_same_length",
+                f"{rope_type} ({spec.describe()}): theta_{i}(L) = {th} from the spec involves the length L but not "
+                "the positions, so at one length the score depends on n - m only.",
+                dot(rot(m * th) * u, rot(n * th) * v),
+                (u.T * rot((n - m) * th) * v)[0, 0],
+            )
+        )
+    tt = Symbol("t", integer=True)
+    for rope_type, (lq, lk) in _CROSS.items():
+        spec = EXAMPLES[rope_type]
+        tq, tk = theta_expression(spec, 1, lq), theta_expression(spec, 1, lk)
+
+        def cross(mq: Any, nk: Any, tq: Any = tq, tk: Any = tk) -> Any:
+            return dot(rot(mq * tq) * u, rot(nk * tk) * v)
+
+        name = "dynamic_ntk_cross_length" if rope_type == "dynamic" else f"{rope_type}_cross_length"
+        p.steps.append(
+            decide_step(
+                name,
+                f"{rope_type} ({spec.describe()}): query at length {lq} (theta_1 = {tq}), keys cached at length "
+                f"{lk} (theta_1 = {tk}). Claim: the score is unchanged by shifting both positions by t. "
+                "Refuted: the score depends on more than n - m.",
+                cross(m, n),
+                cross(m + tt, n + tt),
+                expect=Verdict.REFUTED,
+            )
+        )
+    s = Symbol("s", positive=True)
     a = log(s) / 10 + 1
     p.steps.append(
         decide_step(
@@ -107,18 +134,23 @@ def context_extension() -> Proof:
             a**2 * (u.T * rot((n - m) * theta) * v)[0, 0],
         )
     )
+    tq, tk = dynamic_ntk_theta(1, 8), dynamic_ntk_theta(1, 4)
     check = spec_dynamic_check(tq, tk)
     p.data["dynamic_ntk"] = {"theta_query": str(tq), "theta_key": str(tk), "spec_check": check}
-    if not check["agrees"]:
-        p.notes.append(
-            "RopeSpec's DynamicNTK schedule gives other thetas than the exact ones used here (see the cross-check)."
-        )
+    p.data["schedule_agreement"] = agreements
+    worst = max(agreements.values())
+    p.notes.append(
+        f"Each schedule's exact theta_i(L) agrees with RopeSpec's fp64 inv_freq at every pair and the lengths tried "
+        f"to a relative {worst:.1e} (rounding only)."
+        if worst < 1e-12
+        else f"A schedule's exact theta_i(L) differs from RopeSpec's fp64 values by {worst:.1e}: see the data."
+    )
     return p
 
 
 def spec_dynamic_check(tq: Any, tk: Any) -> dict[str, Any]:
     """Do the exact thetas above agree with RopeSpec's DynamicNTK schedule (fp64)? Reported, not asserted."""
-    spec = RopeSpec(head_dim=4, base=10000.0, scaling=DynamicNTK(2.0, 4))
+    spec = EXAMPLES["dynamic"]
     got_q, got_k = float(spec.inv_freq(8)[1]), float(spec.inv_freq(4)[1])
     agrees = math.isclose(got_q, float(tq), rel_tol=1e-14) and math.isclose(got_k, float(tk), rel_tol=1e-14)
     return {"spec_theta_query": got_q, "spec_theta_key": got_k, "agrees": agrees}

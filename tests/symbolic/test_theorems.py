@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sympy
 
 from ropecheck.errors import UsageError
 from ropecheck.proofs import FAMILIES, THEOREMS, resolve, run_proofs
@@ -54,7 +55,7 @@ def test_concrete_d_rejects_odd(d: int) -> None:
 def test_dynamic_ntk_refuted_as_intended_but_theorem_proved() -> None:
     proof = context_extension()
     refuted = proof.intended_refutations
-    assert [s.name for s in refuted] == ["dynamic_ntk_cross_length"]
+    assert [s.name for s in refuted] == ["dynamic_ntk_cross_length", "longrope_cross_length"]
     assert refuted[0].verdict == Verdict.REFUTED
     assert proof.verdict == Verdict.PROVED and proof.as_intended
     assert proof.data["dynamic_ntk"]["theta_query"] == "1/300"
@@ -95,3 +96,28 @@ def test_concrete_d_negative_twin_refuted() -> None:
     assert proof.verdict == Verdict.REFUTED and step.counterexample is not None
     left, right = complex(sympy.N(step.counterexample.lhs, 30)), complex(sympy.N(step.counterexample.rhs, 30))
     assert abs(left - right) > 1e-9
+
+
+def test_theorem_7_covers_every_schedule_of_the_spec_with_its_own_formulas() -> None:
+    """Each schedule of RopeSpec has an example, a step, and exact thetas that match the spec's fp64 values."""
+    from ropecheck.proofs.context_extension import EXAMPLES
+    from ropecheck.schedules import ROPE_TYPES
+
+    assert set(EXAMPLES) == set(ROPE_TYPES)
+    assert all(isinstance(EXAMPLES[k].scaling, ROPE_TYPES[k]) for k in EXAMPLES)
+    proof = context_extension()
+    names = {s.name for s in proof.steps}
+    assert {f"{k.replace('-', '_')}_same_length" for k in ROPE_TYPES} <= names
+    assert max(proof.data["schedule_agreement"].values()) < 1e-12
+
+
+def test_a_wrong_symbolic_schedule_is_caught_by_the_agreement_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the symbolic form drifted from the spec's formula (here: Linear without its factor), the check says so."""
+    from ropecheck.schedules import Linear
+    from ropecheck.symbolic import schedules as symbolic_schedules
+
+    monkeypatch.setitem(symbolic_schedules.SYMBOLIC_SCHEDULES, Linear, lambda spec, sch, i, length:
+                        symbolic_schedules.exact(spec.base) ** sympy.Rational(-2 * i, spec.rotary_dim))  # fmt: skip
+    proof = context_extension()
+    assert proof.data["schedule_agreement"]["linear"] > 0.5
+    assert any("differs from RopeSpec" in n for n in proof.notes)
