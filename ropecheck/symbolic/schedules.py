@@ -63,8 +63,11 @@ def _dynamic_ntk(spec: RopeSpec, sch: Any, i: int, length: Any) -> Any:
 
 
 def _yarn(spec: RopeSpec, sch: Any, i: int, length: Any) -> Any:
-    r, base, l0, s = spec.rotary_dim, exact(spec.base), sympy.Integer(sch.original_max_position_embeddings), exact(
-        sch.factor
+    r, base, l0, s = (
+        spec.rotary_dim,
+        exact(spec.base),
+        sympy.Integer(sch.original_max_position_embeddings),
+        exact(sch.factor),
     )
 
     def dim_for(rotations: Any) -> Any:
