@@ -78,6 +78,18 @@ def context_extension() -> Proof:
         "static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3 -- gives such theta'_i(L); dynamic NTK "
         "and LongRoPE with keys cached at another length than the query's do not. YaRN's attention factor "
         "multiplies every score by the same constant.",
+        formula="\n".join(
+            [
+                r"\left\langle R(m\theta'_i(L))\,u,\ R(n\theta'_i(L))\,v \right\rangle",
+                r"= u^{\top} R\big((n-m)\theta'_i(L)\big)\, v",
+                r"\text{for every schedule, at one length } L",
+                r"\text{(not for keys cached at } L' \ne L)",
+            ]
+        ),
+        assumptions=[
+            "\\theta'_i(L) \\text{ the schedule's frequency at length } L \\text{ (from RopeSpec)}",
+            "u, v \\in \\mathbb{R}^2,\\ m, n, t \\in \\mathbb{Z}",
+        ],
     )
     p.steps.append(
         decide_step(

@@ -70,6 +70,21 @@ def forms_agree() -> Proof:
         "For every even d = 2h, both layouts, integer m and real theta_0..theta_{h-1}: the sparse block-diagonal "
         "matrix R_{Theta,m} x, the elementwise x*cos + rotate(x)*sin and the complex form (x_a + i x_b) "
         "e^{i m theta_i} are the same vector.",
+        formula="\n".join(
+            [
+                r"R_{\Theta,m}\, x = x \odot \cos(m\Theta) + \operatorname{rotate}(x) \odot \sin(m\Theta)",
+                r"= \big(\operatorname{Re},"
+                r" \operatorname{Im}\big)\!\left[(x_a + i x_b)\, e^{i m \theta_i}\right]_{i<h}",
+            ]
+        ),
+        assumptions=[
+            (
+                "d = 2h \\text{ (every even } d),\\ x \\in \\mathbb{R}^{d},\\ \\theta_i \\in \\mathbb{R},\\ m "
+                "\\in \\mathbb{Z}"
+            ),
+            "\\text{pair } i = (x_{2i}, x_{2i+1}) \\text{ (interleaved) or } (x_i, x_{i+h}) \\text{ (half-split)}",
+            "\\operatorname{rotate}(x) = (-x_b, x_a) \\text{ on each pair}",
+        ],
     )
     p.notes.append(
         "Proof outline. (1) On pair i (symbolic i < h) the three definitions give the same two numbers "

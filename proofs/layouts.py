@@ -83,6 +83,17 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
         "For every even d = 2h, the even-first permutation P ((P x)_i = x_{2i}, (P x)_{i+h} = x_{2i+1}), integer "
         "m and real theta_0..theta_{h-1}: R_half(m) = P R_interleaved(m) P^T; hence "
         "(R_half(m) P q)^T (R_half(n) P k) = (R_int(m) q)^T (R_int(n) k).",
+        formula="\n".join(
+            [
+                r"R^{\text{half}}_{\Theta,m} = P\, R^{\text{int}}_{\Theta,m}\, P^{\top}",
+                r"\big(R^{\text{half}}_{\Theta,m} P q\big)^{\top} R^{\text{half}}_{\Theta,n} P k",
+                r"= \big(R^{\text{int}}_{\Theta,m} q\big)^{\top} R^{\text{int}}_{\Theta,n} k",
+            ]
+        ),
+        assumptions=[
+            "d = 2h \\text{ (every even } d),\\ \\theta_i \\in \\mathbb{R},\\ m, n \\in \\mathbb{Z}",
+            "(P x)_i = x_{2i},\\ (P x)_{i+h} = x_{2i+1} \\ (i < h)",
+        ],
     )
     p.notes.append(
         "Proof outline. (1) At coordinates i and i + h (symbolic i < h) R_half(m) P x and P R_interleaved(m) x are "

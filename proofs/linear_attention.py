@@ -64,6 +64,16 @@ def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
         "Linear attention with RoPE is relative",
         "The RoPE linear-attention numerator sum_n (R_m phi(q))^T (R_n phi(k_n)) v_n equals "
         "sum_n phi(q)^T R_{n-m} phi(k_n) v_n, so it depends on the positions only through n - m.",
+        formula="\n".join(
+            [
+                r"\sum_{n} \big(R_{\Theta,m}\,\phi(q)\big)^{\top} \big(R_{\Theta,n}\,\phi(k_n)\big)\, v_n",
+                r"= \sum_{n} \phi(q)^{\top} R_{\Theta,n-m}\, \phi(k_n)\, v_n",
+            ]
+        ),
+        assumptions=[
+            "\\phi \\text{ any feature map};\\ \\phi(q), \\phi(k_n) \\in \\mathbb{R}^{d},\\ v_n \\in \\mathbb{R}",
+            "m, n \\in \\mathbb{Z},\\ \\theta_i \\in \\mathbb{R}",
+        ],
     )
     p.notes.append(
         "phi is any feature map (its values are free real symbols); v_n is one value channel, each channel alike."

@@ -131,6 +131,17 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
         "With S_j = sum_{k<j} e^{i(m-n) theta_k} (S_0 = 0) and h_{d/2} = 0: "
         "sum_{i<d/2} h_i e^{i(m-n) theta_i} = -sum_{i<d/2} S_{i+1} (h_{i+1} - h_i), hence "
         "|sum_i h_i e^{i(m-n) theta_i}| <= (max_i |h_{i+1} - h_i|) sum_j |S_j|.",
+        formula="\n".join(
+            [
+                r"\Big|\sum_{i<N} h_i\, e^{i(m-n)\theta_i}\Big|",
+                r"\le \Big(\max_{i} |h_{i+1} - h_i|\Big) \sum_{j=1}^{N} |S_j|",
+                r"S_j = \sum_{k<j} e^{i(m-n)\theta_k}",
+            ]
+        ),
+        assumptions=[
+            "N = d/2 \\text{ (every } N),\\ h_i \\in \\mathbb{C},\\ h_N = 0",
+            "\\theta_k \\in \\mathbb{R},\\ m, n \\in \\mathbb{Z}",
+        ],
     )
     m, n = positions("m", "n")
     for big_n in small:

@@ -68,6 +68,17 @@ def multi_axis() -> Proof:
         "Multi-axis RoPE: axial 2-D and M-RoPE",
         "2-D axial RoPE and M-RoPE scores are invariant under a translation of each axis separately; "
         "M-RoPE with the same position on every axis is 1-D RoPE.",
+        formula="\n".join(
+            [
+                r"s(p_q + t, p_k + t) = s(p_q, p_k)",
+                r"\text{(a shift } t \text{ of each axis)}",
+                r"\text{M-RoPE}(m, m, m) = R_{\Theta,m}",
+            ]
+        ),
+        assumptions=[
+            "\\text{axial: } p = (x, y);\\ \\text{M-RoPE: } p = (t, h, w)",
+            "q, k \\in \\mathbb{R}^{8},\\ \\theta_i, \\omega_i \\in \\mathbb{R},\\ \\text{positions} \\in \\mathbb{Z}",
+        ],
     )
     p.notes.append(
         "d = 8: axial uses 2 pairs per axis (theta for x, omega for y); M-RoPE sections (1, 1, 2) pairs for (t, h, w)."

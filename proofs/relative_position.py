@@ -40,6 +40,19 @@ def rotation_2d() -> Proof:
         "relative_position",
         "The 2x2 rotation group",
         "R(a)^T = R(-a), R(a) R(b) = R(a+b), R(0) = I and R(a)^T R(a) = I for real a, b.",
+        formula="\n".join(
+            [
+                r"R(a)^{\top} = R(-a),\quad R(0) = I",
+                r"R(a)\,R(b) = R(a+b),\quad R(a)^{\top} R(a) = I",
+            ]
+        ),
+        assumptions=[
+            "a, b \\in \\mathbb{R}",
+            (
+                "R(\\varphi) = \\begin{pmatrix} \\cos\\varphi & -\\sin\\varphi \\\\ \\sin\\varphi & "
+                "\\cos\\varphi \\end{pmatrix}"
+            ),
+        ],
     )
     p.steps += [
         decide_step("transpose", "Transposing a rotation reverses it.", rot(a).T, rot(-a)),
@@ -65,6 +78,17 @@ def relative_position_2d() -> Proof:
         "Relative position in 2-D",
         "With f(x, m) = x e^{i m theta} on x in C = R^2, <f(q,m), f(k,n)> = Re[q k* e^{i(m-n) theta}], "
         "the same as the rotation-matrix form (R(m theta) q)^T (R(n theta) k) = q^T R((n-m) theta) k.",
+        formula="\n".join(
+            [
+                r"\langle f(q,m), f(k,n) \rangle = \operatorname{Re}\!\left[q\,\bar{k}\,e^{i(m-n)\theta}\right]",
+                r"= q^{\top} R\big((n-m)\theta\big)\, k",
+            ]
+        ),
+        assumptions=[
+            "f(x, m) = x\\, e^{i m \\theta},\\ x \\in \\mathbb{C} \\cong \\mathbb{R}^2",
+            "q = q_0 + i q_1,\\ k = k_0 + i k_1,\\ q_j, k_j, \\theta \\in \\mathbb{R}",
+            "m, n \\in \\mathbb{Z}",
+        ],
     )
     p.steps += [
         decide_step(

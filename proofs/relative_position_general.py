@@ -62,6 +62,20 @@ def relative_position_general(*, relative: Any = None) -> Proof:
         "Relative position for every even d",
         "For every even d = 2h, frequencies theta_0..theta_{h-1} and integer positions m, n: "
         "<R_{Theta,m} q, R_{Theta,n} k> = q^T R_{Theta,n-m} k.",
+        formula="\n".join(
+            [
+                r"\langle R_{\Theta,m}\, q,\ R_{\Theta,n}\, k \rangle = q^{\top} R_{\Theta,n-m}\, k",
+            ]
+        ),
+        assumptions=[
+            "d = 2h,\\ h \\ge 1 \\text{ (every even } d)",
+            "q, k \\in \\mathbb{R}^{d},\\ \\theta_0, \\dots, \\theta_{h-1} \\in \\mathbb{R}",
+            "m, n \\in \\mathbb{Z}",
+            (
+                "R_{\\Theta,m} = \\operatorname{diag}\\big(R(m\\theta_0), \\dots, R(m\\theta_{h-1})\\big) "
+                "\\text{ on the pairs } (q_{2i}, q_{2i+1})"
+            ),
+        ],
     )
     # the regrouping lemma, by induction on h: sum over the 2h coordinates = sum over the h pairs
     j = Symbol("j", integer=True, nonnegative=True)
@@ -198,6 +212,11 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
         f"Relative position, full expansion for d = {d}",
         f"<R_m q, R_n k> - q^T R_{{n-m}} k expands to 0 for d = {d} with symbolic q, k, theta_i, m, n.",
         [step],
+        formula=(
+            rf"\langle R_{{\Theta,m}} q, R_{{\Theta,n}} k \rangle - q^{{\top}} R_{{\Theta,n-m}} k = 0"
+            rf" \quad (d = {d})"
+        ),
+        assumptions=[r"q, k \in \mathbb{R}^{d},\ \theta_i \in \mathbb{R},\ m, n \in \mathbb{Z}", "one concrete d"],
     )
     if failed:
         p.notes.append(f"blocks not reduced to 0: {failed[:10]}")

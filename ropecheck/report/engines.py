@@ -15,13 +15,10 @@ is the caller's; engines that own a progress bar are run with theirs off.
 from __future__ import annotations
 
 import dataclasses
-import html
 import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
-
-import sympy
 
 from ..errors import UsageError
 from ..precision.pages import collect as collect_reproductions
@@ -36,8 +33,8 @@ from ..symbolic import (
     decay_svg,
     render_certificates_markdown,
     render_index_markdown,
+    render_proof_html,
     render_proof_markdown,
-    step_mathml,
 )
 from ..symbolic.certify import certificate_index, certify
 from ..verify.batch import render_adapter_pages, verify_adapters
@@ -91,7 +88,7 @@ def collect_proofs(progress: Progress) -> Section:
                 )
             )
         md = render_proof_markdown(p, number=numbers.get(p.family), timings=False, certificates=certificates)
-        pages.append(Page(link, p.title, md, html=_proof_html(p, step_mathml)))
+        pages.append(Page(link, p.title, md, html=render_proof_html(p, number=numbers.get(p.family))))
         curve = p.data.get("decay_curve")
         if curve:
             svg = decay_svg(curve)
@@ -161,26 +158,6 @@ def collect_certificates(progress: Progress) -> Section:
 def _proof_evidence(p: Any) -> str:
     methods = sorted({s.method for s in p.steps if s.expect.value == "PROVED"})
     return f"{len(p.steps)} steps decided by {', '.join(methods)}"
-
-
-def _proof_html(p: Any, step_mathml: Callable[[Any], str]) -> str:
-
-    parts = [f"<p>{html.escape(p.statement)}</p>"]
-    for i, s in enumerate(p.steps, 1):
-        parts.append(
-            f'<div class="step"><p><b>Step {i}</b> <code>{html.escape(s.name)}</code>: {html.escape(s.statement)} '
-            f'— <span class="{s.verdict.value}">{s.verdict.value}</span> by <code>{html.escape(s.method)}</code></p>'
-        )
-        if _small(s):
-            parts.append(step_mathml(s))
-        parts.append("</div>")
-    return "\n".join(parts)
-
-
-def _small(step: Any) -> bool:
-    """Steps whose MathML stays readable (the concrete-d matrices are summarised in Markdown)."""
-
-    return all(sympy.count_ops(side) <= 400 for side in (step.lhs, step.rhs))
 
 
 # ------------------------------------------------------------------------------- properties

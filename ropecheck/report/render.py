@@ -54,10 +54,21 @@ def _header_md(header: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _note(row_verdict: str, expected: str) -> str:
+    """`` (expected X)`` for a verdict that did not hold, `` (expected)`` for a failing verdict that was meant."""
+    if row_verdict != expected:
+        return f" (expected {expected})"
+    return "" if row_verdict in PASSING + ("SKIP",) else " (expected)"
+
+
 def _verdict(row_verdict: str, expected: str) -> str:
     badge = _BADGE.get(row_verdict, "")
-    note = "" if row_verdict == expected else f" (expected {expected})"
-    return f"{badge} {row_verdict}{note}".strip()
+    return f"{badge} {row_verdict}{_note(row_verdict, expected)}".strip()
+
+
+def _code_html(text: str) -> str:
+    """Evidence text as HTML: escaped, with Markdown's `code` spans as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def matrix(section: Section) -> tuple[list[str], dict[str, dict[str, Row]]]:
@@ -85,9 +96,7 @@ def _cell_md(r: Row | None) -> str:
     if r is None:
         return ""
     text = _verdict(r.verdict, r.expected)
-    if not r.held:
-        return f"**{text}**"
-    return text + (" (expected)" if r.verdict not in PASSING + ("SKIP",) else "")
+    return f"**{text}**" if not r.held else text
 
 
 def _section_md(section: Section) -> list[str]:
@@ -165,6 +174,7 @@ td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;font-size:.92e
 .UNDECIDED,.SKIP{color:var(--muted);font-weight:600}.unexpected{background:#ffebe9}
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:var(--muted);font-size:.9em}
 details{margin:.4em 0}summary{cursor:pointer}math{font-size:1.05em}.step{margin:.3em 0 .3em 1em}
+.eq{max-width:100%;margin:.4em 0}.REFUTED.expected{color:var(--muted)}.counterexample{margin-left:1em}
 .header{color:var(--muted);font-size:.85em}
 """
 
@@ -227,11 +237,7 @@ def render_html(report: Report) -> str:
                     if r is None:
                         cells.append("<td></td>")
                         continue
-                    note = (
-                        f" (expected {e(r.expected)})"
-                        if not r.held
-                        else (" (expected)" if r.verdict not in PASSING + ("SKIP",) else "")
-                    )
+                    note = e(_note(r.verdict, r.expected))
                     cls = r.verdict + ("" if r.held else " unexpected")
                     cells.append(f'<td class="{e(cls)}" title="{e(r.evidence)}">{e(r.verdict)}{note}</td>')
                 parts.append(f"<tr><th>{e(label)}</th>{''.join(cells)}</tr>")
@@ -243,11 +249,11 @@ def render_html(report: Report) -> str:
             parts.append("<table><tr><th>check</th><th>verdict</th><th>evidence</th></tr>")
             for r in s.rows:
                 cls = "" if r.held else ' class="unexpected"'
-                note = "" if r.held else f" (expected {e(r.expected)})"
+                note = e(_note(r.verdict, r.expected))
                 name = f'<a href="#{e(r.link)}">{e(r.name)}</a>' if r.link else e(r.name)
                 parts.append(
                     f"<tr{cls}><td>{name}</td><td "
-                    f'class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{e(r.evidence)}</td></tr>'
+                    f'class="{e(r.verdict)}">{e(r.verdict)}{note}</td><td>{_code_html(r.evidence)}</td></tr>'
                 )
             parts.append("</table>")
             if fold:

@@ -143,6 +143,10 @@ class Proof:
     notes: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    #: the statement as a LaTeX formula, in the theorem's notation (what a reader sees first)
+    formula: str = ""
+    #: what the symbols are (domains, ranges): LaTeX, one item each
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def verdict(self) -> Verdict:
@@ -169,6 +173,8 @@ class Proof:
             "family": self.family,
             "title": self.title,
             "statement": self.statement,
+            "formula": self.formula,
+            "assumptions": list(self.assumptions),
             "verdict": self.verdict.value,
             "as_intended": self.as_intended,
             "seconds": round(self.seconds, 6),

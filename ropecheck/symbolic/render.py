@@ -8,15 +8,17 @@ summarised beyond it; the JSON keeps everything.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import sympy
-from sympy.printing.mathml import mathml
 
 from ..io import VOLATILE_BEGIN, VOLATILE_END
 from ..svg import curve_svg
+from .mathlines import aligned_latex, aligned_mathml, latex_to_mathml
 from .proof import Counterexample, Proof, Step, Verdict
 
 __all__ = [
@@ -26,7 +28,12 @@ __all__ = [
     "render_certificates_markdown",
     "proofs_to_json",
     "render_counterexample_text",
+    "formula_latex",
+    "prose_html",
+    "prose_plain",
+    "latex_mathml",
     "render_index_markdown",
+    "render_proof_html",
     "render_proof_markdown",
     "render_proof_text",
     "step_mathml",
@@ -55,8 +62,46 @@ def _latex(expr: Any) -> str:
 def _verdict_text(step: Step) -> str:
     text = _BADGE[step.verdict]
     if step.expect != Verdict.PROVED:
-        text += " (as intended)" if step.as_intended else f" (expected {step.expect.value})"
+        text += " (expected)" if step.as_intended else f" (expected {step.expect.value})"
     return text
+
+
+def _equation_latex(step: Step) -> str:
+    """The step's equation, broken over lines at top-level terms; very long sides are summarised."""
+    if len(sympy.latex(step.lhs)) > MAX_LATEX or len(sympy.latex(step.rhs)) > MAX_LATEX:
+        return f"{_latex(step.lhs)} {_RELATION_TEX[step.relation]} {_latex(step.rhs)}"
+    return aligned_latex(step.lhs, step.relation, step.rhs)
+
+
+#: What each rewrite of the decision procedure does, in a sentence (shown under each step).
+RULES: dict[str, str] = {
+    "identity": "the two sides are the same expression once built",
+    "expand": "multiplying out both sides gives the same polynomial",
+    "expand_trig": "expanding cos and sin of sums and multiples into products, then multiplying out",
+    "expand_complex": "splitting every complex quantity into real and imaginary parts",
+    "doit": "evaluating the finite sums and products, then expanding trig functions",
+    "peel": "sums whose upper limits differ by an integer are aligned by peeling off their last terms",
+    "shift_peel": "sums are shifted to a common index and start, then their upper limits aligned (Karr's "
+    "convention makes every move an identity)",
+    "pythagoras": "cos^2 + sin^2 = 1 after expanding",
+    "trigsimp": "SymPy's trigsimp after expanding",
+    "fu": "the Fu et al. trigonometric simplification",
+    "counterexample": "exact values at which the two sides certifiably differ",
+    "none": "no rewrite reduced the difference to 0 and no counterexample was found: not a proof",
+}
+
+
+def rule_sentence(method: str) -> str:
+    """``decided by `m`: what m does`` for a step's method (entrywise/termwise/nonnegative wrappers too)."""
+    inner = method
+    prefix = ""
+    for wrapper, words in (("entrywise(", "entry by entry, "), ("termwise(", "term by term, "),
+                           ("nonnegative(", "the slack is manifestly nonnegative after ")):  # fmt: skip
+        if inner.startswith(wrapper) and inner.endswith(")"):
+            inner, prefix = inner[len(wrapper) : -1], prefix + words
+    base = inner.split(" ")[0]
+    explanation = RULES.get(base)
+    return f"decided by `{method}`" + (f": {prefix}{explanation}." if explanation else ".")
 
 
 def _counterexample_md(cex: Counterexample) -> list[str]:
@@ -81,7 +126,8 @@ def render_proof_markdown(
     timings: bool = True,
     certificates: Sequence[dict[str, Any]] = (),
 ) -> str:
-    """One theorem as a Markdown page: statement, verdict, every step in LaTeX with its rewrite.
+    """One theorem as a Markdown page for people: the statement in rendered math, its assumptions,
+    then the derivation, each step an aligned equation with the rule that decided it.
 
     ``timings=False`` leaves the times out, for pages that must be identical run to run.
     ``certificates`` is :func:`ropecheck.symbolic.certify.certificate_index`: the Coq theorems
@@ -91,29 +137,40 @@ def render_proof_markdown(
     lines = [
         f"# {head}{proof.title}",
         "",
-        f"`{proof.name}` (family `{proof.family}`) — **{_BADGE[proof.verdict]}**"
+        f"**{_BADGE[proof.verdict]}**"
         + ("" if proof.as_intended else " — **not as intended**")
-        + (f" in {proof.seconds:.3f} s" if timings else ""),
+        + f" · `{proof.name}` (family `{proof.family}`)"
+        + (f" · {proof.seconds:.3f} s" if timings else ""),
         "",
-        f"**Statement.** {proof.statement}",
+    ]
+    if proof.formula:
+        lines += ["$$", formula_latex(proof), "$$", ""]
+    lines += [f"**Statement.** {proof.statement}", ""]
+    if proof.assumptions:
+        lines += ["**Assumptions.**", ""] + [f"- ${a}$" for a in proof.assumptions] + [""]
+    lines += [
+        "## Derivation",
         "",
-        "| # | step | verdict | decided by |" + (" time (s) |" if timings else ""),
+        "| # | step | verdict | rule |" + (" time (s) |" if timings else ""),
         "|---|---|---|---|" + ("---|" if timings else ""),
     ]
     for i, s in enumerate(proof.steps, 1):
         lines.append(
-            f"| {i} | `{s.name}` | {_verdict_text(s)} | `{s.method}` |" + (f" {s.seconds:.3f} |" if timings else "")
+            f"| {i} | [`{s.name}`](#step-{i}-{s.name.replace('_', '-')}) | {_verdict_text(s)} | `{s.method}` |"
+            + (f" {s.seconds:.3f} |" if timings else "")
         )
     lines.append("")
     for i, s in enumerate(proof.steps, 1):
         lines += [
-            f"## Step {i}: `{s.name}`",
+            f"### Step {i}: {s.name.replace('_', '-')}",
             "",
             s.statement,
             "",
-            f"$$ {_latex(s.lhs)} {_RELATION_TEX[s.relation]} {_latex(s.rhs)} $$",
+            "$$",
+            _equation_latex(s),
+            "$$",
             "",
-            f"{_verdict_text(s)} — decided by `{s.method}`.",
+            f"{_verdict_text(s)} — {rule_sentence(s.method)}",
             "",
         ]
         if s.counterexample is not None:
@@ -139,6 +196,151 @@ def render_proof_markdown(
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def formula_latex(proof: Proof) -> str:
+    """The theorem's statement as one LaTeX display: its lines centred under each other (``gathered``)."""
+    rows = [line.strip() for line in proof.formula.split("\n") if line.strip()]
+    if len(rows) <= 1:
+        return rows[0] if rows else ""
+    return "\\begin{gathered}\n" + " \\\\\n".join(rows) + "\n\\end{gathered}"
+
+
+def latex_mathml(tex: str, *, display: bool = True) -> str:
+    """A LaTeX formula written by hand (one line) as MathML, for the statements and assumptions."""
+    return latex_to_mathml(tex, display=display)
+
+
+def _top_level_pieces(tex: str) -> list[tuple[str, str]]:
+    """``tex`` as ("text", words) and ("math", LaTeX) pieces: ``\\text{...}`` and the separators
+    ``,\\ `` and ``;\\ `` at brace depth 0 end a piece, so a browser may wrap between pieces."""
+    pieces: list[tuple[str, str]] = []
+    depth, start, i = 0, 0, 0
+    while i < len(tex):
+        if tex.startswith("\\\\", i):  # a row break inside an environment
+            i += 2
+            continue
+        if tex.startswith("\\begin{", i) or tex.startswith("\\end{", i):
+            depth += 1 if tex[i + 1] == "b" else -1
+            i += 4
+            continue
+        if tex[i] == "{":
+            depth += 1
+        elif tex[i] == "}":
+            depth -= 1
+        elif depth == 0 and tex.startswith("\\text{", i):
+            end, level = i + 6, 1
+            while end < len(tex) and level:
+                level += {"{": 1, "}": -1}.get(tex[end], 0)
+                end += 1
+            pieces += [("math", tex[start:i]), ("text", tex[i + 6 : end - 1])]
+            start = i = end
+            continue
+        elif depth == 0 and tex.startswith(("\\ ", ",\\ ", ";\\ "), i):
+            size = 2 if tex[i] == "\\" else 3
+            pieces += [("math", tex[start:i]), ("text", "" if size == 2 else tex[i] + " ")]
+            start = i = i + size
+            continue
+        i += 1
+    pieces.append(("math", tex[start:]))
+    return [(kind, text) for kind, text in pieces if text.strip() or (kind == "text" and text)]
+
+
+def _mixed_html(tex: str) -> str:
+    """Hand-written LaTeX as HTML text and inline MathML pieces (wrapping between pieces)."""
+    out = []
+    for kind, text in _top_level_pieces(tex):
+        if kind == "text":
+            out.append(html.escape(text))
+        else:
+            out.append(latex_to_mathml(text.strip(), display=False))
+    return "".join(out)
+
+
+_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$]+)\$")
+
+
+def prose_html(text: str) -> str:
+    """Prose with ``$...$`` inline LaTeX and Markdown `code` spans, as HTML with inline MathML."""
+    out, pos = [], 0
+    for m in _INLINE_MATH.finditer(text):
+        out.append(_inline_code_html(text[pos : m.start()]))
+        out.append(latex_to_mathml(m.group(1), display=False))
+        pos = m.end()
+    out.append(_inline_code_html(text[pos:]))
+    return "".join(out)
+
+
+def prose_plain(text: str) -> str:
+    """Prose with ``$...$`` inline LaTeX for a terminal: the dollar signs dropped."""
+    return _INLINE_MATH.sub(lambda m: m.group(1), text)
+
+
+def _sympy_mathml(expr: Any) -> str:
+    markup = latex_to_mathml(sympy.latex(expr), display=False)
+    return markup[markup.index(">") + 1 : markup.rindex("</math>")]
+
+
+def _counterexample_html(cex: Counterexample) -> list[str]:
+    values = '<mo separator="true">,</mo><mspace width="1em"/>'.join(
+        f"<mrow>{_sympy_mathml(k)}<mo>=</mo>{_sympy_mathml(v)}</mrow>" for k, v in cex.values.items()
+    )
+    where = f" (entry {cex.entry[0]}, {cex.entry[1]})" if cex.entry is not None else ""
+    return [
+        f'<div class="counterexample"><p>Counterexample{html.escape(where)}, checked in exact arithmetic:</p>',
+        f'<math display="block"><mrow>{values}</mrow></math>',
+        f'<math display="block"><mrow><mtext>left</mtext><mo>=</mo>{_sympy_mathml(cex.lhs)}</mrow></math>',
+        f'<math display="block"><mrow><mtext>right</mtext><mo>=</mo>{_sympy_mathml(cex.rhs)}</mrow></math>',
+        '<math display="block"><mrow><mtext>left</mtext><mo>&#x2212;</mo><mtext>right</mtext><mo>=</mo>'
+        f"{_sympy_mathml(cex.difference)}<mo>&#x2248;</mo><mn>{html.escape(cex.approx)}</mn>"
+        "<mo>&#x2260;</mo><mn>0</mn></mrow></math>",
+        "</div>",
+    ]
+
+
+def _inline_code_html(text: str) -> str:
+    """Plain text with Markdown's `code` spans, as HTML (escaped; the spans as <code>)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def render_proof_html(proof: Proof, *, number: int | None = None) -> str:
+    """One theorem as an HTML fragment for the self-contained report: the statement as MathML, the
+    assumptions, each step as an aligned equation (MathML ``mtable``) with its verdict and rule, and
+    every counterexample. The same content as :func:`render_proof_markdown`, without timings."""
+    e = html.escape
+    head = f"Theorem {number}: " if number is not None else ""
+    parts = [
+        f'<div class="proof"><p class="badge"><b>{e(head + proof.title)}</b> — '
+        f'<span class="{proof.verdict.value}">{e(_BADGE[proof.verdict])}</span>'
+        + ("" if proof.as_intended else " <b>not as intended</b>")
+        + f" · <code>{e(proof.name)}</code></p>"
+    ]
+    rows = [line.strip() for line in proof.formula.split("\n") if line.strip()]
+    parts += [f'<div class="eq">{latex_mathml(row)}</div>' for row in rows]
+    parts.append(f"<p><b>Statement.</b> {prose_html(proof.statement)}</p>")
+    if proof.assumptions:
+        parts.append("<p><b>Assumptions.</b></p><ul>")
+        parts += [f"<li>{_mixed_html(a)}</li>" for a in proof.assumptions]
+        parts.append("</ul>")
+    parts.append("<p><b>Derivation.</b></p>")
+    for i, s in enumerate(proof.steps, 1):
+        expected = s.expect != Verdict.PROVED
+        parts.append(f'<div class="step"><p><b>Step {i}</b> <code>{e(s.name)}</code>: {prose_html(s.statement)}</p>')
+        if len(sympy.latex(s.lhs)) > MAX_LATEX or len(sympy.latex(s.rhs)) > MAX_LATEX:
+            parts.append(f'<p class="eq">{e(_latex(s.lhs))} = {e(_latex(s.rhs))} (in full in the JSON)</p>')
+        else:
+            parts.append(f'<div class="eq">{step_mathml(s)}</div>')
+        cls = s.verdict.value + (" expected" if expected and s.as_intended else "")
+        parts.append(
+            f'<p><span class="{cls}">{e(_verdict_text(s))}</span> — {_inline_code_html(rule_sentence(s.method))}</p>'
+        )
+        if s.counterexample is not None:
+            parts += _counterexample_html(s.counterexample)
+        parts.append("</div>")
+    if proof.notes:
+        parts.append("<p><b>Notes.</b></p><ul>" + "".join(f"<li>{prose_html(n)}</li>" for n in proof.notes) + "</ul>")
+    parts.append("</div>")
+    return "\n".join(parts)
 
 
 def _certificate_md(proof: Proof, certificates: Sequence[dict[str, Any]]) -> list[str]:
@@ -287,7 +489,10 @@ def render_counterexample_text(cex: Counterexample) -> list[str]:
 
 def render_proof_text(proof: Proof) -> str:
     """A terminal rendering: the verdict of each step and the rewrite that decided it."""
-    lines = [f"{proof.verdict.value:<9} {proof.name}: {proof.title} ({proof.seconds:.3f} s)", f"  {proof.statement}"]
+    lines = [
+        f"{proof.verdict.value:<9} {proof.name}: {proof.title} ({proof.seconds:.3f} s)",
+        f"  {prose_plain(proof.statement)}",
+    ]
     for s in proof.steps:
         intended = (
             ""
@@ -301,12 +506,8 @@ def render_proof_text(proof: Proof) -> str:
 
 
 def step_mathml(step: Step) -> str:
-    """A step as presentation MathML (``lhs = rhs``), for the HTML report."""
-
-    lhs = mathml(step.lhs, printer="presentation")
-    rhs = mathml(step.rhs, printer="presentation")
-    rel = "&#x2264;" if step.relation == "<=" else "="
-    return f'<math display="block"><mrow>{lhs}<mo>{rel}</mo>{rhs}</mrow></math>'
+    """A step as presentation MathML (``lhs = rhs``, broken over lines at its terms), for the HTML report."""
+    return aligned_mathml(step.lhs, step.relation, step.rhs)
 
 
 def proofs_to_json(proofs: Sequence[Proof], *, total_seconds: float | None = None) -> dict[str, Any]:
