@@ -19,11 +19,12 @@ import math
 import sys
 from typing import Any
 
-from sympy import Matrix, Symbol, log
+from sympy import Matrix, Symbol, latex, log
 
 from ropecheck.schedules import ROPE_TYPES, DynamicNTK, Linear, Llama3, LongRoPE, StaticNTK, YaRN
 from ropecheck.spec import RopeSpec
 from ropecheck.symbolic.decide import decide_step
+from ropecheck.symbolic.mathlines import aligned_latex
 from ropecheck.symbolic.proof import Proof, Verdict, timed
 from ropecheck.symbolic.render import print_family
 from ropecheck.symbolic.rope import dot, positions, real_symbols, rot
@@ -67,17 +68,17 @@ def context_extension() -> Proof:
     """Which schedules keep the relative property, which break it, and YaRN's factor -- from the spec's schedules."""
     m, n = positions("m", "n")
     u, v = Matrix(real_symbols("u_0", "u_1")), Matrix(real_symbols("v_0", "v_1"))
-    theta = Symbol("theta'", real=True)
+    theta = Symbol("theta_*", real=True)  # printed θ_*: any angle free of the positions
     length = Symbol("L", integer=True, positive=True)
     p = Proof(
         "context_extension",
         "context_extension",
         "Context extension: which schedules stay relative",
-        "A schedule keeps the relative property exactly when every angle is linear in the position, "
-        "phi_i(m) = m theta'_i with theta'_i independent of m. Every schedule of RopeSpec -- default, linear/PI, "
-        "static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3 -- gives such theta'_i(L); dynamic NTK "
-        "and LongRoPE with keys cached at another length than the query's do not. YaRN's attention factor "
-        "multiplies every score by the same constant.",
+        r"A schedule keeps the relative property exactly when every angle is linear in the position, "
+        r"$\varphi_i(m) = m\,\theta'_i$ with $\theta'_i$ independent of $m$. Every schedule of `RopeSpec` -- default, "
+        r"linear/PI, static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3 -- gives such "
+        r"$\theta'_i(L)$; dynamic NTK and LongRoPE with keys cached at another length than the query's do not. "
+        r"YaRN's attention factor multiplies every score by the same constant.",
         formula="\n".join(
             [
                 r"\left\langle R(m\theta'_i(L))\,u,\ R(n\theta'_i(L))\,v \right\rangle",
@@ -90,12 +91,15 @@ def context_extension() -> Proof:
             "\\theta'_i(L) \\text{ the schedule's frequency at length } L \\text{ (from RopeSpec)}",
             "u, v \\in \\mathbb{R}^2,\\ m, n, t \\in \\mathbb{Z}",
         ],
+        scope="every pair, so every d",
+        every_d=True,
     )
     p.steps.append(
         decide_step(
             "any_position_free_theta",
-            "For any angle theta' that does not involve the positions: <R(m theta') u, R(n theta') v> = "
-            "u^T R((n-m) theta') v (one block; the block-diagonal sum is theorem 2).",
+            r"For any angle $\theta_*$ that does not involve the positions: "
+            r"$\langle R(m\theta_*)\,u, R(n\theta_*)\,v \rangle = u^{\top} R((n-m)\theta_*)\,v$ "
+            r"(one block; the block-diagonal sum is theorem 2).",
             dot(rot(m * theta) * u, rot(n * theta) * v),
             (u.T * rot((n - m) * theta) * v)[0, 0],
         )
@@ -105,14 +109,18 @@ def context_extension() -> Proof:
         spec = EXAMPLES[rope_type]
         i = spec.half // 2  # a pair inside the schedule's interesting band
         th = theta_expression(spec, i, length)
+        label = Symbol(rf"\theta_{{{i}}}(L)")  # printed as is: the schedule's frequency at length L
         agreements[rope_type] = agreement(spec, (None, 2, spec.max_position_embeddings or 4096, 1 << 16))
         p.steps.append(
             decide_step(
                 f"{rope_type.replace('-', '_')}_same_length",
-                f"{rope_type} ({spec.describe()}): theta_{i}(L) = {th} from the spec involves the length L but not "
-                "the positions, so at one length the score depends on n - m only.",
+                rf"`{rope_type}` (`{spec.describe()}`): the spec gives "
+                f"$${aligned_latex(label, '==', th)}$$ "
+                "which involves the length $L$ but not the positions, so at one length the score depends on "
+                "$n - m$ only.",
                 dot(rot(m * th) * u, rot(n * th) * v),
                 (u.T * rot((n - m) * th) * v)[0, 0],
+                shown={th: label},
             )
         )
     tt = Symbol("t", integer=True)
@@ -127,9 +135,9 @@ def context_extension() -> Proof:
         p.steps.append(
             decide_step(
                 name,
-                f"{rope_type} ({spec.describe()}): query at length {lq} (theta_1 = {tq}), keys cached at length "
-                f"{lk} (theta_1 = {tk}). Claim: the score is unchanged by shifting both positions by t. "
-                "Refuted: the score depends on more than n - m.",
+                rf"`{rope_type}` (`{spec.describe()}`): query at length {lq} ($\theta_1 = {latex(tq)}$), keys cached "
+                rf"at length {lk} ($\theta_1 = {latex(tk)}$). Claim: the score is unchanged by shifting both "
+                "positions by $t$. Refuted: the score depends on more than $n - m$.",
                 cross(m, n),
                 cross(m + tt, n + tt),
                 expect=Verdict.REFUTED,
@@ -140,8 +148,8 @@ def context_extension() -> Proof:
     p.steps.append(
         decide_step(
             "yarn_attention_factor",
-            "YaRN multiplies cos and sin by a = 0.1 ln s + 1 for q and k: every score is scaled by a^2, the same "
-            "constant at every (m, n).",
+            r"YaRN multiplies $\cos$ and $\sin$ by $a = 0.1 \ln s + 1$ for $q$ and $k$: every score is scaled by "
+            r"$a^2$, the same constant at every $(m, n)$.",
             dot(a * rot(m * theta) * u, a * rot(n * theta) * v),
             a**2 * (u.T * rot((n - m) * theta) * v)[0, 0],
         )
@@ -152,10 +160,11 @@ def context_extension() -> Proof:
     p.data["schedule_agreement"] = agreements
     worst = max(agreements.values())
     p.notes.append(
-        f"Each schedule's exact theta_i(L) agrees with RopeSpec's fp64 inv_freq at every pair and the lengths tried "
-        f"to a relative {worst:.1e} (rounding only)."
+        rf"Each schedule's exact $\theta_i(L)$ agrees with the fp64 `inv_freq` of `RopeSpec` at every pair and the "
+        f"lengths tried to a relative {worst:.1e} (rounding only)."
         if worst < 1e-12
-        else f"A schedule's exact theta_i(L) differs from RopeSpec's fp64 values by {worst:.1e}: see the data."
+        else rf"A schedule's exact $\theta_i(L)$ differs from the fp64 values of `RopeSpec` by {worst:.1e}: "
+        "see the data."
     )
     return p
 

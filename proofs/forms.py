@@ -67,9 +67,10 @@ def forms_agree() -> Proof:
         "forms_agree",
         "forms",
         "The three forms of RoPE agree",
-        "For every even d = 2h, both layouts, integer m and real theta_0..theta_{h-1}: the sparse block-diagonal "
-        "matrix R_{Theta,m} x, the elementwise x*cos + rotate(x)*sin and the complex form (x_a + i x_b) "
-        "e^{i m theta_i} are the same vector.",
+        r"For every even $d = 2h$, both layouts, integer $m$ and real $\theta_0, \dots, \theta_{h-1}$: the sparse "
+        r"block-diagonal matrix $R_{\Theta,m}\, x$, the elementwise "
+        r"$x \odot \cos(m\Theta) + \operatorname{rotate}(x) \odot \sin(m\Theta)$ and the complex form "
+        r"$(x_a + i x_b)\, e^{i m \theta_i}$ are the same vector.",
         formula="\n".join(
             [
                 r"R_{\Theta,m}\, x = x \odot \cos(m\Theta) + \operatorname{rotate}(x) \odot \sin(m\Theta)",
@@ -85,13 +86,15 @@ def forms_agree() -> Proof:
             "\\text{pair } i = (x_{2i}, x_{2i+1}) \\text{ (interleaved) or } (x_i, x_{i+h}) \\text{ (half-split)}",
             "\\operatorname{rotate}(x) = (-x_b, x_a) \\text{ on each pair}",
         ],
+        scope="every even d",
+        every_d=True,
     )
     p.notes.append(
-        "Proof outline. (1) On pair i (symbolic i < h) the three definitions give the same two numbers "
-        "(pair_*). (2) The pairs of each layout cover the 2h coordinates exactly once: the sum of any y_j over the "
-        "coordinates regroups into a sum over pairs (cover_*), for symbolic h. (3) With y_j the squared difference "
-        "of two forms at coordinate j, the squared distance between them is the sum over pairs of the squared "
-        "pair differences, each 0 by (1): the forms are equal vectors (distance_*), for every h."
+        "Proof outline. (1) On pair $i$ (symbolic $i < h$) the three definitions give the same two numbers "
+        "(`pair_*`). (2) The pairs of each layout cover the $2h$ coordinates exactly once: the sum of any $y_j$ over "
+        "the coordinates regroups into a sum over pairs (`cover_*`), for symbolic $h$. (3) With $y_j$ the squared "
+        "difference of two forms at coordinate $j$, the squared distance between them is the sum over pairs of the "
+        "squared pair differences, each $0$ by (1): the forms are equal vectors (`distance_*`), for every $h$."
     )
     for layout in ("interleaved", "half"):
         matrix, elementwise, complex_ = _pair_forms(x, th, i, h, m, layout)
@@ -99,14 +102,17 @@ def forms_agree() -> Proof:
         p.steps += [
             decide_step(
                 f"pair_{layout}_matrix_elementwise",
-                f"{layout} layout, pair i = (x_{{{a}}}, x_{{{b}}}): B_i(m) x^{{(i)}} equals the elementwise form "
-                "x*cos + rotate(x)*sin on the pair.",
+                f"{layout} layout, pair $i$, that is $(x_{{{sympy.latex(a)}}}, x_{{{sympy.latex(b)}}})$: "
+                r"$B_i(m)\, x^{(i)}$ equals the elementwise form "
+                r"$x \odot \cos(m\theta_i) + \operatorname{rotate}(x) \odot \sin(m\theta_i)$ on the pair.",
                 matrix,
                 elementwise,
             ),
             decide_step(
                 f"pair_{layout}_complex_matrix",
-                f"{layout} layout, pair i: (Re, Im) of (x_a + i x_b) e^{{i m theta_i}} is B_i(m) x^{{(i)}}.",
+                f"{layout} layout, pair $i$: "
+                r"$(\operatorname{Re}, \operatorname{Im})$ of $(x_a + i x_b)\, e^{i m \theta_i}$ "
+                r"is $B_i(m)\, x^{(i)}$.",
                 complex_,
                 matrix,
             ),
@@ -116,20 +122,20 @@ def forms_agree() -> Proof:
     p.steps += [
         decide_step(
             "cover_interleaved_base",
-            "Interleaved pairs cover the coordinates, h = 1: y_0 + y_1 = sum over the one pair (0, 1).",
+            "Interleaved pairs cover the coordinates, $h = 1$: $y_0 + y_1$ equals the sum over the one pair $(0, 1)$.",
             coordinates.subs(h, 1),
             Sum(y[2 * i] + y[2 * i + 1], (i, 0, 0)),
         ),
         decide_step(
             "cover_interleaved_step",
-            "Interleaved pairs, from h to h + 1 (induction): both sums gain y_{2h} + y_{2h+1}.",
+            "Interleaved pairs, from $h$ to $h + 1$ (induction): both sums gain $y_{2h} + y_{2h+1}$.",
             coordinates.subs(h, h + 1) - coordinates,
             Sum(y[2 * i] + y[2 * i + 1], (i, 0, h)) - Sum(y[2 * i] + y[2 * i + 1], (i, 0, h - 1)),
         ),
         decide_step(
             "cover_half",
-            "Half-split pairs cover the coordinates for every h: sum_{j<2h} y_j = sum_{i<h} (y_i + y_{i+h}) "
-            "(the second half of the range, shifted by h).",
+            r"Half-split pairs cover the coordinates for every $h$: $\sum_{j < 2h} y_j = \sum_{i < h} (y_i + y_{i+h})$ "
+            r"(the second half of the range, shifted by $h$).",
             coordinates,
             Sum(y[i] + y[i + h], (i, 0, h - 1)),
         ),
@@ -142,8 +148,9 @@ def forms_agree() -> Proof:
             p.steps.append(
                 decide_step(
                     f"distance_{layout}_matrix_{name}",
-                    f"{layout} layout: |matrix form - {name} form|^2 = sum over the h pairs of the pair's squared "
-                    "difference (cover_*) = sum of zeros: the two vectors are equal for every h.",
+                    f"{layout} layout: the squared distance between the matrix form and the {name} form is the sum "
+                    "over the $h$ pairs of the pair's squared difference (`cover_*`), a sum of zeros: the two vectors "
+                    "are equal for every $h$.",
                     Sum(diff[0] ** 2 + diff[1] ** 2, (i, 0, h - 1)),
                     sympy.S.Zero,
                 )

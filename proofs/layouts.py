@@ -80,9 +80,11 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
         "layouts_agree",
         "layouts",
         "Half-split and interleaved layouts agree under the even-first permutation",
-        "For every even d = 2h, the even-first permutation P ((P x)_i = x_{2i}, (P x)_{i+h} = x_{2i+1}), integer "
-        "m and real theta_0..theta_{h-1}: R_half(m) = P R_interleaved(m) P^T; hence "
-        "(R_half(m) P q)^T (R_half(n) P k) = (R_int(m) q)^T (R_int(n) k).",
+        r"For every even $d = 2h$, the even-first permutation $P$ (with $(P x)_i = x_{2i}$, "
+        r"$(P x)_{i+h} = x_{2i+1}$), integer $m$ and real $\theta_0, \dots, \theta_{h-1}$: "
+        r"$R^{\text{half}}_{\Theta,m} = P\, R^{\text{int}}_{\Theta,m}\, P^{\top}$; hence "
+        r"$(R^{\text{half}}_{\Theta,m} P q)^{\top} (R^{\text{half}}_{\Theta,n} P k)$ equals "
+        r"$(R^{\text{int}}_{\Theta,m}\, q)^{\top} (R^{\text{int}}_{\Theta,n}\, k)$.",
         formula="\n".join(
             [
                 r"R^{\text{half}}_{\Theta,m} = P\, R^{\text{int}}_{\Theta,m}\, P^{\top}",
@@ -94,14 +96,17 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
             "d = 2h \\text{ (every even } d),\\ \\theta_i \\in \\mathbb{R},\\ m, n \\in \\mathbb{Z}",
             "(P x)_i = x_{2i},\\ (P x)_{i+h} = x_{2i+1} \\ (i < h)",
         ],
+        scope="every even d",
+        every_d=True,
     )
     p.notes.append(
-        "Proof outline. (1) At coordinates i and i + h (symbolic i < h) R_half(m) P x and P R_interleaved(m) x are "
-        "the same numbers (conjugate_*). (2) Coordinates i and i + h, i < h, cover the 2h coordinates exactly once "
-        "(cover_half, for symbolic h), so the two vectors are equal: R_half(m) P = P R_interleaved(m) for every h, "
-        "and P^T P = I (3) makes it R_half(m) = P R_interleaved(m) P^T. (3) P only reorders coordinates: "
-        "sum_j (Pa)_j (Pb)_j = sum_j a_j b_j (permutation_*), by the two regroupings of the coordinate sum. "
-        "(4) Hence the scores agree (scores)."
+        r"Proof outline. (1) At coordinates $i$ and $i + h$ (symbolic $i < h$) $R^{\text{half}}_{\Theta,m} P x$ and "
+        r"$P R^{\text{int}}_{\Theta,m}\, x$ are the same numbers (`conjugate_*`). (2) Coordinates $i$ and $i + h$, "
+        r"$i < h$, cover the $2h$ coordinates exactly once (`cover_half`, for symbolic $h$), so the two vectors are "
+        r"equal: $R^{\text{half}}_{\Theta,m} P = P R^{\text{int}}_{\Theta,m}$ for every $h$, and $P^{\top} P = I$ (3) "
+        r"makes it $R^{\text{half}}_{\Theta,m} = P R^{\text{int}}_{\Theta,m} P^{\top}$. (3) $P$ only reorders "
+        r"coordinates: $\sum_j (Pa)_j (Pb)_j = \sum_j a_j b_j$ (`permutation_*`), by the two regroupings of the "
+        r"coordinate sum. (4) Hence the scores agree (`scores`)."
     )
     px_first, px_second = _permuted(x, i, permutation)
     (k0, p0), (k1, p1) = permutation[0](i), permutation[1](i)
@@ -109,20 +114,21 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
     p.steps += [
         decide_step(
             "conjugate_first",
-            "Coordinate i: (R_half(m) P x)_i = (P R_interleaved(m) x)_i.",
+            r"Coordinate $i$: $(R^{\text{half}}_{\Theta,m} P x)_i = (P R^{\text{int}}_{\Theta,m}\, x)_i$.",
             left[0],
             _interleaved(x, k0, p0, th, m),
         ),
         decide_step(
             "conjugate_second",
-            "Coordinate i + h: (R_half(m) P x)_{i+h} = (P R_interleaved(m) x)_{i+h}.",
+            r"Coordinate $i + h$: $(R^{\text{half}}_{\Theta,m} P x)_{i+h} = (P R^{\text{int}}_{\Theta,m}\, x)_{i+h}$.",
             left[1],
             _interleaved(x, k1, p1, th, m),
         ),
         decide_step(
             "cover_half",
-            "Coordinates i and i + h (i < h) cover the 2h coordinates once: sum_{j<2h} y_j = sum_{i<h} (y_i + y_{i+h}) "
-            "for every sequence y and every h, so two vectors equal at i and i + h for all i are equal.",
+            r"Coordinates $i$ and $i + h$ ($i < h$) cover the $2h$ coordinates once: "
+            r"$\sum_{j < 2h} y_j = \sum_{i < h} (y_i + y_{i+h})$ for every sequence $y$ and every $h$, so two vectors "
+            r"equal at $i$ and $i + h$ for all $i$ are equal.",
             Sum(y[j], (j, 0, 2 * h - 1)),
             Sum(y[i] + y[i + h], (i, 0, h - 1)),
         ),
@@ -135,21 +141,23 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
     p.steps += [
         decide_step(
             "permutation_pairs",
-            "By (P a)_i = a_{2i}, (P a)_{i+h} = a_{2i+1}: sum_{i<h} ((Pa)_i (Pb)_i + (Pa)_{i+h} (Pb)_{i+h}) is the sum "
-            "over the interleaved pairs of a_j b_j.",
+            r"By $(P a)_i = a_{2i}$, $(P a)_{i+h} = a_{2i+1}$: "
+            r"$\sum_{i < h} ((Pa)_i (Pb)_i + (Pa)_{i+h} (Pb)_{i+h})$ is the sum over the interleaved pairs "
+            r"of $a_j b_j$.",
             Sum(pa[0] * pb[0] + pa[1] * pb[1], (i, 0, h - 1)),
             pairs,
         ),
         decide_step(
             "permutation_regroup_base",
-            "The interleaved pairs cover the coordinates, h = 1: a_0 b_0 + a_1 b_1.",
+            "The interleaved pairs cover the coordinates, $h = 1$: $a_0 b_0 + a_1 b_1$.",
             coordinates.subs(h, 1),
             Sum(u[2 * i] + u[2 * i + 1], (i, 0, 0)),
         ),
         decide_step(
             "permutation_regroup_step",
-            "From h to h + 1 (induction): both sides gain u_{2h} + u_{2h+1}; with u_j = a_j b_j, the sum over "
-            "the interleaved pairs is sum_j a_j b_j, so sum_j (Pa)_j (Pb)_j = sum_j a_j b_j: P^T P = I.",
+            r"From $h$ to $h + 1$ (induction): both sides gain $u_{2h} + u_{2h+1}$; with $u_j = a_j b_j$, the sum "
+            r"over the interleaved pairs is $\sum_j a_j b_j$, so $\sum_j (Pa)_j (Pb)_j = \sum_j a_j b_j$: "
+            r"$P^{\top} P = I$.",
             coordinates.subs(h, h + 1) - coordinates,
             Sum(u[2 * i] + u[2 * i + 1], (i, 0, h)) - Sum(u[2 * i] + u[2 * i + 1], (i, 0, h - 1)),
         ),
@@ -162,8 +170,9 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
     p.steps.append(
         decide_step(
             "scores",
-            "The score regrouped by pairs (cover_half on the left, the interleaved regrouping on the right): "
-            "(R_half(m) P q)^T (R_half(n) P k) = (R_int(m) q)^T (R_int(n) k), equal summands for every h.",
+            r"The score regrouped by pairs (`cover_half` on the left, the interleaved regrouping on the right): "
+            r"$(R^{\text{half}}_{\Theta,m} P q)^{\top} (R^{\text{half}}_{\Theta,n} P k)$ equals "
+            r"$(R^{\text{int}}_{\Theta,m}\, q)^{\top} (R^{\text{int}}_{\Theta,n}\, k)$, equal summands for every $h$.",
             Sum(hq[0] * hk[0] + hq[1] * hk[1], (i, 0, h - 1)),
             Sum(iq[0] * ik[0] + iq[1] * ik[1], (i, 0, h - 1)),
         )

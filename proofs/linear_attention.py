@@ -15,7 +15,7 @@ from sympy import IndexedBase, Matrix, Sum, Symbol
 from ropecheck.symbolic.decide import decide_step
 from ropecheck.symbolic.proof import Proof, timed
 from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import dot, positions, real_symbols, rope_matrix, rot, thetas, vec
+from ropecheck.symbolic.rope import block_symbols, dot, positions, real_symbols, rope_matrix, rot, thetas, vec
 
 __all__ = [
     "NUMBER",
@@ -62,8 +62,9 @@ def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
         "linear_attention",
         "linear_attention",
         "Linear attention with RoPE is relative",
-        "The RoPE linear-attention numerator sum_n (R_m phi(q))^T (R_n phi(k_n)) v_n equals "
-        "sum_n phi(q)^T R_{n-m} phi(k_n) v_n, so it depends on the positions only through n - m.",
+        r"The RoPE linear-attention numerator $\sum_n (R_{\Theta,m}\,\phi(q))^{\top} (R_{\Theta,n}\,\phi(k_n))\, v_n$ "
+        r"equals $\sum_n \phi(q)^{\top} R_{\Theta,n-m}\,\phi(k_n)\, v_n$, so it depends on the positions only through "
+        r"$n - m$.",
         formula="\n".join(
             [
                 r"\sum_{n} \big(R_{\Theta,m}\,\phi(q)\big)^{\top} \big(R_{\Theta,n}\,\phi(k_n)\big)\, v_n",
@@ -74,27 +75,57 @@ def linear_attention(*, keys: int = 3, d: int = 4) -> Proof:
             "\\phi \\text{ any feature map};\\ \\phi(q), \\phi(k_n) \\in \\mathbb{R}^{d},\\ v_n \\in \\mathbb{R}",
             "m, n \\in \\mathbb{Z},\\ \\theta_i \\in \\mathbb{R}",
         ],
+        scope="every even d",
+        every_d=True,
     )
     p.notes.append(
-        "phi is any feature map (its values are free real symbols); v_n is one value channel, each channel alike."
+        r"$\phi$ is any feature map (its values are free real symbols); $v_n$ is one value channel, each channel alike."
     )
+    blocks = block_symbols()
+    q, th, i, h = blocks["q"], blocks["theta"], blocks["i"], blocks["h"]
+    kk = IndexedBase("K", real=True)  # K[j, c]: coordinate c of phi(k_j)
+    qi, kji = Matrix([q[2 * i], q[2 * i + 1]]), Matrix([kk[j, 2 * i], kk[j, 2 * i + 1]])
+
+    def every_d(mq: Any, shift: Any = 0) -> Any:
+        """The numerator for J keys and h pairs, both symbolic: sum_j v_j sum_i <B_i(m) q^(i), B_i(n_j) k_j^(i)>."""
+        inner = dot(rot(mq * th[i] + shift * th[i]) * qi, rot(nb[j] * th[i] + shift * th[i]) * kji)
+        return Sum(vb[j] * Sum(inner, (i, 0, h - 1)), (j, 0, jn - 1))
+
+    relative_every_d = Sum(vb[j] * Sum((qi.T * rot((nb[j] - m) * th[i]) * kji)[0, 0], (i, 0, h - 1)), (j, 0, jn - 1))
     p.steps += [
         decide_step(
+            "every_d_every_key",
+            r"Every even $d = 2h$ and any number $J$ of keys, both symbolic: by theorem 2's block decomposition the "
+            r"numerator is $\sum_{j<J} v_j \sum_{i<h} \langle R(m\theta_i)\, q^{(i)}, R(n_j\theta_i)\, k_j^{(i)} "
+            r"\rangle$, and it equals $\sum_{j<J} v_j \sum_{i<h} q^{(i)\top} R((n_j - m)\theta_i)\, k_j^{(i)}$, "
+            r"which is $\sum_j \phi(q)^{\top} R_{\Theta,n_j-m}\,\phi(k_j)\, v_j$.",
+            every_d(m),
+            relative_every_d,
+        ),
+        decide_step(
+            "every_d_translation",
+            r"Every even $d$, any $J$: with the query and every key position shifted by $t$ the numerator is the "
+            r"same relative form (the shift cancels in $(n_j + t) - (m + t)$), so it is unchanged.",
+            every_d(m, t),
+            relative_every_d,
+        ),
+        decide_step(
             "keys_sum",
-            "Any number J of keys (one block each): the numerator is a sum of equal summands "
-            "(R(m theta) u)^T (R(n_j theta) k_j) v_j = u^T R((n_j - m) theta) k_j v_j.",
+            r"Any number $J$ of keys (one block each): the numerator is a sum of equal summands, "
+            r"$(R(m\theta)\,u)^{\top} (R(n_j\theta)\,k_j)\, v_j = u^{\top} R((n_j - m)\theta)\,k_j\, v_j$.",
             Sum(dot(rot(m * theta) * u, rot(nb[j] * theta) * kj) * vb[j], (j, 0, jn - 1)),
             Sum((u.T * rot((nb[j] - m) * theta) * kj)[0, 0] * vb[j], (j, 0, jn - 1)),
         ),
         decide_step(
             f"relative_d{d}_keys{keys}",
-            f"d={d}, {keys} keys: the numerator equals sum_n phi(q)^T R_(n-m) phi(k_n) v_n.",
+            f"$d = {d}$, {keys} keys: the numerator equals "
+            r"$\sum_n \phi(q)^{\top} R_{\Theta,n-m}\,\phi(k_n)\, v_n$.",
             numerator(m, ns),
             relative,
         ),
         decide_step(
             f"translation_d{d}_keys{keys}",
-            f"d={d}, {keys} keys: shifting every position by t leaves the numerator unchanged.",
+            f"$d = {d}$, {keys} keys: shifting every position by $t$ leaves the numerator unchanged.",
             numerator(m, ns),
             numerator(m + t, [n + t for n in ns]),
         ),

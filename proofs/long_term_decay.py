@@ -74,35 +74,38 @@ def _bound_steps() -> list[Step]:
     return [
         decide_step(
             "triangle_lagrange",
-            "Two complex numbers u = u_1 + i u_2, v = v_1 + i v_2 (Lagrange's identity): "
-            "|u|^2 |v|^2 = (u_1 v_1 + u_2 v_2)^2 + (u_1 v_2 - u_2 v_1)^2.",
+            "Two complex numbers $u = u_1 + i u_2$, $v = v_1 + i v_2$ (Lagrange's identity): "
+            "$|u|^2 |v|^2 = (u_1 v_1 + u_2 v_2)^2 + (u_1 v_2 - u_2 v_1)^2$.",
             prod**2,
             dot**2 + cross**2,
         ),
         decide_step(
             "triangle_identity",
-            "(|u| + |v| - |u + v|) |u| |v| (|u| + |v| + |u + v|) = (u_1 v_2 - u_2 v_1)^2 + (|u||v| - u_1 v_1 - "
-            "u_2 v_2)^2: for u, v != 0, |u| + |v| - |u + v| is this sum of squares over a positive product.",
+            r"The product of $|u| + |v| - |u + v|$, $|u|\, |v|$ and $|u| + |v| + |u + v|$ equals the sum of "
+            r"squares $(u_1 v_2 - u_2 v_1)^2$ $+ (|u|\, |v| - u_1 v_1 - u_2 v_2)^2$: for $u, v \ne 0$, "
+            r"$|u| + |v| - |u + v|$ is this sum of squares over a positive product.",
             (nu + nv - nuv) * prod * (nu + nv + nuv),
             cross**2 + (prod - dot) ** 2,
         ),
         decide_le_step(
             "triangle",
-            "The triangle inequality |u + v| <= |u| + |v| (u, v != 0; with u = 0 or v = 0 it is an equality): the "
-            "slack |u| + |v| - |u + v| equals the quotient of triangle_identity, which is manifestly >= 0.",
+            r"The triangle inequality $|u + v| \le |u| + |v|$ ($u, v \ne 0$; with $u = 0$ or $v = 0$ it is an "
+            r"equality): the slack $|u| + |v| - |u + v|$ equals the quotient of `triangle_identity`, which is "
+            r"manifestly $\ge 0$.",
             sympy.S.Zero,
             (cross**2 + (prod - dot) ** 2) / (prod * (nu + nv + nuv)),
         ),
         decide_step(
             "triangle_sum_base",
-            "For N terms, by induction: N = 0, |sum_{i<0} a_i| = 0 = sum_{i<0} |a_i|.",
+            r"For $N$ terms, by induction: $N = 0$, $|\sum_{i < 0} a_i| = 0 = \sum_{i < 0} |a_i|$.",
             sympy.Abs(Sum(a[i], (i, 0, -1))),
             Sum(sympy.Abs(a[i]), (i, 0, -1)),
         ),
         decide_step(
             "triangle_sum_step",
-            "From N to N + 1 both sums gain the term a_N: with u = sum_{i<N} a_i and v = a_N, triangle gives "
-            "|sum_{i<N+1} a_i| <= |sum_{i<N} a_i| + |a_N| <= sum_{i<N} |a_i| + |a_N| = sum_{i<N+1} |a_i|.",
+            r"From $N$ to $N + 1$ both sums gain the term $a_N$: with $u = \sum_{i < N} a_i$ and $v = a_N$, "
+            r"`triangle` gives $|\sum_{i < N+1} a_i| \le |\sum_{i < N} a_i| + |a_N|$, which is at most "
+            r"$\sum_{i < N} |a_i| + |a_N| = \sum_{i < N+1} |a_i|$.",
             sympy.Matrix(
                 [
                     Sum(a[i], (i, 0, big)) - Sum(a[i], (i, 0, big - 1)),
@@ -113,8 +116,8 @@ def _bound_steps() -> list[Step]:
         ),
         decide_le_step(
             "bound_max",
-            "With c_i = h_{i+1} - h_i, M = max_i |c_i| and D_i = M - |c_i| >= 0 (the definition of M): "
-            "sum_i |S_{i+1}| |c_i| <= M sum_i |S_{i+1}|, for every N.",
+            r"With $c_i = h_{i+1} - h_i$, $M = \max_i |c_i|$ and $D_i = M - |c_i| \ge 0$ (the definition of $M$): "
+            r"$\sum_i |S_{i+1}|\, |c_i| \le M \sum_i |S_{i+1}|$, for every $N$.",
             Sum(sympy.Abs(s_[i + 1]) * (bound - d_[i]), (i, 0, big - 1)),
             bound * Sum(sympy.Abs(s_[i + 1]), (i, 0, big - 1)),
         ),
@@ -128,9 +131,9 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
         "long_term_decay",
         "long_term_decay",
         "Long-term decay (Abel summation)",
-        "With S_j = sum_{k<j} e^{i(m-n) theta_k} (S_0 = 0) and h_{d/2} = 0: "
-        "sum_{i<d/2} h_i e^{i(m-n) theta_i} = -sum_{i<d/2} S_{i+1} (h_{i+1} - h_i), hence "
-        "|sum_i h_i e^{i(m-n) theta_i}| <= (max_i |h_{i+1} - h_i|) sum_j |S_j|.",
+        r"With $S_j = \sum_{k < j} e^{i(m-n)\theta_k}$ ($S_0 = 0$) and $h_{d/2} = 0$: "
+        r"$\sum_{i < d/2} h_i\, e^{i(m-n)\theta_i}$ equals $-\sum_{i < d/2} S_{i+1} (h_{i+1} - h_i)$, hence "
+        r"$|\sum_i h_i\, e^{i(m-n)\theta_i}|$ is at most $(\max_i |h_{i+1} - h_i|) \sum_j |S_j|$.",
         formula="\n".join(
             [
                 r"\Big|\sum_{i<N} h_i\, e^{i(m-n)\theta_i}\Big|",
@@ -142,6 +145,8 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
             "N = d/2 \\text{ (every } N),\\ h_i \\in \\mathbb{C},\\ h_N = 0",
             "\\theta_k \\in \\mathbb{R},\\ m, n \\in \\mathbb{Z}",
         ],
+        scope="every N = d/2",
+        every_d=True,
     )
     m, n = positions("m", "n")
     for big_n in small:
@@ -152,7 +157,7 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
         p.steps.append(
             decide_step(
                 f"abel_d{2 * big_n}",
-                f"d/2 = {big_n}, symbolic h_i (complex) and theta_i: the Abel-summation identity.",
+                rf"$d/2 = {big_n}$, symbolic $h_i$ (complex) and $\theta_i$: the Abel-summation identity.",
                 sum((hs[i] * e[i] for i in range(big_n)), sympy.S.Zero),
                 -sum((s[i + 1] * (hs[i + 1] - hs[i]) for i in range(big_n)), sympy.S.Zero),
             )
@@ -176,27 +181,27 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
     p.steps += [
         decide_step(
             "partial_sums_start",
-            "S_0 = sum_{k<0} e^{i r theta_k} = 0 (r = m - n).",
+            r"$S_0 = \sum_{k < 0} e^{i r \theta_k} = 0$ ($r = m - n$).",
             partial(sympy.S.Zero),
             sympy.S.Zero,
         ),
         decide_step(
             "partial_sums_increment",
-            "S_{N+1} - S_N = e^{i r theta_N} for every N: the summation-by-parts identity below, with "
-            "S_{i+1} - S_i in place of e^{i r theta_i}, is the Abel-summation identity.",
+            r"$S_{N+1} - S_N = e^{i r \theta_N}$ for every $N$: the summation-by-parts identity below, with "
+            r"$S_{i+1} - S_i$ in place of $e^{i r \theta_i}$, is the Abel-summation identity.",
             partial(big + 1) - partial(big),
             exp(I * r * th[big]),
         ),
         decide_step(
             "by_parts_base",
-            "Summation by parts for every N (N = d/2), base case N = 0: both sides are 0.",
+            "Summation by parts for every $N$ ($N = d/2$), base case $N = 0$: both sides are $0$.",
             lhs(sympy.S.Zero),
             rhs(sympy.S.Zero),
         ),
         decide_step(
             "by_parts_step",
-            "Inductive step: going from N to N + 1 changes both sides by the same amount, so the identity "
-            "for N gives it for N + 1 (hence for every N >= 0).",
+            r"Inductive step: going from $N$ to $N + 1$ changes both sides by the same amount, so the identity "
+            r"for $N$ gives it for $N + 1$ (hence for every $N \ge 0$).",
             lhs(big + 1) - lhs(big),
             rhs(big + 1) - rhs(big),
         ),
@@ -204,17 +209,18 @@ def long_term_decay(*, small: Sequence[int] = (1, 2, 3, 4)) -> Proof:
     p.steps += _bound_steps()
     p.notes += [
         (
-            "With S_{i+1} - S_i = e^{i(m-n) theta_i} and S_0 = 0 (partial_sums_*) and h_{d/2} = 0, the "
-            "summation-by-parts identity (by_parts_*, by induction on N) is exactly the Abel-summation identity above, "
-            "for every d."
+            r"With $S_{i+1} - S_i = e^{i(m-n)\theta_i}$ and $S_0 = 0$ (`partial_sums_*`) and $h_{d/2} = 0$, the "
+            r"summation-by-parts identity (`by_parts_*`, by induction on $N$) is exactly the Abel-summation identity "
+            r"above, for every $d$."
         ),
         (
-            "The bound, for every N: |sum_i S_{i+1} c_i| <= sum_i |S_{i+1}| |c_i| (the triangle inequality: for two "
-            "complex numbers u, v by triangle_* -- |u| + |v| - |u + v| is a manifestly nonnegative quotient -- and "
-            "for N terms by induction, triangle_sum_*), and sum_i |S_{i+1}| |c_i| <= M sum_i |S_{i+1}| with "
-            "M = max_i |c_i| (bound_max). Here c_i = h_{i+1} - h_i; D_i = M - |c_i| >= 0 is the definition of M."
+            r"The bound, for every $N$: $|\sum_i S_{i+1} c_i| \le \sum_i |S_{i+1}|\, |c_i|$ (the triangle "
+            r"inequality: for two complex numbers $u, v$ by `triangle_*` -- $|u| + |v| - |u + v|$ is a manifestly "
+            r"nonnegative quotient -- and for $N$ terms by induction, `triangle_sum_*`), and "
+            r"$\sum_i |S_{i+1}|\, |c_i| \le M \sum_i |S_{i+1}|$ with $M = \max_i |c_i|$ (`bound_max`). Here "
+            r"$c_i = h_{i+1} - h_i$; $D_i = M - |c_i| \ge 0$ is the definition of $M$."
         ),
-        "The curve (1/(d/2)) sum_j |S_j| below is numeric (fp64) evidence of the decay, not part of the proof.",
+        r"The curve $\frac{1}{d/2} \sum_j |S_j|$ below is numeric (fp64) evidence of the decay, not part of the proof.",
     ]
     curve = decay_curve()
     p.data["decay_curve"] = {"base": 10000, "d": 128, "points": curve, **decay_summary(curve)}

@@ -79,38 +79,41 @@ def multi_axis() -> Proof:
             "\\text{axial: } p = (x, y);\\ \\text{M-RoPE: } p = (t, h, w)",
             "q, k \\in \\mathbb{R}^{8},\\ \\theta_i, \\omega_i \\in \\mathbb{R},\\ \\text{positions} \\in \\mathbb{Z}",
         ],
+        scope="d = 8 only",
+        every_d=False,
     )
     p.notes.append(
-        "d = 8: axial uses 2 pairs per axis (theta for x, omega for y); M-RoPE sections (1, 1, 2) pairs for (t, h, w)."
+        r"$d = 8$: axial uses 2 pairs per axis ($\theta$ for $x$, $\omega$ for $y$); M-RoPE sections $(1, 1, 2)$ pairs "
+        r"for $(t, h, w)$."
     )
     p.steps += [
         decide_step(
             "axial_x",
-            "Axial 2-D: shifting the x positions of q and k by t_x keeps the score.",
+            "Axial 2-D: shifting the $x$ positions of $q$ and $k$ by $t_x$ keeps the score.",
             axial((a1, b1), (a2, b2)),
             axial((a1 + tx, b1), (a2 + tx, b2)),
         ),
         decide_step(
             "axial_y",
-            "Axial 2-D: shifting the y positions of q and k by t_y keeps the score.",
+            "Axial 2-D: shifting the $y$ positions of $q$ and $k$ by $t_y$ keeps the score.",
             axial((a1, b1), (a2, b2)),
             axial((a1, b1 + ty), (a2, b2 + ty)),
         ),
         decide_step(
             "axial_relative",
-            "Axial 2-D: the score is q^T R_axial(a_2 - a_1, b_2 - b_1) k.",
+            r"Axial 2-D: the score is $q^{\top} R_{\text{axial}}(a_2 - a_1, b_2 - b_1)\, k$.",
             axial((a1, b1), (a2, b2)),
             (q.T * axial_matrix(fx, fy, a2 - a1, b2 - b1) * k)[0, 0],
         ),
         decide_step(
             "mrope_per_axis",
-            "M-RoPE: shifting each of t, h, w by its own amount keeps the score.",
+            "M-RoPE: shifting each of $t, h, w$ by its own amount keeps the score.",
             mrope((tq_, hq, wq), (tk_, hk, wk)),
             mrope((tq_ + ta, hq + ha, wq + wa), (tk_ + ta, hk + ha, wk + wa)),
         ),
         decide_step(
             "mrope_reduces",
-            "M-RoPE with t = h = w = m is the 1-D RoPE matrix R_{Theta,m}.",
+            r"M-RoPE with $t = h = w = m$ is the 1-D RoPE matrix $R_{\Theta,m}$.",
             mrope_matrix(freqs, sections, (m, m, m)),
             rope_matrix(freqs, m),
         ),

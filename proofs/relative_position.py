@@ -39,7 +39,7 @@ def rotation_2d() -> Proof:
         "rotation_2d",
         "relative_position",
         "The 2x2 rotation group",
-        "R(a)^T = R(-a), R(a) R(b) = R(a+b), R(0) = I and R(a)^T R(a) = I for real a, b.",
+        r"$R(a)^{\top} = R(-a)$, $R(a)\,R(b) = R(a+b)$, $R(0) = I$ and $R(a)^{\top} R(a) = I$ for real $a, b$.",
         formula="\n".join(
             [
                 r"R(a)^{\top} = R(-a),\quad R(0) = I",
@@ -53,11 +53,13 @@ def rotation_2d() -> Proof:
                 "\\cos\\varphi \\end{pmatrix}"
             ),
         ],
+        scope="a 2x2 lemma (every d)",
+        every_d=True,
     )
     p.steps += [
         decide_step("transpose", "Transposing a rotation reverses it.", rot(a).T, rot(-a)),
         decide_step("compose", "Rotations compose by adding angles.", rot(a) * rot(b), rot(a + b)),
-        decide_step("zero", "The rotation by 0 is the identity.", rot(0), eye(2)),
+        decide_step("zero", "The rotation by $0$ is the identity $I$.", rot(0), eye(2)),
         decide_step("orthogonal", "A rotation is orthogonal.", rot(a).T * rot(a), eye(2)),
     ]
     return p
@@ -76,8 +78,10 @@ def relative_position_2d() -> Proof:
         "relative_position_2d",
         "relative_position",
         "Relative position in 2-D",
-        "With f(x, m) = x e^{i m theta} on x in C = R^2, <f(q,m), f(k,n)> = Re[q k* e^{i(m-n) theta}], "
-        "the same as the rotation-matrix form (R(m theta) q)^T (R(n theta) k) = q^T R((n-m) theta) k.",
+        r"With $f(x, m) = x\, e^{i m \theta}$ on $x \in \mathbb{C} \cong \mathbb{R}^2$, "
+        r"$\langle f(q,m), f(k,n) \rangle = \operatorname{Re}[q\,\bar{k}\,e^{i(m-n)\theta}]$, "
+        r"the same as the rotation-matrix form $(R(m\theta)\,q)^{\top} (R(n\theta)\,k)$, "
+        r"which is $q^{\top} R((n-m)\theta)\,k$.",
         formula="\n".join(
             [
                 r"\langle f(q,m), f(k,n) \rangle = \operatorname{Re}\!\left[q\,\bar{k}\,e^{i(m-n)\theta}\right]",
@@ -89,17 +93,21 @@ def relative_position_2d() -> Proof:
             "q = q_0 + i q_1,\\ k = k_0 + i k_1,\\ q_j, k_j, \\theta \\in \\mathbb{R}",
             "m, n \\in \\mathbb{Z}",
         ],
+        scope="a 2-D lemma (every d)",
+        every_d=True,
     )
     p.steps += [
         decide_step(
             "complex_form",
-            "The real inner product of f(q,m) and f(k,n) is Re[f(q,m) conj(f(k,n))] = Re[q k* e^{i(m-n)theta}].",
+            r"The real inner product of $f(q,m)$ and $f(k,n)$ is $\operatorname{Re}[f(q,m)\,\overline{f(k,n)}]$, "
+            r"which is $\operatorname{Re}[q\,\bar{k}\,e^{i(m-n)\theta}]$.",
             re(fq) * re(fk) + im(fq) * im(fk),
             target,
         ),
         decide_step(
             "matrix_is_complex",
-            "Multiplying by e^{i m theta} is the rotation R(m theta) of (Re x, Im x).",
+            r"Multiplying by $e^{i m \theta}$ is the rotation $R(m\theta)$ of "
+            r"$(\operatorname{Re} x, \operatorname{Im} x)$.",
             Matrix([re(fq), im(fq)]),
             rot(m * theta) * qv,
         ),
@@ -111,7 +119,7 @@ def relative_position_2d() -> Proof:
         ),
         decide_step(
             "relative",
-            "The score is q^T R((n-m) theta) k: it depends on the positions only through n - m.",
+            r"The score is $q^{\top} R((n-m)\theta)\,k$: it depends on the positions only through $n - m$.",
             dot(rot(m * theta) * qv, rot(n * theta) * kv),
             (qv.T * rot((n - m) * theta) * kv)[0, 0],
         ),

@@ -60,8 +60,8 @@ def relative_position_general(*, relative: Any = None) -> Proof:
         "relative_position_general",
         "relative_position_general",
         "Relative position for every even d",
-        "For every even d = 2h, frequencies theta_0..theta_{h-1} and integer positions m, n: "
-        "<R_{Theta,m} q, R_{Theta,n} k> = q^T R_{Theta,n-m} k.",
+        r"For every even $d = 2h$, frequencies $\theta_0, \dots, \theta_{h-1}$ and integer positions $m, n$: "
+        r"$\langle R_{\Theta,m}\, q, R_{\Theta,n}\, k \rangle = q^{\top} R_{\Theta,n-m}\, k$.",
         formula="\n".join(
             [
                 r"\langle R_{\Theta,m}\, q,\ R_{\Theta,n}\, k \rangle = q^{\top} R_{\Theta,n-m}\, k",
@@ -76,6 +76,8 @@ def relative_position_general(*, relative: Any = None) -> Proof:
                 "\\text{ on the pairs } (q_{2i}, q_{2i+1})"
             ),
         ],
+        scope="every even d",
+        every_d=True,
     )
     # the regrouping lemma, by induction on h: sum over the 2h coordinates = sum over the h pairs
     j = Symbol("j", integer=True, nonnegative=True)
@@ -88,44 +90,47 @@ def relative_position_general(*, relative: Any = None) -> Proof:
         return Sum(x[2 * i] * y[2 * i] + x[2 * i + 1] * y[2 * i + 1], (i, 0, hh - 1))
 
     p.notes.append(
-        "Proof outline. (1) regroup_base and regroup_step prove, by induction on h, that for all sequences x, y the "
-        "inner product over the d = 2h coordinates is the sum over the h pairs (x_{2i}, x_{2i+1}). "
-        "(2) R_{Theta,m} is block-diagonal with blocks B_i(m) = R(m theta_i): by definition pair i of R_{Theta,m} q "
-        "is B_i(m) q^{(i)}. So with x = R_{Theta,m} q, y = R_{Theta,n} k the left side is the block sum on the left of "
-        "block_sum, and with x = q, y = R_{Theta,n-m} k the right side is the block sum on its right. (3) block_sum: "
-        "the two block sums have equal summands (block_score, with symbolic theta_i), so they are equal for every h. "
-        "The layout only renames dimensions (theorem layouts_agree)."
+        r"Proof outline. (1) `regroup_base` and `regroup_step` prove, by induction on $h$, that for all sequences "
+        r"$x, y$ the inner product over the $d = 2h$ coordinates is the sum over the $h$ pairs $(x_{2i}, x_{2i+1})$. "
+        r"(2) $R_{\Theta,m}$ is block-diagonal with blocks $B_i(m) = R(m\theta_i)$: by definition pair $i$ of "
+        r"$R_{\Theta,m}\, q$ is $B_i(m)\, q^{(i)}$. So with $x = R_{\Theta,m}\, q$, $y = R_{\Theta,n}\, k$ the left "
+        r"side is the block sum on the left of `block_sum`, and with $x = q$, $y = R_{\Theta,n-m}\, k$ the right side "
+        r"is the block sum on its right. (3) `block_sum`: the two block sums have equal summands (`block_score`, with "
+        r"symbolic $\theta_i$), so they are equal for every $h$. The layout only renames dimensions (theorem "
+        r"`layouts_agree`)."
     )
     p.steps += [
         decide_step(
             "regroup_base",
-            "Regrouping, base case h = 1: sum_{j<2} x_j y_j = sum_{i<1} (x_{2i} y_{2i} + x_{2i+1} y_{2i+1}).",
+            r"Regrouping, base case $h = 1$: $\sum_{j < 2} x_j y_j$ equals "
+            r"$\sum_{i < 1} (x_{2i} y_{2i} + x_{2i+1} y_{2i+1})$.",
             coordinates(sympy.S.One),
             pairwise(sympy.S.One),
         ),
         decide_step(
             "regroup_step",
-            "Regrouping, inductive step: going from h to h + 1 adds x_{2h} y_{2h} + x_{2h+1} y_{2h+1} to both sides, "
-            "so the identity for h gives it for h + 1 (hence for every h >= 1, i.e. every even d).",
+            r"Regrouping, inductive step: going from $h$ to $h + 1$ adds $x_{2h} y_{2h} + x_{2h+1} y_{2h+1}$ to both "
+            r"sides, so the identity for $h$ gives it for $h + 1$ (hence for every $h \ge 1$, i.e. every even $d$).",
             coordinates(h + 1) - coordinates(h),
             pairwise(h + 1) - pairwise(h),
         ),
         decide_step(
             "block_matrix",
-            "One block, symbolic angle: R(m theta)^T R(n theta) = R((n-m) theta).",
+            r"One block, symbolic angle: $R(m\theta)^{\top} R(n\theta) = R((n-m)\theta)$.",
             rot(m * theta).T * rot(n * theta),
             rot(rel * theta),
         ),
         decide_step(
             "block_score",
-            "One block: <R(m theta) u, R(n theta) v> = u^T R((n-m) theta) v.",
+            r"One block: $\langle R(m\theta)\,u, R(n\theta)\,v \rangle = u^{\top} R((n-m)\theta)\,v$.",
             dot(rot(m * theta) * u, rot(n * theta) * v),
             (u.T * rot(rel * theta) * v)[0, 0],
         ),
         decide_step(
             "block_sum",
-            "The block-diagonal sum over i = 0..h-1 (h = d/2 symbolic): equal summands give equal sums, "
-            "so <R_m q, R_n k> = sum_i q^{(i)T} R((n-m) theta_i) k^{(i)} = q^T R_{n-m} k.",
+            r"The block-diagonal sum over $i = 0, \dots, h-1$ ($h = d/2$ symbolic): equal summands give equal sums, "
+            r"so $\langle R_{\Theta,m}\, q, R_{\Theta,n}\, k \rangle = \sum_i q^{(i)\top} R((n-m)\theta_i)\, k^{(i)}$, "
+            r"which is $q^{\top} R_{\Theta,n-m}\, k$.",
             Sum(dot(rot(m * th[i]) * qi, rot(n * th[i]) * ki), (i, 0, h - 1)),
             Sum((qi.T * rot(rel * th[i]) * ki)[0, 0], (i, 0, h - 1)),
         ),
@@ -195,9 +200,9 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
             verdict = Verdict.UNDECIDED
     step = Step(
         f"expansion_d{d}",
-        f"The d={d} difference splits into {len(blocks)} diagonal blocks of R_{{Theta,m}}, R_{{Theta,n}}, "
-        f"R_{{Theta,n-m}} "
-        f"({layout} layout); each expands to exactly 0 (theta_0..theta_{h - 1}, q, k, m, n symbolic).",
+        rf"The $d = {d}$ difference splits into {len(blocks)} diagonal blocks of $R_{{\Theta,m}}$, "
+        rf"$R_{{\Theta,n}}$, $R_{{\Theta,n-m}}$ ({layout} layout); each expands to exactly $0$ "
+        rf"($\theta_0, \dots, \theta_{{{h - 1}}}$ and $q, k, m, n$ symbolic).",
         lhs,
         rhs,
         verdict,
@@ -210,19 +215,22 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
         f"relative_position_d{d}",
         "relative_position_general",
         f"Relative position, full expansion for d = {d}",
-        f"<R_m q, R_n k> - q^T R_{{n-m}} k expands to 0 for d = {d} with symbolic q, k, theta_i, m, n.",
+        rf"The difference $\langle R_{{\Theta,m}}\, q, R_{{\Theta,n}}\, k \rangle - q^{{\top}} R_{{\Theta,n-m}}\, k$ "
+        rf"expands to $0$ for $d = {d}$ with symbolic $q, k, \theta_i, m, n$.",
         [step],
         formula=(
             rf"\langle R_{{\Theta,m}} q, R_{{\Theta,n}} k \rangle - q^{{\top}} R_{{\Theta,n-m}} k = 0"
             rf" \quad (d = {d})"
         ),
         assumptions=[r"q, k \in \mathbb{R}^{d},\ \theta_i \in \mathbb{R},\ m, n \in \mathbb{Z}", "one concrete d"],
+        scope=f"d = {d} only",
+        every_d=False,
     )
     if failed:
-        p.notes.append(f"blocks not reduced to 0: {failed[:10]}")
+        p.notes.append(f"blocks not reduced to $0$: {failed[:10]}")
         if cex is not None:
             p.notes.append(
-                "The counterexample sets the failing block's entries; every other q_j, k_j may be taken as 0."
+                "The counterexample sets the failing block's entries; every other $q_j$, $k_j$ may be taken as $0$."
             )
     return p
 

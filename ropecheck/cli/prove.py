@@ -36,6 +36,8 @@ from ..symbolic.certify import (
     find_coqc,
     missing_coqc_advice,
 )
+from ..symbolic.latexdoc import render_proofs_latex
+from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK, write_json
 
 __all__ = ["DEFAULT_OUT", "add_parser", "run"]
@@ -101,8 +103,16 @@ def run(args: argparse.Namespace) -> int:
     numbers = {f: num for f, (num, _, _) in FAMILIES.items()}
     for p in proofs:
         print(
-            f"{p.verdict.value:<9} {'' if p.as_intended else '(NOT AS INTENDED) '}{p.name:<28} {p.seconds:7.3f} s"
+            f"{p.verdict.value:<9} {'' if p.as_intended else '(NOT AS INTENDED) '}{p.name:<28} "
+            f"{p.scope or '?':<22} {p.seconds:7.3f} s"
             + "".join(f"  [{s.name}: {s.verdict.value}, as intended]" for s in p.intended_refutations if s.as_intended)
+        )
+    finite = [p.name for p in proofs if not p.every_d]
+    if args.all:
+        print(
+            "every theorem holds for every head dimension"
+            if not finite
+            else f"{len(finite)} of {len(proofs)} rest on finitely many d or none: {', '.join(finite)}"
         )
     certified_ok = True
     index = _installed_index()
@@ -177,3 +187,5 @@ def _write(
     index_page = out / "index.md"
     if full_index or not index_page.exists():
         write_output(index_page, render_index_markdown(proofs, numbers=numbers, total_seconds=total))
+    if full_index:  # the LaTeX document holds every theorem, so only a full run rewrites it
+        write_output(out / "proofs.tex", render_proofs_latex(proofs, numbers=numbers, version=__version__))

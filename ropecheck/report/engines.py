@@ -37,8 +37,10 @@ from ..symbolic import (
     render_proof_markdown,
 )
 from ..symbolic.certify import certificate_index, certify
+from ..symbolic.latexdoc import render_proofs_latex
 from ..verify.batch import render_adapter_pages, verify_adapters
 from ..verify.model import DEFAULT_DTYPES
+from ..version import __version__
 from .model import Page, Plot, Row, Section
 
 __all__ = [
@@ -111,6 +113,7 @@ def collect_proofs(progress: Progress) -> Section:
         plots=plots,
         pages=[Page("proofs/index.md", "Proof index", index), *pages],
     )
+    section.files["proofs/proofs.tex"] = render_proofs_latex(proofs, numbers=numbers, version=__version__)
     for plot in plots:  # the theorem page links the curve next to itself
         section.files[f"proofs/{plot.key}.svg"] = plot.svg
     section.timings = timings

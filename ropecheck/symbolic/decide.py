@@ -226,9 +226,27 @@ def _prove(lhs: Any, rhs: Any, rewrites: tuple[tuple[str, Callable[[Any], Any]],
             worst = max(worst, _RANK.get(method.split("(")[-1].rstrip(")"), 0))
         return f"entrywise({REWRITES[max(worst, 0)][0]})"
     if _same_limits(lhs, rhs):
-        inner = reduce_to_zero(lhs.function - rhs.function, rewrites=rewrites)
+        inner = _prove(lhs.function, rhs.function, rewrites)
         return None if inner is None else f"termwise({inner})"
+    nested = _common_factor_sums(sympy.sympify(lhs), sympy.sympify(rhs))
+    if nested is not None:  # c * Sum(f) = c * Sum(g) with the same limits: equal summands suffice
+        inner = _prove(*nested, rewrites)
+        if inner is not None:
+            return inner
     return reduce_to_zero(sympy.sympify(lhs) - sympy.sympify(rhs), rewrites=rewrites)
+
+
+def _common_factor_sums(lhs: Any, rhs: Any) -> tuple[Any, Any] | None:
+    """``(Sum(f), Sum(g))`` when ``lhs = c Sum(f)`` and ``rhs = c Sum(g)`` share the factor c and the limits."""
+    if not (lhs.is_Mul and rhs.is_Mul):
+        return None
+    left = [a for a in lhs.args if isinstance(a, Sum)]
+    right = [a for a in rhs.args if isinstance(a, Sum)]
+    if len(left) != 1 or len(right) != 1 or not _same_limits(left[0], right[0]):
+        return None
+    if sympy.expand(lhs / left[0] - rhs / right[0]) != 0:
+        return None
+    return left[0], right[0]
 
 
 # --------------------------------------------------------------------------- refutation
@@ -378,11 +396,25 @@ def decide(lhs: Any, rhs: Any) -> tuple[Verdict, str, Counterexample | None]:
     return Verdict.UNDECIDED, "none", None
 
 
-def decide_step(name: str, statement: str, lhs: Any, rhs: Any, *, expect: Verdict = Verdict.PROVED) -> Step:
-    """Decide one equality and wrap it as a :class:`Step` (with its timing)."""
+def decide_step(
+    name: str,
+    statement: str,
+    lhs: Any,
+    rhs: Any,
+    *,
+    expect: Verdict = Verdict.PROVED,
+    shown: dict[Any, Any] | None = None,
+) -> Step:
+    """Decide one equality and wrap it as a :class:`Step` (with its timing).
+
+    ``shown`` names long sub-expressions for the pages (see :attr:`Step.shown`); it never enters
+    the decision.
+    """
     t0 = time.perf_counter()
     verdict, method, cex = decide(lhs, rhs)
-    return Step(name, statement, lhs, rhs, verdict, method, cex, expect, time.perf_counter() - t0)
+    step = Step(name, statement, lhs, rhs, verdict, method, cex, expect, time.perf_counter() - t0)
+    step.shown = dict(shown or {})
+    return step
 
 
 # --------------------------------------------------------------------------- inequalities

@@ -31,10 +31,16 @@ import sympy
 
 __all__ = [
     "LINE_WIDTH",
+    "Rows",
     "aligned_latex",
     "aligned_mathml",
+    "equation_rows",
     "expression_lines",
     "latex_to_mathml",
+    "list_rows",
+    "rows_from_latex",
+    "rows_latex",
+    "rows_mathml",
     "visual_length",
 ]
 
@@ -137,7 +143,8 @@ def _matrix_chunks(m: Any, width: int) -> list[_Chunk]:
         cells = []
         for j in range(m.cols):
             lines = _fill(_pieces(m[i, j], cell_width), cell_width)
-            column_widths[j] = max(column_widths[j], *(sum(c.width for c in line) for line in lines))
+            sizes = [sum(c.width + 1 for c in line) + (2 if k else 0) for k, line in enumerate(lines)]
+            column_widths[j] = max(column_widths[j], *sizes)
             texts = [" ".join(c.tex for c in line) for line in lines]
             if len(texts) == 1:
                 cells.append(texts[0])
@@ -146,7 +153,7 @@ def _matrix_chunks(m: Any, width: int) -> list[_Chunk]:
                 cells.append(f"\\begin{{array}}{{l}} {body} \\end{{array}}")
         rows.append(" & ".join(cells))
     tex = r"\left[\begin{matrix}" + r" \\ ".join(rows) + r"\end{matrix}\right]"
-    return [_Chunk(tex, sum(column_widths) + 2 * m.cols)]
+    return [_Chunk(tex, sum(column_widths) + 2 * m.cols)]  # column gaps and brackets
 
 
 def _pieces(expr: Any, width: int, depth: int = 0) -> list[_Chunk]:
@@ -191,14 +198,15 @@ def _pieces(expr: Any, width: int, depth: int = 0) -> list[_Chunk]:
         prefix = "".join(
             rf"\sum_{{{sympy.latex(i)}={sympy.latex(a)}}}^{{{sympy.latex(b)}}} " for i, a, b in expr.limits
         )
-        return _bracketed(prefix + r"\Big(", _pieces(expr.function, inner, depth + 1), r"\Big)")
+        room = max(width - visual_length(prefix) - 1, 8)
+        return _bracketed(prefix + r"\Big(", _pieces(expr.function, room, depth + 1), r"\Big)")
     if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0 and expr.base.is_Add:
         return _bracketed(r"\Big(", _pieces(expr.base, inner, depth + 1), rf"\Big)^{{{sympy.latex(expr.exp)}}}")
     if isinstance(expr, sympy.Abs):
         return _bracketed(r"\Big|", _pieces(expr.args[0], inner, depth + 1), r"\Big|")
     if isinstance(expr, (sympy.cos, sympy.sin, sympy.exp)):
         name = {sympy.cos: r"\cos", sympy.sin: r"\sin", sympy.exp: r"\exp"}[type(expr)]
-        return _bracketed(rf"{name}\Big(", _pieces(expr.args[0], inner, depth + 1), r"\Big)")
+        return _bracketed(rf"{name}\Big(", _pieces(expr.args[0], max(width - 5, 8), depth + 1), r"\Big)")
     return [_chunk(tex)]
 
 
@@ -221,28 +229,97 @@ def expression_lines(expr: Any, width: int = LINE_WIDTH) -> list[str]:
     return [" ".join(c.tex for c in line) for line in _fill(_pieces(expr, width), width)]
 
 
-def _rows(lhs: Any, relation: str, rhs: Any, width: int) -> list[tuple[str, str]] | None:
-    """(relation column, content) rows; None when the whole equation fits one line."""
-    rel = _RELATION_TEX[relation]
+Rows = list[tuple[str, str]]
+
+
+def equation_rows(lhs: Any, relation: str, rhs: Any, *, width: int = LINE_WIDTH) -> Rows:
+    """``lhs = rhs`` as (relation column, LaTeX line) rows: one row when it fits ``width``."""
+    rel = _RELATION_TEX.get(relation, relation)
     lhs_tex, rhs_tex = sympy.latex(lhs), sympy.latex(rhs)
-    one_line = not isinstance(lhs, sympy.MatrixBase) and not isinstance(rhs, sympy.MatrixBase)
-    if visual_length(lhs_tex) + 3 + visual_length(rhs_tex) <= width and one_line:
-        return None
+    matrices = isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase)
+    if matrices and (_too_wide(lhs, width) or _too_wide(rhs, width - 2)):
+        return _entry_rows(lhs, rel, rhs, width)
+    if visual_length(lhs_tex) + 3 + visual_length(rhs_tex) <= width and not matrices:
+        return [("", f"{lhs_tex} {rel} {rhs_tex}")]
     left, right = expression_lines(lhs, width), expression_lines(rhs, width - 2)
     if len(left) == 1 and len(right) == 1 and visual_length(left[0]) + 3 + visual_length(right[0]) <= width:
-        return None
+        return [("", f"{left[0]} {rel} {right[0]}")]
     rows = [("", left[0])] + [("", _INDENT + line) for line in left[1:]]
     rows += [(rel, right[0])] + [("", _INDENT + line) for line in right[1:]]
     return rows
 
 
-def aligned_latex(lhs: Any, relation: str, rhs: Any, *, width: int = LINE_WIDTH) -> str:
-    """``lhs = rhs`` (or ``<=``): one line, or ``\\begin{aligned}`` with both sides broken at their terms."""
-    rows = _rows(lhs, relation, rhs, width)
-    if rows is None:
-        return f"{sympy.latex(lhs)} {_RELATION_TEX[relation]} {sympy.latex(rhs)}"
+def _too_wide(m: Any, width: int) -> bool:
+    """A matrix that cannot be set within ``width`` even with its cells broken."""
+    return isinstance(m, sympy.MatrixBase) and any(c.width > width for c in _pieces(m, width))
+
+
+def _entry_rows(lhs: Any, rel: str, rhs: Any, width: int) -> Rows:
+    """A matrix equation too wide for the page, entry by entry (entries that are 0 on both sides left out)."""
+    rows: Rows = []
+    skipped = 0
+    for i in range(lhs.rows):
+        for j in range(lhs.cols):
+            a, b = lhs[i, j], rhs[i, j]
+            if a == 0 and b == 0:
+                skipped += 1
+                continue
+            rows.append(("", rf"\text{{entry }} ({i + 1}, {j + 1})\text{{:}}"))
+            rows += [(r, _INDENT + line if not r else line) for r, line in equation_rows(a, rel, b, width=width - 2)]
+    if skipped:
+        rows.append(("", rf"\text{{the other {skipped} entries: }} 0 {rel} 0"))
+    return rows
+
+
+def list_rows(items: list[str], *, width: int = LINE_WIDTH, separator: str = r",\quad ") -> Rows:
+    """Short LaTeX items (``x = 3``) packed into rows of at most ``width``."""
+    rows: list[list[str]] = [[]]
+    used = 0
+    for item in items:
+        size = visual_length(item) + 2
+        if rows[-1] and used + size > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(item)
+        used += size
+    return [("", separator.join(row)) for row in rows if row]
+
+
+def rows_latex(rows: Rows) -> str:
+    """Rows as LaTeX: the line itself when there is one, else ``\\begin{aligned}``."""
+    if len(rows) == 1 and not rows[0][0]:
+        return rows[0][1]
     body = " \\\\\n".join(f"{rel} {{}} & {content}" if rel else f"& {content}" for rel, content in rows)
     return "\\begin{aligned}\n" + body + "\n\\end{aligned}"
+
+
+def rows_from_latex(tex: str) -> Rows:
+    """The rows :func:`rows_latex` wrote (a single line, or its ``aligned`` block), read back."""
+    tex = tex.strip()
+    if not tex.startswith("\\begin{aligned}"):
+        return [("", tex)]
+    body = tex[len("\\begin{aligned}") : tex.rindex("\\end{aligned}")].strip()
+    rows: Rows = []
+    for row in re.split(r"\s*\\\\\n", body):
+        rel, _, content = row.strip().partition("&")
+        rows.append((rel.replace("{}", "").strip(), content.strip()))
+    return rows
+
+
+def rows_mathml(rows: Rows) -> str:
+    """Rows as block MathML: one row, or an ``<mtable>`` of rows (latex2mathml converts each)."""
+    if len(rows) == 1 and not rows[0][0]:
+        return latex_to_mathml(rows[0][1])
+    cells = []
+    for rel, content in rows:
+        tex = f"{rel} {content}" if rel else content
+        cells.append(f'<mtr><mtd columnalign="left">{_inner_mathml(tex)}</mtd></mtr>')
+    return f'<math display="block"><mtable columnalign="left">{"".join(cells)}</mtable></math>'
+
+
+def aligned_latex(lhs: Any, relation: str, rhs: Any, *, width: int = LINE_WIDTH) -> str:
+    """``lhs = rhs`` (or ``<=``): one line, or ``\\begin{aligned}`` with both sides broken at their terms."""
+    return rows_latex(equation_rows(lhs, relation, rhs, width=width))
 
 
 def latex_to_mathml(tex: str, *, display: bool = True) -> str:
@@ -258,11 +335,4 @@ def _inner_mathml(tex: str) -> str:
 
 def aligned_mathml(lhs: Any, relation: str, rhs: Any, *, width: int = LINE_WIDTH) -> str:
     """``lhs = rhs`` as MathML: one row, or an ``<mtable>`` of the lines :func:`aligned_latex` makes."""
-    rows = _rows(lhs, relation, rhs, width)
-    if rows is None:
-        return latex_to_mathml(f"{sympy.latex(lhs)} {_RELATION_TEX[relation]} {sympy.latex(rhs)}")
-    cells = []
-    for rel, content in rows:
-        tex = f"{rel} {content}" if rel else content
-        cells.append(f'<mtr><mtd columnalign="left">{_inner_mathml(tex)}</mtd></mtr>')
-    return f'<math display="block"><mtable columnalign="left">{"".join(cells)}</mtable></math>'
+    return rows_mathml(equation_rows(lhs, relation, rhs, width=width))

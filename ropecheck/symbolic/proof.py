@@ -90,6 +90,8 @@ class Step:
         expect: the verdict the step is meant to reach (REFUTED for a deliberately false claim).
         seconds: time the decision took.
         relation: ``"=="`` (an identity) or ``"<="`` (an inequality, lhs <= rhs).
+        shown: sub-expressions the pages show by a name (expression -> symbol), so a long
+            schedule value reads as ``theta_32(L)``; the decision used the full expressions.
     """
 
     name: str
@@ -102,10 +104,18 @@ class Step:
     expect: Verdict = Verdict.PROVED
     seconds: float = 0.0
     relation: str = "=="
+    shown: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def as_intended(self) -> bool:
         return self.verdict == self.expect
+
+    @property
+    def shown_sides(self) -> tuple[Any, Any]:
+        """``(lhs, rhs)`` as the pages print them: the named sub-expressions replaced by their names."""
+        if not self.shown:
+            return self.lhs, self.rhs
+        return self.lhs.xreplace(self.shown), self.rhs.xreplace(self.shown)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -147,6 +157,10 @@ class Proof:
     formula: str = ""
     #: what the symbols are (domains, ranges): LaTeX, one item each
     assumptions: list[str] = field(default_factory=list)
+    #: the dimensions the theorem is proved for, in words ("every even d", "d = 64 only")
+    scope: str = ""
+    #: True when the proof covers every head dimension (no finite list of d behind it)
+    every_d: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -175,6 +189,8 @@ class Proof:
             "statement": self.statement,
             "formula": self.formula,
             "assumptions": list(self.assumptions),
+            "scope": self.scope,
+            "every_d": self.every_d,
             "verdict": self.verdict.value,
             "as_intended": self.as_intended,
             "seconds": round(self.seconds, 6),

@@ -9,7 +9,6 @@ summarised beyond it; the JSON keeps everything.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,8 +17,18 @@ import sympy
 
 from ..io import VOLATILE_BEGIN, VOLATILE_END
 from ..svg import curve_svg
-from .mathlines import aligned_latex, aligned_mathml, latex_to_mathml
+from .mathlines import (
+    Rows,
+    aligned_latex,
+    aligned_mathml,
+    equation_rows,
+    latex_to_mathml,
+    list_rows,
+    rows_latex,
+    rows_mathml,
+)
 from .proof import Counterexample, Proof, Step, Verdict
+from .prose import prose_html, prose_markdown, prose_plain
 
 __all__ = [
     "MAX_LATEX",
@@ -28,9 +37,8 @@ __all__ = [
     "render_certificates_markdown",
     "proofs_to_json",
     "render_counterexample_text",
+    "counterexample_displays",
     "formula_latex",
-    "prose_html",
-    "prose_plain",
     "latex_mathml",
     "render_index_markdown",
     "render_proof_html",
@@ -68,9 +76,10 @@ def _verdict_text(step: Step) -> str:
 
 def _equation_latex(step: Step) -> str:
     """The step's equation, broken over lines at top-level terms; very long sides are summarised."""
-    if len(sympy.latex(step.lhs)) > MAX_LATEX or len(sympy.latex(step.rhs)) > MAX_LATEX:
-        return f"{_latex(step.lhs)} {_RELATION_TEX[step.relation]} {_latex(step.rhs)}"
-    return aligned_latex(step.lhs, step.relation, step.rhs)
+    lhs, rhs = step.shown_sides
+    if len(sympy.latex(lhs)) > MAX_LATEX or len(sympy.latex(rhs)) > MAX_LATEX:
+        return f"{_latex(lhs)} {_RELATION_TEX[step.relation]} {_latex(rhs)}"
+    return aligned_latex(lhs, step.relation, rhs)
 
 
 #: What each rewrite of the decision procedure does, in a sentence (shown under each step).
@@ -95,28 +104,42 @@ def rule_sentence(method: str) -> str:
     """``decided by `m`: what m does`` for a step's method (entrywise/termwise/nonnegative wrappers too)."""
     inner = method
     prefix = ""
-    for wrapper, words in (("entrywise(", "entry by entry, "), ("termwise(", "term by term, "),
-                           ("nonnegative(", "the slack is manifestly nonnegative after ")):  # fmt: skip
-        if inner.startswith(wrapper) and inner.endswith(")"):
-            inner, prefix = inner[len(wrapper) : -1], prefix + words
+    wrappers = (("entrywise(", "entry by entry, "), ("termwise(", "term by term, "),
+                ("nonnegative(", "the slack is manifestly nonnegative after "))  # fmt: skip
+    unwrapped = True
+    while unwrapped:
+        unwrapped = False
+        for wrapper, words in wrappers:
+            if inner.startswith(wrapper) and inner.endswith(")"):
+                inner, prefix, unwrapped = inner[len(wrapper) : -1], prefix + words, True
     base = inner.split(" ")[0]
     explanation = RULES.get(base)
     return f"decided by `{method}`" + (f": {prefix}{explanation}." if explanation else ".")
 
 
-def _counterexample_md(cex: Counterexample) -> list[str]:
-    values = ", \\; ".join(f"{sympy.latex(k)} = {sympy.latex(v)}" for k, v in cex.values.items())
-    where = f" (entry {cex.entry[0]}, {cex.entry[1]})" if cex.entry is not None else ""
+def counterexample_displays(cex: Counterexample) -> list[Rows]:
+    """A counterexample as displayed equations (rows broken to the page width): the values, the
+    two sides at those values, their exact difference and its size."""
+    left, right = sympy.Symbol(r"\text{left}"), sympy.Symbol(r"\text{right}")
+    difference = sympy.Symbol(r"\text{left} - \text{right}")
     return [
-        f"Counterexample{where}, checked in exact arithmetic:",
-        "",
-        f"$$ {values} $$",
-        "",
-        f"$$ \\text{{left}} = {_latex(cex.lhs)}, \\qquad \\text{{right}} = {_latex(cex.rhs)} $$",
-        "",
-        f"$$ \\text{{left}} - \\text{{right}} = {_latex(cex.difference)} \\approx {cex.approx} \\neq 0 $$",
-        "",
+        list_rows([f"{sympy.latex(k)} = {sympy.latex(v)}" for k, v in cex.values.items()]),
+        equation_rows(left, "==", cex.lhs),
+        equation_rows(right, "==", cex.rhs),
+        equation_rows(difference, "==", cex.difference),
+        [("", rf"\text{{left}} - \text{{right}} \approx {cex.approx} \ne 0")],
     ]
+
+
+def _counterexample_where(cex: Counterexample) -> str:
+    return f" (entry {cex.entry[0]}, {cex.entry[1]})" if cex.entry is not None else ""
+
+
+def _counterexample_md(cex: Counterexample) -> list[str]:
+    lines = [f"Counterexample{_counterexample_where(cex)}, checked in exact arithmetic:", ""]
+    for rows in counterexample_displays(cex):
+        lines += ["$$", rows_latex(rows), "$$", ""]
+    return lines
 
 
 def render_proof_markdown(
@@ -145,7 +168,7 @@ def render_proof_markdown(
     ]
     if proof.formula:
         lines += ["$$", formula_latex(proof), "$$", ""]
-    lines += [f"**Statement.** {proof.statement}", ""]
+    lines += [f"**Statement.** {prose_markdown(proof.statement)}", ""]
     if proof.assumptions:
         lines += ["**Assumptions.**", ""] + [f"- ${a}$" for a in proof.assumptions] + [""]
     lines += [
@@ -164,7 +187,7 @@ def render_proof_markdown(
         lines += [
             f"### Step {i}: {s.name.replace('_', '-')}",
             "",
-            s.statement,
+            prose_markdown(s.statement),
             "",
             "$$",
             _equation_latex(s),
@@ -176,7 +199,7 @@ def render_proof_markdown(
         if s.counterexample is not None:
             lines += _counterexample_md(s.counterexample)
     if proof.notes:
-        lines += ["## Notes", ""] + [f"- {n}" for n in proof.notes] + [""]
+        lines += ["## Notes", ""] + [f"- {prose_markdown(n)}" for n in proof.notes] + [""]
     lines += _certificate_md(proof, certificates)
     curve = proof.data.get("decay_curve")
     if curve:
@@ -257,50 +280,11 @@ def _mixed_html(tex: str) -> str:
     return "".join(out)
 
 
-_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$]+)\$")
-
-
-def prose_html(text: str) -> str:
-    """Prose with ``$...$`` inline LaTeX and Markdown `code` spans, as HTML with inline MathML."""
-    out, pos = [], 0
-    for m in _INLINE_MATH.finditer(text):
-        out.append(_inline_code_html(text[pos : m.start()]))
-        out.append(latex_to_mathml(m.group(1), display=False))
-        pos = m.end()
-    out.append(_inline_code_html(text[pos:]))
-    return "".join(out)
-
-
-def prose_plain(text: str) -> str:
-    """Prose with ``$...$`` inline LaTeX for a terminal: the dollar signs dropped."""
-    return _INLINE_MATH.sub(lambda m: m.group(1), text)
-
-
-def _sympy_mathml(expr: Any) -> str:
-    markup = latex_to_mathml(sympy.latex(expr), display=False)
-    return markup[markup.index(">") + 1 : markup.rindex("</math>")]
-
-
 def _counterexample_html(cex: Counterexample) -> list[str]:
-    values = '<mo separator="true">,</mo><mspace width="1em"/>'.join(
-        f"<mrow>{_sympy_mathml(k)}<mo>=</mo>{_sympy_mathml(v)}</mrow>" for k, v in cex.values.items()
-    )
-    where = f" (entry {cex.entry[0]}, {cex.entry[1]})" if cex.entry is not None else ""
-    return [
-        f'<div class="counterexample"><p>Counterexample{html.escape(where)}, checked in exact arithmetic:</p>',
-        f'<math display="block"><mrow>{values}</mrow></math>',
-        f'<math display="block"><mrow><mtext>left</mtext><mo>=</mo>{_sympy_mathml(cex.lhs)}</mrow></math>',
-        f'<math display="block"><mrow><mtext>right</mtext><mo>=</mo>{_sympy_mathml(cex.rhs)}</mrow></math>',
-        '<math display="block"><mrow><mtext>left</mtext><mo>&#x2212;</mo><mtext>right</mtext><mo>=</mo>'
-        f"{_sympy_mathml(cex.difference)}<mo>&#x2248;</mo><mn>{html.escape(cex.approx)}</mn>"
-        "<mo>&#x2260;</mo><mn>0</mn></mrow></math>",
-        "</div>",
-    ]
-
-
-def _inline_code_html(text: str) -> str:
-    """Plain text with Markdown's `code` spans, as HTML (escaped; the spans as <code>)."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    where = html.escape(_counterexample_where(cex))
+    parts = [f'<div class="counterexample"><p>Counterexample{where}, checked in exact arithmetic:</p>']
+    parts += [f'<div class="eq">{rows_mathml(rows)}</div>' for rows in counterexample_displays(cex)]
+    return [*parts, "</div>"]
 
 
 def render_proof_html(proof: Proof, *, number: int | None = None) -> str:
@@ -326,14 +310,13 @@ def render_proof_html(proof: Proof, *, number: int | None = None) -> str:
     for i, s in enumerate(proof.steps, 1):
         expected = s.expect != Verdict.PROVED
         parts.append(f'<div class="step"><p><b>Step {i}</b> <code>{e(s.name)}</code>: {prose_html(s.statement)}</p>')
-        if len(sympy.latex(s.lhs)) > MAX_LATEX or len(sympy.latex(s.rhs)) > MAX_LATEX:
-            parts.append(f'<p class="eq">{e(_latex(s.lhs))} = {e(_latex(s.rhs))} (in full in the JSON)</p>')
+        lhs, rhs = s.shown_sides
+        if len(sympy.latex(lhs)) > MAX_LATEX or len(sympy.latex(rhs)) > MAX_LATEX:
+            parts.append(f'<p class="eq">{e(_latex(lhs))} = {e(_latex(rhs))} (in full in the JSON)</p>')
         else:
             parts.append(f'<div class="eq">{step_mathml(s)}</div>')
         cls = s.verdict.value + (" expected" if expected and s.as_intended else "")
-        parts.append(
-            f'<p><span class="{cls}">{e(_verdict_text(s))}</span> — {_inline_code_html(rule_sentence(s.method))}</p>'
-        )
+        parts.append(f'<p><span class="{cls}">{e(_verdict_text(s))}</span> — {prose_html(rule_sentence(s.method))}</p>')
         if s.counterexample is not None:
             parts += _counterexample_html(s.counterexample)
         parts.append("</div>")
@@ -507,7 +490,8 @@ def render_proof_text(proof: Proof) -> str:
 
 def step_mathml(step: Step) -> str:
     """A step as presentation MathML (``lhs = rhs``, broken over lines at its terms), for the HTML report."""
-    return aligned_mathml(step.lhs, step.relation, step.rhs)
+    lhs, rhs = step.shown_sides
+    return aligned_mathml(lhs, step.relation, rhs)
 
 
 def proofs_to_json(proofs: Sequence[Proof], *, total_seconds: float | None = None) -> dict[str, Any]:

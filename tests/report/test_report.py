@@ -270,6 +270,64 @@ def test_the_render_probe_catches_math_left_as_text(tmp_path: Path) -> None:
     assert console
 
 
+OVERFLOW_PROBE = """<script>
+document.querySelectorAll('details').forEach(function(d){d.open = true;});
+var over = [];
+var boxes = Array.from(document.querySelectorAll('.proof .eq, .proof li, .proof p'));
+boxes.forEach(function(box){
+  var outer = box.getBoundingClientRect(), right = outer.left;
+  box.querySelectorAll('math, math *').forEach(function(c){right = Math.max(right, c.getBoundingClientRect().right);});
+  if (right > outer.right + 1) {
+    var page = box.closest('details');
+    over.push([page ? page.id : '', Math.round(right - outer.right), box.textContent.slice(0, 60)]);
+  }
+});
+document.body.setAttribute('data-probe', JSON.stringify({boxes: boxes.length, overflow: over}));
+</script></body>"""
+
+
+def _overflow(page: str, width: int, tmp_path: Path) -> dict:
+    """Lay ``page`` out ``width`` px wide in Chromium; every proof equation wider than its container."""
+    sized = page.replace("</style>", f"html{{width:{width}px}}</style>", 1).replace("</body>", OVERFLOW_PROBE, 1)
+    probe_page = tmp_path / f"overflow-{width}.html"
+    probe_page.write_text(sized)
+    res = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile-overflow'}", "--dump-dom", probe_page.as_uri()],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'data-probe="([^"]*)"', res.stdout)
+    assert found, res.stderr[-2000:]
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+
+@pytest.mark.slow
+@needs_chromium
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_proof_equation_overflows_its_container(width: int, tmp_path: Path) -> None:
+    probe = _overflow((COMMITTED / "index.html").read_text(), width, tmp_path)
+    assert probe["boxes"] > 200
+    assert probe["overflow"] == [], probe["overflow"]
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_overflow_probe_catches_an_equation_set_on_one_line(tmp_path: Path) -> None:
+    """Broken input: one long step typeset without line breaks, as the pages were before."""
+    import sympy
+
+    from ropecheck.symbolic.mathlines import aligned_mathml
+
+    a, b, x = sympy.symbols("a b x")
+    long = sum(sympy.cos(k * a) * sympy.sin(k * b) * x**k for k in range(1, 9))
+    one_line = aligned_mathml(long, "==", sympy.expand(long), width=10_000)
+    page = (COMMITTED / "index.html").read_text()
+    broken = page.replace('<div class="eq">', f'<div class="eq">{one_line}</div><div class="eq">', 1)
+    probe = _overflow(broken, 390, tmp_path)
+    assert len(probe["overflow"]) == 1 and probe["overflow"][0][1] > 100
+
+
 def test_verify_all_adapters_and_report_write_the_same_verify_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

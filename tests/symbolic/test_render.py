@@ -31,7 +31,7 @@ def test_markdown_has_every_step_in_latex_with_its_rewrite() -> None:
 
 def test_markdown_shows_the_intended_refutation() -> None:
     md = render_proof_markdown(context_extension())
-    assert "REFUTED (as intended)" in md and "Counterexample" in md and "\\neq 0" in md
+    assert "❌ REFUTED (expected)" in md and "Counterexample" in md and "\\ne 0" in md
 
 
 def test_index_and_json() -> None:

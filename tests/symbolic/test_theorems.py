@@ -120,4 +120,4 @@ def test_a_wrong_symbolic_schedule_is_caught_by_the_agreement_check(monkeypatch:
                         symbolic_schedules.exact(spec.base) ** sympy.Rational(-2 * i, spec.rotary_dim))  # fmt: skip
     proof = context_extension()
     assert proof.data["schedule_agreement"]["linear"] > 0.5
-    assert any("differs from RopeSpec" in n for n in proof.notes)
+    assert any("differs from the fp64 values of `RopeSpec`" in n for n in proof.notes)
