@@ -20,6 +20,7 @@ __all__ = [
     "UsageError",
     "TargetError",
     "ClaimParseError",
+    "ClaimLimitError",
 ]
 
 
@@ -67,5 +68,20 @@ class ClaimParseError(RopeCheckError, ValueError):
     """A claimed identity that cannot be parsed; ``position`` is the 0-based column, if known."""
 
     def __init__(self, message: str, position: int | None = None) -> None:
+        self.position = position
+        super().__init__(message if position is None else f"{message} (at column {position + 1})")
+
+
+class ClaimLimitError(RopeCheckError):
+    """A well-formed claim past one of the claim checker's limits (an exponent, a matrix size, ...).
+
+    ``limit`` names the limit (``"exponent"``, ``"number"``, ``"matrix_size"``, ...);
+    ``position`` is the 0-based column, if known.
+    :func:`~ropecheck.symbolic.check_claim` reports it as UNDECIDED, naming the limit;
+    only :func:`~ropecheck.symbolic.parse_claim` raises it.
+    """
+
+    def __init__(self, message: str, limit: str = "", position: int | None = None) -> None:
+        self.limit = limit
         self.position = position
         super().__init__(message if position is None else f"{message} (at column {position + 1})")

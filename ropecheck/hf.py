@@ -1,10 +1,26 @@
-"""Reading the fields of a `RopeSpec` from a Hugging Face ``config.json``.
+"""Reading the fields of a `RopeSpec` from a Hugging Face ``config.json``, strictly.
 
 Configs in the wild spell RoPE many ways: ``rope_theta`` at the top level or inside
 ``rope_parameters`` (transformers 5) / ``rope_scaling`` (transformers 4); ``type`` or
 ``rope_type``; ``partial_rotary_factor``, GPT-NeoX's ``rotary_pct``/``rotary_emb_base`` or
 GPT-J's absolute ``rotary_dim``; Phi-3 keeps ``original_max_position_embeddings`` at the top
-level. This module accepts all of them and reports a missing or bad key by its dotted name.
+level; Gemma-style configs nest ``rope_parameters`` by layer type; multimodal configs keep
+the text model in ``text_config``. This module accepts all of them -- and nothing that
+transformers would reject, nor anything it would silently read as something else:
+
+* The file must be UTF-8 JSON holding an object, without ``NaN``/``Infinity`` (Python's
+  ``json`` accepts them; JSON does not), at most :data:`MAX_CONFIG_BYTES` long; a file
+  nested too deeply or with a number too long to convert is a ``ConfigError``, not a
+  traceback.
+* Every field the spec reads is type- and range-checked and a problem is reported by its
+  dotted key (``rope_scaling.beta_fast``): a number must be a number (not a bool, not a
+  string), ``truncate`` must be ``true``/``false``, a required key must be present and not
+  null (YaRN needs ``factor``, as transformers requires), a present key is never replaced by
+  a default (``beta_fast: 0`` is an error, not 32). The schedules and the spec check ranges.
+* A config with a ``text_config`` is read from the text model's config, as transformers'
+  multimodal models do, even when the top level has its own ``num_attention_heads``;
+  ``config_key`` picks another sub-config (or ``"."`` the top level), and
+  :func:`read_rope_config` says which one was read.
 
 Design constraints: this module builds the schedule and the spec's fields, not the spec
 itself -- :meth:`ropecheck.spec.RopeSpec.from_hf_config` calls :func:`spec_fields` and
@@ -14,26 +30,99 @@ validates -- so the spec module can import this one and no cycle forms.
 from __future__ import annotations
 
 import json
-import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, SpecError
-from .schedules import ROPE_TYPES, Default, DynamicNTK, Layout, Linear, Llama3, LongRoPE, Scaling, StaticNTK, YaRN
+from .schedules import (
+    MAX_HEAD_DIM,
+    MAX_POSITION_EMBEDDINGS,
+    ROPE_TYPES,
+    Default,
+    DynamicNTK,
+    Layout,
+    Linear,
+    Llama3,
+    LongRoPE,
+    Scaling,
+    StaticNTK,
+    YaRN,
+    check_bool,
+    check_int,
+    check_number,
+    describe_value,
+)
 
-__all__ = ["INTERLEAVED_MODEL_TYPES", "load_config", "scaling_from_dict", "spec_fields"]
+__all__ = [
+    "INTERLEAVED_MODEL_TYPES",
+    "MAX_CONFIG_BYTES",
+    "TOP_LEVEL",
+    "load_config",
+    "read_rope_config",
+    "scaling_from_dict",
+    "spec_fields",
+    "spec_fields_and_keys",
+]
 
 # Architectures whose RoPE pairs adjacent dims (x_2i, x_2i+1) rather than (x_i, x_i+r/2).
 INTERLEAVED_MODEL_TYPES = frozenset({"gptj", "codegen", "cohere", "cohere2", "chatglm", "glm"})
 
+#: The largest config file read (bytes): published config.json files are a few KB, the
+#: largest (per-layer settings) well under 1 MiB.
+MAX_CONFIG_BYTES = 16 << 20
+
+#: The ``config_key`` that selects the top level of a config, even when it has a ``text_config``.
+TOP_LEVEL = "."
+
 # Aliases used by configs for the same schedule.
 _TYPE_ALIASES = {"su": "longrope", "static_ntk": "static-ntk", "ntk": "static-ntk", "dynamic_ntk": "dynamic"}
+_NON_JSON = re.compile(r"-?\b(?:NaN|Infinity)\b")
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class _NonJSONConstant(Exception):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NonJSONConstant(name)
+
+
+def _where(text: str, name: str) -> str:
+    """'line L column C' of the first ``name`` outside JSON strings, or ''."""
+    masked = _JSON_STRING.sub(lambda m: " " * len(m.group()), text)
+    found = re.search(re.escape(name) if name.startswith("-") else rf"(?<!-)\b{re.escape(name)}\b", masked)
+    if found is None:  # pragma: no cover - the decoder saw it, so it is there
+        return ""
+    line = masked.count("\n", 0, found.start()) + 1
+    column = found.start() - (masked.rfind("\n", 0, found.start()) + 1) + 1
+    return f" at line {line} column {column}"
+
+
+def _parse_json(text: str, source: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except _NonJSONConstant as exc:
+        raise ConfigError(
+            f"{source}: {exc.name}{_where(text, exc.name)} is not valid JSON (JSON has no NaN or Infinity; "
+            "write a finite number)"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{source} nests JSON arrays or objects too deeply to read (a config is a few levels deep)"
+        ) from None
+    except ValueError as exc:  # Python's limit on the digits of an integer (4300 by default)
+        raise ConfigError(f"{source} holds a number too long to read: {str(exc).split(';')[0]}") from None
 
 
 def load_config(config: Any) -> dict[str, Any]:
-    """Turn a path, a JSON string, a mapping or a transformers config object into a dict."""
+    """Turn a path, a mapping or a transformers config object into a dict (``ConfigError`` if it cannot)."""
     if isinstance(config, Mapping):
         return dict(config)
     if hasattr(config, "to_dict") and callable(config.to_dict):
@@ -45,39 +134,104 @@ def load_config(config: Any) -> dict[str, Any]:
         if not path.exists():
             raise ConfigError(f"config file not found: {path}")
         try:
-            text = path.read_text(encoding="utf-8")
+            with path.open("rb") as fh:
+                raw = fh.read(MAX_CONFIG_BYTES + 1)
         except OSError as exc:
             raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MiB; a config.json is a few KB")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                "save the config as UTF-8 JSON"
+            ) from None
+        data = _parse_json(text, str(path))
         if not isinstance(data, dict):
             raise ConfigError(f"{path} must hold a JSON object, got {type(data).__name__}")
         return data
     raise ConfigError(f"expected a path to config.json or a dict, got {type(config).__name__}")
 
 
-# Keys a schedule cannot do without (checked before anything derived from them).
+def read_rope_config(config: Any, *, config_key: str | None = None) -> tuple[dict[str, Any], str]:
+    """The (sub-)config that describes the RoPE, and where it was found.
+
+    Args:
+        config: as :func:`load_config`.
+        config_key: a dotted key (``"text_config"``, ``"thinker_config.text_config"``), or
+            ``"."`` (:data:`TOP_LEVEL`) for the top level; None reads ``text_config`` when
+            the config has one (as transformers' multimodal models do) and the top level
+            otherwise.
+
+    Returns:
+        (the dict to read, its source: ``"text_config"``, the key given, or ``"top level"``).
+        A sub-config without a ``model_type`` gets the top level's (it decides the layout).
+    """
+    cfg = load_config(config)
+    if config_key is not None and not isinstance(config_key, str):
+        raise ConfigError(f"config_key must be a dotted key such as 'text_config', got {describe_value(config_key)}")
+    if config_key is None:
+        if "text_config" not in cfg or cfg["text_config"] is None:
+            return cfg, "top level"
+        config_key = "text_config"
+    if config_key.strip() in ("", TOP_LEVEL):
+        return cfg, "top level"
+    node: Any = cfg
+    walked: list[str] = []
+    for part in config_key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            where = ".".join(walked) or "the top level"
+            subs = sorted(k for k, v in node.items() if isinstance(v, dict)) if isinstance(node, dict) else []
+            have = f"; sub-configs there: {', '.join(subs)}" if subs else "; it has no sub-configs"
+            raise ConfigError(
+                f"config key {config_key!r} (--config-key) names no sub-config: {part!r} is not a key of {where}{have}"
+            )
+        node = node[part]
+        walked.append(part)
+    if not isinstance(node, dict):
+        raise SpecError(config_key, f"must be an object (a sub-config), got {type(node).__name__}")
+    out = dict(node)
+    if "model_type" not in out and "model_type" in cfg:
+        out["model_type"] = cfg["model_type"]
+    return out, config_key
+
+
+# Keys a schedule cannot do without (checked before anything derived from them). transformers
+# requires these too (a KeyError when one is missing); it warns -- we refuse -- when one is null.
 _REQUIRED = {
     "linear": ("factor",),
     "static-ntk": ("factor",),
     "dynamic": ("factor",),
+    "yarn": ("factor",),
     "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
     "longrope": ("short_factor", "long_factor"),
 }
+_NUMBERS = (
+    "factor",
+    "low_freq_factor",
+    "high_freq_factor",
+    "beta_fast",
+    "beta_slow",
+    "mscale",
+    "mscale_all_dim",
+    "attention_factor",
+)
 
 
-def _get(params: Mapping[str, Any], key: str, rope_type: str) -> Any:
+def _get(params: Mapping[str, Any], key: str, rope_type: str, prefix: str) -> Any:
     if params.get(key) is None:
-        raise SpecError(f"rope_scaling.{key}", f"required for rope_type {rope_type!r} but missing")
+        missing = "null" if key in params else "missing"
+        raise SpecError(f"{prefix}.{key}", f"required for rope_type {rope_type!r} but {missing}")
     return params[key]
 
 
-def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SpecError(name, f"must be a number, got {value!r}")
-    return value
+def _first(*candidates: tuple[str, Any]) -> tuple[str, Any]:
+    """The first (key, value) whose value is not None (explicit None checks: 0 is a value, not absent)."""
+    for key, value in candidates:
+        if value is not None:
+            return key, value
+    return candidates[-1][0], None
 
 
 def scaling_from_dict(
@@ -85,89 +239,103 @@ def scaling_from_dict(
     *,
     max_position_embeddings: int | None = None,
     original_max_position_embeddings: int | None = None,
+    prefix: str = "rope_scaling",
 ) -> Scaling:
-    """Build a schedule from an HF-style ``rope_scaling``/``rope_parameters`` dict."""
+    """Build a schedule from an HF-style ``rope_scaling``/``rope_parameters`` dict.
+
+    ``prefix`` is the dotted key the dict came from, for messages. A value present in the
+    dict is used as given (and checked), never replaced by a default: only a missing or
+    null optional key takes one (beta_fast 32, beta_slow 1, truncate true).
+    """
+    if params is not None and not isinstance(params, Mapping):
+        raise SpecError(prefix, f"must be an object, got {type(params).__name__}")
     params = dict(params or {})
-    raw_type = params.get("rope_type", params.get("type", "default")) or "default"
+    raw_type = params.get("rope_type", params.get("type", "default"))
+    raw_type = "default" if raw_type is None else raw_type
     if not isinstance(raw_type, str):
-        raise SpecError("rope_scaling.rope_type", f"must be a string, got {raw_type!r}")
+        raise SpecError(f"{prefix}.rope_type", f"must be a string, got {describe_value(raw_type)}")
     rope_type = _TYPE_ALIASES.get(raw_type, raw_type)
     if rope_type not in ROPE_TYPES:
         raise SpecError(
-            "rope_scaling.rope_type", f"unknown rope type {raw_type!r}; expected one of {', '.join(ROPE_TYPES)}"
+            f"{prefix}.rope_type",
+            f"unknown rope type {describe_value(raw_type)}; expected one of {', '.join(ROPE_TYPES)}",
         )
-    for key in (
-        "factor",
-        "low_freq_factor",
-        "high_freq_factor",
-        "beta_fast",
-        "beta_slow",
-        "mscale",
-        "mscale_all_dim",
-        "attention_factor",
-    ):
-        if params.get(key) is not None:
-            _number(f"rope_scaling.{key}", params[key])
+    for key in _NUMBERS:
+        check_number(f"{prefix}.{key}", params.get(key), allow_none=True)
     for key in _REQUIRED.get(rope_type, ()):
-        _get(params, key, rope_type)
-    orig = original_max_position_embeddings or params.get("original_max_position_embeddings") or max_position_embeddings
+        _get(params, key, rope_type, prefix)
+    if params.get("truncate") is not None:
+        check_bool(f"{prefix}.truncate", params["truncate"])
+    orig_key, orig = _first(
+        ("original_max_position_embeddings", original_max_position_embeddings),
+        (f"{prefix}.original_max_position_embeddings", params.get("original_max_position_embeddings")),
+        ("max_position_embeddings", max_position_embeddings),
+    )
     if rope_type == "default":
         return Default()
     if rope_type == "linear":
-        return Linear(factor=_get(params, "factor", rope_type))
+        return Linear(factor=params["factor"])
     if rope_type == "static-ntk":
-        return StaticNTK(factor=_get(params, "factor", rope_type))
+        return StaticNTK(factor=params["factor"])
     if rope_type == "dynamic":
-        if max_position_embeddings is None and params.get("original_max_position_embeddings") is None:
-            raise SpecError("max_position_embeddings", "required for rope_type 'dynamic' but missing")
-        return DynamicNTK(
-            factor=_get(params, "factor", rope_type),
-            original_max_position_embeddings=max_position_embeddings or params["original_max_position_embeddings"],
+        _, length = _first(
+            ("max_position_embeddings", max_position_embeddings),
+            (f"{prefix}.original_max_position_embeddings", params.get("original_max_position_embeddings")),
         )
+        if length is None:
+            raise SpecError("max_position_embeddings", "required for rope_type 'dynamic' but missing")
+        return DynamicNTK(factor=params["factor"], original_max_position_embeddings=length)
     if orig is None:
         raise SpecError(
-            "rope_scaling.original_max_position_embeddings", f"required for rope_type {rope_type!r} but missing"
+            f"{prefix}.original_max_position_embeddings", f"required for rope_type {rope_type!r} but missing"
         )
     if rope_type == "yarn":
-        factor = params.get("factor")
-        if factor is None:
-            if max_position_embeddings is None:
-                raise SpecError("rope_scaling.factor", "required for rope_type 'yarn' but missing")
-            factor = max_position_embeddings / orig
         return YaRN(
-            factor=factor,
+            factor=params["factor"],
             original_max_position_embeddings=orig,
-            beta_fast=params.get("beta_fast") or 32.0,
-            beta_slow=params.get("beta_slow") or 1.0,
+            beta_fast=32.0 if params.get("beta_fast") is None else params["beta_fast"],
+            beta_slow=1.0 if params.get("beta_slow") is None else params["beta_slow"],
             mscale=params.get("mscale"),
             mscale_all_dim=params.get("mscale_all_dim"),
             attention=params.get("attention_factor"),
-            truncate=bool(params.get("truncate", True)),
+            truncate=True if params.get("truncate") is None else params["truncate"],
         )
     if rope_type == "llama3":
         return Llama3(
-            factor=_get(params, "factor", rope_type),
-            low_freq_factor=_get(params, "low_freq_factor", rope_type),
-            high_freq_factor=_get(params, "high_freq_factor", rope_type),
+            factor=params["factor"],
+            low_freq_factor=params["low_freq_factor"],
+            high_freq_factor=params["high_freq_factor"],
             original_max_position_embeddings=orig,
         )
     # longrope
-    short, long_ = _get(params, "short_factor", rope_type), _get(params, "long_factor", rope_type)
-    for name, seq in (("short_factor", short), ("long_factor", long_)):
+    for name in ("short_factor", "long_factor"):
+        seq = params[name]
         if not isinstance(seq, (list, tuple)):
-            raise SpecError(f"rope_scaling.{name}", f"must be a list of numbers, got {seq!r}")
+            raise SpecError(f"{prefix}.{name}", f"must be a list of numbers, got {type(seq).__name__}")
         for v in seq:
-            _number(f"rope_scaling.{name}", v)
+            check_number(f"{prefix}.{name}", v)
     return LongRoPE(
-        short_factor=tuple(short),
-        long_factor=tuple(long_),
+        short_factor=tuple(params["short_factor"]),
+        long_factor=tuple(params["long_factor"]),
         original_max_position_embeddings=orig,
         factor=params.get("factor"),
         attention=params.get("attention_factor"),
     )
 
 
-def spec_fields(config: Any, *, layout: Layout | None = None, layer_type: str = "full_attention") -> dict[str, Any]:
+def _integer(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError(name, f"must be an integer, got {describe_value(value)}")
+    return value
+
+
+def spec_fields(
+    config: Any,
+    *,
+    layout: Layout | None = None,
+    layer_type: str = "full_attention",
+    config_key: str | None = None,
+) -> dict[str, Any]:
     """The `RopeSpec` fields a Hugging Face config describes (``RopeSpec(**fields)`` validates them).
 
     Args:
@@ -175,63 +343,109 @@ def spec_fields(config: Any, *, layout: Layout | None = None, layer_type: str = 
         layout: override the pairing; by default ``interleaved`` for GPT-J/CodeGen/Cohere/GLM
             configs and ``half`` (rotate_half) otherwise, as transformers implements them.
         layer_type: which entry to use when ``rope_parameters`` is nested by layer type.
+        config_key: which sub-config to read (see :func:`read_rope_config`).
     """
-    cfg = load_config(config)
-    text_config = cfg.get("text_config")
-    if isinstance(text_config, dict) and "num_attention_heads" not in cfg:
-        cfg = {**cfg, **text_config}
+    return spec_fields_and_keys(config, layout=layout, layer_type=layer_type, config_key=config_key)[0]
 
-    params = cfg.get("rope_parameters") or cfg.get("rope_scaling") or {}
-    if not isinstance(params, dict):
-        raise SpecError("rope_scaling", f"must be an object, got {params!r}")
+
+def spec_fields_and_keys(
+    config: Any,
+    *,
+    layout: Layout | None = None,
+    layer_type: str = "full_attention",
+    config_key: str | None = None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """:func:`spec_fields`, and the dotted config key each field was read from.
+
+    The keys map a spec field (``base``, ``head_dim``, ``rotary_dim``,
+    ``max_position_embeddings``) and the schedule (``rope_scaling``) to where the config
+    holds them (``rope_theta``, ``text_config.rope_parameters`` ...), so an invalid value is
+    reported by the name the user wrote.
+    """
+    cfg, source = read_rope_config(config, config_key=config_key)
+    where = "" if source == "top level" else f"{source}."
+
+    for key in ("rope_parameters", "rope_scaling"):
+        if cfg.get(key) is not None and not isinstance(cfg[key], dict):
+            raise SpecError(f"{where}{key}", f"must be an object, got {type(cfg[key]).__name__}")
+    # transformers 5 spells it rope_parameters, 4 rope_scaling; a non-empty rope_parameters wins
+    if cfg.get("rope_parameters"):
+        key, params = "rope_parameters", cfg["rope_parameters"]
+    else:
+        key, params = "rope_scaling", cfg.get("rope_scaling") or {}
     if params and all(isinstance(v, dict) or v is None for v in params.values()):
         if layer_type not in params:
-            raise SpecError(
-                "rope_parameters", f"is nested by layer type ({', '.join(params)}); no {layer_type!r} entry"
-            )
+            raise SpecError(f"{where}{key}", f"is nested by layer type ({', '.join(params)}); no {layer_type!r} entry")
         params = params[layer_type] or {}
+        key = f"{key}.{layer_type}"
+    prefix = f"{where}{key}"
 
     head_dim = cfg.get("head_dim")
     if head_dim is None:
-        hidden, heads = cfg.get("hidden_size", cfg.get("n_embd")), cfg.get("num_attention_heads", cfg.get("n_head"))
+        hidden_key, hidden = _first(("hidden_size", cfg.get("hidden_size")), ("n_embd", cfg.get("n_embd")))
+        heads_key, heads = _first(
+            ("num_attention_heads", cfg.get("num_attention_heads")), ("n_head", cfg.get("n_head"))
+        )
         if hidden is None or heads is None:
-            raise SpecError("head_dim", "missing, and hidden_size/num_attention_heads are not both given to derive it")
-        if not isinstance(hidden, int) or not isinstance(heads, int) or heads <= 0:
             raise SpecError(
-                "num_attention_heads",
-                f"hidden_size and num_attention_heads must be positive integers, got {hidden!r}, {heads!r}",
+                f"{where}head_dim", "missing, and hidden_size/num_attention_heads are not both given to derive it"
             )
-        head_dim = hidden // heads
+        hidden, heads = _integer(f"{where}{hidden_key}", hidden), _integer(f"{where}{heads_key}", heads)
+        if hidden <= 0 or heads <= 0:
+            raise SpecError(
+                f"{where}{heads_key}",
+                "hidden_size and num_attention_heads must be positive integers, "
+                f"got {describe_value(hidden)}, {describe_value(heads)}",
+            )
+        head_dim = hidden // heads  # as transformers derives it
 
-    base = params.get("rope_theta", cfg.get("rope_theta", cfg.get("rotary_emb_base", 10000.0)))
-    _number("rope_theta", base)
+    base_key, base = _first(
+        (f"{prefix}.rope_theta", params.get("rope_theta")),
+        (f"{where}rope_theta", cfg.get("rope_theta")),
+        (f"{where}rotary_emb_base", cfg.get("rotary_emb_base")),
+    )
+    if base is None:
+        base_key, base = f"{where}rope_theta", 10000.0
+    check_number(base_key, base)
 
-    if (
-        cfg.get("rotary_dim") is not None
-        and params.get("partial_rotary_factor") is None
-        and cfg.get("partial_rotary_factor") is None
-    ):
+    prf_given = params.get("partial_rotary_factor") is not None or cfg.get("partial_rotary_factor") is not None
+    if cfg.get("rotary_dim") is not None and not prf_given:
         rotary_dim = cfg["rotary_dim"]
     else:
-        prf = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", cfg.get("rotary_pct", 1.0)))
-        _number("partial_rotary_factor", prf)
+        prf_key, prf = _first(
+            (f"{prefix}.partial_rotary_factor", params.get("partial_rotary_factor")),
+            (f"{where}partial_rotary_factor", cfg.get("partial_rotary_factor")),
+            (f"{where}rotary_pct", cfg.get("rotary_pct")),
+        )
+        prf = 1.0 if prf is None else prf
+        check_number(prf_key, prf)
         if not 0 < prf <= 1:
-            raise SpecError("partial_rotary_factor", f"must be in (0, 1], got {prf!r}")
-        rotary_dim = int(head_dim * prf) if isinstance(head_dim, int) else head_dim
+            raise SpecError(prf_key, f"must be in (0, 1], got {prf!r}")
+        sized = isinstance(head_dim, int) and not isinstance(head_dim, bool) and abs(head_dim) <= MAX_HEAD_DIM
+        rotary_dim = int(head_dim * prf) if sized else head_dim  # else the spec reports head_dim itself
 
-    max_pos = cfg.get("max_position_embeddings", cfg.get("n_positions"))
-    if max_pos is not None and (isinstance(max_pos, bool) or not isinstance(max_pos, int)):
-        raise SpecError("max_position_embeddings", f"must be an integer, got {max_pos!r}")
+    max_key, max_pos = _first(
+        (f"{where}max_position_embeddings", cfg.get("max_position_embeddings")),
+        (f"{where}n_positions", cfg.get("n_positions")),
+    )
+    if max_pos is not None:
+        _integer(max_key, max_pos)
+    else:
+        max_key = f"{where}max_position_embeddings"
+    top_orig = cfg.get("original_max_position_embeddings")
+    if top_orig is not None:  # Phi-3 keeps it here; it wins over the rope_scaling one, as in transformers
+        check_int(f"{where}original_max_position_embeddings", top_orig, maximum=MAX_POSITION_EMBEDDINGS)
     scaling = scaling_from_dict(
         params,
         max_position_embeddings=max_pos,
-        original_max_position_embeddings=cfg.get("original_max_position_embeddings"),
+        original_max_position_embeddings=top_orig,
+        prefix=prefix,
     )
     if layout is None:
-        layout = "interleaved" if str(cfg.get("model_type", "")).lower() in INTERLEAVED_MODEL_TYPES else "half"
-    if isinstance(base, float) and not math.isfinite(base):
-        raise SpecError("rope_theta", f"must be finite, got {base!r}")
-    return {
+        model_type = cfg.get("model_type")
+        interleaved = isinstance(model_type, str) and model_type.lower() in INTERLEAVED_MODEL_TYPES
+        layout = "interleaved" if interleaved else "half"
+    fields = {
         "head_dim": head_dim,
         "rotary_dim": rotary_dim,
         "base": base,
@@ -239,3 +453,11 @@ def spec_fields(config: Any, *, layout: Layout | None = None, layer_type: str = 
         "scaling": scaling,
         "max_position_embeddings": max_pos,
     }
+    keys = {
+        "base": base_key,
+        "head_dim": f"{where}head_dim",
+        "rotary_dim": f"{where}rotary_dim",
+        "max_position_embeddings": max_key,
+        "rope_scaling": prefix,
+    }
+    return fields, keys

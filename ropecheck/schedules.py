@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # annotations only: spec.py imports this module
 __all__ = [
     "DPS",
     "LAYOUTS",
+    "MAX_HEAD_DIM",
+    "MAX_POSITION_EMBEDDINGS",
     "ROPE_TYPES",
     "Default",
     "DynamicNTK",
@@ -43,9 +45,12 @@ __all__ = [
     "Scaling",
     "StaticNTK",
     "YaRN",
+    "check_bool",
     "check_int",
+    "check_number",
     "check_positive",
     "default_inv_freq_mp",
+    "describe_value",
 ]
 
 Layout = Literal["interleaved", "half"]
@@ -53,25 +58,72 @@ LAYOUTS: tuple[str, ...] = ("interleaved", "half")
 
 DPS = 50  # decimal digits for schedule evaluation; far beyond fp64's 16
 
+#: The largest head_dim a spec accepts: two orders of magnitude above published models' (a few
+#: hundred at most), and the spec's fp64 tables (32768 pairs) still take about a second to compute.
+MAX_HEAD_DIM = 65536
+#: The largest context length (and original context length) a spec accepts: the reference's
+#: exact phase reduction is exact at every position below 2^32, and no model is near it.
+MAX_POSITION_EMBEDDINGS = 1 << 32
+
 
 def _mpf(x: Any) -> mpmath.mpf:
     return mpmath.mpf(x) if not isinstance(x, str) else mpmath.mpf(x)
 
 
-def check_positive(field_name: str, value: Any, *, allow_none: bool = False) -> None:
+def describe_value(value: Any) -> str:
+    """A value for a message: its repr, cut at 80 characters; an int too long to print is shown by its size."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a {len(str(abs(value))) if value.bit_length() < 14000 else 'several-thousand'}-digit integer"
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding an int past Python's int-to-text limit
+        return f"a {type(value).__name__} holding a number too long to print"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_number(field_name: str, value: Any, *, allow_none: bool = False) -> None:
+    """A finite real number: an int or a float, not a bool, a string, NaN, an infinity or an int past fp64."""
     if value is None and allow_none:
         return
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise SpecError(field_name, f"must be a finite number, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SpecError(field_name, f"must be a number, got {describe_value(value)}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int beyond fp64's range
+        finite = False
+    if not finite:
+        raise SpecError(field_name, f"must be a finite number (at most about 1.8e308), got {describe_value(value)}")
+
+
+def check_positive(field_name: str, value: Any, *, allow_none: bool = False) -> None:
+    """A finite number > 0 (see :func:`check_number`)."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SpecError(field_name, f"must be a finite number, got {describe_value(value)}")
+    check_number(field_name, value)
     if value <= 0:
         raise SpecError(field_name, f"must be positive, got {value!r}")
 
 
-def check_int(field_name: str, value: Any, *, minimum: int = 1) -> None:
+def check_int(field_name: str, value: Any, *, minimum: int = 1, maximum: int | None = None) -> None:
+    """An integer (not a bool, not a float such as 4096.0) in [minimum, maximum]."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise SpecError(field_name, f"must be an integer, got {value!r}")
+        raise SpecError(field_name, f"must be an integer, got {describe_value(value)}")
     if value < minimum:
-        raise SpecError(field_name, f"must be >= {minimum}, got {value!r}")
+        raise SpecError(field_name, f"must be >= {minimum}, got {describe_value(value)}")
+    if maximum is not None and value > maximum:
+        raise SpecError(field_name, f"must be <= {maximum}, got {describe_value(value)}")
+
+
+def check_bool(field_name: str, value: Any) -> None:
+    """A bool: JSON ``true``/``false``, not the string ``"false"`` (which Python reads as true)."""
+    if not isinstance(value, bool):
+        raise SpecError(field_name, f"must be true or false, got {describe_value(value)}")
+
+
+def _check_original(field_name: str, value: Any) -> None:
+    check_int(field_name, value, maximum=MAX_POSITION_EMBEDDINGS)
 
 
 # --------------------------------------------------------------------------- schedules
@@ -154,7 +206,7 @@ class DynamicNTK:
 
     def validate(self, spec: RopeSpec) -> None:
         check_positive("rope_scaling.factor", self.factor)
-        check_int("max_position_embeddings", self.original_max_position_embeddings)
+        _check_original("max_position_embeddings", self.original_max_position_embeddings)
 
     def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
         r = spec.rotary_dim
@@ -196,15 +248,33 @@ class YaRN:
 
     def validate(self, spec: RopeSpec) -> None:
         check_positive("rope_scaling.factor", self.factor)
-        check_int("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        _check_original("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
         check_positive("rope_scaling.beta_fast", self.beta_fast)
         check_positive("rope_scaling.beta_slow", self.beta_slow)
+        check_number("rope_scaling.mscale", self.mscale, allow_none=True)
+        check_number("rope_scaling.mscale_all_dim", self.mscale_all_dim, allow_none=True)
         check_positive("rope_scaling.attention_factor", self.attention, allow_none=True)
+        check_bool("rope_scaling.truncate", self.truncate)
         if self.beta_fast <= self.beta_slow:
             raise SpecError(
                 "rope_scaling.beta_fast",
                 f"must be greater than beta_slow ({self.beta_fast!r} <= {self.beta_slow!r})",
             )
+        if self.attention is None and self.mscale and self.mscale_all_dim and self.factor > 1:
+            divisor = 0.1 * self.mscale_all_dim * math.log(self.factor) + 1.0
+            if divisor == 0:
+                raise SpecError(
+                    "rope_scaling.mscale_all_dim",
+                    f"makes the attention factor's divisor 0.1*mscale_all_dim*ln(factor) + 1 zero "
+                    f"(mscale_all_dim={self.mscale_all_dim!r}, factor={self.factor!r})",
+                )
+        for name, m in (("mscale", self.mscale), ("mscale_all_dim", self.mscale_all_dim)):
+            if self.attention is None and m and self.factor > 1 and 0.1 * m * math.log(self.factor) + 1.0 <= 0:
+                raise SpecError(
+                    f"rope_scaling.{name}",
+                    f"makes 0.1*{name}*ln(factor) + 1 = {0.1 * m * math.log(self.factor) + 1.0:.6g}, not positive "
+                    f"({name}={m!r}, factor={self.factor!r}); the attention factor must be positive",
+                )
 
     def correction_range(self, spec: RopeSpec) -> tuple[float, float]:
         """The (low, high) frequency indices of the ramp, as ``transformers`` computes them."""
@@ -275,7 +345,7 @@ class Llama3:
         check_positive("rope_scaling.factor", self.factor)
         check_positive("rope_scaling.low_freq_factor", self.low_freq_factor)
         check_positive("rope_scaling.high_freq_factor", self.high_freq_factor)
-        check_int("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        _check_original("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
         if self.high_freq_factor <= self.low_freq_factor:
             raise SpecError(
                 "rope_scaling.high_freq_factor",
@@ -323,11 +393,14 @@ class LongRoPE:
     rope_type: ClassVar[str] = "longrope"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "short_factor", tuple(self.short_factor))
-        object.__setattr__(self, "long_factor", tuple(self.long_factor))
+        for name in ("short_factor", "long_factor"):
+            values = getattr(self, name)
+            if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, np.ndarray)):
+                raise SpecError(f"rope_scaling.{name}", f"must be a list of numbers, got {describe_value(values)}")
+            object.__setattr__(self, name, tuple(values))
 
     def validate(self, spec: RopeSpec) -> None:
-        check_int("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        _check_original("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
         check_positive("rope_scaling.factor", self.factor, allow_none=True)
         check_positive("rope_scaling.attention_factor", self.attention, allow_none=True)
         half = spec.rotary_dim // 2

@@ -14,12 +14,16 @@ Design constraints:
   positions. Each formula follows the published method and, where one exists, the
   Hugging Face ``transformers`` implementation term by term (the tests compare the two).
 * Invalid values raise :class:`~ropecheck.errors.SpecError` naming the field, never a bare
-  ``ValueError`` from deep inside numpy.
+  ``ValueError`` from deep inside numpy (nor an ``OverflowError`` or ``TypeError``): every
+  field is type- and range-checked (head_dim <= ``MAX_HEAD_DIM``, context lengths <=
+  ``MAX_POSITION_EMBEDDINGS``), and a spec exists only if every inverse frequency it derives
+  is a finite, positive fp64 number and its attention factor is finite and positive.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +35,8 @@ from .errors import SpecError
 from .schedules import (
     DPS,
     LAYOUTS,
+    MAX_HEAD_DIM,
+    MAX_POSITION_EMBEDDINGS,
     ROPE_TYPES,
     Default,
     DynamicNTK,
@@ -39,6 +45,8 @@ from .schedules import (
     Scaling,
     check_int,
     check_positive,
+    default_inv_freq_mp,
+    describe_value,
 )
 
 __all__ = ["RopeSpec"]
@@ -89,12 +97,12 @@ class RopeSpec:
         ) -> None: ...
 
     def __post_init__(self) -> None:
-        check_int("head_dim", self.head_dim)
+        check_int("head_dim", self.head_dim, maximum=MAX_HEAD_DIM)
         if self.head_dim % 2:
             raise SpecError("head_dim", f"must be even (RoPE rotates pairs of dims), got {self.head_dim}")
         if self.rotary_dim is None:
             object.__setattr__(self, "rotary_dim", int(self.head_dim))
-        check_int("rotary_dim", self.rotary_dim, minimum=2)
+        check_int("rotary_dim", self.rotary_dim, minimum=2, maximum=MAX_HEAD_DIM)
         if self.rotary_dim % 2:
             raise SpecError("rotary_dim", f"must be even, got {self.rotary_dim}")
         if self.rotary_dim > self.head_dim:
@@ -106,14 +114,44 @@ class RopeSpec:
             raise SpecError("base", "must not be 1 (every frequency would be 1)")
         object.__setattr__(self, "base", float(self.base))
         if self.layout not in LAYOUTS:
-            raise SpecError("layout", f"must be 'interleaved' or 'half', got {self.layout!r}")
+            raise SpecError("layout", f"must be 'interleaved' or 'half', got {describe_value(self.layout)}")
         if not isinstance(self.scaling, tuple(ROPE_TYPES.values())):
-            raise SpecError(
-                "scaling", f"must be one of {', '.join(c.__name__ for c in ROPE_TYPES.values())}, got {self.scaling!r}"
-            )
+            kinds = ", ".join(c.__name__ for c in ROPE_TYPES.values())
+            raise SpecError("scaling", f"must be one of {kinds}, got {describe_value(self.scaling)}")
         if self.max_position_embeddings is not None:
-            check_int("max_position_embeddings", self.max_position_embeddings)
+            check_int("max_position_embeddings", self.max_position_embeddings, maximum=MAX_POSITION_EMBEDDINGS)
         self.scaling.validate(self)
+        self._check_derived()
+
+    def _check_derived(self) -> None:
+        """Every inverse frequency finite and positive in fp64; the attention factor too."""
+        for i, theta in enumerate(default_inv_freq_mp(self.base, self.rotary_dim)):
+            value = float(theta)
+            if not (math.isfinite(value) and value > 0):
+                raise SpecError(
+                    "base",
+                    f"gives inverse frequency theta_{i} = base^(-{2 * i}/{self.rotary_dim}) = {mpmath.nstr(theta, 3)}, "
+                    f"which is {'0' if value == 0 else 'infinite'} in float64; use a base between about 1e-300 "
+                    "and 1e300",
+                )
+        lengths: list[int | None] = [None]
+        if isinstance(self.scaling, LongRoPE):  # the long factors too
+            lengths.append(self.scaling.original_max_position_embeddings + 1)
+        for seq_len in lengths:
+            for i, theta in enumerate(_inv_freq_mp_cached(self, seq_len)):
+                value = float(theta)
+                if not (math.isfinite(value) and value > 0):
+                    raise SpecError(
+                        "rope_scaling",
+                        f"gives inverse frequency theta_{i} = {mpmath.nstr(theta, 3)}, which is not a finite positive "
+                        f"float64 number; check the schedule's factors ({self.scaling.params()})",
+                    )
+        try:
+            factor = float(self.scaling.attention_factor(self))
+        except (ArithmeticError, ValueError) as exc:
+            raise SpecError("rope_scaling.attention_factor", f"cannot be computed from this schedule: {exc}") from None
+        if not (math.isfinite(factor) and factor > 0):
+            raise SpecError("rope_scaling.attention_factor", f"must be finite and positive, got {factor!r}")
 
     # ------------------------------------------------------------------ derived tables
 
@@ -185,7 +223,12 @@ class RopeSpec:
 
     @classmethod
     def from_hf_config(
-        cls, config: Any, *, layout: Layout | None = None, layer_type: str = "full_attention"
+        cls,
+        config: Any,
+        *,
+        layout: Layout | None = None,
+        layer_type: str = "full_attention",
+        config_key: str | None = None,
     ) -> RopeSpec:
         """The spec a Hugging Face config describes.
 
@@ -194,18 +237,30 @@ class RopeSpec:
             layout: override the pairing; by default ``interleaved`` for GPT-J/CodeGen/Cohere/GLM
                 configs and ``half`` (rotate_half) otherwise, as transformers implements them.
             layer_type: which entry to use when ``rope_parameters`` is nested by layer type.
+            config_key: the (dotted) key of the sub-config to read, e.g. ``"text_config"``;
+                ``"."`` for the top level. By default a multimodal config's ``text_config`` is
+                read (as transformers' text models do) and otherwise the top level
+                (:func:`ropecheck.hf.read_rope_config` says which).
+
+        Raises:
+            ConfigError: the file cannot be read as a JSON object (missing, not UTF-8, not
+                JSON, NaN/Infinity, too deep, numbers too long).
+            SpecError: a field is missing, of the wrong type or out of range; ``field`` is its
+                dotted key (``rope_scaling.beta_fast``).
 
         Example:
             >>> RopeSpec.from_hf_config({"hidden_size": 64, "num_attention_heads": 4}).head_dim
             16
         """
-        fields = hf.spec_fields(config, layout=layout, layer_type=layer_type)
+        fields, keys = hf.spec_fields_and_keys(config, layout=layout, layer_type=layer_type, config_key=config_key)
         try:
             return cls(**fields)
-        except SpecError as exc:
-            if exc.field == "base":
-                raise SpecError("rope_theta", str(exc).split(": ", 1)[1]) from None
-            raise
+        except SpecError as exc:  # reported by the key the config spells it with
+            head, _, rest = exc.field.partition(".")
+            key = keys.get(exc.field) or (keys[head] + (f".{rest}" if rest else "") if head in keys else exc.field)
+            if key == exc.field:
+                raise
+            raise SpecError(key, str(exc)[len(exc.field) + 2 :]) from None
 
 
 @functools.lru_cache(maxsize=1024)

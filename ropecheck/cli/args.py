@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ExitCode, UsageError
-from ..hf import scaling_from_dict
+from ..errors import ExitCode, SpecError, UsageError
+from ..hf import read_rope_config, scaling_from_dict
 from ..io import check_writable, write_output
+from ..schedules import MAX_HEAD_DIM, MAX_POSITION_EMBEDDINGS
 from ..spec import RopeSpec
 
 __all__ = [
@@ -27,18 +28,18 @@ __all__ = [
     "MAX_HEAD_DIM",
     "MAX_VERIFY_POSITION",
     "add_spec_arguments",
+    "check_flag_range",
     "check_int_range",
     "check_outputs",
     "parse_size",
     "spec_from_args",
+    "spec_source",
     "write_json",
 ]
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNDECIDED = ExitCode.OK, ExitCode.FAIL, ExitCode.USAGE, ExitCode.UNDECIDED
 EXIT_INTERNAL = ExitCode.INTERNAL
 
-#: The largest head dimension a flag accepts (the largest real heads are 256; a sanity bound).
-MAX_HEAD_DIM = 1 << 16
 #: The largest --max-position verify accepts: the fp64 reference is exact below 2^32, and a
 #: probe of positions up to 2^31 already covers every context a model is trained for.
 MAX_VERIFY_POSITION = 1 << 31
@@ -90,10 +91,16 @@ def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = Fals
     g = parser.add_argument_group("RoPE spec (flags, or --hf-config)")
     g.add_argument("--hf-config", metavar="PATH", help="read the spec from a Hugging Face config.json (or its folder)")
     g.add_argument(
+        "--config-key",
+        metavar="KEY",
+        help="the sub-config of --hf-config to read, dotted (e.g. text_config), or '.' for the top level; "
+        "default: text_config when the config has one, else the top level",
+    )
+    g.add_argument(
         "--head-dim",
         type=int,
         metavar="D",
-        help="head dimension (even)" + (" [required without --hf-config]" if required else ""),
+        help=f"head dimension (even, at most {MAX_HEAD_DIM})" + (" [required without --hf-config]" if required else ""),
     )
     g.add_argument("--rotary-dim", type=int, metavar="R", help="rotated dims (partial rotary); default: head dim")
     g.add_argument("--base", type=float, metavar="THETA", help="rope_theta (default 10000)")
@@ -109,12 +116,51 @@ def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = Fals
         '\'{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4096}\'',
     )
     g.add_argument(
-        "--max-position-embeddings", type=int, metavar="N", help="the model's context length (dynamic NTK, LongRoPE)"
+        "--max-position-embeddings",
+        type=int,
+        metavar="N",
+        help=f"the model's context length (dynamic NTK, LongRoPE), at most 2^32 = {MAX_POSITION_EMBEDDINGS}",
     )
 
 
+def check_flag_range(flag: str, value: int | None, low: int, high: int, why: str = "") -> None:
+    """A ``UsageError`` naming ``flag`` unless ``value`` is None or in [low, high]; checked before any work."""
+    if value is not None and not low <= value <= high:
+        shown = str(value) if abs(value).bit_length() < 1000 else "a number with hundreds of digits"
+        raise UsageError(f"{flag} must be in {low}..{high}{why}, got {shown}")
+
+
 def spec_from_args(args: argparse.Namespace) -> RopeSpec:
-    """Build the RopeSpec the shared flags describe; flags override an --hf-config."""
+    """Build the RopeSpec the shared flags describe; flags override an --hf-config.
+
+    Sizes are checked first, naming the flag: ``--head-dim`` and ``--rotary-dim`` at most
+    ``MAX_HEAD_DIM`` (65536), ``--max-position-embeddings`` at most 2^32.
+    """
+    check_flag_range("--head-dim", args.head_dim, 1, MAX_HEAD_DIM, " (the largest head_dim a spec accepts)")
+    check_flag_range("--rotary-dim", args.rotary_dim, 1, MAX_HEAD_DIM, " (the largest head_dim a spec accepts)")
+    check_flag_range("--max-position-embeddings", args.max_position_embeddings, 1, MAX_POSITION_EMBEDDINGS, " (2^32)")
+    config_key = getattr(args, "config_key", None)  # a Namespace built by hand may lack it
+    if config_key is not None and not args.hf_config:
+        raise UsageError("--config-key selects a sub-config of --hf-config: give --hf-config PATH too")
+    try:
+        return _spec_from_args(args)
+    except SpecError as exc:  # a bad --rope-scaling value: named by the flag
+        if args.rope_scaling is not None and exc.field.split(".")[0] == "rope_scaling":
+            raise SpecError(
+                "--rope-scaling" + exc.field[len("rope_scaling") :], str(exc)[len(exc.field) + 2 :]
+            ) from None
+        raise
+
+
+def spec_source(args: argparse.Namespace) -> str | None:
+    """Where an --hf-config spec was read (``"text_config of PATH"``, ``"the top level of PATH"``); None without one."""
+    if not args.hf_config:
+        return None
+    _, source = read_rope_config(args.hf_config, config_key=getattr(args, "config_key", None))
+    return f"{'the top level' if source == 'top level' else source} of {args.hf_config}"
+
+
+def _spec_from_args(args: argparse.Namespace) -> RopeSpec:
     scaling_json = None
     if args.rope_scaling is not None:
         try:
@@ -124,7 +170,7 @@ def spec_from_args(args: argparse.Namespace) -> RopeSpec:
         if not isinstance(scaling_json, dict):
             raise UsageError("--rope-scaling must be a JSON object")
     if args.hf_config:
-        spec = RopeSpec.from_hf_config(args.hf_config, layout=args.layout)
+        spec = RopeSpec.from_hf_config(args.hf_config, layout=args.layout, config_key=getattr(args, "config_key", None))
         changes: dict[str, Any] = {}
         if args.head_dim is not None:
             changes["head_dim"] = args.head_dim

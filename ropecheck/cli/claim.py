@@ -1,7 +1,10 @@
 """``ropecheck claim``: decide a claimed RoPE identity -- PROVED, REFUTED or UNDECIDED.
 
-Exit codes: 0 PROVED, 1 REFUTED (a counterexample is printed), 3 UNDECIDED, 2 a claim that
-cannot be parsed (one line on stderr with the column of the problem).
+Exit codes: 0 PROVED, 1 REFUTED (a counterexample is printed), 3 UNDECIDED (also: a limit of
+:mod:`ropecheck.symbolic.limits` was reached -- the time limit ``--timeout``, the memory limit,
+an exponent, a number, a matrix size or power, the expansion size -- and the output names
+it), 2 a claim that cannot be parsed or is too long or too deeply nested to read, or a bad
+flag (one line on stderr, with the column of the problem in the claim).
 """
 
 from __future__ import annotations
@@ -10,12 +13,25 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from ..symbolic import check_claim, render_counterexample_text
+from ..symbolic import (
+    CLAIM_MEMORY_LIMIT,
+    CLAIM_TIMEOUT,
+    MAX_CLAIM_CHARS,
+    MAX_EXPONENT,
+    MAX_MATRIX_POWER,
+    MAX_MATRIX_SIZE,
+    MAX_NESTING,
+    MAX_TERMS,
+    MAX_TIMEOUT,
+    check_claim,
+    expr_text,
+    render_counterexample_text,
+)
 from .args import write_json
 
 __all__ = ["add_parser", "run"]
 
-_EPILOG = """examples:
+_EPILOG = f"""examples:
   ropecheck claim "R(a).T * R(b) == R(b - a)"                            # PROVED
   ropecheck claim "re((q0+I*q1)*(k0-I*k1)*exp(I*(m-n)*t)) == (q0*k0 + q1*k1)*cos((m-n)*t)"
                                                   # REFUTED: the sin((m-n)t) term is missing
@@ -26,9 +42,13 @@ exp, cos, sin, tan, sqrt, log, pi, E, eye(n), Matrix and R(phi) (the 2x2 rotatio
 known; other f(x) are undefined functions; '^' is a power; M.T transposes; matrices
 compare entrywise. Only arithmetic, calls, numbers, [...] and .T are accepted.
 LaTeX (any claim with a backslash or braces): one '=' between the sides; i is the
-imaginary unit, e is Euler's number; \\Re/\\mathrm{Re}, \\bar{k}/\\overline{k}/k^*, R(\\phi)^T
-and \\sum_{i=0}^{N} x_i are understood.
-exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 the claim cannot be parsed."""
+imaginary unit, e is Euler's number; \\Re/\\mathrm{{Re}}, \\bar{{k}}/\\overline{{k}}/k^*, R(\\phi)^T
+and \\sum_{{i=0}}^{{N}} x_i are understood.
+limits: a claim over {MAX_CLAIM_CHARS} characters or nested over {MAX_NESTING} deep is not read (exit 2);
+exponents over {MAX_EXPONENT}, matrices over {MAX_MATRIX_SIZE}x{MAX_MATRIX_SIZE}, matrix powers over {MAX_MATRIX_POWER},
+an expansion over about {MAX_TERMS} terms, the time limit (--timeout) and a memory limit of
+{CLAIM_MEMORY_LIMIT >> 30} GiB make it UNDECIDED, naming the limit (exit 3).
+exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 the claim cannot be read or a flag is wrong."""
 
 
 def add_parser(sub: Any) -> None:
@@ -47,6 +67,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--json", nargs="?", const="-", metavar="PATH", help="write the verdict as JSON to PATH (stdout with no PATH)"
     )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=CLAIM_TIMEOUT,
+        metavar="SECONDS",
+        help=f"stop reading and deciding after this many seconds: UNDECIDED (default {CLAIM_TIMEOUT:g}, "
+        f"at most {MAX_TIMEOUT:g})",
+    )
     p.set_defaults(run=run, syntax="auto", outputs=[("--json", "json", False, None)])
 
 
@@ -57,16 +85,25 @@ def run(args: argparse.Namespace) -> int:
             args.claim, args.json = args.json, "-"
         else:
             raise UsageError('give the claim, e.g. ropecheck claim "R(a).T * R(b) == R(b - a)"')
-    result = check_claim(args.claim, syntax=args.syntax)
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # also NaN
+        raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {args.timeout:g}")
+    result = check_claim(args.claim, syntax=args.syntax, timeout=args.timeout)
     if args.json is not None:
         write_json(result.to_dict(), args.json)
         return result.exit_code
     decided = result.verdict.value != "UNDECIDED" and result.method != "counterexample"
-    print(f"{result.verdict.value}" + (f"  (decided by {result.method})" if decided else ""))
+    why = f"  [{result.limit_message}]" if result.limit_message else ""
+    print(f"{result.verdict.value}" + (f"  (decided by {result.method})" if decided else why))
     print(f"  claim ({result.syntax}): {result.text}")
-    print(f"  read as: {result.lhs} == {result.rhs}")
+    if result.lhs is not None:
+        print(f"  read as: {expr_text(result.lhs)} == {expr_text(result.rhs)}")
     if result.counterexample is not None:
         print("\n".join(render_counterexample_text(result.counterexample)))
+    elif result.limit == "time":
+        print("  stopped at the time limit; a longer --timeout may decide it; this is not a proof")
+    elif result.limit is not None:
+        print(f"  stopped at a limit ({result.limit}) before deciding; this is not a proof")
     elif result.verdict.value == "UNDECIDED":
-        print("  no rewrite reduced LHS - RHS to 0 and no counterexample was found; this is not a proof")
+        detail = f" ({result.method[6:-1]})" if result.method.startswith("none (") else ""
+        print(f"  no rewrite reduced LHS - RHS to 0 and no counterexample was found{detail}; this is not a proof")
     return result.exit_code

@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import UsageError
 from ..io import write_output
 from ..proofs import FAMILIES, run_proofs
+from ..proofs.relative_position_general import MAX_CONCRETE_D
 from ..symbolic import (
     decay_svg,
     proofs_to_json,
@@ -54,7 +55,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("names", nargs="*", metavar="NAME", help="theorem or family names (see --list)")
     p.add_argument("--all", action="store_true", help="run every theorem")
-    p.add_argument("--d", type=int, metavar="N", help="also run the full expansion check for one concrete even d")
+    p.add_argument(
+        "--d",
+        type=int,
+        metavar="N",
+        help=f"also run the full expansion check for one concrete even d (2..{MAX_CONCRETE_D})",
+    )
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
     p.add_argument(
         "--json", nargs="?", const="", metavar="PATH", help="also write JSON (default DIR/proofs.json; '-' for stdout)"
@@ -94,8 +100,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--certify needs coqc: {missing_coqc_advice()}")
         files = _certificate_paths(args.certificates)  # a missing file or folder: a usage error, before any work
         coq = (exe, files)
-    if args.d is not None and (args.d < 2 or args.d % 2):
-        raise UsageError(f"--d must be an even integer >= 2, got {args.d}")
+    if args.d is not None and (args.d < 2 or args.d % 2 or args.d > MAX_CONCRETE_D):
+        shown = str(args.d) if args.d.bit_length() < 1000 else "a number with hundreds of digits"
+        raise UsageError(f"--d must be an even integer in 2..{MAX_CONCRETE_D}, got {shown}")
     t0 = time.perf_counter()
     names = None if args.all else list(args.names)
     proofs = run_proofs(names, d=args.d) if (args.all or names or args.d is not None) else []

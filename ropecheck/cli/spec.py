@@ -1,4 +1,9 @@
-"""``ropecheck spec``: print a spec's frequencies, wavelengths and attention factor."""
+"""``ropecheck spec``: print a spec's frequencies, wavelengths and attention factor.
+
+With ``--hf-config`` the output says which (sub-)config was read (``source: text_config of
+PATH``; ``--config-key`` picks another). Exit codes: 0, or 2 for a bad flag, an unreadable
+config or an invalid spec (one line on stderr naming the flag or the dotted config key).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import UsageError
+from ..schedules import MAX_POSITION_EMBEDDINGS
 from ..spec import RopeSpec
-from .args import EXIT_OK, add_spec_arguments, spec_from_args, write_json
+from .args import EXIT_OK, add_spec_arguments, check_flag_range, spec_from_args, spec_source, write_json
 
 __all__ = ["add_parser", "run", "spec_table"]
 
@@ -28,7 +33,7 @@ def add_parser(sub: Any) -> None:
         "--seq-len",
         type=int,
         metavar="L",
-        help="current length, for length-dependent schedules (dynamic NTK, LongRoPE)",
+        help="current length, for length-dependent schedules (dynamic NTK, LongRoPE), 1..2^32",
     )
     p.add_argument(
         "--json",
@@ -59,16 +64,19 @@ def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_flag_range("--seq-len", args.seq_len, 1, MAX_POSITION_EMBEDDINGS, " (2^32)")
     spec = spec_from_args(args)
-    if args.seq_len is not None and args.seq_len < 1:
-        raise UsageError(f"--seq-len must be >= 1, got {args.seq_len}")
+    source = spec_source(args)
     data = spec_table(spec, args.seq_len)
+    data["source"] = source
     if args.json is not None:
         write_json(data, args.json)
         return EXIT_OK
 
     console = Console()
     console.print(data["description"])
+    if source is not None:
+        console.print(f"source: {source}", highlight=False, soft_wrap=True)
     console.print(f"attention factor: {spec.attention_factor:.12g}")
     if spec.max_position_embeddings:
         console.print(f"max_position_embeddings: {spec.max_position_embeddings}")

@@ -7,7 +7,8 @@
   the top-level ``proofs/`` folder (installed as :mod:`ropecheck.proofs`), which builds them
   from this engine: the definitions (:mod:`.rope`), the decision procedure (:mod:`.decide`,
   :mod:`.blockwise`) and the proof objects (:mod:`.proof`).
-* :func:`check_claim` parses a user's ``"LHS == RHS"`` (SymPy or LaTeX) and decides it.
+* :func:`check_claim` parses a user's ``"LHS == RHS"`` (SymPy or LaTeX) and decides it,
+  within the limits of :mod:`.limits` (size, nesting, exponents, matrices, work, time, memory).
 * Rendering (:func:`render_proof_markdown`, ...) is pure: data in, text out.
 
 Example:
@@ -29,7 +30,20 @@ from .decide import (
     manifestly_nonnegative,
     reduce_to_zero,
 )
-from .proof import Counterexample, Proof, Step, Verdict, timed
+from .limits import (
+    CLAIM_MEMORY_LIMIT,
+    CLAIM_TIMEOUT,
+    MAX_CLAIM_CHARS,
+    MAX_EXPONENT,
+    MAX_MATRIX_POWER,
+    MAX_MATRIX_SIZE,
+    MAX_NESTING,
+    MAX_NUMBER_DIGITS,
+    MAX_TERMS,
+    MAX_TIMEOUT,
+    expansion_size,
+)
+from .proof import Counterexample, Proof, Step, Verdict, expr_text, timed
 from .render import (
     decay_svg,
     print_family,
@@ -60,6 +74,16 @@ from .rope import (
 )
 
 __all__ = [
+    "CLAIM_MEMORY_LIMIT",
+    "CLAIM_TIMEOUT",
+    "MAX_CLAIM_CHARS",
+    "MAX_EXPONENT",
+    "MAX_MATRIX_POWER",
+    "MAX_MATRIX_SIZE",
+    "MAX_NESTING",
+    "MAX_NUMBER_DIGITS",
+    "MAX_TERMS",
+    "MAX_TIMEOUT",
     "REWRITES",
     "BlockReducer",
     "ClaimResult",
@@ -79,6 +103,8 @@ __all__ = [
     "dot",
     "even_first_permutation",
     "expand_trig_rewrite",
+    "expansion_size",
+    "expr_text",
     "find_counterexample",
     "form_as_expr",
     "manifestly_nonnegative",

@@ -1,15 +1,15 @@
-"""The claim checker: parse a user's ``LHS == RHS`` and decide it.
+"""The claim checker: parse a user's ``LHS == RHS`` and decide it, within limits of size, work, time and memory.
 
 Two syntaxes:
 
-* **SymPy** (Python expression syntax): free names are real symbols (``alpha``, ``beta``,
-  ``gamma``, ``N``, ``S`` ... included); ``I``, ``re``, ``im``, ``conjugate``, ``Abs``,
-  ``exp``, ``cos``, ``sin``, ``tan``, ``sqrt``, ``log``, ``pi``, ``E``, ``Rational``,
-  ``eye(n)``, ``Matrix`` and ``R(phi)`` (the 2x2 rotation matrix) are known; any other
-  ``f(x)`` is an undefined function; ``^`` is a power; decimal numbers become exact
-  rationals; ``M.T`` transposes. Only arithmetic, calls, numbers, ``[...]`` lists and
-  ``.T`` are accepted (checked on the syntax tree before SymPy's parser evaluates the
-  text, with no builtins), so a claim cannot run other code.
+* **SymPy** (Python expression syntax, read by :mod:`.sympy_syntax`): free names are real
+  symbols (``alpha``, ``beta``, ``gamma``, ``N``, ``S`` ... included); ``I``, ``re``,
+  ``im``, ``conjugate``, ``Abs``, ``exp``, ``cos``, ``sin``, ``tan``, ``sqrt``, ``log``,
+  ``pi``, ``E``, ``Rational``, ``eye(n)``, ``Matrix`` and ``R(phi)`` (the 2x2 rotation
+  matrix) are known; any other ``f(x)`` is an undefined function; ``^`` is a power;
+  decimal numbers become exact rationals; ``M.T`` transposes. Only arithmetic, calls,
+  numbers, ``[...]`` lists and ``.T`` are accepted (checked on the syntax tree, which is
+  then evaluated node by node, never by ``eval``), so a claim cannot run other code.
 * **LaTeX** as written in papers and tutorials, through SymPy's LaTeX parser: one ``=``
   between the sides; ``i`` is the imaginary unit and ``e`` Euler's number; ``\\Re``,
   ``\\mathrm{Re}``, ``\\operatorname{Re}`` (and Im) are real/imaginary parts; ``\\bar{k}``,
@@ -27,29 +27,49 @@ syntax (``==`` or one ``=``), and LaTeX only if that fails (``2x = x + x``). Mat
 compare entrywise. Unparsable text raises :class:`~ropecheck.errors.ClaimParseError` with
 the 0-based column of the problem.
 
+**Limits** (the constants of :mod:`.limits`): a claim longer than ``MAX_CLAIM_CHARS``
+(2000) characters or nested deeper than ``MAX_NESTING`` (30) cannot be read
+(``ClaimParseError``, exit 2, with the column). A claim past ``MAX_EXPONENT`` (10000),
+``MAX_NUMBER_DIGITS`` (4000), ``MAX_MATRIX_SIZE`` (64), ``MAX_MATRIX_POWER`` (64) or
+``MAX_TERMS`` (10000 terms after expansion, estimated) is UNDECIDED, and the result names the
+limit (``ClaimResult.limit``). :func:`check_claim` reads and decides the claim in a forked
+child (:func:`ropecheck.isolate.run_isolated`) stopped after ``timeout`` seconds
+(``CLAIM_TIMEOUT``, 5 s) or past ``memory_limit`` bytes (``CLAIM_MEMORY_LIMIT``, 2 GiB):
+UNDECIDED, naming the limit. A ``RecursionError`` never escapes.
+
 Design constraints: parsing only builds expressions; deciding is :func:`.decide.decide`,
 so a claim gets the same verdicts and counterexamples as the proof steps.
 """
 
 from __future__ import annotations
 
-import ast
 import functools
-import operator
 import re as _re
+import signal
 import time
-import tokenize
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import sympy
-from sympy import E, I, ImmutableMatrix, Matrix, MatrixBase, Symbol, pi
-from sympy.parsing.sympy_parser import auto_number, auto_symbol, convert_xor, parse_expr, rationalize
+from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
 
-from ..errors import ClaimParseError, UsageError
+from .. import isolate
+from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from .decide import decide
-from .proof import Counterexample, Verdict
-from .rope import rot
+from .limits import (
+    CLAIM_MEMORY_LIMIT,
+    CLAIM_TIMEOUT,
+    MAX_EXPONENT,
+    MAX_TIMEOUT,
+    check_matrix,
+    check_number,
+    check_text,
+    check_work,
+    describe_number,
+    power,
+)
+from .proof import Counterexample, Verdict, expr_text
+from .sympy_syntax import check_expression, combine, read_side, rotation
 
 __all__ = ["ClaimResult", "Syntax", "check_claim", "parse_claim"]
 
@@ -58,7 +78,13 @@ Syntax = Literal["auto", "sympy", "latex"]
 
 @dataclass
 class ClaimResult:
-    """A decided claim: the parsed sides, the verdict, the deciding rewrite, any counterexample."""
+    """A decided claim: the parsed sides, the verdict, the deciding rewrite, any counterexample.
+
+    ``limit`` names the limit that stopped the decision (``"time"``, ``"memory"``,
+    ``"exponent"``, ``"number"``, ``"matrix_size"``, ``"matrix_power"``, ``"terms"``,
+    ``"recursion"``), and ``limit_message`` says it in a sentence; both are None when
+    no limit was hit. ``lhs``/``rhs`` are None when the claim was stopped before it was read.
+    """
 
     text: str
     syntax: str
@@ -68,6 +94,8 @@ class ClaimResult:
     method: str
     counterexample: Counterexample | None
     seconds: float
+    limit: str | None = None
+    limit_message: str | None = None
 
     @property
     def exit_code(self) -> int:
@@ -75,22 +103,20 @@ class ClaimResult:
         return {Verdict.PROVED: 0, Verdict.REFUTED: 1, Verdict.UNDECIDED: 3}[self.verdict]
 
     def to_dict(self) -> dict[str, Any]:
+        read = self.lhs is not None
         return {
             "claim": self.text,
             "syntax": self.syntax,
-            "lhs": str(self.lhs),
-            "rhs": str(self.rhs),
-            "lhs_latex": sympy.latex(self.lhs),
-            "rhs_latex": sympy.latex(self.rhs),
+            "lhs": expr_text(self.lhs) if read else None,
+            "rhs": expr_text(self.rhs) if read else None,
+            "lhs_latex": expr_text(self.lhs, latex=True) if read else None,
+            "rhs_latex": expr_text(self.rhs, latex=True) if read else None,
             "verdict": self.verdict.value,
             "method": self.method,
             "counterexample": self.counterexample.to_dict() if self.counterexample else None,
+            "limit": None if self.limit is None else {"name": self.limit, "message": self.limit_message},
             "seconds": round(self.seconds, 6),
         }
-
-
-def _rotation(phi: Any) -> ImmutableMatrix:
-    return ImmutableMatrix(rot(phi))
 
 
 def _realify(expr: Any) -> Any:
@@ -101,17 +127,6 @@ def _realify(expr: Any) -> Any:
         return sympy.sympify(expr)
     mapping = {s: Symbol(s.name, real=True) for s in expr.free_symbols if isinstance(s, Symbol) and s.is_real is None}
     return expr.xreplace(mapping)
-
-
-# --------------------------------------------------------------------------- SymPy syntax
-
-_NAMESPACE: dict[str, Any] = {
-    "I": I, "E": E, "pi": pi,
-    "re": sympy.re, "im": sympy.im, "conjugate": sympy.conjugate, "Abs": sympy.Abs,
-    "exp": sympy.exp, "cos": sympy.cos, "sin": sympy.sin, "tan": sympy.tan, "sqrt": sympy.sqrt, "log": sympy.log,
-    "Matrix": lambda *a: ImmutableMatrix(Matrix(*a)), "R": _rotation, "Rational": sympy.Rational,
-    "eye": lambda n: ImmutableMatrix(sympy.eye(n)),
-}  # fmt: skip
 
 
 def _split(text: str, sep: str) -> tuple[str, str, int]:
@@ -141,107 +156,6 @@ def _split(text: str, sep: str) -> tuple[str, str, int]:
         )
     k = hits[0]
     return text[:k], text[k + len(sep) :], k + len(sep)
-
-
-_NODES = (
-    ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.List, ast.Tuple,
-    ast.Load,
-    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.UAdd, ast.USub,
-)  # fmt: skip
-_MAX_EXPONENT = 10_000
-
-
-def _check_python_syntax(text: str, offset: int) -> None:
-    """Only arithmetic, calls of plain names, ``.T``, numbers and bracketed lists may appear.
-
-    The text is later evaluated by SymPy's parser, so anything else (attribute access other
-    than ``.T``, names with underscores at the ends, strings, subscripts, lambdas,
-    comparisons, keywords) is refused here, with its column.
-    """
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError as exc:
-        col = (exc.offset or 1) - 1
-        raise ClaimParseError(f"cannot parse {text!r}: {exc.msg}", offset + max(min(col, len(text)), 0)) from None
-    for node in ast.walk(tree):
-        col = offset + getattr(node, "col_offset", 0)
-        if not isinstance(node, _NODES):
-            raise ClaimParseError(
-                f"{type(node).__name__.lower()} is not allowed in a claim (only arithmetic, functions, "
-                "numbers, Matrix([...]) and .T)",
-                col,
-            )
-        if isinstance(node, ast.Attribute) and node.attr != "T":
-            at = offset + (node.end_col_offset or 0) - len(node.attr) - 1
-            raise ClaimParseError(f"'.{node.attr}' is not allowed in a claim; the only attribute is .T (transpose)", at)
-        if isinstance(node, ast.Name) and (node.id.startswith("_") or node.id.endswith("_")):
-            raise ClaimParseError(
-                f"the name {node.id!r} is not allowed in a claim (no leading or trailing underscores)", col
-            )
-        if isinstance(node, ast.Call) and (node.keywords or not isinstance(node.func, ast.Name)):
-            raise ClaimParseError("only plain function calls f(x, ...) are allowed in a claim", col)
-        if (
-            isinstance(node, ast.Constant)
-            and not isinstance(node.value, (int, float))
-            or isinstance(node, ast.Constant)
-            and isinstance(node.value, bool)
-        ):
-            raise ClaimParseError(f"the constant {node.value!r} is not allowed in a claim (numbers only)", col)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
-            exponent = node.right
-            numbers = [
-                n.value for n in ast.walk(exponent) if isinstance(n, ast.Constant) and isinstance(n.value, (int, float))
-            ]
-            names = [n for n in ast.walk(exponent) if isinstance(n, ast.Name)]
-            towers = [
-                n for n in ast.walk(exponent) if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Pow, ast.BitXor))
-            ]
-            if any(abs(v) > _MAX_EXPONENT for v in numbers) or (towers and not names):
-                raise ClaimParseError(
-                    f"exponent too large for a claim (at most {_MAX_EXPONENT})", offset + exponent.col_offset
-                )
-
-
-def _global_namespace() -> dict[str, Any]:
-    """What SymPy's parser needs to build numbers and symbols, and nothing else."""
-    return {"__builtins__": {}, "Symbol": Symbol, "Function": sympy.Function, "Integer": sympy.Integer,
-            "Float": sympy.Float, "Rational": sympy.Rational, "I": I}  # fmt: skip
-
-
-def _check_expression(expr: Any, text: str, offset: int) -> Any:
-    """A side must be a scalar expression or a matrix of them, not a function, a list or a relation."""
-    if isinstance(expr, MatrixBase):
-        if all(isinstance(e, sympy.Expr) for e in expr):
-            return expr
-    elif isinstance(expr, sympy.Expr):
-        return expr
-    what = type(expr).__name__ if not isinstance(expr, type) else f"the name {getattr(expr, '__name__', expr)!s}"
-    raise ClaimParseError(f"{text.strip()!r} is not an expression (it is {what}); write e.g. cos(a) or R(a)", offset)
-
-
-def _parse_sympy_side(side: str, offset: int) -> Any:
-
-    if not side.strip():
-        raise ClaimParseError("empty side of the claim", offset)
-    lead = len(side) - len(side.lstrip())
-    text = side.strip()
-    _check_python_syntax(text, offset + lead)
-    try:
-        expr = parse_expr(
-            text,
-            local_dict=dict(_NAMESPACE),
-            global_dict=_global_namespace(),
-            transformations=(auto_symbol, auto_number, convert_xor, rationalize),
-        )
-    except SyntaxError as exc:  # pragma: no cover - the ast check above catches syntax errors first
-        raise ClaimParseError(
-            f"cannot parse {text!r}: {exc.msg}", offset + lead + max((exc.offset or 1) - 1, 0)
-        ) from None
-    except tokenize.TokenError as exc:  # pragma: no cover
-        raise ClaimParseError(f"cannot parse {text!r}: {exc.args[0]}", offset + len(side)) from None
-    except Exception as exc:
-        raise ClaimParseError(f"cannot evaluate {text!r}: {exc}", offset + lead) from None
-    return _realify(_check_expression(expr, text, offset + lead))
 
 
 # --------------------------------------------------------------------------- LaTeX syntax
@@ -325,7 +239,7 @@ def _convert_latex(expr: Any, bound: frozenset[str] = frozenset()) -> Any:
         args = [conv(a) for a in expr.args]
         name = expr.func.__name__
         if name == "R" and len(args) == 1:
-            return _rotation(args[0])
+            return rotation(args[0])
         if name in ("i", "e") and name not in bound and len(args) == 1:  # i(m-n) is i*(m-n), not a function
             return (I if name == "i" else E) * args[0]
         return expr.func(*args)
@@ -336,10 +250,10 @@ def _convert_latex(expr: Any, bound: frozenset[str] = frozenset()) -> Any:
         for part, fn in (("Re", sympy.re), ("Im", sympy.im)):
             if Symbol(part) in factors:
                 factors.remove(Symbol(part))
-                return fn(functools.reduce(operator.mul, _matrix_order(factors), sympy.S.One))
-        return functools.reduce(operator.mul, _matrix_order(factors), sympy.S.One)
+                return fn(functools.reduce(_times, _matrix_order(factors), sympy.S.One))
+        return functools.reduce(_times, _matrix_order(factors), sympy.S.One)
     if isinstance(expr, sympy.Add):
-        return functools.reduce(operator.add, [conv(a) for a in expr.args])
+        return functools.reduce(_plus, [conv(a) for a in expr.args])
     if isinstance(expr, sympy.Pow):
         base, exp_ = conv(expr.base), conv(expr.exp)
         if exp_ == _TRANSPOSE:
@@ -348,10 +262,28 @@ def _convert_latex(expr: Any, bound: frozenset[str] = frozenset()) -> Any:
             return base.T
         if exp_ == -_TRANSPOSE and isinstance(base, MatrixBase):
             return base.T.inv()
-        return base**exp_
-    return expr.func(*[conv(a) for a in expr.args])
+        return power(base, exp_)
+    args = [conv(a) for a in expr.args]
+    if isinstance(expr, _COMBINATORIAL):  # 10^{9}! would be computed digit by digit: refused past the limit
+        for a in args:
+            if isinstance(a, sympy.Rational) and abs(a) > MAX_EXPONENT:
+                raise ClaimLimitError(
+                    f"{type(expr).__name__} of {describe_number(a)} exceeds the limit {MAX_EXPONENT}", "number"
+                )
+    out = expr.func(*args)
+    return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
 
 
+def _times(a: Any, b: Any) -> Any:
+    return combine("*", a, b)
+
+
+def _plus(a: Any, b: Any) -> Any:
+    return combine("+", a, b)
+
+
+_COMBINATORIAL = (sympy.factorial, sympy.factorial2, sympy.subfactorial, sympy.binomial, sympy.gamma,
+                  sympy.RisingFactorial, sympy.FallingFactorial)  # fmt: skip
 _SUBSCRIPTED = _re.compile(r"^(.+?)_\{?([^{}]+?)\}?$")
 
 
@@ -431,6 +363,8 @@ def _parse_latex_side(side: str, offset: int) -> Any:
         ) from None
     except ImportError as exc:  # pragma: no cover - antlr missing or wrong version
         raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
+    except (RecursionError, MemoryError):
+        raise
     except Exception as exc:
         raise ClaimParseError(f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset) from None
     try:
@@ -439,9 +373,11 @@ def _parse_latex_side(side: str, offset: int) -> Any:
         if exc.position is not None:
             raise
         raise ClaimParseError(str(exc), offset) from None
+    except (ClaimLimitError, RecursionError, MemoryError):
+        raise
     except Exception as exc:
         raise ClaimParseError(f"cannot read LaTeX {side.strip()!r}: {exc}", offset) from None
-    return _realify(_check_expression(converted, side, offset))
+    return _realify(check_expression(converted, side, offset))
 
 
 def _caret(message: str, side: str) -> int:
@@ -462,9 +398,14 @@ def _detect(text: str) -> str:
 def _parse(text: str, used: str) -> tuple[Any, Any, int]:
     sep = "==" if "==" in text else "="
     left, right, col = _split(text, sep)
-    if used == "sympy":
-        return _parse_sympy_side(left, 0), _parse_sympy_side(right, col), col
-    lhs, rhs = _index_sums(_parse_latex_side(left, 0), _parse_latex_side(right, col))
+    try:
+        if used == "sympy":
+            return read_side(left, 0), read_side(right, col), col
+        lhs, rhs = _index_sums(_parse_latex_side(left, 0), _parse_latex_side(right, col))
+    except RecursionError:
+        raise ClaimParseError(
+            "the claim nests too deeply to read; write it with fewer nested brackets or terms", 0
+        ) from None
     return lhs, rhs, col
 
 
@@ -479,7 +420,10 @@ def parse_claim(text: str, *, syntax: Syntax = "auto") -> tuple[Any, Any, str]:
         (lhs, rhs, syntax actually used).
 
     Raises:
-        ClaimParseError: the text is not a claim, with the column of the problem.
+        ClaimParseError: the text is not a claim, or too long or too deeply nested to read
+            (:data:`~.limits.MAX_CLAIM_CHARS`, :data:`~.limits.MAX_NESTING`), with the column.
+        ClaimLimitError: the claim is past a limit of :mod:`.limits` (an exponent, a number,
+            a matrix size or power); :func:`check_claim` reports it as UNDECIDED.
 
     Example:
         >>> lhs, rhs, syntax = parse_claim("cos(a)**2 + sin(a)**2 == 1")
@@ -488,6 +432,7 @@ def parse_claim(text: str, *, syntax: Syntax = "auto") -> tuple[Any, Any, str]:
     """
     if not isinstance(text, str) or not text.strip():
         raise ClaimParseError("the claim is empty; write it as 'LHS == RHS'", 0)
+    check_text(text)
     used = _detect(text) if syntax == "auto" else syntax
     if used not in ("sympy", "latex"):
         raise UsageError(f"syntax must be 'auto', 'sympy' or 'latex', got {syntax!r}")
@@ -521,19 +466,129 @@ def _first_error(text: str) -> tuple[str, int | None]:
     return "cannot parse the claim", None  # pragma: no cover
 
 
-def check_claim(text: str, *, syntax: Syntax = "auto") -> ClaimResult:
+def _limited(text: str, syntax: str, limit: str, message: str, t0: float, sides: tuple[Any, ...] = ()) -> ClaimResult:
+    lhs, rhs, used = sides if sides else (None, None, syntax)
+    return ClaimResult(text, used, lhs, rhs, Verdict.UNDECIDED, "none", None, time.perf_counter() - t0, limit, message)
+
+
+def _read_and_decide(text: str, syntax: Syntax) -> ClaimResult:
+    """Parse, check the limits, decide (in the child, or in-process); user errors are raised."""
+    t0 = time.perf_counter()
+    try:
+        lhs, rhs, used = parse_claim(text, syntax=syntax)
+    except ClaimLimitError as exc:
+        return _limited(text, syntax if syntax != "auto" else _detect(text), exc.limit, str(exc), t0)
+    sides = (lhs, rhs, used)
+    try:  # the caller keeps the sides even if the time runs out
+        isolate.send(("read", lhs, rhs, used))
+    except Exception:  # pragma: no cover - sides too deep to pickle: the caller just will not show them
+        pass
+    try:
+        if lhs != rhs:  # a claim identical on both sides is decided at once, whatever its size
+            check_work(lhs, rhs)
+    except ClaimLimitError as exc:
+        return _limited(text, used, exc.limit, str(exc), t0, sides)
+    try:
+        verdict, method, cex = decide(lhs, rhs)
+    except MemoryError:
+        raise
+    except RecursionError:
+        return _limited(text, used, "recursion", "the rewrites nested deeper than Python's recursion limit", t0, sides)
+    except Exception as exc:  # a rewrite that fails decides nothing: not a proof, not a refutation
+        verdict, method, cex = Verdict.UNDECIDED, f"none ({type(exc).__name__} in the rewrites)", None
+    return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0)
+
+
+@functools.cache
+def _load_latex_parser() -> None:
+    """Import SymPy's LaTeX parser and its ANTLR grammar (0.4 s) in this process, before forking."""
+    try:
+        from sympy.parsing.latex import parse_latex  # the ANTLR runtime: imported when a LaTeX claim may come
+
+        parse_latex("x", strict=True)
+    except Exception:  # pragma: no cover - missing runtime: the child reports it as a usage error
+        pass
+
+
+def _in_child(text: str, syntax: Syntax) -> ClaimResult | RopeCheckError:
+    """What runs in the forked child: the result, or the user error to raise in the caller."""
+    try:
+        return _read_and_decide(text, syntax)
+    except RopeCheckError as exc:
+        return exc
+
+
+def _memory_words(limit: int) -> str:
+    return f"{limit / 2**30:g} GiB" if limit >= 2**30 else f"{limit / 2**20:g} MiB"
+
+
+def check_claim(
+    text: str,
+    *,
+    syntax: Syntax = "auto",
+    timeout: float | None = CLAIM_TIMEOUT,
+    memory_limit: int | None = CLAIM_MEMORY_LIMIT,
+) -> ClaimResult:
     """Decide a claimed identity: PROVED, REFUTED (with a counterexample) or UNDECIDED.
+
+    The claim is read and decided in a forked child (:func:`ropecheck.isolate.run_isolated`)
+    that is stopped after ``timeout`` seconds or once it maps ``memory_limit`` more bytes:
+    the claim is then UNDECIDED and ``result.limit`` is ``"time"`` or ``"memory"``. The
+    limits of :mod:`.limits` (exponents, numbers, matrix sizes and powers, expansion size)
+    make a claim UNDECIDED the same way, before the work. With ``timeout=None`` and
+    ``memory_limit=None`` (or where ``fork`` is missing) it runs in this process, unbounded
+    in time.
+
+    Raises:
+        ClaimParseError: the claim cannot be read (also: longer than ``MAX_CLAIM_CHARS``,
+            nested deeper than ``MAX_NESTING``), with the column.
+        UsageError: a bad ``syntax``, ``timeout`` or ``memory_limit``.
 
     Example:
         >>> check_claim("R(a).T * R(b) == R(b - a)").verdict.value
         'PROVED'
         >>> check_claim("R(a).T * R(b) == R(a - b)").verdict.value
         'REFUTED'
+        >>> check_claim("x**(10**10) == 1").limit_message
+        'exponent 10^10 exceeds the limit 10000 (at column 5)'
     """
     t0 = time.perf_counter()
-    lhs, rhs, used = parse_claim(text, syntax=syntax)
-    try:
-        verdict, method, cex = decide(lhs, rhs)
-    except (TypeError, ValueError, AttributeError, NotImplementedError, RecursionError, ZeroDivisionError) as exc:
-        verdict, method, cex = Verdict.UNDECIDED, f"none ({type(exc).__name__} in the rewrites)", None
-    return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0)
+    if not isinstance(text, str) or not text.strip():
+        raise ClaimParseError("the claim is empty; write it as 'LHS == RHS'", 0)
+    check_text(text)  # too long or too deep to read: exit 2 before any work
+    if syntax not in ("auto", "sympy", "latex"):
+        raise UsageError(f"syntax must be 'auto', 'sympy' or 'latex', got {syntax!r}")
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT
+    ):
+        raise UsageError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
+    if memory_limit is not None and (
+        isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0
+    ):
+        raise UsageError(f"memory_limit must be a positive number of bytes, got {memory_limit!r}")
+    if (timeout is None and memory_limit is None) or not isolate.available():
+        try:
+            return _read_and_decide(text, syntax)
+        except MemoryError:
+            return _limited(text, syntax if syntax != "auto" else _detect(text), "memory", "out of memory", t0)
+    if syntax == "latex" or (syntax == "auto" and "==" not in text):
+        _load_latex_parser()  # once, here: not again in every child
+    outcome = isolate.run_isolated(_in_child, text, syntax, timeout=timeout, memory_limit=memory_limit)
+    if outcome.ok:
+        if isinstance(outcome.value, RopeCheckError):
+            raise outcome.value
+        result: ClaimResult = outcome.value
+        result.seconds = time.perf_counter() - t0
+        return result
+    read = [m[1:] for m in outcome.messages if isinstance(m, tuple) and m and m[0] == "read"]
+    sides = tuple(read[0]) if read else ()
+    used = sides[2] if sides else (syntax if syntax != "auto" else _detect(text))
+    if outcome.status == "timeout":
+        return _limited(text, used, "time", f"time limit of {timeout:g} s reached", t0, sides)
+    if outcome.status == "memory" or (outcome.status == "signaled" and outcome.signal_number == signal.SIGKILL):
+        words = _memory_words(memory_limit) if memory_limit else "the machine's memory"
+        return _limited(text, used, "memory", f"memory limit of {words} reached", t0, sides)
+    # a crash or an escape in the decision: nothing was decided, and the reason is kept
+    lhs, rhs = sides[:2] if sides else (None, None)
+    method = f"none ({isolate.describe_outcome(outcome, 'the decision')})"
+    return ClaimResult(text, used, lhs, rhs, Verdict.UNDECIDED, method, None, time.perf_counter() - t0)

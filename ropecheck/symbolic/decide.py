@@ -314,7 +314,7 @@ def _certified_nonzero(value: Any) -> tuple[bool, str]:
     if value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
         return False, ""
     if value.is_Rational:
-        return value != 0, str(sympy.Float(value, 20)) if value != 0 else "0"
+        return value != 0, str(sympy.N(value, 20)) if value != 0 else "0"  # N: no int-to-text limit
     try:
         approx = sympy.N(value, _PREC, strict=True)
     except (PrecisionExhausted, ArithmeticError, TypeError, ValueError):  # 0, or too close to call

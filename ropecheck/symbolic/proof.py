@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy
 
-__all__ = ["Counterexample", "Proof", "Step", "Verdict", "timed"]
+__all__ = ["Counterexample", "Proof", "Step", "Verdict", "expr_text", "timed"]
 
 
 class Verdict(str, enum.Enum):
@@ -39,6 +39,18 @@ class Verdict(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def expr_text(expr: Any, *, latex: bool = False) -> str:
+    """``str(expr)`` (or its LaTeX), also for an exact number past Python's int-to-text limit (4300 digits).
+
+    Such a number is shown to 20 significant digits and marked as such, instead of raising ``ValueError``.
+    """
+    try:
+        return sympy.latex(expr) if latex else str(expr)
+    except ValueError:
+        approx = sympy.N(expr, 20)
+        return (sympy.latex(approx) if latex else str(approx)) + " (exact value too long to print)"
 
 
 @dataclass(frozen=True)
@@ -64,11 +76,11 @@ class Counterexample:
     def to_dict(self) -> dict[str, Any]:
 
         return {
-            "values": {str(k): str(v) for k, v in self.values.items()},
-            "values_latex": {sympy.latex(k): sympy.latex(v) for k, v in self.values.items()},
-            "lhs": str(self.lhs),
-            "rhs": str(self.rhs),
-            "difference": str(self.difference),
+            "values": {str(k): expr_text(v) for k, v in self.values.items()},
+            "values_latex": {sympy.latex(k): expr_text(v, latex=True) for k, v in self.values.items()},
+            "lhs": expr_text(self.lhs),
+            "rhs": expr_text(self.rhs),
+            "difference": expr_text(self.difference),
             "difference_approx": self.approx,
             "entry": list(self.entry) if self.entry is not None else None,
         }

@@ -27,7 +27,7 @@ from .mathlines import (
     rows_latex,
     rows_mathml,
 )
-from .proof import Counterexample, Proof, Step, Verdict
+from .proof import Counterexample, Proof, Step, Verdict, expr_text
 from .prose import prose_html, prose_markdown, prose_plain
 
 __all__ = [
@@ -460,13 +460,13 @@ def render_index_markdown(
 
 def render_counterexample_text(cex: Counterexample) -> list[str]:
     """Plain-text lines for a counterexample (terminal output)."""
-    values = ", ".join(f"{k} = {v}" for k, v in cex.values.items())
+    values = ", ".join(f"{k} = {expr_text(v)}" for k, v in cex.values.items())
     where = f" (matrix entry {cex.entry[0]},{cex.entry[1]})" if cex.entry is not None else ""
     return [
         f"  counterexample{where}: {values}",
-        f"    left        = {cex.lhs}",
-        f"    right       = {cex.rhs}",
-        f"    left - right = {cex.difference} ≈ {cex.approx}",
+        f"    left        = {expr_text(cex.lhs)}",
+        f"    right       = {expr_text(cex.rhs)}",
+        f"    left - right = {expr_text(cex.difference)} ≈ {cex.approx}",
     ]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import CONFIGS
+from fixtures import BAD_CONFIGS, CONFIGS
 from ropecheck.cli.main import build_parser, main
 
 
@@ -73,7 +73,7 @@ USAGE_ERRORS = [
     (["spec", "--hf-config", "/nonexistent/config.json"], "config file not found"),
     (["spec", "--head-dim", "eight"], "invalid int value"),
     (["spec", "--layout", "diagonal", "--head-dim", "8"], "invalid choice"),
-    (["spec", "--head-dim", "8", "--seq-len", "0"], "--seq-len must be >= 1"),
+    (["spec", "--head-dim", "8", "--seq-len", "0"], "--seq-len must be in 1..4294967296 (2^32), got 0"),
     (["no-such-command"], "invalid choice"),
     (["report", "--only", ","], "--only needs at least one section"),
     (["report", "--only", "proofs,nope"], "unknown section(s) nope"),
@@ -108,3 +108,62 @@ def test_claim_json_takes_the_claim_after_the_flag(capsys: pytest.CaptureFixture
     assert main(["claim", "--json", "cos(a)**2 + sin(a)**2 == 1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "PROVED" and data["claim"] == "cos(a)**2 + sin(a)**2 == 1"
+
+
+# (argv, the one line): sizes past their documented bound, strict configs, --config-key -- exit 2, before any work
+LIMIT_ERRORS = [
+    (["spec", "--head-dim", "100000000"], "--head-dim must be in 1..65536 (the largest head_dim a spec accepts)"),
+    (["spec", "--head-dim", "8", "--rotary-dim", "1000000"], "--rotary-dim must be in 1..65536"),
+    (["spec", "--head-dim", "8", "--max-position-embeddings", "10000000000"], "--max-position-embeddings must be in"),
+    (["spec", "--head-dim", "8", "--seq-len", "10000000000"], "--seq-len must be in 1..4294967296 (2^32)"),
+    (["prove", "--d", "100000000"], "--d must be an even integer in 2..8192, got 100000000"),
+    (["prove", "--d", "8194"], "--d must be an even integer in 2..8192"),
+    (["precision", "--max-position", "1000000000"], "--max-position must be in 1..16777216 (2^24)"),
+    (
+        [
+            "spec",
+            "--head-dim",
+            "8",
+            "--rope-scaling",
+            '{"rope_type": "yarn", "factor": 4, "beta_fast": 0, "original_max_position_embeddings": 4096}',
+        ],
+        "--rope-scaling.beta_fast: must be positive, got 0",
+    ),  # fmt: skip
+    (["spec", "--head-dim", "8", "--config-key", "text_config"], "--config-key selects a sub-config of --hf-config"),
+    (
+        ["spec", "--hf-config", str(CONFIGS / "llava-text-config.json"), "--config-key", "audio"],
+        "config key 'audio' (--config-key) names no sub-config",
+    ),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "yarn_missing_factor.json")], "rope_scaling.factor: required"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "yarn_truncate_string.json")], "rope_scaling.truncate: must be true"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "base_subnormal.json")], "rope_theta: gives inverse frequency"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "not_utf8.json")], "is not UTF-8 text"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "nested_too_deep.json")], "too deeply"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "int_5000_digits.json")], "holds a number too long to read"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "nan_rope_theta.json")], "NaN at line 2 column 16 is not valid JSON"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "rope_theta_401_digits.json")], "rope_theta: must be a finite number"),
+    (["spec", "--hf-config", str(BAD_CONFIGS / "max_position_float.json")], "max_position_embeddings: must be an"),
+]
+
+
+@pytest.mark.parametrize("argv, message", LIMIT_ERRORS, ids=[" ".join(a)[-50:] for a, _ in LIMIT_ERRORS])
+def test_limits_and_strict_configs_are_one_line_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and message in lines[0], err
+    assert lines[0].startswith(f"ropecheck {argv[0]}: error: ")
+
+
+def test_spec_says_which_sub_config_was_read(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(CONFIGS / "llava-text-config.json")
+    assert main(["spec", "--hf-config", path]) == 0
+    out = capsys.readouterr().out
+    assert f"source: text_config of {path}" in out and "head_dim=128" in out and "base=500000" in out
+    assert main(["spec", "--hf-config", path, "--config-key", ".", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["source"] == f"the top level of {path}" and data["spec"]["head_dim"] == 64
+    assert main(["spec", "--head-dim", "8", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["source"] is None

@@ -8,8 +8,19 @@ import pytest
 import sympy
 
 from ropecheck.cli.main import main
-from ropecheck.errors import ClaimParseError
-from ropecheck.symbolic import Verdict, check_claim, parse_claim
+from ropecheck.errors import ClaimLimitError, ClaimParseError, UsageError
+from ropecheck.symbolic import (
+    CLAIM_TIMEOUT,
+    MAX_CLAIM_CHARS,
+    MAX_EXPONENT,
+    MAX_MATRIX_POWER,
+    MAX_MATRIX_SIZE,
+    MAX_TERMS,
+    Verdict,
+    check_claim,
+    parse_claim,
+)
+from ropecheck.symbolic import claim as claim_module
 
 # (id, claim, verdict): right identities and the wrong versions tutorials print
 CLAIMS = [
@@ -88,8 +99,13 @@ PARSE_ERRORS = [
     ("code-string", "'abc' == 1", 0),
     ("code-subscript", "x[0] == 1", 0),
     ("code-keyword-argument", "cos(x=1) == 1", 0),
-    ("power-tower", "1 == 10**10**10", 9),
-    ("huge-power", "x**100000 == 1", 3),
+    ("too-long", " + ".join(f"x{i}" for i in range(3000)) + " == 0", 2000),
+    ("brackets-too-deep", "cos(" * 31 + "x" + ")" * 31 + " == 1", 123),
+    ("signs-too-deep", "-" * 40 + "x == x", 30),
+    ("powers-too-deep", "x" + "**x" * 40 + " == 1", 90),
+    ("latex-braces-too-deep", "x^{" * 31 + "2" + "}" * 31 + " = 1", 92),
+    ("null-byte", "x\x00 == 1", 0),
+    ("latex-recursion", r"\alpha = " + "-" * 1980 + "x", 0),  # the LaTeX parser's RecursionError, caught
     ("function-not-called", "cos == 1", 0),
     ("list-side", "[1, 2] == 1", 0),
     ("relation-side", "x > 1 == 1", 0),
@@ -206,3 +222,141 @@ def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
         main(["claim", "--help"])
     assert info.value.code == 0
     assert "exit codes" in capsys.readouterr().out
+
+
+# (id, claim, limit, message): well-formed claims past a limit -- UNDECIDED at once, naming the limit.
+# Before the limits each of these ran for minutes or exhausted the memory.
+LIMITS = [
+    ("exponent-product", "2**(10000*10000*10000) == 1", "exponent", "exponent 10^12 exceeds the limit 10000"),
+    ("exponent-latex", "2^{10^{10}} = 1", "exponent", "exponent 10^10 exceeds the limit 10000"),
+    ("exponent-latex-symbol", "x^{100000} = 1", "exponent", "exponent 100000 exceeds the limit 10000"),
+    ("power-tower", "1 == 10**10**10", "exponent", "exponent 10^10 exceeds the limit 10000 (at column 10)"),
+    ("huge-power", "x**100000 == 1", "exponent", "exponent 100000 exceeds the limit 10000 (at column 4)"),
+    ("symbolic-exponent", "x**(10**6*n) == 1", "exponent", "exponent 10^6 exceeds the limit 10000"),
+    ("expansion", "(a+b+c+d)**9999 == 0", "terms", "would give about 1.7e+11 terms, over the limit of 10000"),
+    ("trig-multiple", "cos(100000*a) == 1", "terms", "would give about 100,001 terms, over the limit of 10000"),
+    ("latex-sum-length", r"\sum_{i=0}^{10^{100}} x_i = 0", "terms", "terms, over the limit of 10000"),
+    ("matrix-power", "R(a)**10000 == R(10000*a)", "matrix_power", "matrix power 10000 exceeds the limit 64"),
+    ("eye", "eye(10000) == eye(10000)", "matrix_size", "eye(10000) exceeds the matrix size limit 64x64"),
+    ("matrix-dims", "Matrix(100, 1, [a]) == 1", "matrix_size", "100 rows or columns exceeds the matrix size limit"),
+    ("number-power", "(10**2000)**10000 == 1", "number", "digits exceeds the limit of 4000 digits"),
+    ("number-product", "(2**9000)*(2**9000)*(2**9000)*(2**9000)*(2**9000) == 1", "number", "limit of 4000 digits"),
+    ("number-literal", "1e99999 == 1", "number", "the number 1e99999 has more than 4000 digits"),
+    ("latex-factorial", "(10^{5})! = 1", "number", "factorial of 100000 exceeds the limit 10000"),
+]
+
+
+@pytest.mark.parametrize("claim,limit,message", [c[1:] for c in LIMITS], ids=[c[0] for c in LIMITS])
+def test_limits_make_a_claim_undecided(
+    claim: str, limit: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = check_claim(claim)
+    assert (result.verdict, result.limit) == (Verdict.UNDECIDED, limit), (result.method, result.limit_message)
+    assert message in (result.limit_message or ""), result.limit_message
+    assert main(["claim", "--json", "-", "--", claim]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["limit"] == {"name": limit, "message": result.limit_message}
+    assert main(["claim", "--", claim]) == 3
+    out, err = capsys.readouterr()
+    assert out.startswith(f"UNDECIDED  [{result.limit_message}]") and "this is not a proof" in out and err == ""
+
+
+def test_parse_claim_raises_the_limit() -> None:
+    with pytest.raises(ClaimLimitError) as info:
+        parse_claim("x**100000 == 1")
+    assert info.value.limit == "exponent" and info.value.position == 3
+
+
+def test_the_limits_are_what_the_module_says() -> None:
+    """The numbers the README and the help quote."""
+    assert (MAX_CLAIM_CHARS, MAX_EXPONENT, MAX_MATRIX_SIZE, MAX_MATRIX_POWER, MAX_TERMS) == (2000, 10000, 64, 64, 10000)
+    assert CLAIM_TIMEOUT == 5.0
+
+
+@pytest.mark.parametrize(
+    "claim,verdict",
+    [
+        ("x**10000 == x**10000", Verdict.PROVED),  # at the exponent limit, and the same on both sides
+        ("cos(100000*a) == cos(100000*a)", Verdict.PROVED),  # past the expansion limit, but identical sides
+        ("eye(64) == eye(64)", Verdict.PROVED),
+        ("R(a)**8 == R(8*a)", Verdict.PROVED),
+        ("x**10000*y**10000*z**10000 == 1", Verdict.REFUTED),  # a counterexample past Python's int-to-text limit
+        ("2**10000 == 2**10000 + 1", Verdict.REFUTED),
+    ],
+    ids=["exponent-at-limit", "identical-sides", "eye-64", "matrix-power-8", "huge-counterexample", "big-numbers"],
+)
+def test_claims_within_the_limits_are_decided(claim: str, verdict: Verdict, capsys: pytest.CaptureFixture[str]) -> None:
+    result = check_claim(claim)
+    assert (result.verdict, result.limit) == (verdict, None), (result.method, result.limit_message)
+    assert main(["claim", "--", claim]) == result.exit_code
+    assert "Traceback" not in capsys.readouterr().err
+
+
+SLOW_CLAIM = "cos(" + " + ".join(f"x{i}" for i in range(13)) + ") == 0"  # about 6 s on 2 cores, 4096 terms
+
+
+def test_time_limit() -> None:
+    """A claim within the static limits that takes seconds is stopped at the time limit, its sides kept."""
+    result = check_claim(SLOW_CLAIM, timeout=0.25)
+    assert (result.verdict, result.limit) == (Verdict.UNDECIDED, "time")
+    assert result.limit_message == "time limit of 0.25 s reached"
+    assert result.lhs is not None and str(result.rhs) == "0"  # read before the time ran out
+
+
+def test_time_limit_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["claim", "--timeout", "0.25", "--json", "-", "--", SLOW_CLAIM]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "UNDECIDED" and data["limit"]["name"] == "time"
+
+
+def test_memory_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision that allocates past the memory limit is stopped: UNDECIDED, naming the limit."""
+
+    def greedy(lhs: object, rhs: object) -> object:
+        return bytearray(16 << 30)  # far past the limit below
+
+    monkeypatch.setattr(claim_module, "decide", greedy)  # the forked child inherits the patch
+    result = check_claim("a == b", memory_limit=64 << 20)
+    assert (result.verdict, result.limit, result.limit_message) == (
+        Verdict.UNDECIDED,
+        "memory",
+        "memory limit of 64 MiB reached",
+    )
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["child", "in-process"])
+def test_a_recursion_error_never_escapes(isolated: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    def deep(lhs: object, rhs: object) -> object:
+        return deep(lhs, rhs)
+
+    monkeypatch.setattr(claim_module, "decide", deep)
+    kwargs = {} if isolated else {"timeout": None, "memory_limit": None}
+    result = check_claim("a == b", **kwargs)  # type: ignore[arg-type]
+    assert (result.verdict, result.limit) == (Verdict.UNDECIDED, "recursion")
+
+
+def test_a_failing_rewrite_is_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(lhs: object, rhs: object) -> object:
+        raise KeyError("x")
+
+    monkeypatch.setattr(claim_module, "decide", broken)
+    result = check_claim("a == b")
+    assert (result.verdict, result.limit, result.method) == (Verdict.UNDECIDED, None, "none (KeyError in the rewrites)")
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["0", "-1", "nan", "1e9"],
+    ids=["zero", "negative", "nan", "huge"],
+)
+def test_bad_timeouts_are_one_line_exit_2(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["claim", "--timeout", value, "a == a"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("ropecheck claim: error: --timeout must be a number of seconds in (0, 3600]")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_check_claim_argument_errors() -> None:
+    for kwargs in ({"timeout": 0}, {"timeout": float("inf")}, {"memory_limit": -1}, {"syntax": "python"}):
+        with pytest.raises(UsageError):
+            check_claim("a == a", **kwargs)  # type: ignore[arg-type]
