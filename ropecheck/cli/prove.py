@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     for p in proofs:
         print(
             f"{p.verdict.value:<9} {'' if p.as_intended else '(NOT AS INTENDED) '}{p.name:<28} "
-            f"{p.scope or '?':<22} {p.seconds:7.3f} s"
+            f"{p.scope or '?':<30} {p.seconds:7.3f} s"
             + "".join(f"  [{s.name}: {s.verdict.value}, as intended]" for s in p.intended_refutations if s.as_intended)
         )
     finite = [p.name for p in proofs if not p.every_d]

@@ -121,3 +121,14 @@ def test_a_wrong_symbolic_schedule_is_caught_by_the_agreement_check(monkeypatch:
     proof = context_extension()
     assert proof.data["schedule_agreement"]["linear"] > 0.5
     assert any("differs from the fp64 values of `RopeSpec`" in n for n in proof.notes)
+
+
+def test_multi_axis_partition_step_fails_on_a_scheme_that_is_not_a_partition() -> None:
+    """Broken input: an axis table where pair 1 rotates by two axes and pair 3 by none."""
+    from ropecheck.axes import Axis, MultiAxis
+    from ropecheck.proofs.multi_axis import partition_matrices
+    from ropecheck.symbolic.decide import decide
+
+    bad = MultiAxis("custom", (Axis("t", (0, 1), (0, 1), 8), Axis("h", (1, 2), (1, 2), 8)))
+    verdict, _, _ = decide(*partition_matrices(bad, 4))
+    assert verdict.value == "REFUTED"
