@@ -29,7 +29,15 @@ from ..io import write_text_atomic
 __all__ = ["GOAL_S", "add_arguments", "run"]
 
 GOAL_S = 10.0
-CORPUS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "broken"  # in a source checkout
+# The broken corpus lives in the repository's tests/fixtures/, not in the package: it is timed
+# only when this module runs from a source checkout (the folder above the package holds the
+# project's pyproject.toml and tests/); an installed ropecheck times the adapters alone.
+_CHECKOUT = Path(__file__).resolve().parents[2]
+CORPUS: Path | None = (
+    _CHECKOUT / "tests" / "fixtures" / "broken"
+    if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "tests" / "fixtures" / "broken").is_dir()
+    else None
+)
 CORPUS_CASES = [
     ("sign_reversed.py", ["--head-dim", "64"]),
     ("cache_clamped.py", ["--head-dim", "64"]),
@@ -73,10 +81,19 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cases = [(f"adapter {n}", ["--adapter", n]) for n, a in ADAPTERS.items() if a.unavailable_reason() is None]
-    if CORPUS.is_dir():  # the broken corpus ships with the source, not with the wheel
+    if CORPUS is not None:
         cases += [(f"corpus {f}", [f"{CORPUS / f}:rope", *flags]) for f, flags in CORPUS_CASES]
     else:
-        print(f"no broken corpus at {CORPUS} (not a source checkout): timing the adapters only")
+        print(
+            "the broken corpus ships with ropecheck's source checkout (tests/fixtures/broken), not with the "
+            "installed package: timing the installed adapters only",
+            file=sys.stderr,
+        )
+    if not cases:
+        raise UsageError(
+            "nothing to time: no adapter's library is installed (pip install 'ropecheck[adapters]') and the "
+            "broken corpus is only in a source checkout"
+        )
     for label, argv in cases:
         times, code, inner = _time(argv, repeats)
         rows.append((label, statistics.median(times), max(times), inner, code))

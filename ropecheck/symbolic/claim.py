@@ -47,6 +47,7 @@ import functools
 import re as _re
 import signal
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -71,7 +72,7 @@ from .limits import (
 from .proof import Counterexample, Verdict, expr_text
 from .sympy_syntax import check_expression, combine, read_side, rotation
 
-__all__ = ["ClaimResult", "Syntax", "check_claim", "parse_claim"]
+__all__ = ["ClaimResult", "Syntax", "antlr_runtime_problem", "check_claim", "parse_claim"]
 
 Syntax = Literal["auto", "sympy", "latex"]
 
@@ -342,27 +343,64 @@ def _matrix_order(factors: list[Any]) -> list[Any]:
     return [f for f in factors if not isinstance(f, MatrixBase)] + [f for f in factors if isinstance(f, MatrixBase)]
 
 
+def antlr_runtime_problem(exc: BaseException) -> str:
+    """One line saying why SymPy's LaTeX parser cannot run here and how to fix it.
+
+    SymPy's LaTeX parser runs on the ANTLR runtime and accepts only the release line its
+    grammar was generated with (``4.11`` for SymPy 1.12-1.14); it raises ImportError naming
+    that line when the runtime is missing or of another line. The package metadata cannot
+    require that line without an upper bound, so the runtime comes from the ``latex`` extra
+    plus the user's pin, and this message says which of the two cases this is.
+
+    Example:
+        >>> antlr_runtime_problem(ImportError("... version 4.11"))  # doctest: +SKIP
+        "LaTeX claims need SymPy's ANTLR runtime, antlr4-python3-runtime 4.11.x, which is not installed: ..."
+    """
+    import importlib.metadata  # used only on this error path
+
+    match = _re.search(r"version (\d+(?:\.\d+)*)", str(exc))
+    line = match.group(1) if match else "4.11"
+    try:
+        found: str | None = importlib.metadata.version("antlr4-python3-runtime")
+    except importlib.metadata.PackageNotFoundError:
+        found = None
+    fix = f"pip install 'antlr4-python3-runtime=={line}.*' (or write the claim in SymPy syntax)"
+    if found is None:
+        return f"LaTeX claims need SymPy's ANTLR runtime (antlr4-python3-runtime {line}.x), not installed: {fix}"
+    if found != line and not found.startswith(f"{line}."):
+        return (
+            f"LaTeX claims need antlr4-python3-runtime {line}.x (SymPy {sympy.__version__}'s LaTeX parser accepts "
+            f"only that line), and {found} is installed: {fix}"
+        )
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"LaTeX claims need antlr4-python3-runtime {line}.x, installed as {found} but not usable ({first}): {fix}"
+
+
 def _parse_latex_side(side: str, offset: int) -> Any:
     try:
         from sympy.parsing.latex import (  # needs the ANTLR runtime: imported when a LaTeX claim is read
             LaTeXParsingError,
             parse_latex,
         )
-    except ImportError as exc:  # pragma: no cover
-        raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
+    except ImportError as exc:  # pragma: no cover - SymPy without its LaTeX parser package
+        raise UsageError(antlr_runtime_problem(exc)) from None
     if not side.strip():
         raise ClaimParseError("empty side of the claim", offset)
     _check_latex_commands(side, offset)
     _check_brackets(side, offset)
     text = _preprocess_latex(side)
     try:  # strict: text the grammar cannot consume is an error, not silently dropped
-        parsed = parse_latex(text, strict=True)
+        with warnings.catch_warnings():
+            # SymPy warns on import when the ANTLR runtime is missing, then raises ImportError:
+            # the one-line message below says it instead
+            warnings.filterwarnings("ignore", message=r"antlr4\..* is not installed", category=UserWarning)
+            parsed = parse_latex(text, strict=True)
     except LaTeXParsingError as exc:
         raise ClaimParseError(
             f"cannot parse LaTeX {side.strip()!r}: {str(exc).splitlines()[0]}", offset + _caret(str(exc), side)
         ) from None
-    except ImportError as exc:  # pragma: no cover - antlr missing or wrong version
-        raise UsageError(f"LaTeX claims need antlr4-python3-runtime 4.11: install it ({exc})") from None
+    except ImportError as exc:  # the ANTLR runtime is missing or of another release line
+        raise UsageError(antlr_runtime_problem(exc)) from None
     except (RecursionError, MemoryError):
         raise
     except Exception as exc:
