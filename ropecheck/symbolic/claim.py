@@ -541,9 +541,11 @@ def _read_and_decide(text: str, syntax: Syntax) -> ClaimResult:
 def _load_latex_parser() -> None:
     """Import SymPy's LaTeX parser and its ANTLR grammar (0.4 s) in this process, before forking."""
     try:
-        from sympy.parsing.latex import parse_latex  # the ANTLR runtime: imported when a LaTeX claim may come
+        with warnings.catch_warnings():  # a missing runtime: the child reports it in one line
+            warnings.filterwarnings("ignore", message=r"antlr4\..* is not installed", category=UserWarning)
+            from sympy.parsing.latex import parse_latex  # the ANTLR runtime: imported when a LaTeX claim may come
 
-        parse_latex("x", strict=True)
+            parse_latex("x", strict=True)
     except Exception:  # pragma: no cover - missing runtime: the child reports it as a usage error
         pass
 
