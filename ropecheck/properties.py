@@ -254,7 +254,9 @@ class _Ctx:
         self.s = (sample if sample is not None else draw_sample(spec, rng)).rounded(self.dtype)
         self.factor = spec.attention_factor
         # the attention factor scales the rotated dims only: the implementation's matrix is W R, W = diag(w)
-        self.w = np.where(np.arange(spec.head_dim) < spec.rotary_dim, self.factor, 1.0)
+        self.rotated = np.zeros(spec.head_dim, dtype=bool)
+        self.rotated[spec.rotated_dims()] = True
+        self.w = np.where(self.rotated, self.factor, 1.0)
         if self.s.x.shape[-1] != spec.head_dim:
             raise UsageError(f"sample head_dim {self.s.x.shape[-1]} does not match spec.head_dim={spec.head_dim}")
 
@@ -265,8 +267,8 @@ class _Ctx:
         return {"dtype": self.dtype, "layout": self.spec.layout, "spec": self.spec.describe()}
 
     def pair_of(self, dim: int) -> str:
-        if dim >= self.spec.rotary_dim:
-            return f"none (dim {dim} is past rotary_dim={self.spec.rotary_dim})"
+        if not self.rotated[dim]:
+            return f"none (dim {dim} is a pass-through dim, rotary_dim={self.spec.rotary_dim})"
         a, b = next((int(a), int(b)) for a, b in self.spec.pairs() if dim in (a, b))
         return f"({a}, {b})"
 
@@ -408,7 +410,7 @@ def check_layout_equivalence(ctx: _Ctx) -> PropertyResult:
     """
     s, spec = ctx.s, ctx.spec
     other = spec.with_(layout="interleaved" if spec.layout == "half" else "half")
-    perm = layout_permutation(spec.rotary_dim, spec.head_dim)  # interleaved -> half
+    perm = layout_permutation(spec.rotary_dim, spec.head_dim, start=spec.rotary_start)  # interleaved -> half
     to_spec = perm if spec.layout == "half" else np.argsort(perm)
     q_out = ctx.run(s.x[..., to_spec], s.positions)
     k_out = ctx.run(s.y[..., to_spec], s.positions)
@@ -704,8 +706,10 @@ _HINT_PASS = "dims past rotary_dim must be returned untouched (partial rotary ro
 
 @_guard("passthrough", _HINT_PASS)
 def check_passthrough(ctx: _Ctx) -> PropertyResult:
-    """Dims past rotary_dim pass through bit-exactly."""
+    """Dims outside the rotated block (past rotary_dim; before it for ``rotary_dims="last"``) pass through exactly."""
     s, r = ctx.s, ctx.spec.rotary_dim
+    keep = np.nonzero(~ctx.rotated)[0]
+    span = f"{int(keep[0])}..{int(keep[-1])}" if keep.size else ""
     if r == ctx.spec.head_dim:
         return PropertyResult(
             "passthrough",
@@ -717,7 +721,7 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
             ctx.base_context(),
         )
     out = ctx.run(s.x, s.positions)
-    got, want = out[..., r:], s.x[..., r:]
+    got, want = out[..., keep], s.x[..., keep]
     err = np.abs(got - want)
     err = np.where(np.isnan(err), np.inf, err)
     bad = err > 0
@@ -729,7 +733,7 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
             0.0,
             0.0,
             (0.0, 0.0),
-            f"dims {r}..{ctx.spec.head_dim - 1} passed through bit-exactly",
+            f"dims {span} passed through bit-exactly",
             context,
         )
     i = tuple(int(j) for j in np.unravel_index(int(np.argmax(err)), err.shape))
@@ -738,10 +742,10 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
     context.update(
         mismatched=int(bad.sum()),
         total=int(bad.size),
-        index=i[:3] + (i[3] + r,),
-        rel_index=i[:3] + (i[3] + r,),
+        index=i[:3] + (int(keep[i[3]]),),
+        rel_index=i[:3] + (int(keep[i[3]]),),
         position=int(s.positions[i[0], i[1]]),
-        dim=f"{i[3] + r} (pass-through)",
+        dim=f"{int(keep[i[3]])} (pass-through)",
         head=i[2],
         batch=i[0],
         actual=float(got[i]),
@@ -753,7 +757,7 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
         float(err.max()),
         rel,
         (0.0, 0.0),
-        f"pass-through dims {r}..{ctx.spec.head_dim - 1} are not bit-exact!",
+        f"pass-through dims {span} are not bit-exact",
         context,
         _HINT_PASS,
     )

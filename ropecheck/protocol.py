@@ -313,25 +313,25 @@ def torch_reference(spec: RopeSpec) -> Callable[..., Any]:
         torch.Size([1, 3, 2, 4])
     """
     torch = _torch()
-    r, half = spec.rotary_dim, spec.half
+    r, half, r0 = spec.rotary_dim, spec.half, spec.rotary_start
 
     def rope(x: Any, positions: Any) -> Any:
         angle_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
         seq_len = effective_seq_len(spec, positions.detach().cpu().numpy())
         inv_freq = torch.tensor(spec.inv_freq(seq_len), dtype=angle_dtype, device=x.device)
         ang = positions.to(angle_dtype)[..., None] * inv_freq  # (batch, seq, r/2)
-        cos, sin = ang.cos() * spec.attention_factor, ang.sin() * spec.attention_factor
+        cos, sin = ang.cos() * spec.attention_factor, spec.direction * ang.sin() * spec.attention_factor
         if spec.layout == "half":
             cos, sin = torch.cat([cos, cos], -1), torch.cat([sin, sin], -1)
         else:
             cos, sin = cos.repeat_interleave(2, -1), sin.repeat_interleave(2, -1)
         cos, sin = cos[:, :, None].to(x.dtype), sin[:, :, None].to(x.dtype)
-        xr, rest = x[..., :r], x[..., r:]
+        before, xr, rest = x[..., :r0], x[..., r0 : r0 + r], x[..., r0 + r :]
         if spec.layout == "half":
             rot = torch.cat([-xr[..., half:], xr[..., :half]], -1)
         else:
             rot = torch.stack([-xr[..., 1::2], xr[..., 0::2]], -1).flatten(-2)
-        return torch.cat([xr * cos + rot * sin, rest], -1)
+        return torch.cat([before, xr * cos + rot * sin, rest], -1)
 
     rope.rope_convention = "positions"  # type: ignore[attr-defined]
     rope.rope_backend = "torch"  # type: ignore[attr-defined]
