@@ -22,6 +22,7 @@ the comparison itself used, and much better than the spec does.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -197,7 +198,7 @@ def _s_shifted(k: int, **_: Any) -> str:
 
 
 def _s_table(first: int, limit: int, error: str, source: str = "", **_: Any) -> str:
-    src = f" ({source})" if source else ""
+    src = f" (from {source})" if source else ""
     return (
         f"the target raises for positions {first} and above, inside the valid range 0..{limit - 1}{src}: its "
         f"table holds {first} positions; at position {first} it raised {error}"
@@ -324,9 +325,12 @@ def _s_direction(**_: Any) -> str:
 
 
 def _s_layout(got: str, want: str, shown: str = "", **_: Any) -> str:
-    names = {"half": "half-split (i, i+r/2)", "interleaved": "interleaved (2i, 2i+1)", "other": "neither layout"}
+    pattern = {"half": "(i, i+r/2)", "interleaved": "(2i, 2i+1)"}
+    names = {"half": "half-split", "interleaved": "interleaved"}
+    if got not in names:
+        return f"pairs {shown}, ...: neither interleaved nor half-split, expected {names.get(want, want)}"
     pairs = f" [{shown}, ...]" if shown else ""
-    return f"pairs{pairs}: {names.get(got, got)}, expected {names.get(want, want)}"
+    return f"pairs {pattern[got]}{pairs}: {names[got]}, expected {names.get(want, want)} {pattern.get(want, '')}"
 
 
 def _s_phase(**_: Any) -> str:
@@ -401,6 +405,22 @@ def explain(
     the bound, and at most a fifth of the spec's misfit). ``families`` limits the hypotheses
     to some family codes (e.g. ``{"precision"}``).
     """
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # fp16 roundings of large positions overflow on purpose
+        return _explain(got, x, positions, spec, dtype=dtype, bound=bound, seq_len=seq_len, families=families)
+
+
+def _explain(
+    got: np.ndarray,
+    x: np.ndarray,
+    positions: np.ndarray,
+    spec: RopeSpec,
+    *,
+    dtype: str,
+    bound: np.ndarray | float,
+    seq_len: int | None,
+    families: frozenset[str] | None,
+) -> Diagnosis | None:
     got, x = np.asarray(got, np.float64), np.asarray(x, np.float64)
     positions = np.broadcast_to(np.asarray(positions, np.int64), x.shape[:2])
     bound = np.broadcast_to(np.asarray(bound, np.float64), got.shape)
@@ -580,7 +600,7 @@ def _frequency_hypotheses(
                 "longrope_short_factors_late",
                 by(spec.inv_freq(l0)),
                 l0=l0,
-                position=int(positions.max()),
+                position=int(seq_len) - 1,  # the call's largest position (the tokens compared may stop short of it)
             )
     if isinstance(spec.scaling, DynamicNTK) and seq_len is not None:
         l0 = spec.scaling.original_max_position_embeddings
@@ -592,6 +612,7 @@ def _frequency_hypotheses(
                     by(spec.inv_freq(length)),
                     length=length,
                     expected=seq_len,
+                    where={"length": length},
                 )
     r = spec.rotary_dim
     i = np.arange(spec.half, dtype=np.float64)

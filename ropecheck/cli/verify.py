@@ -36,7 +36,7 @@ from ..verify.identify import identify
 from ..verify.model import POSITION_MODES
 from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
 from ..verify.run import verify
-from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, spec_from_args, write_json
+from .args import EXIT_FAIL, EXIT_OK, add_spec_arguments, conventions_from_args, spec_from_args, write_json
 
 __all__ = ["add_parser", "run", "run_adapters"]
 
@@ -86,7 +86,8 @@ def add_parser(sub: Any) -> None:
         "--max-position",
         type=int,
         metavar="N",
-        help="probe positions up to N-1 (default: the config's context, else 131072)",
+        help="the valid range: positions 0..N-1 and calls of at most N tokens, e.g. a table's size (default: the "
+        "model's context or scaled context, else 131072); checks that cannot run inside it are skipped",
     )
     g.add_argument(
         "--positions",
@@ -143,6 +144,8 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, int | None, str, str |
         fn, spec = adapter.load()
         if _spec_flags_given(args):
             spec = spec_from_args(_with_layout(args))
+        elif conventions_from_args(args):
+            spec = spec.with_(**conventions_from_args(args))
         return fn, spec, spec.head_dim, f"adapter:{adapter.name}", mode
     if not args.target:
         raise UsageError("give TARGET (package.module:attr or path/to/file.py:attr) or --adapter NAME")
@@ -211,6 +214,8 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
             seed=args.seed,
             timeout=timeout,
             name=name,
+            context=args.max_position_embeddings if spec is None else None,
+            conventions=conventions_from_args(args) if spec is None else None,
         )
     finally:
         if watchdog is not None:

@@ -49,7 +49,7 @@ def _header(report: VerifyReport) -> list[str]:
     if report.identification is not None:
         lines.append(f"identified: {report.identification.describe()}")
     lines.append(
-        f"dtypes:   {', '.join(report.dtypes)}; positions 0..{report.max_position - 1} (valid range: "
+        f"dtypes:   {', '.join(report.dtypes)}; positions 0..{report.max_position - 1} (the valid range, from "
         f"{report.range_source}); seed {report.seed}"
     )
     return lines

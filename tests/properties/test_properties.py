@@ -188,8 +188,14 @@ def test_an_implementation_that_raises_is_a_failed_result() -> None:
         raise RuntimeError("boom")
 
     result = PROPERTIES["norm_preservation"](broken, spec)
-    assert not result.passed and "RuntimeError: boom" in result.evidence
-    assert "canonical protocol" in result.message()
+    assert not result.passed and "RuntimeError: boom" in result.evidence and result.code == "raised"
+    assert "canonical protocol" not in result.message()  # the target raised inside: not a calling problem
+
+    def two_args(x: Any) -> Any:  # called as fn(x, positions): the protocol is the fix
+        return x
+
+    result = PROPERTIES["norm_preservation"](Implementation(two_args, "positions", "torch"), spec)
+    assert not result.passed and "canonical protocol" in result.message()
 
 
 def test_wrong_shape_is_a_failed_result() -> None:
