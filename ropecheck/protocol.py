@@ -140,7 +140,9 @@ def describe_exception(exc: BaseException, fn: Any = None, name: str = "") -> st
         'AssertionError (no message)'
     """
     text = str(exc).strip().splitlines()
-    shown = " ".join(line.strip() for line in text[:3])[:400] if text else ""
+    shown = " ".join(line.strip() for line in text[:3]) if text else ""
+    if len(shown) > 400:  # long texts (TorchScript's) are cut at a word, never inside one
+        shown = shown[:400].rsplit(" ", 1)[0] + " ..."
     out = f"{type(exc).__name__}: {shown}" if shown else f"{type(exc).__name__} (no message)"
     frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
     own = _target_files(fn, name) if fn is not None or name else set()
@@ -315,7 +317,28 @@ class Implementation:
     def _emulate(self, x: np.ndarray, positions: np.ndarray, *, dtype: str, device: str) -> np.ndarray:
         """Per-row positions by per-run calls: each row is cut into runs of consecutive positions, and the
         runs that start at the same position with the same length go in one native call (``fn(x, offset)``
-        at the run's start; for ``fn(x)``, at the end of a call of length start + run, after zero tokens)."""
+        at the run's start; for ``fn(x)``, at the end of a call of length start + run, after zero tokens).
+        ``fn(x)`` rows whose positions are distinct go in one call, each token at its position's index."""
+        out = np.empty_like(x)
+        if self.convention == "none":  # rows whose positions are distinct: one call, each token at its index
+            distinct = [b for b in range(x.shape[0]) if len(set(positions[b].tolist())) == x.shape[1]]
+            if distinct and positions[distinct].min() >= 0:
+                length = int(positions[distinct].max()) + 1
+                seq = np.zeros((len(distinct), length) + x.shape[2:])
+                for k, b in enumerate(distinct):
+                    seq[k, positions[b]] = x[b]
+                got = self.call(seq, dtype=dtype, device=device)
+                for k, b in enumerate(distinct):
+                    out[b] = got[k, positions[b]]
+            rest = [b for b in range(x.shape[0]) if b not in set(distinct)]
+            if not rest:
+                return out
+            sub = self._emulate_runs(x[rest], positions[rest], dtype=dtype, device=device)
+            out[rest] = sub
+            return out
+        return self._emulate_runs(x, positions, dtype=dtype, device=device)
+
+    def _emulate_runs(self, x: np.ndarray, positions: np.ndarray, *, dtype: str, device: str) -> np.ndarray:
         out = np.empty_like(x)
         for (start, length), members in _runs(positions).items():
             tokens = np.stack([x[b, j : j + length] for b, j in members])  # (n, length, heads, head_dim)
