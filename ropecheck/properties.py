@@ -432,7 +432,10 @@ _HINT_REF = (
 
 @_guard("matches_reference", _HINT_REF)
 def check_matches_reference(ctx: _Ctx) -> PropertyResult:
-    """fn(x, p) equals the fp64 reference ``apply_rope(x, p, spec)``; a mismatch is diagnosed (:mod:`.diagnosis`)."""
+    """fn(x, p) equals the fp64 reference ``apply_rope(x, p, spec)``.
+
+    A mismatch is diagnosed (:mod:`ropecheck.diagnosis`): the result carries the cause's code and sentence.
+    """
     s = ctx.s
     out = ctx.run(s.x, s.positions)
     expected = apply_rope(s.x, s.positions[..., None], ctx.spec)
@@ -770,7 +773,10 @@ _HINT_PASS = "dims past rotary_dim must be returned untouched (partial rotary ro
 
 @_guard("passthrough", _HINT_PASS)
 def check_passthrough(ctx: _Ctx) -> PropertyResult:
-    """Dims outside the rotated block (past rotary_dim; before it for ``rotary_dims="last"``) pass through exactly."""
+    """Dims past rotary_dim pass through bit-exactly.
+
+    (With ``rotary_dims="last"``, the dims before the rotated block.)
+    """
     s, r = ctx.s, ctx.spec.rotary_dim
     keep = np.nonzero(~ctx.rotated)[0]
     span = f"{int(keep[0])}..{int(keep[-1])}" if keep.size else ""

@@ -134,6 +134,21 @@ def test_relative_position_finding_where_identification_cannot_see() -> None:
     assert "property:relative_position" in folded and "precision" in folded
 
 
+def test_a_relative_position_finding_stands_alone_when_only_the_property_sees_it() -> None:
+    from ropecheck.properties import draw_sample
+
+    ref = torch_reference(SPEC)
+    only_there = torch.tensor(sorted(set(draw_sample(SPEC, 0, max_position=4095).positions_b.ravel().tolist()) - {0}))
+
+    def shifted_at_a_few_positions(x, p):  # right everywhere but at the property's own key positions
+        return ref(x, p + torch.isin(p, only_there).long())
+
+    report = verify(shifted_at_a_few_positions, SPEC, device="cpu", dtypes=("float32",))
+    first = report.findings[0]
+    assert first.code == "relative_position" and first.check == "property:relative_position"
+    assert "attention scores depend on absolute positions" in first.message and "are not close" not in first.message
+
+
 def test_identifies_without_a_spec() -> None:
     spec = RopeSpec(head_dim=32, rotary_dim=16, layout="interleaved", base=500000.0)
     report = verify(torch_reference(spec), None, head_dim=32, dtypes=("float32",), device="cpu")
