@@ -1,9 +1,11 @@
 """Benchmark of ``ropecheck verify``: wall-clock time of one verdict, CLI process included.
 
 ``ropecheck bench verify [--out PATH] [--repeats N]`` runs ``ropecheck verify`` with default options
-(dtypes float32, bfloat16, float16; CPU) in a fresh process for every installed adapter and
-for a few corpus targets, several times each, and writes the median, the slowest run, the
-exit code and the time ``verify()`` itself reported. The goal: under 10 s per target.
+(dtypes float32, bfloat16, float16; CPU) in a fresh process for every installed adapter, a
+few broken-corpus targets and a few real-world targets with the flags a user gives (an
+``fn(x)`` one at the default range among them), several times each, and writes the median,
+the slowest run, the exit code and the time ``verify()`` itself reported. The goal: under
+10 s per target.
 
 Design constraints: a plain script over subprocesses (what a CI job pays, Python start-up
 and imports included); never part of the test suite.
@@ -29,7 +31,8 @@ from ..io import write_text_atomic
 __all__ = ["GOAL_S", "add_arguments", "run"]
 
 GOAL_S = 10.0
-CORPUS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "broken"  # in a source checkout
+REPO = Path(__file__).resolve().parents[2]  # a source checkout: the corpora ship with the source, not the wheel
+CORPUS = REPO / "tests" / "fixtures" / "broken"
 CORPUS_CASES = [
     ("sign_reversed.py", ["--head-dim", "64"]),
     ("cache_clamped.py", ["--head-dim", "64"]),
@@ -37,6 +40,39 @@ CORPUS_CASES = [
     ("positions_from_first_row.py", ["--head-dim", "64"]),
     ("rotated_twice.py", ["--head-dim", "64"]),
 ]
+REALWORLD = REPO / "tests" / "fixtures" / "realworld"
+#: real-world targets with the flags a user gives (config paths relative to the repository root)
+REALWORLD_CASES = [
+    ("olmo_implicit_positions.py", ["--head-dim", "128"]),  # fn(x), the default range (131072)
+    ("olmo_implicit_positions.py", ["--hf-config", "tests/fixtures/realworld/configs/olmo-1b.json"]),
+    ("vllm_rotary_embedding.py", ["--hf-config", "tests/fixtures/configs/qwen2-7b.json"]),
+    ("phi3_longrope_split_cache.py", ["--hf-config", "tests/fixtures/configs/phi-3-mini-128k-longrope.json"]),
+    ("hf_dynamic_ntk.py", ["--hf-config", "tests/fixtures/configs/tinyllama-dynamic.json"]),
+    ("gpt_neox_torchscript_module.py", ["--head-dim", "96", "--rotary-dim", "24", "--max-position-embeddings", "2048"]),
+    ("torchtune_default_cache.py", ["--head-dim", "128", "--layout", "interleaved", "--max-position", "4096"]),
+    (
+        "mla_query_nope_first.py",
+        [
+            "--hf-config",
+            "tests/fixtures/realworld/configs/deepseek-v3.json",
+            "--head-dim",
+            "192",
+            "--rotary-dim",
+            "64",
+            "--layout",
+            "interleaved",
+            "--max-position",
+            "16384",
+            "--rotary-dims",
+            "last",
+        ],
+    ),
+]
+
+
+def _repo_paths(flags: list[str]) -> list[str]:
+    """Config paths in a case's flags, made absolute (the benchmark may run from any folder)."""
+    return [str(REPO / f) if f.endswith(".json") else f for f in flags]
 
 
 def _time(args: list[str], repeats: int) -> tuple[list[float], int, float]:
@@ -77,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
         cases += [(f"corpus {f}", [f"{CORPUS / f}:rope", *flags]) for f, flags in CORPUS_CASES]
     else:
         print(f"no broken corpus at {CORPUS} (not a source checkout): timing the adapters only")
+    if REALWORLD.is_dir():
+        cases += [
+            (f"realworld {f} `{' '.join(flags)}`", [f"{REALWORLD / f}:rope", *_repo_paths(flags)])
+            for f, flags in REALWORLD_CASES
+        ]
     for label, argv in cases:
         times, code, inner = _time(argv, repeats)
         rows.append((label, statistics.median(times), max(times), inner, code))
@@ -90,8 +131,8 @@ def run(args: argparse.Namespace) -> int:
         "# Benchmark: one `ropecheck verify` verdict",
         "",
         f"`ropecheck bench verify` -- each target verified {repeats} times in a fresh process with default "
-        "options (dtypes float32, bfloat16, float16; `--device cpu`), wall-clock including Python start-up "
-        "and imports; "
+        "options (dtypes float32, bfloat16, float16; `--device cpu`) and the flags shown, wall-clock including "
+        "Python start-up and imports; "
         "'verify()' is the time the verifier itself reported.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "

@@ -360,24 +360,23 @@ def _where(res: PropertyResult) -> str:
 def _property_sentence(name: str, code: str, res: PropertyResult) -> str:
     """One sentence for a failed property, with the numbers and where (no raw comparison text)."""
     where = _where(res)
-    at = f" (at {where})" if where else ""
-    by = f"by {res.max_abs_err:.3g}, allowed {res.tolerance[1]:.3g}"
+    ev = f"by {res.max_abs_err:.3g}, allowed {res.tolerance[1]:.3g}" + (f"; at {where}" if where else "")
     check = res.context.get("check")
     if code == "state":
-        return f"a token's rotation changed after an earlier, longer call ({by}){at}: state carried between calls"
+        return f"a token's rotation changed after an earlier, longer call ({ev}): state carried between calls"
     if name == "consistency":
         if check == "other tokens":
-            return f"a token's output depends on the other tokens in the call ({by}){at}"
-        return f"a token rotates differently alone (a call of length 1) and within a longer call ({by}){at}"
+            return f"a token's output depends on the other tokens in the call ({ev})"
+        return f"a token rotates differently alone (a call of length 1) and within a longer call ({ev})"
     return {
-        "relative_position": f"attention scores depend on absolute positions, not only their difference ({by}){at}",
+        "relative_position": f"attention scores depend on absolute positions, not only their difference ({ev})",
         "translation_invariance_attention": (
-            f"attention scores change when every position shifts by t={res.context.get('shift')} ({by}){at}"
+            f"attention scores change when every position shifts by t={res.context.get('shift')} ({ev})"
         ),
-        "head_batch_independence": f"a row or head rotated alone differs from the batched call ({by}){at}",
-        "passthrough": f"the pass-through dims (outside the rotated ones) are modified ({by}){at}",
-        "identity_at_zero": f"position 0 is not the identity ({by}){at}: positions are shifted",
-        "norm_preservation": f"the norm of the rotated dims is not preserved ({by}){at}: a stray scale on cos/sin",
+        "head_batch_independence": f"a row or head rotated alone differs from the batched call ({ev})",
+        "passthrough": f"the pass-through dims (outside the rotated ones) are modified ({ev})",
+        "identity_at_zero": f"position 0 is not the identity ({ev}): positions are shifted",
+        "norm_preservation": f"the norm of the rotated dims is not preserved ({ev}): a stray scale on cos/sin",
     }[name]
 
 

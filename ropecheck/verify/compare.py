@@ -96,6 +96,11 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
         if ident.mixing:
             return out
     out += _rotated_dims(ident, spec)
+    if not ident.is_rotation:  # the pairs are known; angles, direction and frequencies of a non-rotation are not
+        if ident.layout != spec.layout and ident.layout in ("half", "interleaved"):
+            shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:2])
+            out.append(_d("layout", got=ident.layout, want=spec.layout, shown=shown))
+        return out
     if ident.layout != spec.layout and ident.pairs:
         if ident.layout in ("half", "interleaved"):
             shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:2])
