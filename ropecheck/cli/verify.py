@@ -173,7 +173,10 @@ def _layout_from_target(fn: Any, spec: Any, mode: str | None, args: argparse.Nam
 
     impl = as_implementation(fn, convention=POSITION_MODES.get(mode) if mode else None)
     try:
-        ident = identify(impl, spec.head_dim, max_position=64, dtype="float32", device=args.device or "cpu")
+        limit = args.max_position or spec.max_position_embeddings or 65  # inside the valid range
+        ident = identify(
+            impl, spec.head_dim, max_position=min(64, limit - 1), dtype="float32", device=args.device or "cpu"
+        )
     except Exception:
         return spec
     if ident.layout in ("half", "interleaved"):

@@ -155,3 +155,22 @@ def test_skipped_checks_in_the_terminal_output(tmp_path: Path, capsys: pytest.Ca
     data = json.loads(out_json.read_text())
     assert [c["status"] for c in data["checks"] if c["name"] == "positions:decode"] == ["skip"]
     assert "<skipped message=" in out_xml.read_text()
+
+
+def test_the_command_line_identifies_inside_max_position_embeddings(tmp_path: Path) -> None:
+    target = tmp_path / "table.py"
+    target.write_text(
+        "import torch\n"
+        "from ropecheck import RopeSpec\n"
+        "from ropecheck.protocol import torch_reference\n"
+        "REF = torch_reference(RopeSpec(head_dim=32))\n"
+        "def rope(x, positions):\n"
+        "    assert int(positions.max()) < 2048, 'past the table'\n"
+        "    return REF(x, positions)\n"
+    )
+    out = tmp_path / "v.json"
+    argv = ["verify", f"{target}:rope", "--layout", "auto", "--head-dim", "32", "--max-position-embeddings", "2048"]
+    assert main([*argv, "--dtype", "float32", "-q", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["spec_source"] == "identified" and data["options"]["max_position"] == 2048
+    assert max(data["identification"]["probe_positions"]) == 2047
