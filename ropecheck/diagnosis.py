@@ -317,7 +317,9 @@ _SENTENCES: dict[str, Callable[..., str]] = {
 }
 
 
-def _s_direction(**_: Any) -> str:
+def _s_direction(declared: int = 1, **_: Any) -> str:
+    if declared < 0:
+        return "the target rotates by +m*theta_i, but the spec declares direction -1 (rotation by -m*theta_i)"
     return (
         "the rotation is reversed (angle -m*theta_i): sin has the wrong sign; if the model was trained this way, "
         "pass --direction -1"
@@ -477,7 +479,12 @@ def _explain(
     for k in (1, -1, 2, -2):
         if positions.min() + k >= 0:
             consider("positions", "positions_shifted", shifted(k), k=k)
-    consider("direction", None, lambda: apply_rope(x, pos4, spec.with_(direction=-spec.direction), seq_len=L))
+    consider(
+        "direction",
+        None,
+        lambda: apply_rope(x, pos4, spec.with_(direction=-spec.direction), seq_len=L),
+        declared=spec.direction,
+    )
     other = "interleaved" if spec.layout == "half" else "half"
     consider(
         "layout", None, lambda: apply_rope(x, pos4, spec.with_(layout=other), seq_len=L), got=other, want=spec.layout
