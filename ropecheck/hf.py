@@ -2,7 +2,8 @@
 
 Configs in the wild spell RoPE many ways: ``rope_theta`` at the top level or inside
 ``rope_parameters`` (transformers 5) / ``rope_scaling`` (transformers 4); ``type`` or
-``rope_type``; ``partial_rotary_factor``, GPT-NeoX's ``rotary_pct``/``rotary_emb_base`` or
+``rope_type``; MLA's ``qk_rope_head_dim`` (DeepSeek V2/V3: the rotated part of a head);
+``partial_rotary_factor``, GPT-NeoX's ``rotary_pct``/``rotary_emb_base`` or
 GPT-J's absolute ``rotary_dim``; Phi-3 keeps ``original_max_position_embeddings`` at the top
 level; Gemma-style configs nest ``rope_parameters`` by layer type; multimodal configs keep
 the text model in ``text_config``. This module accepts all of them -- and nothing that
@@ -381,6 +382,8 @@ def spec_fields_and_keys(
     prefix = f"{where}{key}"
 
     head_dim = cfg.get("head_dim")
+    if cfg.get("qk_rope_head_dim") is not None:  # MLA (DeepSeek V2/V3): RoPE rotates only the q_pe/k_pe part
+        head_dim = cfg["qk_rope_head_dim"]
     if head_dim is None:
         hidden_key, hidden = _first(("hidden_size", cfg.get("hidden_size")), ("n_embd", cfg.get("n_embd")))
         heads_key, heads = _first(

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .diagnosis import explain
 from .errors import TargetError, UsageError
 from .protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
 from .reference import apply_rope, layout_permutation
@@ -46,6 +47,7 @@ from .tolerance import dtype_name, tolerance
 
 __all__ = [
     "PROPERTIES",
+    "PROPERTY_CODES",
     "PROPERTY_MAX_POSITION",
     "PropertyResult",
     "Sample",
@@ -64,6 +66,7 @@ __all__ = [
     "check_translation_invariance",
     "check_translation_invariance_attention",
     "draw_sample",
+    "failure_message",
     "position_limit",
     "reference_impl",
     "run_all",
@@ -72,6 +75,21 @@ __all__ = [
 
 #: The largest position the properties draw by default (the error model's fp32 angle term stays small).
 PROPERTY_MAX_POSITION = 4095
+#: The finding code (``ropecheck.verify.FINDING_CODES``) a failed property reports, as the verifier does;
+#: ``matches_reference`` takes the code of the cause it diagnoses.
+PROPERTY_CODES: dict[str, str] = {
+    "layout_equivalence": "layout",
+    "translation_invariance": "relative_position",
+    "translation_invariance_attention": "relative_position",
+    "relative_position": "relative_position",
+    "norm_preservation": "scale",
+    "identity_at_zero": "positions",
+    "composition": "relative_position",
+    "inverse": "not_rotation",
+    "head_batch_independence": "batch_head_mixing",
+    "passthrough": "rotary_dim",
+    "consistency": "length_dependence",
+}
 Fn = Callable[..., Any]
 
 
@@ -95,6 +113,16 @@ class PropertyResult:
     evidence: str
     context: dict[str, Any] = field(default_factory=dict)
     hint: str = ""
+    code: str | None = None
+    cause: str | None = None
+    diagnosis: str = ""
+
+    @property
+    def label(self) -> str:
+        """The verifier's finding code for this failure: ``code`` or ``code/cause`` (empty when it passed)."""
+        if not self.code:
+            return ""
+        return self.code if not self.cause else f"{self.code}/{self.cause}"
 
     def message(self) -> str:
         """A ``torch.testing.assert_close``-like report, then the RoPE context and how to fix it.
@@ -138,6 +166,10 @@ class PropertyResult:
             lines.append(f"Spec: {c['spec']}")
         if c.get("expected") is not None:
             lines.append(f"At that element: got {c['actual']:.6g}, expected {c['expected']:.6g}")
+        if self.diagnosis:
+            lines.append(f"Diagnosis [{self.label}]: {self.diagnosis}")
+        elif self.code:
+            lines.append(f"Finding code: {self.label}")
         if self.hint:
             lines.append(f"How to fix: {self.hint}")
         return "\n".join(lines)
@@ -244,17 +276,29 @@ def _rng(rng: np.random.Generator | int | None) -> np.random.Generator:
 
 
 class _Ctx:
-    """What every check needs: the implementation, spec, dtype, device and rounded sample."""
+    """What every check needs: the implementation, spec, dtype, device and rounded sample (and a call-length cap)."""
 
-    def __init__(self, fn: Fn, spec: RopeSpec, dtype: Any, device: str, rng: Any, sample: Sample | None) -> None:
+    def __init__(
+        self,
+        fn: Fn,
+        spec: RopeSpec,
+        dtype: Any,
+        device: str,
+        rng: Any,
+        sample: Sample | None,
+        max_length: int | None = None,
+    ) -> None:
         self.impl: Implementation = as_implementation(fn)
+        self.max_length = max_length
         self.spec = spec
         self.dtype = dtype_name(dtype)
         self.device = device
         self.s = (sample if sample is not None else draw_sample(spec, rng)).rounded(self.dtype)
         self.factor = spec.attention_factor
         # the attention factor scales the rotated dims only: the implementation's matrix is W R, W = diag(w)
-        self.w = np.where(np.arange(spec.head_dim) < spec.rotary_dim, self.factor, 1.0)
+        self.rotated = np.zeros(spec.head_dim, dtype=bool)
+        self.rotated[spec.rotated_dims()] = True
+        self.w = np.where(self.rotated, self.factor, 1.0)
         if self.s.x.shape[-1] != spec.head_dim:
             raise UsageError(f"sample head_dim {self.s.x.shape[-1]} does not match spec.head_dim={spec.head_dim}")
 
@@ -265,8 +309,8 @@ class _Ctx:
         return {"dtype": self.dtype, "layout": self.spec.layout, "spec": self.spec.describe()}
 
     def pair_of(self, dim: int) -> str:
-        if dim >= self.spec.rotary_dim:
-            return f"none (dim {dim} is past rotary_dim={self.spec.rotary_dim})"
+        if not self.rotated[dim]:
+            return f"none (dim {dim} is a pass-through dim, rotary_dim={self.spec.rotary_dim})"
         a, b = next((int(a), int(b)) for a, b in self.spec.pairs() if dim in (a, b))
         return f"({a}, {b})"
 
@@ -326,23 +370,38 @@ def _guard(name: str, hint: str) -> Callable[[Callable[..., PropertyResult]], Ca
             device: str = "cpu",
             rng: np.random.Generator | int | None = None,
             sample: Sample | None = None,
+            max_length: int | None = None,
         ) -> PropertyResult:
-            ctx = _Ctx(fn, spec, dtype, device, rng, sample)
+            ctx = _Ctx(fn, spec, dtype, device, rng, sample, max_length)
             try:
-                return check(ctx)
+                res = check(ctx)
             except TargetError as exc:
+                text = str(exc)
+                protocol = any(
+                    k in text
+                    for k in ("positional argument", "unexpected keyword", "Expected a value of type", "shape")
+                )
                 return PropertyResult(
                     name,
                     False,
                     float("inf"),
                     float("inf"),
                     (0.0, 0.0),
-                    str(exc),
+                    text,
                     ctx.base_context(),
                     "make the implementation accept the canonical protocol: "
                     "fn(x, positions) with x (batch, seq, heads, head_dim), positions int64 (batch, seq), "
-                    "returning x's shape, dtype and device",
+                    "returning x's shape, dtype and device"
+                    if protocol
+                    else "the implementation raised: see its exception and line above",
+                    "raised",
                 )
+            if not res.passed and res.code is None:
+                code = PROPERTY_CODES.get(name)
+                if name == "consistency" and res.context.get("check") == "state":
+                    code = "state"
+                res = replace(res, code=code)
+            return res
 
         guarded.__name__ = guarded.__qualname__ = check.__name__
         guarded.__doc__ = check.__doc__
@@ -373,11 +432,14 @@ _HINT_REF = (
 
 @_guard("matches_reference", _HINT_REF)
 def check_matches_reference(ctx: _Ctx) -> PropertyResult:
-    """fn(x, p) equals the fp64 reference ``apply_rope(x, p, spec)``."""
+    """fn(x, p) equals the fp64 reference ``apply_rope(x, p, spec)``.
+
+    A mismatch is diagnosed (:mod:`ropecheck.diagnosis`): the result carries the cause's code and sentence.
+    """
     s = ctx.s
     out = ctx.run(s.x, s.positions)
     expected = apply_rope(s.x, s.positions[..., None], ctx.spec)
-    return _compare(
+    res = _compare(
         ctx,
         "matches_reference",
         out,
@@ -389,6 +451,13 @@ def check_matches_reference(ctx: _Ctx) -> PropertyResult:
         hint=_HINT_REF,
         locate=lambda i: ctx.token_context(i, s.positions),
     )
+    if res.passed:
+        return res
+    rtol, atol = res.tolerance
+    diag = explain(out, s.x, s.positions, ctx.spec, dtype=ctx.dtype, bound=atol + rtol * np.abs(expected))
+    if diag is None:
+        return res
+    return replace(res, hint=diag.hint or res.hint, code=diag.code, cause=diag.cause, diagnosis=diag.message)
 
 
 _HINT_LAYOUT = (
@@ -408,7 +477,7 @@ def check_layout_equivalence(ctx: _Ctx) -> PropertyResult:
     """
     s, spec = ctx.s, ctx.spec
     other = spec.with_(layout="interleaved" if spec.layout == "half" else "half")
-    perm = layout_permutation(spec.rotary_dim, spec.head_dim)  # interleaved -> half
+    perm = layout_permutation(spec.rotary_dim, spec.head_dim, start=spec.rotary_start)  # interleaved -> half
     to_spec = perm if spec.layout == "half" else np.argsort(perm)
     q_out = ctx.run(s.x[..., to_spec], s.positions)
     k_out = ctx.run(s.y[..., to_spec], s.positions)
@@ -704,8 +773,13 @@ _HINT_PASS = "dims past rotary_dim must be returned untouched (partial rotary ro
 
 @_guard("passthrough", _HINT_PASS)
 def check_passthrough(ctx: _Ctx) -> PropertyResult:
-    """Dims past rotary_dim pass through bit-exactly."""
+    """Dims past rotary_dim pass through bit-exactly.
+
+    (With ``rotary_dims="last"``, the dims before the rotated block.)
+    """
     s, r = ctx.s, ctx.spec.rotary_dim
+    keep = np.nonzero(~ctx.rotated)[0]
+    span = f"{int(keep[0])}..{int(keep[-1])}" if keep.size else ""
     if r == ctx.spec.head_dim:
         return PropertyResult(
             "passthrough",
@@ -717,7 +791,7 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
             ctx.base_context(),
         )
     out = ctx.run(s.x, s.positions)
-    got, want = out[..., r:], s.x[..., r:]
+    got, want = out[..., keep], s.x[..., keep]
     err = np.abs(got - want)
     err = np.where(np.isnan(err), np.inf, err)
     bad = err > 0
@@ -729,7 +803,7 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
             0.0,
             0.0,
             (0.0, 0.0),
-            f"dims {r}..{ctx.spec.head_dim - 1} passed through bit-exactly",
+            f"dims {span} passed through bit-exactly",
             context,
         )
     i = tuple(int(j) for j in np.unravel_index(int(np.argmax(err)), err.shape))
@@ -738,10 +812,10 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
     context.update(
         mismatched=int(bad.sum()),
         total=int(bad.size),
-        index=i[:3] + (i[3] + r,),
-        rel_index=i[:3] + (i[3] + r,),
+        index=i[:3] + (int(keep[i[3]]),),
+        rel_index=i[:3] + (int(keep[i[3]]),),
         position=int(s.positions[i[0], i[1]]),
-        dim=f"{i[3] + r} (pass-through)",
+        dim=f"{int(keep[i[3]])} (pass-through)",
         head=i[2],
         batch=i[0],
         actual=float(got[i]),
@@ -753,7 +827,7 @@ def check_passthrough(ctx: _Ctx) -> PropertyResult:
         float(err.max()),
         rel,
         (0.0, 0.0),
-        f"pass-through dims {r}..{ctx.spec.head_dim - 1} are not bit-exact!",
+        f"pass-through dims {span} are not bit-exact",
         context,
         _HINT_PASS,
     )
@@ -831,6 +905,8 @@ def check_consistency(ctx: _Ctx) -> PropertyResult:
     if isinstance(ctx.spec.scaling, (DynamicNTK, LongRoPE)):
         long_len = max(long_len, 2 * ctx.spec.scaling.original_max_position_embeddings + 2)
     long_len = int(min(long_len, 4 * PROPERTY_MAX_POSITION))
+    if ctx.max_length is not None:  # never past the valid range (a bounded table raising there is right)
+        long_len = int(min(long_len, ctx.max_length))
     ctx.run(np.zeros((1, long_len, 1, d)), np.arange(long_len)[None])
     again = ctx.run(s.x, s.positions)
     return _compare(
@@ -911,7 +987,30 @@ def assert_rope_properties(
     results = run_all(fn, spec, dtype=dtype, device=device, seed=seed, properties=properties)
     failed = [r for r in results if not r.passed]
     if failed:
-        names = ", ".join(r.name for r in failed)
-        body = "\n\n".join(r.message() for r in failed)
-        raise AssertionError(f"RoPE properties failed ({len(failed)} of {len(results)}): {names}\n\n{body}")
+        raise AssertionError(failure_message(results))
     return results
+
+
+def failure_message(results: list[PropertyResult], *, header: str = "") -> str:
+    """The assertion text for failed properties: the diagnosed cause first (the verifier's code and sentence),
+    then each failure, those the cause explains marked as its consequences."""
+    failed = [r for r in results if not r.passed]
+    names = ", ".join(r.name for r in failed)
+    lines = [f"RoPE properties failed ({len(failed)} of {len(results)}): {names}"]
+    root = next((r for r in failed if r.diagnosis), None)
+    if header:
+        lines += ["", header]
+    elif root is not None:
+        lines += ["", f"Diagnosis [{root.label}]: {root.diagnosis}"]
+        if root.hint:
+            lines.append(f"How to fix: {root.hint}")
+    if header or root is not None:
+        others = [r.name for r in failed if r is not root or header]
+        if others:
+            lines.append(f"(failed as consequences of this cause: {', '.join(others)})")
+    body = []
+    for r in failed:
+        if (root is not None or header) and (r is not root or header):
+            r = replace(r, hint="(a consequence of the diagnosis above)", code=None, cause=None, diagnosis="")
+        body.append(r.message())
+    return "\n".join(lines) + "\n\n" + "\n\n".join(body)

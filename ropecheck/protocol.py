@@ -9,10 +9,13 @@ The canonical protocol (see the design notes) has three calling conventions:
 :class:`Implementation` wraps a numpy or torch callable, reads the convention from the
 signature (overridable), and offers one operation to the properties: rotate these float64
 values, stored in this dtype, at these positions, and give back float64. Positions the
-convention cannot express directly are emulated exactly (grouping tokens by position, or
-placing a token at index p of a longer sequence), so every property runs under every
-convention. Also here: :func:`reference_impl` (the fp64 reference as a canonical callable)
-and :func:`torch_reference` (a plain torch implementation, float32 angles).
+convention cannot express directly are emulated exactly (per-row calls: each row cut into
+runs of consecutive positions, one ``fn(x, offset)`` call per run, or the run placed at the
+end of a longer ``fn(x)`` sequence), so every property runs under every convention. A
+TorchScript target's convention is read from its compiled schema. Also here:
+:func:`reference_impl` (the fp64 reference as a canonical callable), :func:`torch_reference`
+(a plain torch implementation, float32 angles) and :func:`describe_exception` (a target's
+exception as a finding shows it: type, text, and the line of the target's own code).
 
 Design constraints: torch is imported lazily; inputs are made in float64, rounded once to
 the dtype, and the *rounded* values are what the reference sees, so input rounding never
@@ -23,8 +26,11 @@ raises :class:`~ropecheck.errors.TargetError`, which the properties turn into a 
 from __future__ import annotations
 
 import inspect
+import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -40,6 +46,7 @@ __all__ = [
     "Convention",
     "Implementation",
     "as_implementation",
+    "describe_exception",
     "detect_convention",
     "reference_impl",
     "round_to_dtype",
@@ -60,7 +67,7 @@ def _torch() -> Any:
 
 
 def detect_convention(fn: Callable[..., Any]) -> str:
-    """The calling convention read from ``fn``'s signature.
+    """The calling convention read from ``fn``'s signature (a TorchScript function or module: its schema).
 
     One parameter: ``"none"``; a second one named like ``offset``/``start`` or annotated
     ``int``: ``"offset"``; otherwise (or ``*args``): ``"positions"``.
@@ -69,6 +76,15 @@ def detect_convention(fn: Callable[..., Any]) -> str:
         >>> detect_convention(lambda x, offset=0: x)
         'offset'
     """
+    schema = _torchscript_schema(fn)
+    if schema is not None:  # a ScriptModule's Python signature is (*args, **kwargs): read the compiled one
+        args = [a for a in schema.arguments if a.name != "self" and not getattr(a, "kwarg_only", False)]
+        if len(args) <= 1:
+            return "none"
+        second = args[1]
+        if str(second.type) == "int" or "offset" in second.name.lower() or "start" in second.name.lower():
+            return "offset"
+        return "positions"
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -82,6 +98,78 @@ def detect_convention(fn: Callable[..., Any]) -> str:
     if "offset" in second.name.lower() or "start" in second.name.lower() or second.annotation in (int, "int"):
         return "offset"
     return "positions"
+
+
+def _torchscript_schema(fn: Any) -> Any:
+    """The compiled schema of a TorchScript function (``fn.schema``) or module (``fn.forward.schema``), else None."""
+    if not type(fn).__module__.startswith("torch"):
+        return None
+    for owner in (fn, getattr(fn, "forward", None)):
+        schema = getattr(owner, "schema", None)
+        if schema is not None and hasattr(schema, "arguments"):
+            return schema
+    return None
+
+
+def _target_files(fn: Any, name: str) -> set[str]:
+    """The source files the target's own code lives in (its module's file, its function's, its class's)."""
+    files: set[str] = set()
+    for obj in (fn, getattr(fn, "__func__", None), getattr(fn, "forward", None), type(fn)):
+        if obj is None:
+            continue
+        try:
+            files.add(str(Path(inspect.getfile(obj)).resolve()))
+        except (TypeError, OSError):
+            pass
+        module = sys.modules.get(getattr(obj, "__module__", "") or "")
+        if getattr(module, "__file__", None):
+            files.add(str(Path(module.__file__).resolve()))  # type: ignore[union-attr, arg-type]
+    head, sep, _ = name.rpartition(":")
+    if sep and head.endswith(".py"):
+        files.add(str(Path(head).resolve()))
+    return {f for f in files if not f.startswith(str(Path(__file__).resolve().parent))}
+
+
+def describe_exception(exc: BaseException, fn: Any = None, name: str = "") -> str:
+    """``Type: text (at file:line in function: `source`)`` -- the exception a target raised, for a finding.
+
+    The text is never empty (``(no message)`` for a bare ``assert``), and the frame is the last
+    one in the target's own file (else the last one outside ropecheck and the libraries).
+
+    Example:
+        >>> describe_exception(AssertionError())
+        'AssertionError (no message)'
+    """
+    text = str(exc).strip().splitlines()
+    shown = " ".join(line.strip() for line in text[:3]) if text else ""
+    if len(shown) > 400:  # long texts (TorchScript's) are cut at a word, never inside one
+        shown = shown[:400].rsplit(" ", 1)[0] + " ..."
+    out = f"{type(exc).__name__}: {shown}" if shown else f"{type(exc).__name__} (no message)"
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
+    own = _target_files(fn, name) if fn is not None or name else set()
+    pick = None
+    for fr in frames:
+        path = str(Path(fr.filename).resolve()) if fr.filename and not fr.filename.startswith("<") else fr.filename
+        if path in own:
+            pick = fr
+    if pick is None:
+        here = str(Path(__file__).resolve().parent)
+        for fr in frames:
+            path = fr.filename or ""
+            if path.startswith("<") or path.startswith(here) or "site-packages" in path or "/lib/python" in path:
+                continue
+            pick = fr
+    if pick is not None:
+        where = f"{_short_path(pick.filename)}:{pick.lineno} in {pick.name}"
+        out += f" (at {where}" + (f": `{pick.line.strip()}`)" if pick.line else ")")
+    return out
+
+
+def _short_path(filename: str) -> str:
+    try:
+        return str(Path(filename).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return filename
 
 
 def round_to_dtype(x: np.ndarray, dtype: Any) -> np.ndarray:
@@ -212,7 +300,7 @@ class Implementation:
         except Exception as exc:  # the target's own failure is a finding, not our crash
             if is_out_of_memory(exc):
                 raise MemoryError(f"{self.name} ran out of memory: {exc}") from exc
-            raise TargetError(f"{self.name} raised {type(exc).__name__}: {exc}") from exc
+            raise TargetError(f"{self.name} raised {describe_exception(exc, self.fn, self.name)}") from exc
         if out is None or tuple(getattr(out, "shape", ())) != tuple(x.shape):
             raise _output_error(
                 f"{self.name} returned shape {tuple(getattr(out, 'shape', ()))}, expected x's shape {tuple(x.shape)}"
@@ -251,20 +339,55 @@ class Implementation:
         return self._emulate(x, positions, dtype=dtype, device=device)
 
     def _emulate(self, x: np.ndarray, positions: np.ndarray, *, dtype: str, device: str) -> np.ndarray:
+        """Per-row positions by per-run calls: each row is cut into runs of consecutive positions, and the
+        runs that start at the same position with the same length go in one native call (``fn(x, offset)``
+        at the run's start; for ``fn(x)``, at the end of a call of length start + run, after zero tokens).
+        ``fn(x)`` rows whose positions are distinct go in one call, each token at its position's index."""
         out = np.empty_like(x)
-        for p in np.unique(positions):
-            rows, cols = np.nonzero(positions == p)
-            tokens = x[rows, cols][:, None]  # (n, 1, heads, head_dim)
+        if self.convention == "none":  # rows whose positions are distinct: one call, each token at its index
+            distinct = [b for b in range(x.shape[0]) if len(set(positions[b].tolist())) == x.shape[1]]
+            if distinct and positions[distinct].min() >= 0:
+                length = int(positions[distinct].max()) + 1
+                seq = np.zeros((len(distinct), length) + x.shape[2:])
+                for k, b in enumerate(distinct):
+                    seq[k, positions[b]] = x[b]
+                got = self.call(seq, dtype=dtype, device=device)
+                for k, b in enumerate(distinct):
+                    out[b] = got[k, positions[b]]
+            rest = [b for b in range(x.shape[0]) if b not in set(distinct)]
+            if not rest:
+                return out
+            sub = self._emulate_runs(x[rest], positions[rest], dtype=dtype, device=device)
+            out[rest] = sub
+            return out
+        return self._emulate_runs(x, positions, dtype=dtype, device=device)
+
+    def _emulate_runs(self, x: np.ndarray, positions: np.ndarray, *, dtype: str, device: str) -> np.ndarray:
+        out = np.empty_like(x)
+        for (start, length), members in _runs(positions).items():
+            tokens = np.stack([x[b, j : j + length] for b, j in members])  # (n, length, heads, head_dim)
             if self.convention == "offset":
-                got = self.call(tokens, dtype=dtype, device=device, offset=int(p))[:, 0]
+                got = self.call(tokens, dtype=dtype, device=device, offset=start)
             else:
-                if p < 0:
-                    raise UsageError(f"{self.name} takes no positions (fn(x)); it cannot rotate at position {p}")
-                seq = np.zeros((tokens.shape[0], int(p) + 1) + x.shape[2:])
-                seq[:, -1] = tokens[:, 0]
-                got = self.call(seq, dtype=dtype, device=device)[:, -1]
-            out[rows, cols] = got
+                if start < 0:
+                    raise UsageError(f"{self.name} takes no positions (fn(x)); it cannot rotate at position {start}")
+                seq = np.zeros((len(members), start + length) + x.shape[2:])
+                seq[:, start:] = tokens
+                got = self.call(seq, dtype=dtype, device=device)[:, start:]
+            for (b, j), g in zip(members, got):
+                out[b, j : j + length] = g
         return out
+
+
+def _runs(positions: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """(start position, length) -> [(row, first column)] for every maximal run of consecutive positions."""
+    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for b in range(positions.shape[0]):
+        row = positions[b]
+        breaks = np.nonzero(np.diff(row) != 1)[0] + 1
+        for j0, j1 in zip(np.concatenate([[0], breaks]), np.concatenate([breaks, [len(row)]])):
+            groups.setdefault((int(row[j0]), int(j1 - j0)), []).append((b, int(j0)))
+    return groups
 
 
 def as_implementation(
@@ -337,25 +460,25 @@ def torch_reference(spec: RopeSpec) -> Callable[..., Any]:
         torch.Size([1, 3, 2, 4])
     """
     torch = _torch()
-    r, half = spec.rotary_dim, spec.half
+    r, half, r0 = spec.rotary_dim, spec.half, spec.rotary_start
 
     def rope(x: Any, positions: Any) -> Any:
         angle_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
         seq_len = effective_seq_len(spec, positions.detach().cpu().numpy())
         inv_freq = torch.tensor(spec.inv_freq(seq_len), dtype=angle_dtype, device=x.device)
         ang = positions.to(angle_dtype)[..., None] * inv_freq  # (batch, seq, r/2)
-        cos, sin = ang.cos() * spec.attention_factor, ang.sin() * spec.attention_factor
+        cos, sin = ang.cos() * spec.attention_factor, spec.direction * ang.sin() * spec.attention_factor
         if spec.layout == "half":
             cos, sin = torch.cat([cos, cos], -1), torch.cat([sin, sin], -1)
         else:
             cos, sin = cos.repeat_interleave(2, -1), sin.repeat_interleave(2, -1)
         cos, sin = cos[:, :, None].to(x.dtype), sin[:, :, None].to(x.dtype)
-        xr, rest = x[..., :r], x[..., r:]
+        before, xr, rest = x[..., :r0], x[..., r0 : r0 + r], x[..., r0 + r :]
         if spec.layout == "half":
             rot = torch.cat([-xr[..., half:], xr[..., :half]], -1)
         else:
             rot = torch.stack([-xr[..., 1::2], xr[..., 0::2]], -1).flatten(-2)
-        return torch.cat([xr * cos + rot * sin, rest], -1)
+        return torch.cat([before, xr * cos + rot * sin, rest], -1)
 
     rope.rope_convention = "positions"  # type: ignore[attr-defined]
     rope.rope_backend = "torch"  # type: ignore[attr-defined]

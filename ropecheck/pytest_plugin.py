@@ -13,8 +13,10 @@ Use it from any project that has ropecheck installed (or with ``-p ropecheck``):
     def test_declared():                    # checked by the plugin before the body runs
         pass
 
-A failure raises ``AssertionError`` with one ``torch.testing.assert_close``-like message
-per failed property, plus the RoPE context (position, dimension pair, dtype, layout).
+A failure raises ``AssertionError`` that first names the root cause as ``ropecheck verify``
+does -- its finding code (``positions/positions_ignored``, ``precision/angles_low_precision``,
+...), its sentence and the fix -- then one ``torch.testing.assert_close``-like message per
+failed property, plus the RoPE context (position, dimension pair, dtype, layout).
 
 The implementation runs in a forked child process (:mod:`ropecheck.isolate`; turn it off
 with ``--ropecheck-no-isolate``): if it exits, crashes, runs out of memory or hangs past
@@ -35,7 +37,7 @@ import pytest
 
 from .errors import UsageError
 from .isolate import available, describe_outcome, run_isolated
-from .properties import PROPERTIES, as_implementation, assert_rope_properties, run_all
+from .properties import PROPERTIES, as_implementation, failure_message, run_all
 from .version import __version__
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "OPT_TIMEOUT",
     "RopeChecker",
     "ropecheck",
+    "verify_diagnosis",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -231,19 +234,42 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        return cast(
-            "list[PropertyResult]",
-            self._run(
-                lambda: assert_rope_properties(
-                    impl,
-                    o["spec"],
-                    dtype=o["dtype"],
-                    device=o["device"],
-                    seed=o["seed"],
-                    properties=o.get("properties"),
-                )
-            ),
-        )
+
+        def job() -> list[PropertyResult]:
+            results = run_all(
+                impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+            )
+            if all(r.passed for r in results):
+                return results
+            header = verify_diagnosis(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
+            raise AssertionError(failure_message(results, header=header))
+
+        return cast("list[PropertyResult]", self._run(job))
+
+
+def verify_diagnosis(impl: Any, spec: RopeSpec, *, dtype: str, device: str, seed: int) -> str:
+    """The root cause ``ropecheck verify`` names for a failing implementation, in its words ('' if none).
+
+    Run only when a property failed, so a test failure names the bug -- its finding code, the
+    cause and the fix -- as precisely as the verifier does.
+    """
+    from .verify.run import verify  # heavy: the verifier and its renderers, imported when a check fails
+
+    # identification reads the structure in float32; a low-precision dtype is then judged against the error model
+    dtypes = ("float32", dtype) if dtype in ("bfloat16", "float16") else (dtype,)
+    try:
+        report = verify(impl, spec, dtypes=dtypes, device=device, seed=seed)
+    except Exception:  # a diagnosis is a courtesy: the properties' own failure is the verdict
+        return ""
+    if report.conforms or not report.findings:
+        return ""
+    first = report.findings[0]
+    lines = [f"Diagnosis [{first.label}] (as `ropecheck verify` names it): {first.message}"]
+    if first.hint:
+        lines.append(f"How to fix: {first.hint}")
+    for other in report.findings[1:3]:
+        lines.append(f"Also [{other.label}]: {other.message}")
+    return "\n".join(lines)
 
 
 def _contained(job: Callable[[], Any]) -> tuple[str, Any]:

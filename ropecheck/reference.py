@@ -17,7 +17,11 @@ Design constraints:
   therefore stays correct to ~1e-15 rad at every position below 2^32, where a plain fp64
   product m*theta would already be off by ~1e-7 rad at m = 2^30.
 * The attention factor (YaRN, LongRoPE) multiplies the output, as real implementations
-  multiply cos and sin by it; pass ``scaled=False`` for the pure rotation.
+  multiply cos and sin by it; pass ``scaled=False`` for the pure rotation. A spec whose model
+  applies it to the softmax scale (``attention_factor_in="softmax"``) has factor 1 here.
+* The spec's conventions are honoured by every form: ``direction=-1`` turns each pair by
+  -m*theta_i (the phase of -m, reduced exactly), ``rotary_dims="last"`` rotates the trailing
+  ``rotary_dim`` dims.
 """
 
 from __future__ import annotations
@@ -50,17 +54,19 @@ MAX_EXACT_POSITION = 2**32 - 1
 _M32 = np.uint64(0xFFFFFFFF)
 
 
-def layout_permutation(rotary_dim: int, head_dim: int | None = None) -> np.ndarray:
+def layout_permutation(rotary_dim: int, head_dim: int | None = None, *, start: int = 0) -> np.ndarray:
     """The even-first permutation P from the interleaved to the half layout.
 
     ``x_half = x_interleaved[..., perm]`` puts the even dims first and the odd dims after,
-    so the interleaved pair (2i, 2i+1) lands on the half-split pair (i, i + r/2). Dims past
-    ``rotary_dim`` are left in place. ``np.argsort(perm)`` is the inverse (half to interleaved).
+    so the interleaved pair (2i, 2i+1) lands on the half-split pair (i, i + r/2). Dims outside
+    the rotated block ``start .. start + rotary_dim - 1`` are left in place.
+    ``np.argsort(perm)`` is the inverse (half to interleaved).
     """
     head_dim = rotary_dim if head_dim is None else head_dim
-    if rotary_dim % 2 or rotary_dim > head_dim or rotary_dim < 0:
+    if rotary_dim % 2 or rotary_dim < 0 or start < 0 or start + rotary_dim > head_dim:
         raise UsageError(f"rotary_dim must be even and <= head_dim, got {rotary_dim} and {head_dim}")
-    return np.concatenate([np.arange(0, rotary_dim, 2), np.arange(1, rotary_dim, 2), np.arange(rotary_dim, head_dim)])
+    block = start + np.concatenate([np.arange(0, rotary_dim, 2), np.arange(1, rotary_dim, 2)])
+    return np.concatenate([np.arange(0, start), block, np.arange(start + rotary_dim, head_dim)])
 
 
 def effective_seq_len(spec: RopeSpec, positions: np.ndarray, seq_len: int | None = None) -> int | None:
@@ -101,12 +107,14 @@ def _turn_limbs(spec: RopeSpec, seq_len: int | None) -> tuple[np.ndarray, ...]:
 
 
 def phases(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> np.ndarray:
-    """The exact phase m*theta_i reduced to [0, 2*pi), shape ``positions.shape + (r/2,)``.
+    """The exact phase m*theta_i (times the spec's direction) reduced to [0, 2*pi), shape ``positions.shape + (r/2,)``.
 
     Exact to about 1e-15 rad for every integer |m| < 2^32 (see the module docstring).
     """
     p = _as_int_positions(positions)
     seq_len = effective_seq_len(spec, p, seq_len)
+    if spec.direction < 0:  # -m*theta_i: the phase of -m, reduced as exactly
+        p = -p
     f0, f1, f2, f3 = _turn_limbs(spec, seq_len)
     m = np.abs(p).astype(np.uint64)[..., None]
     with np.errstate(over="ignore"):
@@ -130,10 +138,10 @@ def cos_sin(
 
 
 def angles(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> np.ndarray:
-    """The unreduced angles m*theta_i as one fp64 product (what a careful fp64 implementation computes)."""
+    """The unreduced angles m*theta_i (times the direction) as one fp64 product, as careful fp64 code forms it."""
     p = _as_int_positions(positions)
     seq_len = effective_seq_len(spec, p, seq_len)
-    return p.astype(np.float64)[..., None] * spec.inv_freq(seq_len)
+    return float(spec.direction) * p.astype(np.float64)[..., None] * spec.inv_freq(seq_len)
 
 
 def rotate(x: np.ndarray, layout: str) -> np.ndarray:
@@ -211,7 +219,7 @@ def apply_rope(
         raise UsageError(f"positions of shape {p.shape} do not broadcast to x.shape[:-1] = {x.shape[:-1]}") from None
     seq_len = effective_seq_len(spec, p, seq_len)
     scale = spec.attention_factor if scaled else 1.0
-    r = spec.rotary_dim
+    r, r0 = spec.rotary_dim, spec.rotary_start
     if form == "matrix":
         out = np.empty_like(x)
         flat_p, flat_x, flat_out = p.reshape(-1), x.reshape(-1, spec.head_dim), out.reshape(-1, spec.head_dim)
@@ -223,8 +231,10 @@ def apply_rope(
     c, s = cos_sin(spec, p, seq_len=seq_len)
     out = x.copy()
     if form == "elementwise":
-        xr = x[..., :r]
-        out[..., :r] = scale * (xr * _expand(c, spec.layout) + rotate(xr, spec.layout) * _expand(s, spec.layout))
+        xr = x[..., r0 : r0 + r]
+        out[..., r0 : r0 + r] = scale * (
+            xr * _expand(c, spec.layout) + rotate(xr, spec.layout) * _expand(s, spec.layout)
+        )
         return out
     if form == "complex":
         a, b = spec.pairs().T

@@ -49,7 +49,14 @@ from .schedules import (
     describe_value,
 )
 
-__all__ = ["RopeSpec"]
+__all__ = ["ATTENTION_FACTOR_PLACES", "DIRECTIONS", "ROTARY_DIMS", "RopeSpec"]
+
+#: The rotation direction: +1 turns each pair by +m*theta_i (the HF/RoFormer convention), -1 by -m*theta_i.
+DIRECTIONS: tuple[int, ...] = (1, -1)
+#: Where the schedule's attention factor (YaRN, LongRoPE) is applied: on cos and sin (HF), or on the softmax scale.
+ATTENTION_FACTOR_PLACES: tuple[str, ...] = ("cos_sin", "softmax")
+#: Which end of the head holds the rotary_dim rotated dims (partial rotary): the first dims or the last ones.
+ROTARY_DIMS: tuple[str, ...] = ("first", "last")
 
 
 # --------------------------------------------------------------------------- the spec
@@ -69,6 +76,14 @@ class RopeSpec:
             RoFormer paper, GPT-J and Meta's reference code.
         scaling: the frequency schedule (:class:`Default`, :class:`Linear`, ...).
         max_position_embeddings: the model's context length, when known.
+        direction: +1 (default) rotates each pair by +m*theta_i; -1 by -m*theta_i, a convention
+            some models are trained with (scores still depend on n - m only).
+        attention_factor_in: ``"cos_sin"`` (default, as transformers): the schedule's attention
+            factor multiplies cos and sin, so the RoPE output carries it; ``"softmax"``: the
+            model applies it to the softmax scale instead (as its square), so the RoPE output is
+            a pure rotation (DeepSeek-V3's reference code).
+        rotary_dims: ``"first"`` (default): the rotated dims are the leading ``rotary_dim`` ones;
+            ``"last"``: the trailing ones (DeepSeek MLA's ``cat(q_nope, q_pe)`` head).
 
     Example:
         >>> spec = RopeSpec(head_dim=8)
@@ -83,6 +98,9 @@ class RopeSpec:
     layout: Layout = "half"
     scaling: Scaling = field(default_factory=Default)
     max_position_embeddings: int | None = None
+    direction: int = 1
+    attention_factor_in: str = "cos_sin"
+    rotary_dims: str = "first"
 
     if TYPE_CHECKING:  # the constructor as callers see it: rotary_dim may be None (= head_dim)
 
@@ -94,6 +112,9 @@ class RopeSpec:
             layout: Layout = "half",
             scaling: Scaling = ...,
             max_position_embeddings: int | None = None,
+            direction: int = 1,
+            attention_factor_in: str = "cos_sin",
+            rotary_dims: str = "first",
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -120,6 +141,13 @@ class RopeSpec:
             raise SpecError("scaling", f"must be one of {kinds}, got {describe_value(self.scaling)}")
         if self.max_position_embeddings is not None:
             check_int("max_position_embeddings", self.max_position_embeddings, maximum=MAX_POSITION_EMBEDDINGS)
+        if isinstance(self.direction, bool) or self.direction not in DIRECTIONS:
+            raise SpecError("direction", f"must be +1 or -1, got {self.direction!r}")
+        object.__setattr__(self, "direction", int(self.direction))
+        if self.attention_factor_in not in ATTENTION_FACTOR_PLACES:
+            raise SpecError("attention_factor_in", f"must be 'cos_sin' or 'softmax', got {self.attention_factor_in!r}")
+        if self.rotary_dims not in ROTARY_DIMS:
+            raise SpecError("rotary_dims", f"must be 'first' or 'last', got {self.rotary_dims!r}")
         self.scaling.validate(self)
         self._check_derived()
 
@@ -171,8 +199,37 @@ class RopeSpec:
 
     @property
     def attention_factor(self) -> float:
-        """The factor by which cos and sin are multiplied (1 except YaRN and LongRoPE)."""
+        """The factor the RoPE output's rotated dims carry: the schedule's (1 except YaRN and LongRoPE) on
+        cos and sin, or 1 when the model applies it to the softmax scale (``attention_factor_in="softmax"``)."""
+        if self.attention_factor_in == "softmax":
+            return 1.0
+        return self.schedule_attention_factor
+
+    @property
+    def schedule_attention_factor(self) -> float:
+        """The schedule's attention factor, wherever the model applies it (1 except YaRN and LongRoPE)."""
         return float(self.scaling.attention_factor(self))
+
+    @property
+    def rotary_start(self) -> int:
+        """The first rotated dim: 0, or head_dim - rotary_dim when the rotated dims are the last ones."""
+        return self.head_dim - self.rotary_dim if self.rotary_dims == "last" else 0
+
+    def rotated_dims(self) -> np.ndarray:
+        """The indices of the rotated dims, in order (``rotary_dim`` of them)."""
+        return np.arange(self.rotary_start, self.rotary_start + self.rotary_dim)
+
+    @property
+    def conventions(self) -> dict[str, Any]:
+        """The deliberate conventions that differ from the defaults (empty for a plain HF-style spec)."""
+        out: dict[str, Any] = {}
+        if self.direction != 1:
+            out["direction"] = self.direction
+        if self.attention_factor_in != "cos_sin":
+            out["attention_factor_in"] = self.attention_factor_in
+        if self.rotary_dims != "first":
+            out["rotary_dims"] = self.rotary_dims
+        return out
 
     def inv_freq_mp(self, seq_len: int | None = None) -> tuple[mpmath.mpf, ...]:
         """The inverse frequencies theta_i exactly (50 digits), as mpmath numbers."""
@@ -193,8 +250,8 @@ class RopeSpec:
         """The (a, b) dimension index pairs rotated together, shape (r/2, 2), pair i at theta_i."""
         i = np.arange(self.half)
         if self.layout == "interleaved":
-            return np.stack([2 * i, 2 * i + 1], axis=1)
-        return np.stack([i, i + self.half], axis=1)
+            return self.rotary_start + np.stack([2 * i, 2 * i + 1], axis=1)
+        return self.rotary_start + np.stack([i, i + self.half], axis=1)
 
     def with_(self, **changes: Any) -> RopeSpec:
         """A copy with some fields changed (validated again)."""
@@ -211,6 +268,10 @@ class RopeSpec:
             "scaling": self.scaling.params(),
             "max_position_embeddings": self.max_position_embeddings,
             "attention_factor": self.attention_factor,
+            "direction": self.direction,
+            "attention_factor_in": self.attention_factor_in,
+            "rotary_dims": self.rotary_dims,
+            "schedule_attention_factor": self.schedule_attention_factor,
         }
 
     def describe(self) -> str:
@@ -219,7 +280,15 @@ class RopeSpec:
         sched = self.rope_type + (f"({params})" if params else "")
         layout = "interleaved" if self.layout == "interleaved" else "half-split"
         base = f"{self.base:g}"
-        return f"{layout} RoPE, head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, base={base}, schedule={sched}"
+        out = f"{layout} RoPE, head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, base={base}, schedule={sched}"
+        # the deliberate conventions, only when they differ from the defaults
+        if self.direction != 1:
+            out += ", direction=-1 (rotates by -m*theta_i)"
+        if self.attention_factor_in == "softmax":
+            out += f", attention factor {self.schedule_attention_factor:g} in the softmax scale (RoPE output unscaled)"
+        if self.rotary_dims == "last":
+            out += f", rotated dims last ({self.rotary_start}-{self.head_dim - 1})"
+        return out
 
     @classmethod
     def from_hf_config(

@@ -31,6 +31,7 @@ __all__ = [
     "check_flag_range",
     "check_int_range",
     "check_outputs",
+    "conventions_from_args",
     "parse_size",
     "spec_from_args",
     "spec_source",
@@ -121,6 +122,44 @@ def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = Fals
         metavar="N",
         help=f"the model's context length (dynamic NTK, LongRoPE), at most 2^32 = {MAX_POSITION_EMBEDDINGS}",
     )
+    c = parser.add_argument_group("conventions (deliberate differences a model was trained with)")
+    c.add_argument(
+        "--direction",
+        type=_direction,
+        metavar="+1|-1",
+        help="rotation direction: +1 turns each pair by +m*theta_i (default), -1 by -m*theta_i",
+    )
+    c.add_argument(
+        "--attention-factor-in",
+        choices=("cos_sin", "softmax"),
+        help="where the model applies the YaRN/LongRoPE attention factor: on cos and sin (default, as transformers) "
+        "or on the softmax scale (the RoPE output is then a pure rotation)",
+    )
+    c.add_argument(
+        "--rotary-dims",
+        choices=("first", "last"),
+        help="which end of the head holds the rotary_dim rotated dims (default first; last: DeepSeek MLA's "
+        "cat(q_nope, q_pe))",
+    )
+
+
+def _direction(text: str) -> int:
+    value = text.strip()
+    if value in ("+1", "1"):
+        return 1
+    if value == "-1":
+        return -1
+    raise argparse.ArgumentTypeError(f"must be +1 or -1, got {text!r}")
+
+
+def conventions_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The convention flags given (``direction``, ``attention_factor_in``, ``rotary_dims``)."""
+    out: dict[str, Any] = {}
+    for key in ("direction", "attention_factor_in", "rotary_dims"):
+        value = getattr(args, key, None)
+        if value is not None:
+            out[key] = value
+    return out
 
 
 def check_flag_range(flag: str, value: int | None, low: int, high: int, why: str = "") -> None:
@@ -186,6 +225,7 @@ def _spec_from_args(args: argparse.Namespace) -> RopeSpec:
                 scaling_json,
                 max_position_embeddings=changes.get("max_position_embeddings", spec.max_position_embeddings),
             )
+        changes.update(conventions_from_args(args))
         return spec.with_(**changes) if changes else spec
     if args.head_dim is None:
         raise UsageError("give --head-dim (or --hf-config PATH)")
@@ -197,6 +237,7 @@ def _spec_from_args(args: argparse.Namespace) -> RopeSpec:
         layout=args.layout or "half",
         scaling=scaling,
         max_position_embeddings=args.max_position_embeddings,
+        **conventions_from_args(args),
     )
 
 

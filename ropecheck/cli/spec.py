@@ -77,7 +77,17 @@ def run(args: argparse.Namespace) -> int:
     console.print(data["description"])
     if source is not None:
         console.print(f"source: {source}", highlight=False, soft_wrap=True)
-    console.print(f"attention factor: {spec.attention_factor:.12g}")
+    if spec.attention_factor_in == "softmax":
+        console.print(
+            f"attention factor: {spec.schedule_attention_factor:.12g}, applied to the softmax scale "
+            "(as its square); the RoPE output is unscaled"
+        )
+    else:
+        console.print(f"attention factor: {spec.attention_factor:.12g}")
+    console.print(
+        f"direction: {spec.direction:+d} (each pair turns by {'+' if spec.direction > 0 else '-'}m*theta_i); "
+        f"rotated dims: {spec.rotary_dims} ({spec.rotary_start}-{spec.rotary_start + spec.rotary_dim - 1})"
+    )
     if spec.max_position_embeddings:
         console.print(f"max_position_embeddings: {spec.max_position_embeddings}")
     if spec.depends_on_length:

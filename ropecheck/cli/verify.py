@@ -45,6 +45,7 @@ from .args import (
     MAX_VERIFY_POSITION,
     add_spec_arguments,
     check_int_range,
+    conventions_from_args,
     parse_size,
     spec_from_args,
     write_json,
@@ -98,7 +99,8 @@ def add_parser(sub: Any) -> None:
         "--max-position",
         type=int,
         metavar="N",
-        help="probe positions up to N-1 (default: the config's context, else 131072)",
+        help="the valid range: positions 0..N-1 and calls of at most N tokens, e.g. a table's size (default: the "
+        "model's context or scaled context, else 131072); checks that cannot run inside it are skipped",
     )
     g.add_argument(
         "--positions",
@@ -164,6 +166,8 @@ def _load(args: argparse.Namespace, spec: RopeSpec | None) -> Loaded:
         adapter = get_adapter(args.adapter)
         fn, adapter_spec = adapter.load()
         use = spec if spec is not None else adapter_spec
+        if spec is None and conventions_from_args(args):
+            use = use.with_(**conventions_from_args(args))
         return Loaded(fn, use, use.head_dim, f"adapter:{adapter.name}", mode)
     fn = load_target(args.target)
     if spec is None:  # identify mode
@@ -199,7 +203,10 @@ def _layout_from_target(fn: Any, spec: Any, mode: str | None, args: argparse.Nam
 
     impl = as_implementation(fn, convention=POSITION_MODES.get(mode) if mode else None)
     try:
-        ident = identify(impl, spec.head_dim, max_position=64, dtype="float32", device=args.device or "cpu")
+        limit = args.max_position or spec.max_position_embeddings or 65  # inside the valid range
+        ident = identify(
+            impl, spec.head_dim, max_position=min(64, limit - 1), dtype="float32", device=args.device or "cpu"
+        )
     except Exception:
         return spec
     if ident.layout in ("half", "interleaved"):
@@ -251,6 +258,8 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         seed=args.seed,
         timeout=args.timeout or None,
         memory_limit=memory_limit,
+        context=args.max_position_embeddings if spec is None else None,
+        conventions=conventions_from_args(args) if spec is None else None,
     )
     if args.json:
         write_json(report.to_dict(), args.json)

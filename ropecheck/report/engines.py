@@ -301,6 +301,9 @@ def collect_verify(progress: Progress) -> Section:
         label = v.name if v.report.device == "cpu" else f"{v.name} ({v.report.device})"
         for dt in DEFAULT_DTYPES:
             verdict, expected, evidence = verify_expectation(v.name, dt, v.report.finding_codes(dt))
+            consequences = v.report.dtype_verdict(dt)["consequences"]
+            if consequences:  # the detail page lists them under the same per-dtype verdict
+                evidence += f"; consequences of the root causes: {', '.join(consequences)}"
             rows.append(Row(f"{label} / {dt}", verdict, expected, evidence, link=f"verify/{v.stem}.md"))
     written = render_adapter_pages(
         verdicts,

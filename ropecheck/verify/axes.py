@@ -7,9 +7,11 @@ independent):
 * **heads** -- one call with several heads against each head rotated alone. A target that
   reads x as (batch, heads, seq, head_dim), or broadcasts cos/sin on the wrong axis, rotates
   a head alone correctly and the batched heads with other positions' angles.
-* **rows** (``fn(x, positions)`` targets) -- rows with different positions in one call
-  against each row alone. When they differ and every row matches the reference at the
-  *first* row's positions, the finding says so (``positions[0]`` broadcast over the batch).
+* **rows** -- rows with different positions in one call against each row alone (for
+  ``fn(x, offset)``/``fn(x)`` targets, rows at one offset: batch independence). When they
+  differ and every row matches the reference at the *first* row's positions, the finding says
+  so (``positions[0]`` broadcast over the batch); when a dummy row reaching the same largest
+  position explains it, the rotation depends on the call's length (dynamic NTK recomputed).
 
 And **dtype state**: a float32 probe before the low-precision calls and after each of them
 (the precision checks, then one long call per low-precision dtype). A cache of angles filled by a bf16/fp16
@@ -25,10 +27,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..diagnosis import sentence
 from ..errors import TargetError, UsageError
 from ..protocol import Implementation
 from ..reference import apply_rope
+from ..schedules import DynamicNTK
 from ..spec import RopeSpec
+from .identify import position_cap
 from .model import Check, VerifyReport
 from .probes import per_position_bound, random_x
 
@@ -86,15 +91,25 @@ def check_heads(report: VerifyReport, impl: Implementation, spec_d: int, dtype: 
 def check_rows(
     report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, top: int
 ) -> None:
-    """Record the rows check (``fn(x, positions)`` only: other conventions give every row the same positions)."""
+    """Record the rows check: rows in one call against each row alone, and each row against the reference.
 
-    if impl.convention != "positions":
-        return
+    ``fn(x, positions)``: three rows at different positions (left padding, a later row) in one
+    call. When they differ from the rows alone, the row is tried in a call with a dummy row
+    that reaches the same largest position: if that explains it, the rotation depends on the
+    call's largest position (dynamic NTK recomputed per call), not on the other rows' values.
+    ``fn(x, offset)`` / ``fn(x)``: every row of a call has the same positions, so the rows share
+    one native call (batch independence); per-row positions are emulated by per-row calls in
+    the position scenarios.
+    """
     rng = np.random.default_rng(seed + 4)
-    # rows: three rows with different positions (left padding, a decode row)
     lo = min(top, 64)
-    pos = np.array([[0, 1, 2, 3, 4, 5], [0, 0, 0, 1, 2, 3], [lo - 5, lo - 4, lo - 3, lo - 2, lo - 1, lo]], np.int64)
     x = random_x(rng, (3, 6, 1, spec.head_dim), dtype)
+    if impl.convention == "positions":
+        pos = np.array([[0, 1, 2, 3, 4, 5], [0, 0, 0, 1, 2, 3], [lo - 5, lo - 4, lo - 3, lo - 2, lo - 1, lo]], np.int64)
+    else:
+        pos = np.broadcast_to(np.arange(lo - 5, lo + 1, dtype=np.int64)[None], (3, 6)).copy()
+        if impl.convention == "none":
+            pos = np.broadcast_to(np.arange(6, dtype=np.int64)[None], (3, 6)).copy()
     try:
         full = impl.run(x, pos, dtype=dtype, device=device)
         alone = np.concatenate([impl.run(x[b : b + 1], pos[b : b + 1], dtype=dtype, device=device) for b in range(3)])
@@ -104,12 +119,24 @@ def check_rows(
     bound = 2 * _bound(dtype, np.broadcast_to(pos[:, :, None, None], x.shape), scale)
     ratio = np.abs(full - alone) / bound
     if not np.any(ratio > 1):
-        report.add(Check("axes:rows", "interface", "pass", "each batch row rotates by its own positions", dtype))
+        own = bool(np.all(np.abs(alone - apply_rope(x, pos[..., None], spec)) <= bound))
+        if impl.convention != "positions":
+            conv = "fn(x, offset)" if impl.convention == "offset" else "fn(x)"
+            ev = (
+                f"each batch row rotates as it does alone ({conv}: every row of a call has the same positions; "
+                "per-row positions are checked through per-row calls in the position scenarios)"
+            )
+        elif own:
+            ev = "each batch row rotates by its own positions"
+        else:  # independent rows, but not at their positions: identification says what they are rotated by
+            ev = "each batch row rotates as it does alone (not by the spec's rotation at its positions: see findings)"
+        report.add(Check("axes:rows", "interface", "pass", ev, dtype))
         return
     b, s, _, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
     first_row = np.broadcast_to(pos[:1], pos.shape)
     want_first = apply_rope(x, first_row[..., None], spec)
-    if np.all(np.abs(full - want_first) <= bound):
+    if impl.convention == "positions" and np.all(np.abs(full - want_first) <= bound):
+        msg, hint = sentence("positions_from_row0", row=int(b), position=int(pos[b, s]), as_position=int(pos[0, s]))
         report.add(
             Check(
                 "axes:rows",
@@ -120,23 +147,77 @@ def check_rows(
                 dtype,
                 _HINT_ROWS,
                 "positions",
+                cause="positions_from_row0",
             ),
-            "positions are taken from the first batch row: every row is rotated at positions[0] "
-            "(breaks left padding and batched decoding)",
+            msg,
         )
-    else:
+        return
+    if impl.convention == "positions" and _depends_on_largest_position(
+        impl, x, pos, full, bound, int(b), dtype, device
+    ):
+        ntk = isinstance(spec.scaling, DynamicNTK)
+        detail = (
+            f"row {b} (positions up to {int(pos[b].max())}) rotates differently when another row of the call reaches "
+            f"position {int(pos.max())} (token {s}, dim {j}, by {float(np.abs(full - alone)[b, s, 0, j]):.3g})"
+        )
+        if ntk:
+            msg, hint = sentence("ntk_call_length", detail=detail + ", below the original context")
+        else:
+            msg = f"a token's rotation depends on the largest position in the call: {detail}"
+            hint = "frequencies must not change with the call's largest position (inside the schedule's fixed range)"
         report.add(
             Check(
                 "axes:rows",
                 "interface",
                 "fail",
-                f"batch rows are mixed: row {b} of a call with rows at different positions differs from the row "
-                f"rotated alone (token {s}, dim {j}, by {float(np.abs(full - alone)[b, s, 0, j]):.3g})",
+                msg,
                 dtype,
-                _HINT_ROWS,
-                "batch_head_mixing",
-            )
+                hint,
+                "length_dependence",
+                cause="ntk_call_length" if ntk else None,
+            ),
+            msg,
         )
+        return
+    rows = "rows at different positions" if impl.convention == "positions" else "several rows"
+    by = float(np.abs(full - alone)[b, s, 0, j])
+    report.add(
+        Check(
+            "axes:rows",
+            "interface",
+            "fail",
+            f"batch rows are mixed: row {b} of a call with {rows} differs from the row rotated alone (token {s}, "
+            f"dim {j}, by {by:.3g})",
+            dtype,
+            _HINT_ROWS,
+            "batch_head_mixing",
+        )
+    )
+
+
+def _depends_on_largest_position(
+    impl: Implementation,
+    x: np.ndarray,
+    pos: np.ndarray,
+    full: np.ndarray,
+    bound: np.ndarray,
+    b: int,
+    dtype: str,
+    device: str,
+) -> bool:
+    """Row b beside a zero row that reaches the full call's largest position -- two different such rows, one
+    before it and one after -- gives the full call's row b both times: the call's largest position decides."""
+    far = int(np.argmax(pos.max(axis=1)))
+    if far == b:
+        return False
+    zero = np.zeros_like(x[b])
+    flat = np.full_like(pos[far], pos.max())
+    try:
+        after = impl.run(np.stack([x[b], zero]), np.stack([pos[b], pos[far]]), dtype=dtype, device=device)[0]
+        before = impl.run(np.stack([zero, x[b]]), np.stack([flat, pos[b]]), dtype=dtype, device=device)[1]
+    except (TargetError, UsageError):
+        return False
+    return bool(np.all(np.abs(after - full[b]) <= bound[b]) and np.all(np.abs(before - full[b]) <= bound[b]))
 
 
 class DtypeSentinel:
@@ -149,7 +230,7 @@ class DtypeSentinel:
     def __init__(self, impl: Implementation, spec: RopeSpec, base_dtype: str, device: str, seed: int, top: int) -> None:
 
         self.impl, self.spec, self.base_dtype, self.device = impl, spec, base_dtype, device
-        cap = min(top, 4096)
+        cap = min(position_cap(spec, top), 4096)  # below L0 for dynamic NTK and LongRoPE: fixed frequencies there
         self.pos = np.unique(np.array([0, 1, 2, 3, 100, 257, 300, 1000, 2047, 4095, cap], np.int64).clip(0, cap))[None]
         self.x = random_x(np.random.default_rng(seed + 6), (1, self.pos.shape[1], 2, spec.head_dim), "bfloat16")
         want = apply_rope(self.x, self.pos[..., None], spec)

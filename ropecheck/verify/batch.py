@@ -23,7 +23,7 @@ from .model import VerifyReport
 from .render import render_markdown
 from .supervise import Loaded, verify_isolated
 
-__all__ = ["AdapterVerdict", "verify_adapters", "render_adapter_pages"]
+__all__ = ["AdapterVerdict", "dtype_cell", "verify_adapters", "render_adapter_pages"]
 
 
 @dataclass
@@ -96,6 +96,16 @@ def _load_adapter(adapter: Adapter) -> Loaded:
     return Loaded(fn, spec, spec.head_dim, f"adapter:{adapter.name}")
 
 
+def dtype_cell(report: VerifyReport, dtype: str) -> str:
+    """One dtype's verdict as the adapters matrix and the detail page both state it (see ``dtype_verdict``)."""
+    v = report.dtype_verdict(dtype)
+    text = f"FAIL {','.join(v['codes'])}" if v["verdict"] == "FAIL" else "PASS"
+    n = len(v["consequences"])
+    if n:
+        text += f" ({n} failed check{'s' * (n != 1)} in {dtype}: consequence{'s' * (n != 1)} of the root causes)"
+    return text
+
+
 def _library(adapter: Adapter) -> str:
 
     try:
@@ -123,10 +133,7 @@ def render_adapter_pages(
             index.append(f"| `{v.name}` | {v.adapter.library} | - | skipped: {v.reason} | |")
             continue
         r = v.report
-        per_dtype = []
-        for dt in dtypes:
-            codes = r.finding_codes(dt)
-            per_dtype.append(f"{dt}: " + (f"FAIL {','.join(codes)}" if codes else "PASS"))
+        per_dtype = [f"{dt}: {dtype_cell(r, dt)}" for dt in dtypes]
         index.append(
             f"| [`{v.name}`]({v.stem}.md) | {_library(v.adapter)} | {r.device} | "
             f"{'CONFORMS' if r.conforms else 'DOES NOT CONFORM'} | {'; '.join(per_dtype)} |"

@@ -1,38 +1,37 @@
-"""The checks of :func:`ropecheck.verify.run.verify`: interface, identification, behaviour, precision.
+"""The checks of :func:`ropecheck.verify.run.verify`: interface, identification, properties, precision.
 
-Each ``_name(report, impl, spec, ...)`` runs one family of checks on the target and records
+Each ``check_name(report, impl, spec, ...)`` runs one family of checks on the target and records
 :class:`~ropecheck.verify.Check` objects (and, for failures, findings) on the report. See
-:mod:`ropecheck.verify` for the order and the meaning of each family.
+:mod:`ropecheck.verify` for the order and the meaning of each family; the position scenarios,
+the call lengths and the checks past a schedule's original context are in :mod:`.scenarios`.
 
 Design constraints: a target's exception is a failed check, never an exception out of here;
 every comparison is made in float64 against the fp64 reference with a per-position bound from
-the error model (:func:`_per_position_bound`); inputs are drawn from seeded generators.
+the error model (:func:`~.probes.per_position_bound`); inputs are drawn from seeded
+generators; every call stays inside the valid range (positions 0 .. ``max_position``, calls of
+at most ``max_position + 1`` tokens; :mod:`.ranges`).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
+from ..diagnosis import explain, sentence
 from ..errors import TargetError, UsageError
-from ..properties import PROPERTIES, draw_sample
-from ..protocol import Implementation, is_out_of_memory
-from ..reference import apply_rope
+from ..properties import PROPERTIES, PropertyResult, draw_sample
+from ..protocol import Implementation, describe_exception, is_out_of_memory
 from ..schedules import Default, LongRoPE
 from ..spec import RopeSpec
 from ..tolerance import UNIT_ROUNDOFF
-from .identify import (
-    Identification,
-    compare,
-    describe_deviation,
-    identify,
-    matrix_deviation,
-    position_cap,
-    probe_positions,
-)
+from .compare import compare, describe_deviation, matrix_deviation
+from .evidence import against_reference, raised_check, usable_top
+from .identify import Identification, identify, position_cap, probe_positions
 from .model import Check, VerifyReport
-from .probes import per_position_bound, random_x, torch_module
+from .probes import random_x, torch_module
+from .scenarios import check_past_original, check_scenarios
 
 __all__ = ["check_behaviour", "check_identification", "check_interface", "check_precision"]
 
@@ -63,19 +62,17 @@ def check_interface(
             offset=0 if impl.convention == "offset" else None,
         )
     except TargetError as exc:
-        if not getattr(exc, "output_problem", False):  # the raw call below says what is wrong with an output
-            report.add(
-                Check(
-                    name,
-                    "interface",
-                    "fail",
-                    str(exc),
-                    dtype,
-                    "the target must accept fn(x, positions) with x (batch, seq, heads, head_dim) in this dtype",
-                    "raised",
-                )
+        if not getattr(exc, "output_problem", False):
+            text = str(exc)
+            protocol = any(k in text for k in ("positional argument", "unexpected keyword", "Expected a value of type"))
+            hint = (
+                "the target must accept the canonical protocol with x (batch, seq, heads, head_dim) in this dtype: "
+                "fn(x, positions), or fn(x, offset) / fn(x) with --positions offset|implicit"
+                if protocol
+                else "look at the target's own line above: it fails on a 2-row, 5-token call at positions 0..7"
             )
-            return False
+            report.add(Check(name, "interface", "fail", text, dtype, hint, "raised"))
+            return False  # otherwise the raw call below says what is wrong with the output
     except UsageError as exc:
         report.add(Check(name, "interface", "skip", str(exc), dtype))
         return False
@@ -97,7 +94,8 @@ def check_interface(
     except Exception as exc:
         if is_out_of_memory(exc):
             raise MemoryError(f"{impl.name} ran out of memory: {exc}") from exc
-        report.add(Check(name, "interface", "fail", f"raised {type(exc).__name__}: {exc}", dtype, "", "raised"))
+        shown = describe_exception(exc, impl.fn, impl.name)
+        report.add(Check(name, "interface", "fail", f"{impl.name} raised {shown}", dtype, "", "raised"))
         return False
     problems: list[tuple[str, str, str]] = []
     is_torch = type(xin).__module__.startswith("torch")
@@ -166,23 +164,31 @@ def check_identification(
     dtype: str,
     device: str,
     max_position: int,
+    conventions: dict[str, Any] | None = None,
 ) -> RopeSpec | None:
+    """Identify the target and compare it with ``spec`` (or, with none, build the spec it implements)."""
     cap = position_cap(spec, max_position)
     try:
         ident = identify(impl, head_dim, max_position=cap, dtype=dtype, device=device)
     except TargetError as exc:
-        report.add(Check("identification", "identification", "fail", str(exc), dtype, "", "raised"))
-        return spec
+        first = raised_check(report, "identification", "identification", str(exc), dtype, impl, head_dim, device, cap)
+        if first is None or first - 1 < 8:
+            return spec
+        try:  # the table ends at `first`: identify what the target does before it
+            ident = identify(impl, head_dim, max_position=first - 1, dtype=dtype, device=device)
+        except TargetError:
+            return spec
     report.identification = ident
     if ident.notes:
         report.notes.extend(ident.notes)
     top = max(ident.positions)
+    cap = usable_top(report, cap)
     if top < cap:
         report.notes.append(
             f"identification probed positions up to {top} (a fn(x) target needs a call of length p+1 per position p)"
         )
     if spec is None:
-        spec = _spec_from_identification(ident, report)
+        spec = _spec_from_identification(ident, report, dict(conventions or {}), dtype)
         if spec is None:
             code, why = _unidentified(ident)
             report.add(
@@ -203,7 +209,9 @@ def check_identification(
     if not discrepancies:
         report.add(Check("identification", "identification", "pass", f"the target is {ident.describe()}", dtype))
     for d in discrepancies:
-        report.add(Check(f"identification:{d.code}", "identification", "fail", d.message, dtype, d.hint, d.code))
+        report.add(
+            Check(f"identification:{d.code}", "identification", "fail", d.message, dtype, d.hint, d.code, cause=d.cause)
+        )
     first_bad, rows = matrix_deviation(ident, spec)
     worst = max(rows, key=lambda r: r[1] / r[2])
     details = {"positions": [r[0] for r in rows], "max_abs_err": [r[1] for r in rows], "bound": [r[2] for r in rows]}
@@ -220,7 +228,7 @@ def check_identification(
             )
         )
     else:
-        d = describe_deviation(ident, first_bad)
+        d = describe_deviation(ident, first_bad, spec)
         explained = bool(discrepancies)
         err = next(r for r in rows if r[0] == first_bad)
         ev = f"M(p) deviates from the spec from position {first_bad} on ({err[1]:.3g} > bound {err[2]:.3g})" + (
@@ -228,7 +236,15 @@ def check_identification(
         )
         report.add(
             Check(
-                "angles", "identification", "fail", ev, dtype, d.hint, None if explained else d.code, details=details
+                "angles",
+                "identification",
+                "fail",
+                ev,
+                dtype,
+                d.hint,
+                None if explained else d.code,
+                details=details,
+                cause=None if explained else d.cause,
             ),
             None if explained else d.message,
         )
@@ -244,51 +260,89 @@ def _unidentified(ident: Identification) -> tuple[str, str]:
     if ident.layout not in ("half", "interleaved"):
         shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:3])
         return "layout", f"pairs {shown}, ...: neither interleaved nor half-split"
-    if not ident.rotary_prefix:
-        return "rotary_dim", "the rotated dims are not the leading ones"
-    if ident.direction != "standard":
+    if not ident.rotary_prefix and not ident.rotary_suffix:
+        return "rotary_dim", "the rotated dims are neither the leading nor the trailing ones"
+    if ident.direction not in ("standard", "reversed"):
         return "direction", f"the rotation direction is {ident.direction}"
     return "phase", "position 0 is not the identity"
 
 
-def _spec_from_identification(ident: Identification, report: VerifyReport) -> RopeSpec | None:
-    """The spec the target implements, when it is a default-schedule RoPE (the --layout auto path)."""
-    if (
-        not ident.is_rotation
-        or not ident.pairs
-        or ident.layout not in ("half", "interleaved")
-        or not ident.rotary_prefix
-    ):
+_NICE_BASES = (10000.0, 500000.0, 1000000.0, 100000.0, 50000.0, 20000.0, 160000.0, 5e6, 1e7, 75000.0, 25000.0)
+
+
+def _spec_from_identification(
+    ident: Identification, report: VerifyReport, conventions: dict[str, Any], dtype: str
+) -> RopeSpec | None:
+    """The spec the target implements, when it is a consistent RoPE (the ``--layout auto`` path).
+
+    A convention it recognises (rotation by -theta, the rotated dims at the end of the head) is
+    reported as that convention -- accepted when it was declared (``conventions``), else a
+    finding that says which flag accepts it -- and the rest is checked under it.
+    """
+    if not ident.is_rotation or not ident.pairs or ident.layout not in ("half", "interleaved"):
         return None
-    if ident.direction != "standard" or (ident.phase0 and max(abs(v) for v in ident.phase0) > 1e-3):
+    if not (ident.rotary_prefix or ident.rotary_suffix) or ident.direction not in ("standard", "reversed"):
         return None
+    if ident.phase0 and max(abs(v) for v in ident.phase0) > 1e-3:
+        return None
+    direction = -1 if ident.direction == "reversed" else 1
+    rotary_dims = "last" if ident.rotary_suffix else "first"
+    declared_dir = int(conventions.get("direction", 1))
+    declared_dims = str(conventions.get("rotary_dims", "first"))
+    if direction != declared_dir:
+        if direction < 0:
+            msg = (
+                "a consistent RoPE rotating by -theta (each pair turns by -m*theta_i); pass --direction=-1 to accept "
+                "it if the model was trained this way"
+            )
+            hint = "pass --direction -1 (a model trained with the mirrored rotation), or fix the sign of sin"
+        else:
+            msg = "a consistent RoPE rotating by +theta, but --direction -1 was declared"
+            hint = "drop --direction -1"
+        report.add(Check("identification:direction", "identification", "fail", msg, dtype, hint, "direction"))
+    if rotary_dims != declared_dims:
+        r, d = ident.rotary_dim, ident.head_dim
+        if rotary_dims == "last":
+            msg = (
+                f"a consistent RoPE on the last {r} of {d} dims (dims {d - r}-{d - 1}, as DeepSeek MLA's "
+                "cat(q_nope, q_pe)); pass --rotary-dims last to accept it"
+            )
+        else:
+            msg = f"a consistent RoPE on the first {r} dims, but --rotary-dims last was declared"
+        report.add(
+            Check(
+                "identification:rotary_dim",
+                "identification",
+                "fail",
+                msg,
+                dtype,
+                "declare where the rotated dims are with --rotary-dims first|last",
+                "rotary_dim",
+                cause="rotary_dims_misplaced",
+            )
+        )
     scale = 1.0 if ident.scale is None else float(ident.scale)
+    common: dict[str, Any] = {
+        "head_dim": ident.head_dim,
+        "rotary_dim": ident.rotary_dim,
+        "layout": ident.layout,
+        "direction": direction,
+        "rotary_dims": rotary_dims,
+    }
     if not ident.geometric or ident.base is None or ident.index_shift or abs(scale - 1.0) > 1e-4:
         # a scaled schedule: check the target against its own frequencies (per-pair factors over base 10000)
-
         default = RopeSpec(head_dim=ident.head_dim, rotary_dim=ident.rotary_dim).inv_freq()
         factors = tuple(float(f) for f in default / np.asarray(ident.inv_freq))
         report.notes.append(
             "no spec given and the schedule is not base^(-2i/r): checked against the target's own identified "
             "frequencies" + (f" and scale {scale:.6g}" if abs(scale - 1.0) > 1e-4 else "")
         )
-        return RopeSpec(
-            head_dim=ident.head_dim,
-            rotary_dim=ident.rotary_dim,
-            layout=ident.layout,  # type: ignore[arg-type]
-            scaling=LongRoPE(factors, factors, 1 << 30, factor=1.0, attention=scale),
-        )
+        return RopeSpec(scaling=LongRoPE(factors, factors, 1 << 30, factor=1.0, attention=scale), **common)
     base = ident.base
-    for nice in (10000.0, 500000.0, 1000000.0, 100000.0, 50000.0, 1e4 * 2, 160000.0, 5e6, 1e7, 75000.0, 25000.0):
+    for nice in _NICE_BASES:
         if abs(base / nice - 1) < 1e-4:
             base = nice
-    return RopeSpec(
-        head_dim=ident.head_dim,
-        rotary_dim=ident.rotary_dim,
-        base=base,
-        layout=ident.layout,  # type: ignore[arg-type]
-        scaling=Default(),
-    )
+    return RopeSpec(base=base, scaling=Default(), **common)
 
 
 _PROPERTY_CODES = {
@@ -302,54 +356,56 @@ _PROPERTY_CODES = {
 }
 
 
+def _where(res: PropertyResult) -> str:
+    ctx = res.context
+    return ", ".join(f"{k} {ctx[k]}" for k in ("position", "positions", "pair", "head", "batch") if k in ctx)
+
+
+def _property_sentence(name: str, code: str, res: PropertyResult) -> str:
+    """One sentence for a failed property, with the numbers and where (no raw comparison text)."""
+    where = _where(res)
+    ev = f"by {res.max_abs_err:.3g}, allowed {res.tolerance[1]:.3g}" + (f"; at {where}" if where else "")
+    check = res.context.get("check")
+    if code == "state":
+        return f"a token's rotation changed after an earlier, longer call ({ev}): state carried between calls"
+    if name == "consistency":
+        if check == "other tokens":
+            return f"a token's output depends on the other tokens in the call ({ev})"
+        return f"a token rotates differently alone (a call of length 1) and within a longer call ({ev})"
+    return {
+        "relative_position": f"attention scores depend on absolute positions, not only their difference ({ev})",
+        "translation_invariance_attention": (
+            f"attention scores change when every position shifts by t={res.context.get('shift')} ({ev})"
+        ),
+        "head_batch_independence": f"a row or head rotated alone differs from the batched call ({ev})",
+        "passthrough": f"the pass-through dims (outside the rotated ones) are modified ({ev})",
+        "identity_at_zero": f"position 0 is not the identity ({ev}): positions are shifted",
+        "norm_preservation": f"the norm of the rotated dims is not preserved ({ev}): a stray scale on cos/sin",
+    }[name]
+
+
 def check_behaviour(
     report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
 ) -> None:
-
-    limit = min(max_position, 4095)
+    """The properties of :mod:`ropecheck.properties`, then the position scenarios, inside the valid range."""
+    top = usable_top(report, max_position)
+    limit = min(top, 4095)
     sample = draw_sample(spec, seed, max_position=limit)
-    # the property's long call (2 * 4095 + 2 tokens) must fit the model's context
-    long_ok = (
-        spec.max_position_embeddings is None or spec.max_position_embeddings >= 2 * 4095 + 2 or spec.depends_on_length
-    )
     for name, code in _PROPERTY_CODES.items():
-        if name == "consistency" and not long_ok:
-            continue
-        res = PROPERTIES[name](impl, spec, dtype=dtype, device=device, sample=sample)
+        res = PROPERTIES[name](impl, spec, dtype=dtype, device=device, sample=sample, max_length=top + 1)
         c = code
         if name == "consistency" and res.context.get("check") == "state":
             c = "state"
         raised = not res.passed and tuple(res.tolerance) == (0.0, 0.0) and " raised " in res.evidence
         if raised:
-            report.add(Check(f"property:{name}", "behaviour", "fail", res.evidence, dtype, res.hint, "raised"))
+            raised_check(report, f"property:{name}", "behaviour", res.evidence, dtype, impl, spec.head_dim, device, top)
             continue
-        ctx = res.context
-        where = ", ".join(
-            f"{k} {ctx[k]}" for k in ("position", "positions", "pair", "head", "batch", "shift") if k in ctx
-        )
+        where = _where(res)
         evidence = (
             res.evidence
             if res.passed
-            else (
-                f"{res.evidence} max abs err {res.max_abs_err:.3g} (allowed {res.tolerance[1]:.3g})"
-                + (f" at {where}" if where else "")
-            )
+            else f"{_property_sentence(name, c, res)}" + (f" -- {res.diagnosis}" if res.diagnosis else "")
         )
-        msg = None
-        if not res.passed:
-            msg = {
-                "batch_head_mixing": "batch rows or heads are mixed: a row/head rotated alone differs from the "
-                "batched call "
-                f"({where})",
-                "length_dependence": (
-                    f"a token's rotation depends on the other tokens or the call's length ({res.evidence})"
-                ),
-                "state": "a token's rotation changed after an earlier, longer call: state/cache carried between calls",
-                "relative_position": f"scores are not a function of the relative position only ({res.evidence})",
-                "positions": "position 0 is not the identity: positions are shifted",
-                "scale": "the norm of the rotated dims is not preserved (a stray scale on cos/sin)",
-                "rotary_dim": "the pass-through dims (past rotary_dim) are modified",
-            }[c]
         report.add(
             Check(
                 f"property:{name}",
@@ -359,185 +415,19 @@ def check_behaviour(
                 dtype,
                 res.hint,
                 c,
-                details={"max_abs_err": res.max_abs_err, "tolerance": list(res.tolerance)},
+                details={"max_abs_err": res.max_abs_err, "tolerance": list(res.tolerance), "where": where},
             ),
-            msg,
         )
-    _scenarios(report, impl, spec, dtype, device, seed, max_position)
-
-
-def _against_reference(
-    impl: Implementation,
-    spec: RopeSpec,
-    x: np.ndarray,
-    positions: np.ndarray,
-    dtype: str,
-    device: str,
-    *,
-    seq_len: int | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(error, bound, positions per element) of impl vs the reference."""
-    got = impl.run(x, positions, dtype=dtype, device=device)
-    want = apply_rope(x, positions[..., None], spec, seq_len=seq_len)
-    scale = max(spec.attention_factor, 1.0) * max(float(np.abs(x).max(initial=0.0)), 1e-30)
-    pos_b = np.broadcast_to(positions[:, :, None, None], x.shape)
-    bound = per_position_bound(dtype, pos_b, scale)
-    err = np.abs(got - want)
-    err = np.where(np.isfinite(err), err, np.inf)
-    return err, bound, pos_b
-
-
-def _scenarios(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
-) -> None:
-    rng = np.random.default_rng(seed + 1)
-    d = spec.head_dim
-    top = position_cap(spec, max_position)
-    length_cap = top + 1
-    if spec.depends_on_length:
-        length_cap = spec.scaling.original_max_position_embeddings  # type: ignore[union-attr]
-    conv = impl.convention
-    scen: list[tuple[str, str, np.ndarray, str]] = []
-    # left padding: rows start at different points; pads at position 0 (HF) or 1
-    pad = np.array([[0, 0, 0, 0, 1, 2, 3, 4], [0, 1, 2, 3, 4, 5, 6, 7], [1, 1, 1, 2, 3, 4, 5, 6]], dtype=np.int64)
-    scen.append(("left_padding", "per-row positions with left padding", pad, "positions"))
-    nc = np.sort(rng.choice(min(top, 4096) + 1, size=(2, 8), replace=False), axis=1).astype(np.int64)
-    scen.append(("noncontiguous", "non-contiguous, different positions per row", nc, "positions"))
-    dec = np.array([[top], [max(top // 2, 1)], [min(top, 4097)]], dtype=np.int64)
-    scen.append(("decode", "KV-cache decode: seq 1 at a large offset, a different one per row", dec, "positions"))
-    if conv == "none":
-        scen = [s for s in scen if s[0] == "decode"][:0]
-    for key, what, pos, code in scen:
-        x = random_x(rng, (pos.shape[0], pos.shape[1], 2, d), dtype)
-        try:
-            err, bound, pb = _against_reference(impl, spec, x, pos, dtype, device)
-        except (TargetError, UsageError) as exc:
-            report.add(Check(f"positions:{key}", "behaviour", "fail", f"{what}: {exc}", dtype, "", "raised"))
-            continue
-        _record(
-            report,
-            f"positions:{key}",
-            what,
-            err,
-            bound,
-            pb,
-            dtype,
-            code,
-            "use each row's own positions as given (int64 (batch, seq)), for any values up to the maximum",
-        )
-    # the same token at the same position in calls of different lengths (around common cache sizes)
-    lengths = sorted({n for n in (1, 7, 2047, 2049, 4097, 8193) if n <= length_cap} | {min(length_cap, 8193)})
-    if conv == "none":
-        lengths = [n for n in lengths if n * d <= 1 << 22]
-    probe = random_x(rng, (1, 1, 1, d), dtype)
-    outs = []
-    for n in lengths:
-        x = np.zeros((1, n, 1, d))
-        x[0, :, 0] = probe[0, 0, 0]
-        try:
-            got = impl.run(x, np.arange(n, dtype=np.int64)[None], dtype=dtype, device=device)
-        except (TargetError, UsageError) as exc:
-            report.add(Check("lengths", "behaviour", "fail", f"a call of length {n}: {exc}", dtype, "", "raised"))
-            return
-        outs.append(got[0, :, 0])
-    # state: the short call again after the longest one must give the same result
-    try:
-        again = impl.run(
-            np.ascontiguousarray(x[:, : lengths[0]]),
-            np.arange(lengths[0], dtype=np.int64)[None],
-            dtype=dtype,
-            device=device,
-        )[0, :, 0]
-    except (TargetError, UsageError) as exc:
-        report.add(Check("state", "behaviour", "fail", f"a call after a long one: {exc}", dtype, "", "raised"))
-        return
-    diff = float(np.abs(again - outs[0]).max(initial=0.0))
-    scale = max(spec.attention_factor, 1.0) * float(np.abs(probe).max())
-    if diff > 3 * float(per_position_bound(dtype, np.array([lengths[0]]), scale)[0]):
-        report.add(
-            Check(
-                "state",
-                "behaviour",
-                "fail",
-                f"a call of length {lengths[0]} gives a different result after a call of length {lengths[-1]} "
-                f"(differs by {diff:.3g})",
-                dtype,
-                "do not keep frequencies or caches from an earlier, longer call",
-                "state",
-            ),
-            f"a token's rotation changed after an earlier call of length {lengths[-1]}: state carried between calls",
-        )
-    else:
-        report.add(
-            Check(
-                "state", "behaviour", "pass", f"the same result before and after a call of length {lengths[-1]}", dtype
-            )
-        )
-    worst, where = 0.0, None
-    scale = max(spec.attention_factor, 1.0) * float(np.abs(probe).max())
-    for k in range(1, len(lengths)):
-        m = min(lengths[k - 1], lengths[k])
-        diff = np.abs(outs[k][:m] - outs[k - 1][:m]).max(axis=1)
-        bound = per_position_bound(dtype, np.arange(m), scale) * 3
-        ratio = diff / bound
-        j = int(np.argmax(ratio))
-        if ratio[j] > worst:
-            worst, where = float(ratio[j]), (lengths[k - 1], lengths[k], j, float(diff[j]))
-    if worst <= 1.0:
-        report.add(
-            Check("lengths", "behaviour", "pass", f"a token rotates the same in calls of lengths {lengths}", dtype)
-        )
-    else:
-        a, b, j, e = where  # type: ignore[misc]
-        report.add(
-            Check(
-                "lengths",
-                "behaviour",
-                "fail",
-                f"the token at position {j} rotates differently in a call of length {a} and one of length {b} "
-                f"(differs by {e:.3g})",
-                dtype,
-                "frequencies must not depend on the call's length (dynamic NTK must follow the spec, caches must "
-                "not be rebuilt differently past a threshold)",
-                "length_dependence",
-            )
-        )
-
-
-def _record(
-    report: VerifyReport,
-    name: str,
-    what: str,
-    err: np.ndarray,
-    bound: np.ndarray,
-    pos: np.ndarray,
-    dtype: str,
-    code: str,
-    hint: str,
-    category: str = "behaviour",
-) -> None:
-    ratio = err / bound
-    bad = ratio > 1
-    if not bad.any():
-        report.add(
-            Check(name, category, "pass", f"{what}: within the bound (worst {float(ratio.max()):.2g} of it)", dtype)
-        )
-        return
-    first_pos = int(pos[bad].min())
-    i = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-    ev = (
-        f"{what}: {int(bad.sum())} of {bad.size} elements off; first at position {first_pos}; worst "
-        f"{float(err[i]):.3g} (bound {float(bound[i]):.3g}) at position {int(pos[i])}, row {i[0]}, dim {i[3]}"
-    )
-    report.add(Check(name, category, "fail", ev, dtype, hint, code))
+    check_scenarios(report, impl, spec, dtype, device, seed, top)
+    check_past_original(report, impl, spec, dtype, device, seed, top)
 
 
 def check_precision(
     report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
 ) -> None:
+    """Outputs against the fp64 reference up to the range's end, per position, with the error model's bound."""
     rng = np.random.default_rng(seed + 2)
-    top = position_cap(spec, max_position)
-
+    top = position_cap(spec, usable_top(report, max_position))
     grid = np.array(probe_positions(top), dtype=np.int64)
     if impl.convention == "none":  # one native call of positions 0..L-1 (emulating each would need a call per position)
         length = int(min(top + 1, max(16, (1 << 21) // (2 * spec.head_dim))))
@@ -548,9 +438,9 @@ def check_precision(
         pos = np.unique(np.concatenate([grid, extra]))[None, :]
         x = random_x(rng, (1, pos.shape[1], 4, spec.head_dim), dtype)
     try:
-        err, bound, pb = _against_reference(impl, spec, x, pos, dtype, device)
+        got, err, bound, pb = against_reference(impl, spec, x, pos, dtype, device)
     except (TargetError, UsageError) as exc:
-        report.add(Check("precision", "precision", "fail", str(exc), dtype, "", "raised"))
+        raised_check(report, "precision", "precision", str(exc), dtype, impl, spec.head_dim, device, top)
         return
     ratio = err / bound
     per_pos = ratio.max(axis=(0, 2, 3))
@@ -597,6 +487,20 @@ def check_precision(
     k = int(np.argmax(per_pos))
     err_pos = err.max(axis=(0, 2, 3))
     grows = bool(err_pos[bad].max() > 4 * max(err_pos[pos[0] <= 8].max(initial=0.0), 1e-300))
+    details = {"positions": pos[0].tolist(), "error_over_bound": per_pos.tolist(), "first_position": first}
+    worst = (
+        f"worst {float(err_pos[k]):.3g} vs bound {float(bound[0, k].max()):.3g} at position {int(pos[0, k])}; "
+        f"{int(bad.sum())} of {pos.shape[1]} positions over it"
+    )
+    diag = _explain_precision(got, x, pos, bound, spec, dtype, bad)
+    if diag is not None:
+        msg, hint = sentence(diag.cause or diag.code, dtype=dtype, first=first) if diag.cause else (diag.message, "")
+        if not hint:
+            hint = diag.hint
+        report.add(
+            Check(name, "precision", "fail", f"{msg} ({worst})", dtype, hint, "precision", details, diag.cause), msg
+        )
+        return
     u = UNIT_ROUNDOFF[dtype]
     if dtype in ("bfloat16", "float16") and grows:
         cause = (
@@ -613,19 +517,27 @@ def check_precision(
     else:
         cause = f"the error is large at every position: the rotation itself is off in {dtype}"
         hint = "rotate with cos/sin of the spec's angles; only the final result should be rounded to the dtype"
-    ev = (
-        f"error crosses the bound at position {first} ({int(bad.sum())} of {pos.shape[1]} positions over it; worst "
-        f"{float(err_pos[k]):.3g} vs bound {float(bound[0, k].max()):.3g} at position {int(pos[0, k])}): {cause}"
+    ev = f"error crosses the bound at position {first} ({worst}): {cause}"
+    report.add(Check(name, "precision", "fail", ev, dtype, hint, "precision", details=details))
+
+
+def _explain_precision(
+    got: np.ndarray,
+    x: np.ndarray,
+    pos: np.ndarray,
+    bound: np.ndarray,
+    spec: RopeSpec,
+    dtype: str,
+    bad: np.ndarray,
+) -> Any:
+    """The low-precision cause (inv_freq, angles or positions rounded) that explains the output, on a subsample."""
+    n = pos.shape[1]
+    keep = np.unique(
+        np.concatenate([np.arange(min(n, 8)), np.nonzero(bad)[0][:40], np.linspace(0, n - 1, 24).astype(int)])
     )
-    report.add(
-        Check(
-            name,
-            "precision",
-            "fail",
-            ev,
-            dtype,
-            hint,
-            "precision" if dtype != "float32" or grows else "precision",
-            details={"positions": pos[0].tolist(), "error_over_bound": per_pos.tolist(), "first_position": first},
-        )
+    seq_len = int(pos.max()) + 1 if spec.depends_on_length else None
+    sub = (got[:, keep], x[:, keep], pos[:, keep], bound[:, keep])
+    diag = explain(
+        sub[0], sub[1], sub[2], spec, dtype=dtype, bound=sub[3], seq_len=seq_len, families=frozenset({"precision"})
     )
+    return diag

@@ -13,8 +13,9 @@ From those matrices:
 * rotary_dim (the dims that are rotated at all) and any scale;
 * a fit log theta_i = alpha + beta i: the base, the exponent, an index shift.
 
-:func:`compare` turns the differences from a :class:`~ropecheck.RopeSpec` into
-:class:`Discrepancy` objects, each with a stable ``code`` and a sentence in words.
+A head that comes back reordered (M(0) a permutation, not the identity) is recognised and the
+permutation factored out, so a rotated slice moved to the other end still identifies as a
+rotation. :mod:`.compare` turns the differences from a :class:`~ropecheck.RopeSpec` into words.
 
 Design constraints: probing is one call per dtype for ``fn(x, positions)`` targets (one per
 position for ``fn(x, offset)``; ``fn(x)`` targets are probed up to the position a single
@@ -31,32 +32,26 @@ from typing import Any
 import numpy as np
 
 from ..protocol import Implementation
-from ..reference import rope_matrix
-from ..schedules import DynamicNTK, Linear, LongRoPE
+from ..schedules import DynamicNTK, LongRoPE
 from ..spec import RopeSpec
-from ..tolerance import UNIT_ROUNDOFF, dtype_name, tolerance
+from ..tolerance import UNIT_ROUNDOFF, dtype_name
 
 __all__ = [
     "Identification",
-    "Discrepancy",
-    "probe_positions",
-    "probe_matrices",
-    "identify",
-    "compare",
     "NONE_MAX_ELEMENTS",
+    "analyse",
+    "apparent_position",
+    "dim_ranges",
+    "expected_seq_len",
+    "identify",
+    "position_cap",
+    "probe_matrices",
+    "probe_positions",
 ]
 
-# fn(x) targets: one call of (1, L, d, d) elements reaches position L-1; keep it bounded.
-NONE_MAX_ELEMENTS = 1 << 24
-
-
-@dataclass(frozen=True)
-class Discrepancy:
-    """One way the identified RoPE differs from the spec: a stable code and a sentence."""
-
-    code: str
-    message: str
-    hint: str = ""
+# fn(x) targets: one call of (1, L, d, d) elements reaches position L-1; keep it bounded (L = 256 at d = 128:
+# the precision check reaches further with one call of (1, L, 2, d)).
+NONE_MAX_ELEMENTS = 1 << 22
 
 
 @dataclass
@@ -85,6 +80,7 @@ class Identification:
     linear_up_to: int | None = None
     nonlinear_at: int | None = None
     notes: list[str] = field(default_factory=list)
+    permutation: tuple[int, ...] | None = None
 
     @property
     def rotary_dim(self) -> int:
@@ -93,6 +89,19 @@ class Identification:
     @property
     def rotary_prefix(self) -> bool:
         return self.rotated_dims == tuple(range(self.rotary_dim))
+
+    @property
+    def analysed_matrices(self) -> np.ndarray:
+        """The matrices with a reordering of the head factored out (M(p) P^T), what the pairs refer to."""
+        if self.permutation is None:
+            return self.matrices
+        return self.matrices[:, :, list(self.permutation)]
+
+    @property
+    def rotary_suffix(self) -> bool:
+        """The rotated dims are the last ones (DeepSeek MLA's ``cat(q_nope, q_pe)``), and not the whole head."""
+        d, r = self.head_dim, self.rotary_dim
+        return 0 < r < d and self.rotated_dims == tuple(range(d - r, d))
 
     def describe(self) -> str:
         """One sentence: what the target is."""
@@ -103,7 +112,8 @@ class Identification:
         layout = {"half": "half-split", "interleaved": "interleaved"}.get(self.layout, "unusual-pairing")
         parts = [
             f"{'an' if layout[0] in 'aeiou' else 'a'} {layout} RoPE",
-            f"rotary_dim {self.rotary_dim}" + ("" if self.rotary_prefix else " (not the leading dims)"),
+            f"rotary_dim {self.rotary_dim}"
+            + ("" if self.rotary_prefix else " (the last dims)" if self.rotary_suffix else " (not the leading dims)"),
         ]
         if self.geometric and self.base is not None:
             sched = f"base {_fmt(self.base)}"
@@ -122,6 +132,8 @@ class Identification:
             parts.append(f"scaled by {self.scale:.6g}")
         if self.phase0 and max(abs(v) for v in self.phase0) > 1e-3:
             parts.append("a nonzero phase at position 0")
+        if self.permutation is not None:
+            parts.append("the head comes back with its dims reordered")
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -148,6 +160,7 @@ class Identification:
             "nonlinear_at": self.nonlinear_at,
             "mixing": self.mixing or None,
             "notes": list(self.notes),
+            "permutation": None if self.permutation is None else list(self.permutation),
         }
 
 
@@ -238,6 +251,10 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
         bad = int(np.argmax(~np.all(np.isfinite(mats), axis=(1, 2))))
         ident.rotation_problem = f"the output holds NaN/inf (first at position {positions[bad]})"
         return ident
+    perm = _permutation(mats, positions, zt)
+    if perm is not None:  # the head comes back reordered: analyse M(p) P^T, the rotation in output order
+        ident.permutation = tuple(int(j) for j in perm)
+        mats = mats[:, :, perm]  # (M P^T)[:, i] = M[:, perm[i]]: column i of the unpermuted map
     off = np.abs(mats).copy()
     off[:, np.arange(d), np.arange(d)] = 0.0
     offmax = off.max(axis=0)
@@ -288,7 +305,8 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
     if not pairs:
         ident.layout = "none"
         return ident
-    if pairs == [(2 * i, 2 * i + 1) for i in range(r // 2)]:
+    r0 = rotated[0]
+    if pairs == [(r0 + 2 * i, r0 + 2 * i + 1) for i in range(r // 2)]:
         ident.layout = "interleaved"
     elif pairs == [(rotated[i], rotated[i + r // 2]) for i in range(r // 2)] and rotated == list(
         range(rotated[0], rotated[0] + r)
@@ -328,6 +346,23 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
     phi = np.arctan2(s, c)  # (P, n)
     _frequencies(ident, phi, positions, u)
     return ident
+
+
+def _permutation(mats: np.ndarray, positions: list[int], zt: float) -> np.ndarray | None:
+    """perm with M(0)[i, perm[i]] = 1 when M(0) is a permutation matrix other than the identity, else None."""
+    if 0 not in positions:
+        return None
+    m0 = mats[positions.index(0)]
+    d = m0.shape[0]
+    big = m0 > 1 - 64 * zt
+    if np.abs(m0[~big]).max(initial=0.0) > zt or np.abs(m0[big] - 1).max(initial=0.0) > 64 * zt:
+        return None
+    if not (big.sum(axis=0) == 1).all() or not (big.sum(axis=1) == 1).all():
+        return None
+    perm = np.argmax(big, axis=1)  # output dim i holds input dim perm[i]
+    if np.array_equal(perm, np.arange(d)):
+        return None
+    return perm
 
 
 def _frequencies(ident: Identification, phi: np.ndarray, positions: list[int], u: float) -> None:
@@ -385,7 +420,8 @@ def _frequencies(ident: Identification, phi: np.ndarray, positions: list[int], u
 # --------------------------------------------------------------------------- comparison with a spec
 
 
-def _ranges(dims: list[int]) -> str:
+def dim_ranges(dims: list[int]) -> str:
+    """'0–31, 64–95' for a sorted list of dims."""
     if not dims:
         return "none"
     out, start, prev = [], dims[0], dims[0]
@@ -403,264 +439,6 @@ def expected_seq_len(spec: RopeSpec, positions: list[int]) -> int | None:
     return max(positions) + 1 if spec.depends_on_length and positions else None
 
 
-def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
-    """How the identified RoPE differs from ``spec``, in words (empty when it conforms structurally)."""
-    out: list[Discrepancy] = []
-    low = _low_precision_entries(ident)
-    if low is not None:
-        out.append(
-            Discrepancy(
-                "precision",
-                f"the matrix entries (cos and sin) are exact {low} values even for "
-                f"{ident.dtype} input: the cos/sin cache is stored in {low}",
-                "keep the cos/sin cache in float32 and cast to the input dtype per call",
-            )
-        )
-        return out
-    if not ident.is_rotation:
-        code = "nonfinite" if "NaN" in ident.rotation_problem else "not_rotation"
-        out.append(
-            Discrepancy(
-                code,
-                f"not a rotation: {ident.rotation_problem}",
-                "RoPE must apply [[cos, -sin], [sin, cos]] of the same angle to each pair, nothing else",
-            )
-        )
-        if ident.mixing:
-            return out
-    r_spec = spec.rotary_dim
-    want_dims = list(range(r_spec))
-    got_dims = list(ident.rotated_dims)
-    if got_dims != want_dims:
-        if len(got_dims) == r_spec:
-            msg = (
-                f"dims {_ranges(got_dims)} are rotated and dims {_ranges(want_dims)} expected: "
-                "partial rotary applied to the wrong dims"
-            )
-        elif len(got_dims) > r_spec:
-            msg = (
-                f"dims {_ranges(got_dims)} are rotated: rotary_dim {len(got_dims)}, expected {r_spec} "
-                f"(dims {_ranges(list(range(r_spec, spec.head_dim)))} should pass through; partial rotary ignored)"
-            )
-        else:
-            unrot = [j for j in range(spec.head_dim) if j not in set(got_dims)]
-            msg = f"dims {_ranges(unrot)} are not rotated: rotary_dim {len(got_dims)}, expected {r_spec}"
-        out.append(
-            Discrepancy(
-                "rotary_dim", msg, f"rotate exactly the first rotary_dim={r_spec} dims and pass the rest through"
-            )
-        )
-    names = {"half": "half-split", "interleaved": "interleaved"}
-    if ident.layout != spec.layout and ident.pairs:
-        if ident.layout in names:
-            shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:2])
-            want = "(i, i+r/2)" if spec.layout == "half" else "(2i, 2i+1)"
-            got = "(i, i+r/2)" if ident.layout == "half" else "(2i, 2i+1)"
-            msg = f"pairs {got} [{shown}, ...]: {names[ident.layout]}, expected {names[spec.layout]} {want}"
-        else:
-            shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:4])
-            msg = f"pairs {shown}, ...: neither interleaved nor half-split, expected {names[spec.layout]}"
-        out.append(
-            Discrepancy(
-                "layout",
-                msg,
-                "use the spec's pairing: 'interleaved' rotates (x_2i, x_2i+1), "
-                "'half' rotates (x_i, x_i+r/2) (rotate_half)",
-            )
-        )
-    ph0_all = np.array(ident.phase0) if ident.phase0 else np.zeros(0)
-    swapped = ident.direction == "reversed" and ph0_all.size and np.abs(ph0_all - np.pi / 2).max() < 1e-2
-    if swapped:
-        out.append(
-            Discrepancy(
-                "phase",
-                "cos and sin are swapped: each pair is rotated by pi/2 - m*theta_i (x*sin + "
-                "rotate(x)*cos), so position 0 is not the identity",
-                "unpack the cache in the right order: y = x*cos + rotate(x)*sin",
-            )
-        )
-        return out
-    if ident.direction == "reversed":
-        out.append(
-            Discrepancy(
-                "direction",
-                "the rotation is reversed (angle -m*theta_i): sin has the wrong sign",
-                "y_a = x_a cos - x_b sin, y_b = x_a sin + x_b cos (rotate_half is cat(-x2, x1))",
-            )
-        )
-    elif ident.direction == "mixed":
-        out.append(
-            Discrepancy(
-                "direction", "some pairs rotate one way and some the other", "use one sign of sin for every pair"
-            )
-        )
-    if ident.scale is not None and ident.is_rotation and ident.pairs:
-        factor = spec.attention_factor
-        if abs(ident.scale - factor) > 1e-3 * max(1.0, factor) + 64 * UNIT_ROUNDOFF[ident.dtype]:
-            if abs(factor - 1.0) < 1e-12:
-                msg = (
-                    f"the rotated dims are scaled by {ident.scale:.6g}: cos and sin carry a factor, "
-                    "expected none (a pure rotation)"
-                )
-            elif abs(ident.scale - 1.0) < 1e-6:
-                msg = f"the attention factor is not applied: scale 1, expected {factor:.6g}"
-            else:
-                msg = f"the attention factor is {ident.scale:.6g}, expected {factor:.6g}"
-            out.append(
-                Discrepancy(
-                    "scale", msg, "multiply cos and sin by the spec's attention factor (1 except YaRN/LongRoPE)"
-                )
-            )
-    if not ident.inv_freq or len(ident.inv_freq) != spec.half:
-        return out
-    seq_len = expected_seq_len(spec, list(ident.positions))
-    want_t = spec.inv_freq(seq_len)
-    got_t = np.array(ident.inv_freq)
-    # the phase at position 0: an offset of k positions shows as phi_i(0) = k theta_i
-    ph0 = np.array(ident.phase0)
-    if np.abs(ph0).max() > 1e-3:
-        k_est = ph0 / np.where(got_t > 0, got_t, 1.0)
-        usable = got_t > 1e-2
-        if usable.any() and np.ptp(k_est[usable]) < 0.05 and abs(np.round(k_est[usable][0]) - k_est[usable][0]) < 0.05:
-            k = int(round(float(k_est[usable][0])))
-            out.append(
-                Discrepancy(
-                    "positions",
-                    f"positions are off by {k:+d}: position 0 is rotated as position {k}",
-                    "use the positions as given (no +1 from 1-based indexing or cache offsets)",
-                )
-            )
-        else:
-            i = int(np.argmax(np.abs(ph0)))
-            out.append(
-                Discrepancy(
-                    "phase",
-                    f"a nonzero phase at position 0: pair {i} starts at {ph0[i]:.4g} rad",
-                    "position 0 must be the identity: the angle is m*theta_i, with no constant added",
-                )
-            )
-    rel = np.abs(got_t - want_t) / want_t
-    p_ref = max(ident.linear_up_to or 1, 1)
-    tol = 4e-6 + 16 * max(UNIT_ROUNDOFF[ident.dtype], 2.0**-24) / (p_ref * want_t)
-    if np.any(rel > np.maximum(tol, 1e-6)):
-        out.append(
-            Discrepancy(
-                "frequencies",
-                _frequency_words(got_t, want_t, spec, ident),
-                "theta_i = base^(-2i/rotary_dim), computed in float32 or better, then the spec's scaling",
-            )
-        )
-    return out
-
-
-def _low_precision_entries(ident: Identification) -> str | None:
-    """'bfloat16'/'float16' when every rotated entry is a value of that dtype (for float32/float64 probes)."""
-    if ident.dtype not in ("float32", "float64") or not ident.rotated_dims:
-        return None
-    import torch  # heavy: imported when used
-
-    dims = list(ident.rotated_dims)
-    block = ident.matrices[:, dims][:, :, dims]
-    if np.count_nonzero(block) == 0:
-        return None
-    t = torch.from_numpy(np.ascontiguousarray(block))
-    for name in ("bfloat16", "float16"):
-        if torch.equal(t.to(getattr(torch, name)).double(), t):
-            return name
-    return None
-
-
-def _frequency_words(got: np.ndarray, want: np.ndarray, spec: RopeSpec, ident: Identification) -> str:
-    n, r = len(got), spec.rotary_dim
-    ratio = got / want
-    i = np.arange(n)
-    if np.ptp(ratio) < 1e-3 * abs(ratio.mean()):
-        k = float(ratio.mean())
-        shift = -math.log(k) / math.log(spec.base) * r / 2 if spec.rope_type == "default" else 0.0
-        if abs(shift) > 0.5 and abs(shift - round(shift)) < 0.02:
-            j = int(round(shift))
-            return (
-                f"frequencies follow base^(-2(i{j:+d})/{r}): the frequency index starts at {j}, expected 0 "
-                f"(theta_0 = {got[0]:.6g}, expected 1)"
-            )
-
-        if isinstance(spec.scaling, Linear):
-            return (
-                f"every frequency is {k:.6g}x the spec's: positions are divided by {spec.scaling.factor / k:.6g}, "
-                f"expected the linear factor {spec.scaling.factor:g}"
-            )
-        if abs(k - 2) < 1e-3:
-            return "every angle is twice the expected (2*m*theta_i): cos/sin applied twice"
-        return f"every frequency is {k:.6g}x the spec's (a position scale of {1 / k:.6g}, expected 1)"
-    rel = np.abs(ratio - 1)
-    for name, tname in (("bfloat16", "bf16"), ("float16", "fp16")):
-        import torch  # heavy: imported when used
-
-        rounded = torch.tensor(want).to(getattr(torch, name)).double().numpy()
-        if rel.max() <= 2 * UNIT_ROUNDOFF[name] and np.allclose(got, rounded, rtol=2e-4, atol=0):
-            return (
-                f"theta_i deviate by up to {100 * rel.max():.3g}%, exactly the {name} rounding of the spec's: "
-                f"inv_freq stored or computed in {tname}"
-            )
-    base_default = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()
-    if spec.rope_type != "default" and np.allclose(got, base_default, rtol=1e-5):
-        return (
-            f"the frequencies are unscaled (default schedule, base {_fmt(spec.base)}): "
-            f"the spec's {spec.rope_type} scaling is not applied"
-        )
-    if ident.geometric and ident.base is not None and n >= 2:
-        beta_got = np.polyfit(i, np.log(got), 1)[0]
-        beta_want = -2 * math.log(spec.base) / r
-        if spec.rope_type == "default":
-            e = beta_got / beta_want * 2
-            if abs(e - 2) > 0.02 and abs(e - round(e)) < 0.02:
-                div = "" if round(e) == 1 else f"{int(round(e))}"
-                return f"frequencies follow base^(-{div}i/{r}), expected base^(-2i/{r}) (wrong exponent)"
-            if abs(e - 2) <= 0.02:
-                k = -math.log(got[0]) / math.log(spec.base) * r / 2
-                if abs(k) > 0.02 and abs(k - round(k)) < 0.05:
-                    kk = int(round(k))
-                    return f"frequencies follow base^(-2(i+{kk})/{r}): the frequency index starts at {kk}, expected 0"
-            rd = -2 * math.log(spec.base) / beta_got
-            if (
-                abs(got[0] - 1) < 1e-3
-                and abs(rd - round(rd)) < 0.05
-                and round(rd) != r
-                and round(rd) % 2 == 0
-                and 2 <= round(rd) <= 4 * spec.head_dim
-            ):
-                return (
-                    f"frequencies follow base^(-2i/{int(round(rd))}), expected base^(-2i/{r}): the wrong dimension "
-                    "in the exponent" + (" (head_dim instead of rotary_dim)" if round(rd) == spec.head_dim else "")
-                )
-            if abs(ident.base / spec.base - 1) > 1e-3 and abs(got[0] - 1) < 1e-3:
-                return (
-                    f"the frequencies fit base {_fmt(ident.base)} (theta_1 = base^(-2/{r})), "
-                    f"expected base {_fmt(spec.base)}"
-                )
-    j = int(np.argmax(rel))
-    return (
-        f"theta_i differ from the spec at {int((rel > 1e-5).sum())} of {n} pairs; worst pair {j}: "
-        f"{got[j]:.6g}, expected {want[j]:.6g} (ratio {ratio[j]:.6g})"
-    )
-
-
-def matrix_deviation(ident: Identification, spec: RopeSpec) -> tuple[int | None, list[tuple[int, float, float]]]:
-    """Per probed position, the largest |M(p) - M_spec(p)| and its tolerance; the first position over it."""
-    seq_len = expected_seq_len(spec, list(ident.positions))
-    rows = []
-    first = None
-    for k, p in enumerate(ident.positions):
-        want = rope_matrix(spec, int(p), seq_len=seq_len)
-        err = float(np.abs(ident.matrices[k] - want).max())
-        rtol, atol = tolerance(ident.dtype, "rotation", max_position=int(p))
-        bound = atol * max(1.0, spec.attention_factor) + rtol
-        rows.append((int(p), err, bound))
-        if first is None and not err <= bound:
-            first = int(p)
-    return first, rows
-
-
 def position_cap(spec: RopeSpec | None, max_position: int) -> int:
     """Length-dependent schedules are probed below their original context (their frequencies are fixed there)."""
     if spec is not None and isinstance(spec.scaling, (DynamicNTK, LongRoPE)):
@@ -675,7 +453,7 @@ def apparent_position(ident: Identification, k: int) -> float | None:
     """
     if not ident.is_rotation or not ident.inv_freq or not ident.pairs:
         return None
-    mats = ident.matrices[k]
+    mats = ident.analysed_matrices[k]
     a = np.array([p[0] for p in ident.pairs])
     b = np.array([p[1] for p in ident.pairs])
     c = (mats[a, a] + mats[b, b]) / 2
@@ -694,42 +472,3 @@ def apparent_position(ident: Identification, k: int) -> float | None:
         n = np.round((q * theta[i] - phi[i]) / (2 * np.pi))
         q = float((phi[i] + 2 * np.pi * n) / theta[i])
     return q
-
-
-def describe_deviation(ident: Identification, first_bad: int) -> Discrepancy:
-    """Words for angles that stop matching the spec from probed position ``first_bad`` on."""
-    pos = list(ident.positions)
-    bad = [k for k, p in enumerate(pos) if p >= first_bad]
-    seen = [(pos[k], apparent_position(ident, k)) for k in bad]
-    seen = [(p, q) for p, q in seen if q is not None]
-    if seen:
-        qs = np.array([q for _, q in seen])
-        ps = np.array([p for p, _ in seen])
-        if np.ptp(qs) < 0.5:
-            q = int(round(float(qs[0])))
-            return Discrepancy(
-                "positions",
-                f"positions {first_bad} and above are rotated as position {q}: "
-                f"the cos/sin cache is too short or positions are clamped at {q}",
-                "size the cos/sin cache for every position used (or compute the angles on the fly)",
-            )
-        idx = np.array([pos.index(int(p)) for p in ps])
-        if np.allclose(qs, idx, atol=0.5):
-            return Discrepancy(
-                "positions",
-                f"the positions given are ignored: the token at position {int(ps[0])} is rotated "
-                f"as position {int(round(qs[0]))}, its index in the call",
-                "use the positions passed in, not arange(seq_len)",
-            )
-        j = 0
-        return Discrepancy(
-            "positions",
-            f"from position {first_bad} on the angles deviate from the spec: position "
-            f"{int(ps[j])} is rotated as position {qs[j]:.6g}",
-            "the angle must be exactly position * theta_i for every position up to the maximum",
-        )
-    return Discrepancy(
-        "positions",
-        f"from position {first_bad} on the target's matrices deviate from the spec",
-        "the angle must be exactly position * theta_i for every position up to the maximum",
-    )

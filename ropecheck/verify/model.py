@@ -16,12 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..diagnosis import CAUSES
 from ..spec import RopeSpec
 from .identify import Identification
 
 __all__ = [
+    "CAUSE_FAMILIES",
     "DEFAULT_DTYPES",
     "FINDING_CODES",
+    "FAMILY_CODES",
     "INDEPENDENT_CODES",
     "POSITION_MODES",
     "VERIFY_MAX_POSITION",
@@ -63,6 +66,12 @@ FINDING_CODES: dict[str, str] = {
     "relative_position": "scores depend on absolute positions, not only their difference",
     "precision": "the error in a low-precision dtype exceeds the error model's bound",
 }
+#: The family codes above: every finding's ``code`` is one of them (stable for CI scripts).
+FAMILY_CODES: frozenset[str] = frozenset(FINDING_CODES)
+# The causes (ropecheck.diagnosis.CAUSES): a finding's ``cause`` names the real-world mistake behind its family code.
+FINDING_CODES.update({cause: text for cause, (_, text) in CAUSES.items()})
+#: cause -> the family code it refines.
+CAUSE_FAMILIES: dict[str, str] = {cause: family for cause, (family, _) in CAUSES.items()}
 
 
 # bugs that identification cannot see, reported even next to a structural finding
@@ -95,6 +104,7 @@ class Check:
     hint: str = ""
     code: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    cause: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,12 +116,17 @@ class Check:
             "hint": self.hint or None,
             "code": self.code,
             "details": self.details,
+            "cause": self.cause,
         }
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing wrong with the target: a stable code, a sentence, how to fix it, and the check that saw it."""
+    """One root cause: a stable family code, the cause it refines to, a sentence, the fix, the check that saw it.
+
+    ``consequences`` lists the other failed checks this root cause explains (``check``,
+    ``dtype``, ``code``, ``message``): they are folded under it, not reported as findings.
+    """
 
     code: str
     message: str
@@ -119,6 +134,18 @@ class Finding:
     check: str
     dtype: str | None = None
     category: str = ""
+    cause: str | None = None
+    consequences: list[dict[str, Any]] = field(default_factory=list, compare=False)
+
+    @property
+    def label(self) -> str:
+        """``code`` or ``code/cause`` -- how the text output names it."""
+        return self.code if not self.cause or self.cause == self.code else f"{self.code}/{self.cause}"
+
+    @property
+    def structural(self) -> bool:
+        """What the target computes in every dtype (identification, the axes), not one dtype's outcome."""
+        return self.category == "identification" or self.check.startswith("axes:")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +155,8 @@ class Finding:
             "check": self.check,
             "dtype": self.dtype,
             "category": self.category,
+            "cause": self.cause,
+            "consequences": [dict(c) for c in self.consequences],
         }
 
 
@@ -148,6 +177,8 @@ class VerifyReport:
     identification: Identification | None = None
     duration_s: float = 0.0
     notes: list[str] = field(default_factory=list)
+    range_source: str = "default"
+    raises_from: int | None = None  # the position a target's table ends at, when found inside the range
     #: receives ("stage", name) and ("check", (check, finding message)) as the run goes (never pickled)
     listener: Callable[[str, Any], None] | None = field(default=None, repr=False, compare=False)
 
@@ -170,12 +201,30 @@ class VerifyReport:
         return 0 if self.conforms else 1
 
     def finding_codes(self, dtype: str) -> list[str]:
-        """The root-cause finding codes for one dtype (findings without a dtype count for every dtype).
+        """The root-cause finding codes a per-dtype verdict names (see :meth:`dtype_verdict`)."""
+        return self.dtype_verdict(dtype)["codes"]
 
-        The checks a finding breaks elsewhere stay in the checks table; this is what a
-        per-dtype verdict should name.
+    def dtype_verdict(self, dtype: str) -> dict[str, Any]:
+        """One dtype's verdict: ``FAIL`` when a root cause applies to it -- found in that dtype, in none in
+        particular, or structural (what the target computes in every dtype) -- with its codes, and the
+        failed checks of that dtype that are consequences of a root cause (found in any dtype).
         """
-        return sorted({f.code for f in self.findings if f.dtype in (dtype, None)})
+        roots = [f for f in self.findings if f.dtype in (dtype, None) or f.structural]
+        consequences = sorted(
+            {
+                f"{c['check']} ({f.label})"
+                for f in self.findings
+                for c in f.consequences
+                if c.get("dtype") in (dtype, None)
+            }
+        )
+        return {
+            "dtype": dtype,
+            "verdict": "FAIL" if roots else "PASS",
+            "codes": sorted({f.code for f in roots}),
+            "labels": sorted({f.label for f in roots}),
+            "consequences": consequences,
+        }
 
     def add(self, check: Check, finding_message: str | None = None) -> None:
         self.checks.append(check)
@@ -184,30 +233,71 @@ class VerifyReport:
         if check.status == "fail" and check.code:
             msg = finding_message or check.evidence
             if not any(f.code == check.code and f.message == msg for f in self.findings):
-                self.findings.append(Finding(check.code, msg, check.hint, check.name, check.dtype, check.category))
+                self.findings.append(
+                    Finding(check.code, msg, check.hint, check.name, check.dtype, check.category, check.cause)
+                )
 
     def prune(self) -> None:
-        """Keep root causes: consequences of a structural finding are left to the checks table."""
-        primary = any(f.category in ("identification", "interface") for f in self.findings)
-        # the behaviour checks run after the dtype-state check: on a target it found polluted, they fail with it
-        polluted = any(f.check == "state:dtype" for f in self.findings)
-        f32_off = any(f.code == "precision" and f.dtype in ("float32", "float64") for f in self.findings)
+        """Fold findings into root causes: a finding another one explains becomes one of its ``consequences``.
+
+        Explained, in this order: anything but the independent codes when a structural
+        (identification or interface) finding exists; a property or position scenario once a
+        root applies to its dtype; low-precision ``precision`` when float32 is off too; the
+        behaviour checks run after a cache was polluted across dtypes; a repeat of a code.
+        Every other failed check is folded under the first root, so the consequences list every
+        failed check that is not a root.
+        """
+        ordered = sorted(self.findings, key=finding_rank)  # stable: direct diagnoses before what they break
+        primary = next((f for f in ordered if f.category in ("identification", "interface")), None)
+        polluted = next((f for f in ordered if f.check == "state:dtype"), None)
+        f32_off = next((f for f in ordered if f.code == "precision" and f.dtype in ("float32", "float64")), None)
         kept: list[Finding] = []
-        seen: set[tuple[str, str | None]] = set()
-        for f in self.findings:
-            if primary and f.category not in ("identification", "interface") and f.code not in INDEPENDENT_CODES:
-                continue
-            if f.code == "precision" and f32_off and f.dtype not in ("float32", "float64"):
-                continue
-            if polluted and f.category == "behaviour" and f.check != "state:dtype":
-                continue
+        seen: dict[tuple[str, str | None], Finding] = {}
+        for f in ordered:
+            root: Finding | None = None
+            if primary is not None and f is not primary:
+                if f.category not in ("identification", "interface") and f.code not in INDEPENDENT_CODES:
+                    root = primary
+            if root is None and f.check.startswith(("property:", "positions:")):
+                root = next((r for r in kept if r.structural or r.dtype in (None, f.dtype)), None)
+            if root is None and f.code == "precision" and f32_off is not None and f is not f32_off:
+                if f.dtype not in ("float32", "float64"):
+                    root = f32_off
+            if root is None and f.category == "precision" and f.dtype in ("float32", "float64"):
+                # wrong float32 outputs that a position scenario already named: the same angles, seen twice
+                root = next((r for r in kept if r.check.startswith("positions:") and r.dtype == f.dtype), None)
+            if root is None and polluted is not None and f is not polluted:
+                if f.category == "behaviour":
+                    root = polluted
             key = (f.code, f.dtype if f.code == "precision" else None)
-            if key in seen:
+            if root is None and key in seen:
+                root = seen[key]
+            if root is not None and root is not f:
+                _fold(root, f.check, f.dtype, f.code, f.message)
                 continue
-            seen.add(key)
+            seen[key] = f
             kept.append(f)
-        kept.sort(key=finding_rank)  # stable: direct diagnoses before the generic properties they break
+        # every other failed check: a consequence of the first root (its own finding was folded or never made)
+        roots_at = {(f.check, f.dtype) for f in kept}
+        folded = {(c["check"], c.get("dtype")) for f in kept for c in f.consequences}
+        for c in self.checks:
+            if c.status != "fail" or not kept or (c.name, c.dtype) in roots_at or (c.name, c.dtype) in folded:
+                continue
+            target = next((r for r in kept if r.structural or r.dtype in (None, c.dtype)), kept[0])
+            _fold(target, c.name, c.dtype, c.code, c.evidence)
         self.findings = kept
+
+    def root_of(self, check: Check) -> Finding | None:
+        """The root cause a failed check is a consequence of (None for a root's own check, or a pass)."""
+        if check.status != "fail":
+            return None
+        for f in self.findings:
+            if f.check == check.name and f.dtype == check.dtype:
+                return None
+        for f in self.findings:
+            if any(c["check"] == check.name and c.get("dtype") == check.dtype for c in f.consequences):
+                return f
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -224,11 +314,20 @@ class VerifyReport:
                 "max_position": self.max_position,
                 "convention": self.convention,
                 "seed": self.seed,
+                "valid_range": {
+                    "positions": [0, self.max_position - 1],
+                    "source": self.range_source,
+                    "target_raises_from": self.raises_from,
+                },
             },
             "identification": None if self.identification is None else self.identification.to_dict(),
             "findings": [f.to_dict() for f in self.findings],
             "checks": [c.to_dict() for c in self.checks],
             "summary": {s: sum(c.status == s for c in self.checks) for s in ("pass", "fail", "skip")},
+            "skipped": [
+                {"check": c.name, "dtype": c.dtype, "reason": c.evidence} for c in self.checks if c.status == "skip"
+            ],
+            "dtype_verdicts": [self.dtype_verdict(dt) for dt in self.dtypes],
             "duration_s": round(self.duration_s, 3),
             "notes": list(self.notes),
         }
@@ -245,3 +344,9 @@ def finding_rank(f: Finding) -> int:
     if f.category == "behaviour" and not f.check.startswith("property:"):
         return 3 if f.check.startswith("positions:") else 2
     return 4 if f.category == "precision" else 5
+
+
+def _fold(root: Finding, check: str, dtype: str | None, code: str | None, message: str) -> None:
+    entry = {"check": check, "dtype": dtype, "code": code, "message": message}
+    if not any(c["check"] == check and c.get("dtype") == dtype for c in root.consequences):
+        root.consequences.append(entry)

@@ -40,7 +40,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,7 @@ from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_identification, check_interface, check_precision
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
 from .probes import identification_dtype
+from .ranges import valid_range
 
 __all__ = ["verify"]
 
@@ -103,6 +104,8 @@ def verify(
     timeout: float | None = None,
     name: str | None = None,
     listener: Callable[[str, Any], None] | None = None,
+    context: int | None = None,
+    conventions: Mapping[str, Any] | None = None,
 ) -> VerifyReport:
     """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
 
@@ -111,12 +114,15 @@ def verify(
         spec: what it should implement; None identifies the target (needs ``head_dim``).
         dtypes: dtypes for the interface and precision checks.
         device: ``"cpu"`` or ``"cuda"`` (default: cuda when available).
-        max_position: largest position probed (default: the spec's context, else 131072).
+        max_position: the valid range: positions 0 .. max_position-1, calls of at most max_position tokens
+            (default: the spec's context or scaled context, else ``context``, else 131072; see :mod:`.ranges`).
         positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature).
         allow_inplace: do not count mutating x as a failure.
         timeout: seconds; a target still running then is stopped and reported (main thread, POSIX).
         listener: told ``("start", report)`` once, then ``("stage", name)`` and ``("check", (check,
             message))`` as the run goes -- how a supervising process keeps a partial verdict.
+        context: the model's context when there is no spec to carry it (identification).
+        conventions: with no spec, the conventions the target may follow (``direction``, ``rotary_dims``).
 
     Example:
         >>> from ropecheck.properties import torch_reference
@@ -142,11 +148,7 @@ def verify(
             raise UsageError(f"positions mode must be one of {', '.join(POSITION_MODES)}, got {positions_mode!r}")
         conv = POSITION_MODES.get(positions_mode, positions_mode)
     impl = as_implementation(fn, convention=conv, name=name)
-    if max_position is None:
-        max_position = (
-            spec.max_position_embeddings if spec is not None and spec.max_position_embeddings else VERIFY_MAX_POSITION
-        )
-    max_position = int(max_position)
+    max_position, range_source = valid_range(spec, max_position, context, default=VERIFY_MAX_POSITION)
     if max_position < 8:
         raise UsageError(f"max_position must be >= 8, got {max_position}")
     top = max_position - 1
@@ -159,13 +161,14 @@ def verify(
         max_position=max_position,
         convention=impl.convention,
         seed=seed,
+        range_source=range_source,
     )
     if listener is not None:
         listener("start", report)
         report.listener = listener
     try:
         with _Deadline(timeout):
-            _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed)
+            _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}))
     except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
     except Exception as exc:
@@ -238,6 +241,7 @@ def _run(
     top: int,
     allow_inplace: bool,
     seed: int,
+    conventions: dict[str, Any],
 ) -> None:
     rng = np.random.default_rng(seed)
     usable = []
@@ -251,7 +255,7 @@ def _run(
     report.begin("the heads check")
     if check_heads(report, impl, d, idt, dev, seed):
         report.begin("identification")
-        spec = check_identification(report, impl, spec, d, idt, dev, top)
+        spec = check_identification(report, impl, spec, d, idt, dev, top, conventions)
     else:  # identification puts one basis vector in each head: meaningless when heads are mixed
         report.add(
             Check(

@@ -110,6 +110,8 @@ def verify_isolated(
     seed: int = 0,
     timeout: float | None = None,
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+    context: int | None = None,
+    conventions: dict[str, Any] | None = None,
 ) -> VerifyReport:
     """Load and verify a target in a child process; a verdict whatever the target does.
 
@@ -120,6 +122,7 @@ def verify_isolated(
         timeout: seconds for the whole verdict (the child's own deadline stops Python-level
             hangs; the parent kills the child :data:`KILL_GRACE_S` later).
         memory_limit: bytes of address space the child may add (None: no limit).
+        context, conventions: as :func:`~ropecheck.verify.run.verify` (identification's range and conventions).
 
     Raises:
         UsageError: ``load`` found a user mistake (exit 2).
@@ -132,6 +135,8 @@ def verify_isolated(
         "allow_inplace": allow_inplace,
         "seed": seed,
         "timeout": timeout,
+        "context": context,
+        "conventions": conventions,
     }
     if not available():  # pragma: no cover - POSIX machines only
         loaded = load()

@@ -59,15 +59,69 @@ def test_fixture_passes_a_correct_rope_and_explains_a_wrong_one(project: pytest.
         [
             "ropecheck: *, seed=0, dtype=float32, device=cpu",
             "*AssertionError: RoPE properties failed (2 of 12): matches_reference, layout_equivalence",
+            "*Diagnosis [[]direction[]] (as `ropecheck verify` names it): the rotation is reversed*",
+            "*How to fix: *--direction -1*",
             "*matches_reference: the output and the fp64 reference are not close!",
             "*Mismatched elements: * / *",
             "*Greatest absolute difference: * at index (*) (up to * allowed)",
             "*Greatest relative difference: * at index (*) (up to * allowed)",
             "*RoPE context: position *, dimension pair (*, *), head *, batch row *, dtype float32, layout half",
-            "*How to fix: *rotation direction*",
         ]
     )
     assert "def check(" not in result.stdout.str()  # the plugin's frames are hidden
+
+
+BUGS = """
+import torch
+from ropecheck import RopeSpec
+
+SPEC = RopeSpec(head_dim=64)
+
+
+def _rope(x, positions, *, ignore=False, input_dtype=False):
+    d = x.shape[-1]
+    inv = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float32) / d)
+    pos = torch.arange(x.shape[1])[None].expand_as(positions) if ignore else positions
+    dt = x.dtype if input_dtype else torch.float32
+    ang = pos.to(dt)[..., None] * inv.to(dt)
+    ang = torch.cat([ang, ang], -1)[:, :, None].float()
+    rot = torch.cat([-x[..., d // 2:], x[..., : d // 2]], -1)
+    return x * ang.cos().to(x.dtype) + rot * ang.sin().to(x.dtype)
+
+
+def ignores_positions(x, positions):
+    return _rope(x, positions, ignore=True)
+
+
+def angles_in_input_dtype(x, positions):
+    return _rope(x, positions, input_dtype=True)
+
+
+def test_ignores_positions(ropecheck):
+    ropecheck.check(ignores_positions, spec=SPEC)
+
+
+def test_angles_in_bf16(ropecheck):
+    ropecheck.check(angles_in_input_dtype, spec=SPEC, dtype="bfloat16")
+"""
+
+
+def test_failures_name_the_bug_with_the_verifiers_codes_and_sentences(pytester: pytest.Pytester) -> None:
+    """Two different bugs, two different diagnoses: each the finding code and sentence `ropecheck verify` gives."""
+    pytester.makepyfile(test_bugs=BUGS)
+    result = pytester.runpytest("-p", "ropecheck")
+    result.assert_outcomes(failed=2)
+    out = result.stdout.str()
+    assert (
+        "Diagnosis [positions/positions_ignored] (as `ropecheck verify` names it): the positions given are ignored"
+        in out
+    )
+    assert "How to fix: use the positions passed in, not arange(seq_len)" in out
+    assert (
+        "Diagnosis [precision/angles_low_precision] (as `ropecheck verify` names it): the angles m*theta_i are " in out
+    )
+    assert "formed in bfloat16" in out
+    assert "check the pairing" not in out  # the layout hint is for a layout bug, and it is not one here
 
 
 @pytest.mark.slow

@@ -188,8 +188,14 @@ def test_an_implementation_that_raises_is_a_failed_result() -> None:
         raise RuntimeError("boom")
 
     result = PROPERTIES["norm_preservation"](broken, spec)
-    assert not result.passed and "RuntimeError: boom" in result.evidence
-    assert "canonical protocol" in result.message()
+    assert not result.passed and "RuntimeError: boom" in result.evidence and result.code == "raised"
+    assert "canonical protocol" not in result.message()  # the target raised inside: not a calling problem
+
+    def two_args(x: Any) -> Any:  # called as fn(x, positions): the protocol is the fix
+        return x
+
+    result = PROPERTIES["norm_preservation"](Implementation(two_args, "positions", "torch"), spec)
+    assert not result.passed and "canonical protocol" in result.message()
 
 
 def test_wrong_shape_is_a_failed_result() -> None:
@@ -276,3 +282,23 @@ def test_tolerance_grows_with_position_kind_and_head_dim() -> None:
     assert tolerance("float16", "score", head_dim=128)[1] > tolerance("float16", "score")[1]
     with pytest.raises(UsageError, match="kind must be one of"):
         tolerance("float32", "vibes")
+
+
+@pytest.mark.parametrize(
+    "bug, dtype, label",
+    [
+        ("positions_ignored", "float32", "positions/positions_ignored"),
+        ("positions_off_by_one", "float32", "positions/positions_shifted"),
+        ("positions_from_first_row", "float32", "positions/positions_from_row0"),
+        ("sign_reversed", "float32", "direction"),
+        ("exponent_i_over_d", "float32", "frequencies/exponent_wrong"),
+        ("rotated_twice", "bfloat16", "frequencies/angle_scaled"),
+    ],
+)
+def test_a_failed_match_names_its_cause_with_the_verifiers_code(bug: str, dtype: str, label: str) -> None:
+    from fixtures import broken
+
+    spec = RopeSpec(head_dim=64)
+    result = PROPERTIES["matches_reference"](getattr(broken, bug)(spec), spec, dtype=dtype)
+    assert not result.passed and result.label == label and result.diagnosis
+    assert f"Diagnosis [{label}]" in result.message()

@@ -8,7 +8,8 @@ import pytest
 from ropecheck import Linear, RopeSpec, YaRN
 from ropecheck.protocol import as_implementation, reference_impl, torch_reference
 from ropecheck.reference import rope_matrix
-from ropecheck.verify.identify import analyse, apparent_position, compare, identify, matrix_deviation, probe_positions
+from ropecheck.verify.compare import compare, matrix_deviation
+from ropecheck.verify.identify import analyse, apparent_position, identify, probe_positions
 
 
 def _mats(spec: RopeSpec, positions: list[int], **kw) -> np.ndarray:

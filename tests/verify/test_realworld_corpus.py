@@ -23,13 +23,24 @@ from ropecheck.hf import scaling_from_dict
 from ropecheck.reference import apply_rope
 from ropecheck.target import load_target
 from ropecheck.verify import FINDING_CODES
+from ropecheck.verify.model import CAUSE_FAMILIES
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "realworld"
 REPO = Path(__file__).resolve().parents[2]
 CORRECT = sorted(p for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
 MUTANTS = sorted(p for p in (CORPUS / "mutants").glob("*.py") if not p.name.startswith("_"))
 CONVENTIONS = {"direction": {-1}, "attention_factor": {"softmax"}, "rotary_dims": {"last"}}
-METADATA = {"ORIGINAL", "EXPECTED", "FLAGS", "SPEC", "OPTIONS", "CONVENTION", "ALT_FLAGS", "ALT_EXPECTED"}
+METADATA = {
+    "ORIGINAL",
+    "EXPECTED",
+    "EXPECTED_CAUSE",
+    "FLAGS",
+    "SPEC",
+    "OPTIONS",
+    "CONVENTION",
+    "ALT_FLAGS",
+    "ALT_EXPECTED",
+}
 
 
 def _literal(path: Path, name: str) -> Any:
@@ -122,17 +133,33 @@ def test_correct_file_matches_the_reference(path: Path) -> None:
         got = fn(xt, int(positions[0, 0]))
     got = got.double().numpy()
     x64 = x.astype(np.float64)
+    # the spec carries the convention (direction, rotated dims at the end, factor in the softmax): compare with it,
+    # and with the convention written out by hand, so the reference's handling of it is checked too
+    want = apply_rope(x64, positions[..., None], spec)
+    np.testing.assert_allclose(got, want, atol=2e-3, rtol=0)
+    plain = spec.with_(direction=1, rotary_dims="first", attention_factor_in="cos_sin")
     if conv.get("direction") == -1:
-        want = apply_rope(x64, -positions[..., None], spec)
+        by_hand = apply_rope(x64, -positions[..., None], plain)
     elif conv.get("rotary_dims") == "last":
         r = spec.rotary_dim
-        inner = spec.with_(head_dim=r, rotary_dim=r)
-        want = np.concatenate([x64[..., :-r], apply_rope(x64[..., -r:], positions[..., None], inner)], -1)
+        inner = plain.with_(head_dim=r, rotary_dim=r)
+        by_hand = np.concatenate([x64[..., :-r], apply_rope(x64[..., -r:], positions[..., None], inner)], -1)
+    elif conv.get("attention_factor") == "softmax":
+        by_hand = apply_rope(x64, positions[..., None], plain) / plain.attention_factor
     else:
-        want = apply_rope(x64, positions[..., None], spec)
-    if conv.get("attention_factor") == "softmax":
-        got = got * spec.attention_factor
-    np.testing.assert_allclose(got, want, atol=2e-3, rtol=0)
+        by_hand = want
+    np.testing.assert_allclose(got, by_hand, atol=2e-3, rtol=0)
+
+
+@pytest.mark.parametrize("path", CORRECT, ids=[p.stem for p in CORRECT])
+def test_convention_is_a_spec_field(path: Path) -> None:
+    """A file's CONVENTION is declared by its FLAGS and carried by its SPEC (a RopeSpec field)."""
+    _, module = _load(path)
+    conv = getattr(module, "CONVENTION", {})
+    spec = _spec(module.SPEC)
+    assert spec.direction == conv.get("direction", 1)
+    assert spec.attention_factor_in == {"softmax": "softmax"}.get(conv.get("attention_factor", ""), "cos_sin")
+    assert spec.rotary_dims == conv.get("rotary_dims", "first")
 
 
 @pytest.mark.parametrize("path", MUTANTS, ids=[p.stem for p in MUTANTS])
@@ -142,6 +169,8 @@ def test_mutant_changes_one_line_of_its_original(path: Path) -> None:
     original = CORPUS / _literal(path, "ORIGINAL")
     assert original.is_file()
     assert _literal(path, "EXPECTED") in FINDING_CODES
+    cause = _literal(path, "EXPECTED_CAUSE")
+    assert cause is None or CAUSE_FAMILIES[cause] == _literal(path, "EXPECTED")
     assert _literal(path, "FLAGS") == _literal(original, "FLAGS")
     a, b = _code_lines(original), _code_lines(path)
     assert len(a) == len(b)

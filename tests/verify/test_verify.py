@@ -106,7 +106,14 @@ def test_axes_findings() -> None:
 def test_without_a_spec_the_finding_names_what_is_inconsistent() -> None:
     ref = torch_reference(SPEC)
     report = verify(lambda x, p: ref(x, -p), None, head_dim=32, dtypes=("float32",), device="cpu")
-    assert [f.code for f in report.findings] == ["direction"] and "reversed" in report.findings[0].message
+    assert [f.code for f in report.findings] == ["direction"]
+    assert "a consistent RoPE rotating by -theta" in report.findings[0].message
+    assert "--direction=-1" in report.findings[0].message
+    # declared, the convention is accepted
+    report = verify(
+        lambda x, p: ref(x, -p), None, head_dim=32, dtypes=("float32",), device="cpu", conventions={"direction": -1}
+    )
+    assert report.conforms and report.spec.direction == -1
 
 
 def test_relative_position_finding_where_identification_cannot_see() -> None:
@@ -121,7 +128,27 @@ def test_relative_position_finding_where_identification_cannot_see() -> None:
 
     report = verify(sometimes_shifted, SPEC, device="cpu", dtypes=("float32",))
     codes = [f.code for f in report.findings]
-    assert "relative_position" in codes and "identification" not in {f.category for f in report.findings}
+    assert codes == ["positions"] and "identification" not in {f.category for f in report.findings}
+    # the properties it breaks are folded under that one root cause
+    folded = {c["check"] for c in report.findings[0].consequences}
+    assert "property:relative_position" in folded and "precision" in folded
+
+
+def test_a_relative_position_finding_stands_alone_when_only_the_property_sees_it() -> None:
+    from ropecheck.properties import draw_sample
+    from ropecheck.verify.identify import probe_positions
+
+    ref = torch_reference(SPEC)
+    keys = set(draw_sample(SPEC, 0, max_position=4095).positions_b.ravel().tolist())
+    only_there = torch.tensor(sorted(keys - set(probe_positions(131071)) - {0}))
+
+    def shifted_at_a_few_positions(x, p):  # right everywhere but at the property's own key positions
+        return ref(x, p + torch.isin(p, only_there).long())
+
+    report = verify(shifted_at_a_few_positions, SPEC, device="cpu", dtypes=("float32",))
+    first = report.findings[0]
+    assert first.code == "relative_position" and first.check == "property:relative_position"
+    assert "attention scores depend on absolute positions" in first.message and "are not close" not in first.message
 
 
 def test_identifies_without_a_spec() -> None:
@@ -172,7 +199,17 @@ def test_renderings_and_json_schema() -> None:
     assert data["schema"] == "ropecheck.verify/1" and data["conforms"] is False and data["exit_code"] == 1
     assert set(data) >= {"target", "spec", "identification", "findings", "checks", "summary", "options", "duration_s"}
     assert data["findings"][0]["code"] in FINDING_CODES and data["findings"][0]["hint"]
-    assert set(data["checks"][0]) == {"name", "category", "dtype", "status", "evidence", "hint", "code", "details"}
+    assert set(data["checks"][0]) == {
+        "name",
+        "category",
+        "dtype",
+        "status",
+        "evidence",
+        "hint",
+        "code",
+        "details",
+        "cause",
+    }
     xml = ET.fromstring(render_junit(broken))
     suite = xml.find("testsuite")
     assert int(suite.get("failures")) >= 1 and len(suite.findall("testcase")) == int(suite.get("tests"))

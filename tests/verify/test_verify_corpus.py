@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -68,10 +69,27 @@ def test_broken_target_is_caught_with_its_finding(path: Path) -> None:
     )
     finding = report.findings[0]
     assert finding.message and finding.hint
+    cause = getattr(module, "EXPECTED_CAUSE", None)
+    if cause is not None:  # the real-world mistake behind the code, named
+        assert finding.cause == cause, f"{path.stem}: expected cause {cause}, got {finding.cause}: {finding.message}"
+
+
+def _literal(path: Path, name: str) -> Any:
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    return None
 
 
 def test_every_finding_code_is_shown_on_a_broken_input() -> None:
-    shown = {_module(path).EXPECTED for path in FILES}
+    """Every family code and every cause is what some kept broken input must be reported with first.
+
+    The broken corpus here and the real-world mutants (``tests/verify/test_realworld_verdicts.py``)."""
+    shown = set()
+    mutants = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "realworld" / "mutants").glob("*.py"))
+    for path in [*FILES, *mutants]:
+        shown |= {_literal(path, "EXPECTED"), _literal(path, "EXPECTED_CAUSE")} - {None}
+    assert shown <= set(FINDING_CODES)
     # codes shown by the unit tests of test_verify.py / test_identify.py instead of a corpus file
     elsewhere = {"shape", "device", "not_tensor", "relative_position", "not_rotation"}
     assert set(FINDING_CODES) - shown <= elsewhere
