@@ -76,6 +76,7 @@ def test_committed_report_holds_every_section() -> None:
         "reference",
         "schedules",
         "proofs",
+        "certificates",
         "properties",
         "verify",
         "precision",
