@@ -172,9 +172,11 @@ def _summary(
         invocation=invocation,
         links=False,
     )
-    # the terminal gets the summary and the root causes; the matrix and the pages are in --out / --json
-    head = text.split("\n## Families", 1)[0].rstrip()
-    print(head)
+    # the terminal gets the summary, the root causes and the skips; the matrix and the pages are in --out / --json
+    head, _, rest = text.partition("\n## Families")
+    print(head.rstrip())
+    if "\n## Not driven" in rest:
+        print("\n## Not driven" + rest.split("\n## Not driven", 1)[1].rstrip())
     c = counts(results, dtypes, mismatches)
     verdict = "OK" if not mismatches and not c["errors"] else "DIFFERS FROM THE EXPECTED FINDINGS"
     print(

@@ -74,14 +74,33 @@ def _text_config(config: Any) -> Any:
 
 
 def _layer_types(params: Any, rope: Any = None) -> list[str]:
-    """The layer types with their own rope parameters; [""] for one kind of layer."""
-    if isinstance(params, dict) and params and all(isinstance(v, dict) for v in params.values()):
-        return sorted(params)
+    """The layer types with their own rope parameters; [""] for one kind of layer.
+
+    A layer type whose entry is null has no RoPE (NoPE layers); one the config's ``layer_types`` never
+    uses is not built by the rotary module, so neither is driven.
+    """
+    if isinstance(params, dict) and params and all(isinstance(v, dict) or v is None for v in params.values()):
+        types = sorted(k for k, v in params.items() if isinstance(v, dict))
+        used = set(getattr(getattr(rope, "config", None), "layer_types", None) or ())
+        return [t for t in types if t in used] or types if used else types
     if rope is not None:  # one set of parameters, but a forward that asks which layer type it serves
         arg = inspect.signature(rope.forward).parameters.get("layer_type")
         if arg is not None and arg.default is inspect.Parameter.empty:
             return sorted(set(getattr(rope.config, "layer_types", None) or ["full_attention"]))
     return [""]
+
+
+def _config_dict(config: Any) -> dict[str, Any]:
+    """The config as the spec reader reads it, with ``head_dim`` as the model's attention reads it
+    (``config.head_dim``, a property in some families, absent from ``to_dict()``)."""
+    out = dict(config.to_dict())
+    try:
+        head_dim = getattr(config, "head_dim", None)
+    except Exception:  # a per-layer attribute that refuses a global read: the per-layer configs carry it
+        head_dim = None
+    if isinstance(head_dim, int) and not isinstance(head_dim, bool) and head_dim > 0:
+        out["head_dim"] = head_dim
+    return out
 
 
 def _layer_config(config: Any, layer_type: str, whole: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +109,7 @@ def _layer_config(config: Any, layer_type: str, whole: dict[str, Any]) -> dict[s
     per_layer = getattr(config, "per_layer_config", None)
     if layer_type and isinstance(per_layer, dict) and layer_type in per_layer:
         sub = per_layer[layer_type]
-        return dict(sub.to_dict() if hasattr(sub, "to_dict") else sub)
+        return _config_dict(sub) if hasattr(sub, "to_dict") else dict(sub)
     return whole
 
 
@@ -116,18 +135,25 @@ def _call_rope(rope: Any, x: Any, positions: Any, layer_type: str) -> tuple[Any,
         out = rope(x, positions, layer_type=layer_type)
     else:
         out = rope(x, positions)
+    if getattr(out, "is_complex", lambda: False)():  # freqs_cis, e^(i m theta): the apply function takes it alone
+        return out, None
     if not isinstance(out, tuple) or len(out) != 2:
-        raise NotDriven(f"the rotary module returns {type(out).__name__}, not a (cos, sin) pair")
+        raise NotDriven(f"the rotary module returns {type(out).__name__}, not a (cos, sin) pair or freqs_cis")
     return out
 
 
-def _apply(apply_fn: Callable[..., Any], x: Any, cos: Any, sin: Any, split: bool) -> Any:
+def _apply(apply_fn: Callable[..., Any], x: Any, cos: Any, sin: Any, split: bool, heads_first: bool = True) -> Any:
     import torch  # heavy: imported when used
 
-    q = x.transpose(1, 2)  # (batch, heads, seq, head_dim), as the attention layer calls it
+    # (batch, heads, seq, head_dim), as the attention layer calls it; freqs_cis functions are called in
+    # the layout their model uses, found when the family is driven
+    q = x.transpose(1, 2) if heads_first else x
     r = cos.shape[-1]
     q_rot, q_pass = (q[..., :r], q[..., r:]) if split else (q, None)
-    out = apply_fn(q_rot, cos, sin) if _single(apply_fn) else apply_fn(q_rot, q_rot, cos, sin)
+    if sin is None:
+        out = apply_fn(q_rot, q_rot, cos)
+    else:
+        out = apply_fn(q_rot, cos, sin) if _single(apply_fn) else apply_fn(q_rot, q_rot, cos, sin)
     out = out[0] if isinstance(out, tuple) else out
     if apply_fn.__name__.endswith("_interleave"):
         # the function de-interleaves q's dims (evens, then odds) before a half-split rotation, and k's
@@ -136,7 +162,7 @@ def _apply(apply_fn: Callable[..., Any], x: Any, cos: Any, sin: Any, split: bool
         out = out.reshape(*out.shape[:-1], 2, d // 2).transpose(-1, -2).reshape(out.shape)
     if q_pass is not None:  # partial rotary done by the attention layer: rotate the first r dims, pass the rest
         out = torch.cat([out, q_pass], dim=-1)
-    return out.transpose(1, 2).to(x.dtype)
+    return (out.transpose(1, 2) if heads_first else out).to(x.dtype)
 
 
 def _single(apply_fn: Callable[..., Any]) -> bool:
@@ -148,8 +174,17 @@ def _single(apply_fn: Callable[..., Any]) -> bool:
 def _check_params(apply_fn: Callable[..., Any]) -> None:
     params = list(inspect.signature(apply_fn).parameters.values())
     names = [p.name for p in params]
-    first = 3 if _single(apply_fn) else 4
-    if len(params) < first or names[first - 2 : first] != ["cos", "sin"]:
+    if names[2:3] == ["freqs_cis"]:
+        first = 3
+    else:
+        first = 3 if _single(apply_fn) else 4
+    if (
+        first == 4
+        and names[2:4] != ["cos", "sin"]
+        or first == 3
+        and names[1:3] != ["cos", "sin"]
+        and names[2:3] != ["freqs_cis"]
+    ):
         raise NotDriven(f"{apply_fn.__name__}{inspect.signature(apply_fn)} is not apply(q, k, cos, sin, ...)")
     for p in params[first:]:
         if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
@@ -174,11 +209,11 @@ def prepare(family: Family) -> list[Driven]:
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
     params = getattr(config, "rope_parameters", None) or {}
-    flat = list(params.values()) if _layer_types(params) != [""] else [params]
+    flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
     for p in flat:
         if isinstance(p, dict) and p.get("mrope_section"):
             raise NotDriven(f"multi-axis positions (mrope_section {p['mrope_section']})")
-    cfg_dict = config.to_dict()
+    cfg_dict = _config_dict(config)
     apply_names = _apply_candidates(family, config)
     if not apply_names:
         raise NotDriven("no apply_rotary* function for 1-D positions in the modeling module")
@@ -216,8 +251,15 @@ def _drive(
     x = torch.randn(1, 3, 2, spec.head_dim)
     positions = torch.arange(3)[None]
     cos, sin = _call_rope(rope, x, positions, layer_type)
-    split = cos.shape[-1] < spec.head_dim
+    split = sin is not None and cos.shape[-1] < spec.head_dim
     notes: list[str] = []
+    heads_first = True
+    if sin is None:
+        try:
+            _apply(apply_fn, x, cos, sin, False)
+        except Exception:
+            heads_first = False
+            notes.append(f"{fn_name} is called with q as (batch, seq, heads, head_dim), as the model calls it")
     if split:
         try:  # the function splits off the rotary dims itself (NeoX-style), or the attention layer does
             _apply(apply_fn, x, cos, sin, split=False)
@@ -226,7 +268,7 @@ def _drive(
             notes.append(
                 f"partial rotary: the first {cos.shape[-1]} dims rotated, the rest passed, as the attention layer does"
             )
-    out = _apply(apply_fn, x, cos, sin, split)
+    out = _apply(apply_fn, x, cos, sin, split, heads_first)
     if tuple(out.shape) != tuple(x.shape):
         raise NotDriven(
             f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(x.shape)} (head_dim {spec.head_dim})"
@@ -250,7 +292,7 @@ def _drive(
 
         def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
             cos, sin = _call_rope(module_for(x.dtype), x, positions, layer_type)
-            return _apply(apply_fn, x, cos, sin, split)
+            return _apply(apply_fn, x, cos, sin, split, heads_first)
 
         fn.rope_convention = "positions"  # type: ignore[attr-defined]
         fn.rope_backend = "torch"  # type: ignore[attr-defined]
