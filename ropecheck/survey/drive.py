@@ -194,9 +194,11 @@ def _check_params(apply_fn: Callable[..., Any]) -> None:
 
 
 def prepare(family: Family) -> list[Driven]:
-    """The family's layer types, each ready to verify; raises :class:`NotDriven` with the reason."""
-    import torch  # heavy: imported when used
+    """The family's layer types, each ready to verify; raises :class:`NotDriven` with the reason.
 
+    The text config is tried first; when the rotary module cannot be built or driven from it, each
+    sub-config of the family's config in turn (an encoder's, a decoder's), and the page says which.
+    """
     if not family.rotary_classes:
         raise NotDriven("no rotary embedding module: the sin/cos table is built inside the attention or model code")
     candidates = _rotary_candidates(family)
@@ -204,7 +206,8 @@ def prepare(family: Family) -> list[Driven]:
         raise NotDriven(f"only a vision rotary embedding (2-D positions): {', '.join(family.rotary_classes)}")
     try:
         cfg_mod = importlib.import_module(family.config_module)
-        config = _text_config(getattr(cfg_mod, family.config_class)())
+        top = getattr(cfg_mod, family.config_class)()
+        config = _text_config(top)
         modeling = importlib.import_module(family.module)
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
@@ -213,11 +216,29 @@ def prepare(family: Family) -> list[Driven]:
     for p in flat:
         if isinstance(p, dict) and p.get("mrope_section"):
             raise NotDriven(f"multi-axis positions (mrope_section {p['mrope_section']})")
-    cfg_dict = _config_dict(config)
     apply_names = _apply_candidates(family, config)
     if not apply_names:
         raise NotDriven("no apply_rotary* function for 1-D positions in the modeling module")
     errors: list[str] = []
+    tried = [("", config)] + [
+        (key, sub)
+        for key in sorted(getattr(top, "sub_configs", None) or {})
+        if (sub := getattr(top, key, None)) is not None and sub is not config and hasattr(sub, "to_dict")
+    ]
+    for key, cfg in tried:
+        drivens = _try(modeling, cfg, candidates, apply_names, errors)
+        if drivens is not None:
+            if key:
+                for d in drivens:
+                    d.notes = (f"driven from the {key} sub-config (the text config does not build it)", *d.notes)
+            return drivens
+    raise NotDriven("; ".join(dict.fromkeys(errors)))
+
+
+def _try(modeling: Any, config: Any, candidates: list[str], apply_names: list[str], errors: list[str]) -> Any:
+    """The drivens of the first rotary class and apply function that work with ``config``, else None."""
+    params = getattr(config, "rope_parameters", None) or {}
+    cfg_dict = _config_dict(config)
     for cls_name in candidates:
         try:
             rope = getattr(modeling, cls_name)(config)
@@ -238,8 +259,7 @@ def prepare(family: Family) -> list[Driven]:
                 errors.append(f"the spec from the config: {exc}")
             except Exception as exc:
                 errors.append(f"{cls_name} + {fn_name}: {type(exc).__name__}: {exc}")
-    del torch
-    raise NotDriven("; ".join(dict.fromkeys(errors)))
+    return None
 
 
 def _drive(
