@@ -160,3 +160,16 @@ def test_the_summary_names_the_counts() -> None:
         [result], dtypes=("float32",), mismatches=[], expected=Expected("x", {}), transformers="x", invocation="test"
     )
     assert "1 families found, 1 driven, 0 skipped" in text
+
+
+def test_the_report_section_holds_for_a_reviewed_family(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ropecheck.report.survey as section_module
+
+    found = discover()
+    monkeypatch.setattr(section_module, "discover", lambda: {"nanochat": found["nanochat"], "gptj": found["gptj"]})
+    section = section_module.collect_survey(lambda message: None)
+    rows = {r.name: r for r in section.rows}
+    assert rows["gptj"].verdict == "SKIP" and rows["gptj"].held
+    assert rows["nanochat / float32"].verdict == "FAIL" and rows["nanochat / float32"].held  # the reviewed convention
+    assert section.held
+    assert {p.path for p in section.pages} >= {"survey/README.md", "survey/families/nanochat.md"}
