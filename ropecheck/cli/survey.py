@@ -144,7 +144,12 @@ def run(args: argparse.Namespace) -> int:
             invocation=invocation,
             options=options,
         )
-        replace_tree(args.out, pages, keep=lambda rel: False)
+        # the survey's own files are replaced (a family gone loses its page); anything else there stays
+        replace_tree(
+            args.out,
+            pages,
+            keep=lambda rel: not (rel in ("README.md", "survey.json") or rel.startswith("families/")),
+        )
     if args.write_expected:
         base = json.loads(Path(args.expected or EXPECTED_PATH).read_text(encoding="utf-8"))
         write_output(args.write_expected, json.dumps(expected_document(version, actual, base), indent=2) + "\n")

@@ -232,7 +232,7 @@ def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expecte
     for v in result.verdicts:
         lines += ["", f"## {v.key}", ""]
         body = render_markdown(v.report).splitlines()
-        lines += ["#" + ln if ln.startswith("#") else ln for ln in body]
+        lines += ["##" + ln if ln.startswith("#") else ln for ln in body]
     return "\n".join(lines) + "\n"
 
 

@@ -17,10 +17,9 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from ..errors import RopeCheckError
 from ..verify.model import VerifyReport
@@ -166,7 +165,7 @@ def run_survey(
     results: dict[str, FamilyResult] = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         futures: dict[Future[FamilyResult], Family] = {pool.submit(task, fam): fam for fam in families}
-        for fut in _as_completed(futures):
+        for fut in as_completed(futures):
             fam = futures[fut]
             try:
                 res = fut.result()
@@ -176,9 +175,3 @@ def run_survey(
             if done:
                 done(res)
     return [results[f.model_type] for f in families]
-
-
-def _as_completed(futures: dict[Future[Any], Family]) -> Any:
-    from concurrent.futures import as_completed
-
-    return as_completed(futures)

@@ -130,8 +130,12 @@ def test_a_new_finding_exits_1_and_a_listed_one_exits_0(tmp_path: Path, capsys: 
     assert "new finding direction" in capsys.readouterr().out
     listed = _expected_file(tmp_path, {"nanochat": {"fp32/float32": ["direction"]}})
     out = tmp_path / "pages"
+    (out / "families").mkdir(parents=True)
+    (out / "families" / "gone.md").write_text("a family no longer surveyed")
+    (out / "notes.txt").write_text("not the survey's")
     assert main([*argv, "--expected", listed, "--out", str(out), "--json", str(tmp_path / "s.json")]) == ExitCode.OK
-    assert (out / "families" / "nanochat.md").exists()
+    assert (out / "families" / "nanochat.md").exists() and (out / "README.md").exists()
+    assert not (out / "families" / "gone.md").exists() and (out / "notes.txt").exists()
     data = json.loads((tmp_path / "s.json").read_text())
     assert data["schema"] == "ropecheck.survey/1" and data["ok"] is True
     assert data["counts"]["driven"] == 1
