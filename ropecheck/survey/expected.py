@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ from ..errors import UsageError
 
 __all__ = ["EXPECTED_PATH", "Expected", "Mismatch", "compare", "load_expected"]
 
-#: The reviewed file shipped with the package.
-EXPECTED_PATH = Path(__file__).with_name("expected.json")
+#: The reviewed file shipped with the package (package data, found through importlib.resources).
+EXPECTED_PATH = Path(str(resources.files("ropecheck.survey") / "expected.json"))
 
 
 @dataclass(frozen=True)
