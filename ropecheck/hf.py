@@ -412,7 +412,11 @@ def spec_fields_and_keys(
     check_number(base_key, base)
 
     prf_given = params.get("partial_rotary_factor") is not None or cfg.get("partial_rotary_factor") is not None
-    if cfg.get("rotary_dim") is not None and not prf_given:
+    if cfg.get("qk_rope_head_dim") is not None:
+        # MLA: the rotary head is the whole q_pe/k_pe part; a partial_rotary_factor in such a config is
+        # qk_rope_head_dim / (qk_nope_head_dim + qk_rope_head_dim), relative to the full head, not to this part
+        rotary_dim = head_dim
+    elif cfg.get("rotary_dim") is not None and not prf_given:
         rotary_dim = cfg["rotary_dim"]
     else:
         prf_key, prf = _first(

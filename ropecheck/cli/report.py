@@ -33,6 +33,7 @@ from ..report import collect as rc
 from ..report import engines as re_
 from ..report.model import Report, Section
 from ..report.render import page_bodies, render_html, render_json, render_readme
+from ..report.survey import collect_survey
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK
 
@@ -56,6 +57,7 @@ COLLECTORS: tuple[tuple[str, str, Callable[..., Section]], ...] = (
     ("properties", "property checks", re_.collect_properties),
     ("verify", "verify adapters", re_.collect_verify),
     ("precision", "precision sweeps", re_.collect_precision),
+    ("survey", "survey of transformers", collect_survey),
 )
 
 
@@ -112,7 +114,12 @@ def build_report(progress_factory: Callable[[str, str], Callable[[str], None]], 
 
 
 #: The folder each section owns under the report folder (sections without one own only their pages).
-SECTION_FOLDERS: dict[str, str] = {"proofs": "proofs/", "verify": "verify/", "precision": "precision/"}
+SECTION_FOLDERS: dict[str, str] = {
+    "proofs": "proofs/",
+    "verify": "verify/",
+    "precision": "precision/",
+    "survey": "survey/",
+}
 #: The summary files every run writes at the top of the report folder.
 SUMMARY_FILES = ("README.md", "index.html", "report.json")
 

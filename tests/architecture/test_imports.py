@@ -155,7 +155,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("ropecheck.protocol", "ropecheck.target", "ropecheck.symbolic"),
     ("ropecheck.proofs", "ropecheck.properties", "ropecheck.precision", "ropecheck.diagnosis"),
     ("ropecheck.strategies", "ropecheck.verify", "ropecheck.adapters"),
-    ("ropecheck.pytest_plugin", "ropecheck.report", "ropecheck.bench"),
+    ("ropecheck.pytest_plugin", "ropecheck.survey", "ropecheck.report", "ropecheck.bench"),
     ("ropecheck.cli", "ropecheck.__main__"),
 ]
 

@@ -115,3 +115,15 @@ def test_the_flags_set_the_conventions_and_spec_shows_them(tmp_path, capsys) -> 
 def test_mla_configs_take_the_rope_part_of_the_head() -> None:
     fields = spec_fields({"hidden_size": 7168, "num_attention_heads": 128, "qk_rope_head_dim": 64})
     assert fields["head_dim"] == 64 and fields["rotary_dim"] == 64
+
+
+def test_mla_partial_rotary_factor_is_relative_to_the_full_head() -> None:
+    # Mistral 4 / Dots 3 style: partial_rotary_factor = qk_rope_head_dim / (qk_nope_head_dim + qk_rope_head_dim)
+    config = {
+        "head_dim": 128,
+        "qk_rope_head_dim": 64,
+        "qk_nope_head_dim": 64,
+        "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5},
+    }
+    fields = spec_fields(config)
+    assert fields["head_dim"] == 64 and fields["rotary_dim"] == 64

@@ -1,0 +1,85 @@
+"""Benchmark of ``ropecheck survey``: the whole survey, and the float32-only one, each in a fresh process.
+
+``ropecheck bench survey [--out PATH] [-j N]`` runs ``python -m ropecheck survey --json -``
+twice -- default dtypes, then ``--dtype float32`` -- and times each command from start to
+exit (Python start-up, transformers' import and discovery included), with the counts the
+survey reports. Goals: the whole survey under 5 minutes, float32 under 60 s, on the machine
+it runs on. Speed goals live here, never in timed tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from ..io import write_text_atomic
+
+__all__ = ["GOALS_S", "add_arguments", "run"]
+
+#: (label, extra flags, goal in seconds)
+GOALS_S: tuple[tuple[str, tuple[str, ...], float], ...] = (
+    ("every dtype (float32, bfloat16, float16)", (), 300.0),
+    ("--dtype float32", ("--dtype", "float32"), 60.0),
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``ropecheck bench survey``."""
+    parser.add_argument(
+        "--out", default="reports/benchmarks/survey.md", metavar="PATH", help="output file (default: %(default)s)"
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=os.cpu_count() or 1, help="survey workers (default: %(default)s)"
+    )
+
+
+def _one(flags: tuple[str, ...], jobs: int) -> tuple[float, dict[str, Any]]:
+    cmd = [sys.executable, "-m", "ropecheck", "survey", "-j", str(jobs), "--json", "-", *flags]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        raise UsageError(f"`{' '.join(cmd[1:])}` exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    return wall, json.loads(proc.stdout)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Time both surveys and write the page; exit 0 when both met their goals."""
+    if args.jobs < 1:
+        raise UsageError(f"-j must be at least 1, got {args.jobs}")
+    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    rows = []
+    for label, flags, goal in GOALS_S:
+        wall, data = _one(flags, args.jobs)
+        c = data["counts"]
+        rows.append((label, wall, goal, c, data.get("transformers", "?")))
+        print(f"{label}: {wall:.1f} s (goal {goal:g} s); {c['driven']}/{c['found']} families driven")
+    load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    met = all(wall < goal for _, wall, goal, _, _ in rows)
+    lines = [
+        "# Benchmark: the survey of transformers",
+        "",
+        f"`ropecheck bench survey`: `ropecheck survey -j {args.jobs}` in a fresh process, timed from start to "
+        "exit (Python start-up, transformers' import, discovery, every verdict, the JSON).",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"{platform.system()}; transformers {rows[0][4]}; 1-minute load average {load_start:.1f} at the start, "
+        f"{load_end:.1f} at the end. Goals {'met' if met else 'NOT met'}.",
+        "",
+        "| survey | wall (s) | goal (s) | families found | driven | skipped | conforming in every cell |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {label} | {wall:.1f} | {goal:g} | {c['found']} | {c['driven']} | {c['skipped']} | {c['conforming']} |"
+        for label, wall, goal, c, _ in rows
+    ]
+    write_text_atomic(Path(args.out), "\n".join(lines) + "\n")
+    return 0 if met else 1

@@ -1,0 +1,92 @@
+"""The report's survey section: every rotary embedding of the installed transformers, family x dtype.
+
+The rows are ``<family> / <dtype>``: FAIL when a verdict of that family (any layer type, built in
+float32 or cast) has a finding in that dtype. The expected verdict comes from the reviewed
+``ropecheck/survey/expected.json``: a family whose known finding disappears, or that gains
+another one, does not hold, exactly as ``ropecheck survey`` exits 1. The pages are the
+survey's own (``survey/README.md``, one per family).
+
+Design constraints: a section with no transformers installed is one SKIP row, not an error;
+the survey's worker count follows the machine's CPUs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from ..survey.discover import discover, transformers_version
+from ..survey.expected import compare, load_expected
+from ..survey.render import cells, render_pages
+from ..survey.run import DEFAULT_MAX_POSITION, run_survey
+from ..verify.model import DEFAULT_DTYPES
+from .model import Page, Row, Section
+
+__all__ = ["collect_survey"]
+
+
+def collect_survey(progress: Callable[[str], None]) -> Section:
+    """``ropecheck survey`` with default options, as a section of the report."""
+    section = Section(
+        "survey",
+        "Rotary embeddings of transformers",
+        "Every model family of the installed transformers whose modeling code defines a rotary embedding, driven "
+        "from its own config class, rotary module and apply function, verified in each dtype, built in float32 "
+        "and cast with module.to(dtype). A family's reviewed finding (ropecheck/survey/expected.json) is an "
+        "expected FAIL; anything else must conform.",
+        matrix_columns=DEFAULT_DTYPES,
+    )
+    try:
+        found = discover()
+    except ImportError as exc:
+        section.rows.append(Row("transformers", "SKIP", "SKIP", f"transformers is not installed ({exc})"))
+        return section
+    version = transformers_version()
+    expected = load_expected(version)
+    t0 = time.perf_counter()
+    results = run_survey(
+        list(found.values()),
+        dtypes=DEFAULT_DTYPES,
+        max_position=DEFAULT_MAX_POSITION,
+        jobs=os.cpu_count() or 1,
+        done=lambda r: progress(f"{r.name}: {r.status}"),
+    )
+    section.timings["survey (every family)"] = time.perf_counter() - t0
+    actual = {r.name: cells(r, DEFAULT_DTYPES) for r in results if r.status == "driven"}
+    mismatches = compare(actual, expected, dtypes=DEFAULT_DTYPES)
+    off = {(m.family, m.cell.rsplit("/", 1)[-1]) for m in mismatches}
+    for r in results:
+        if r.status != "driven":
+            verdict = "SKIP" if r.status == "skip" else "FAIL"
+            section.rows.append(Row(r.name, verdict, "SKIP", r.reason, link=f"survey/families/{r.name}.md"))
+            continue
+        for dt in DEFAULT_DTYPES:
+            found_here = {k: v for k, v in actual[r.name].items() if k.endswith(f"/{dt}") and v}
+            known = {k: expected.labels(r.name, k) for k in actual[r.name] if k.endswith(f"/{dt}")}
+            known = {k: v for k, v in known.items() if v}
+            verdict = "FAIL" if found_here else "PASS"
+            want = "FAIL" if known else "PASS"
+            if (r.name, dt) in off:  # the findings changed: the row cannot hold
+                listed = "; ".join(f"{k}: {', '.join(v)}" for k, v in known.items()) or "none known"
+                want = f"{want} ({listed})"
+            evidence = (
+                "conforms" if not found_here else "; ".join(f"{k}: {', '.join(v)}" for k, v in found_here.items())
+            )
+            section.rows.append(Row(f"{r.name} / {dt}", verdict, want, evidence, link=f"survey/families/{r.name}.md"))
+    pages = render_pages(
+        results,
+        dtypes=DEFAULT_DTYPES,
+        mismatches=mismatches,
+        expected=expected,
+        transformers=version,
+        invocation="`ropecheck survey` with default options",
+        options={"max_position": DEFAULT_MAX_POSITION},
+    )
+    for path, text in pages.items():
+        if path.endswith(".md"):
+            title = "Survey of transformers" if path == "README.md" else f"survey {path.rsplit('/', 1)[-1][:-3]}"
+            section.pages.append(Page(f"survey/{path}", title, text))
+        else:
+            section.files[f"survey/{path}"] = text
+    return section

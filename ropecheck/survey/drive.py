@@ -1,0 +1,360 @@
+"""Drive one family: its own config class, its own rotary module and ``apply_rotary*``, under the canonical protocol.
+
+:func:`prepare` builds the family's config with its defaults (its text config for a composite
+one), reads the spec from that config with :meth:`RopeSpec.from_hf_config` (per layer type
+when ``rope_parameters`` is nested by layer type), instantiates the family's rotary module and
+wraps it with the family's ``apply_rotary*`` function as the model's attention calls it: q of
+shape (batch, heads, seq, head_dim) and the function's own default ``unsqueeze_dim``. The
+wrapper only transposes; the arithmetic is transformers'. Only the rotary module is built,
+never the model, so the defaults cost nothing to keep (a shrunk hidden size would change the
+head_dim the defaults were chosen for).
+
+Two ways a user runs the module: ``fp32`` (built in float32, called with x of every dtype)
+and ``cast`` (``module.to(dtype)`` for each dtype, as ``model.to(torch.bfloat16)`` does).
+
+A family that cannot be driven raises :class:`NotDriven` with the reason (a vision-only
+rotary, multi-axis positions, no rotary module, the exception's text) -- a SKIP, never
+silently absent.
+
+Design constraints: runs in a worker process (it imports the family's modeling module);
+torch and transformers are imported lazily.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import importlib
+import inspect
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import RopeCheckError
+from ..hf import INTERLEAVED_MODEL_TYPES
+from ..protocol import as_implementation
+from ..spec import RopeSpec
+from ..verify.identify import identify
+from .discover import Family
+
+__all__ = ["MODES", "Driven", "NotDriven", "code_path", "prepare"]
+
+#: How the module is run: built in float32, or cast with ``module.to(dtype)``.
+MODES = ("fp32", "cast")
+
+_NOT_TEXT = ("Vision", "DiT", "Patch", "2D", "Image")
+
+
+class NotDriven(Exception):
+    """The family cannot be driven under the canonical protocol; the message is the reason."""
+
+
+@dataclass
+class Driven:
+    """One layer type of one family, ready to verify."""
+
+    layer_type: str  # "" when the family has one kind of layer
+    spec: RopeSpec
+    make: Callable[[str], Callable[..., Any]]  # mode -> fn(x, positions)
+    rotary_class: str
+    apply_function: str
+    notes: tuple[str, ...] = ()
+
+
+def _text_config(config: Any) -> Any:
+    get = getattr(config, "get_text_config", None)
+    if get is None:
+        return config
+    try:
+        return get(decoder=True)
+    except TypeError:
+        return get()
+
+
+def _layer_types(params: Any, rope: Any = None) -> list[str]:
+    """The layer types with their own rope parameters; [""] for one kind of layer.
+
+    A layer type whose entry is null has no RoPE (NoPE layers); one the config's ``layer_types`` never
+    uses is not built by the rotary module, so neither is driven.
+    """
+    if isinstance(params, dict) and params and all(isinstance(v, dict) or v is None for v in params.values()):
+        types = sorted(k for k, v in params.items() if isinstance(v, dict))
+        used = set(getattr(getattr(rope, "config", None), "layer_types", None) or ())
+        return [t for t in types if t in used] or types if used else types
+    if rope is not None:  # one set of parameters, but a forward that asks which layer type it serves
+        arg = inspect.signature(rope.forward).parameters.get("layer_type")
+        if arg is not None and arg.default is inspect.Parameter.empty:
+            return sorted(set(getattr(rope.config, "layer_types", None) or ["full_attention"]))
+    return [""]
+
+
+def _config_dict(config: Any) -> dict[str, Any]:
+    """The config as the spec reader reads it, with ``head_dim`` as the model's attention reads it
+    (``config.head_dim``, a property in some families, absent from ``to_dict()``)."""
+    out = dict(config.to_dict())
+    try:
+        head_dim = getattr(config, "head_dim", None)
+    except Exception:  # a per-layer attribute that refuses a global read: the per-layer configs carry it
+        head_dim = None
+    if isinstance(head_dim, int) and not isinstance(head_dim, bool) and head_dim > 0:
+        out["head_dim"] = head_dim
+    return out
+
+
+def _layer_config(config: Any, layer_type: str, whole: dict[str, Any]) -> dict[str, Any]:
+    """The config a layer type's rotary reads: its own resolved config where the family has one per layer type
+    (``per_layer_config``: a head_dim per layer type), else the whole config."""
+    per_layer = getattr(config, "per_layer_config", None)
+    if layer_type and isinstance(per_layer, dict) and layer_type in per_layer:
+        sub = per_layer[layer_type]
+        return _config_dict(sub) if hasattr(sub, "to_dict") else dict(sub)
+    return whole
+
+
+def _rotary_candidates(family: Family) -> list[str]:
+    text = [c for c in family.rotary_classes if "Text" in c or not any(w in c for w in _NOT_TEXT)]
+    return sorted(
+        text, key=lambda c: (0 if "Text" in c else 1 if "Audio" not in c else 2, family.rotary_classes.index(c))
+    )
+
+
+def _apply_candidates(family: Family, config: Any) -> list[str]:
+    fns = [f for f in family.apply_functions if not any(w.lower() in f.lower() for w in (*_NOT_TEXT, "_vision", "2d"))]
+    interleave = [f for f in fns if f.endswith("_interleave")]
+    plain = [f for f in fns if f not in interleave]
+    if getattr(config, "rope_interleave", False):  # DeepSeek-style configs choose the function by this flag
+        return interleave + plain
+    return plain + interleave
+
+
+def _call_rope(rope: Any, x: Any, positions: Any, layer_type: str) -> tuple[Any, Any]:
+    params = inspect.signature(rope.forward).parameters
+    if "layer_type" in params and (layer_type or params["layer_type"].default is inspect.Parameter.empty):
+        out = rope(x, positions, layer_type=layer_type)
+    else:
+        out = rope(x, positions)
+    if getattr(out, "is_complex", lambda: False)():  # freqs_cis, e^(i m theta): the apply function takes it alone
+        return out, None
+    if not isinstance(out, tuple) or len(out) != 2:
+        raise NotDriven(f"the rotary module returns {type(out).__name__}, not a (cos, sin) pair or freqs_cis")
+    return out
+
+
+def _apply(apply_fn: Callable[..., Any], x: Any, cos: Any, sin: Any, split: bool, heads_first: bool = True) -> Any:
+    import torch  # heavy: imported when used
+
+    # (batch, heads, seq, head_dim), as the attention layer calls it; freqs_cis functions are called in
+    # the layout their model uses, found when the family is driven
+    q = x.transpose(1, 2) if heads_first else x
+    r = cos.shape[-1]
+    q_rot, q_pass = (q[..., :r], q[..., r:]) if split else (q, None)
+    if sin is None:
+        out = apply_fn(q_rot, q_rot, cos)
+    else:
+        out = apply_fn(q_rot, cos, sin) if _single(apply_fn) else apply_fn(q_rot, q_rot, cos, sin)
+    out = out[0] if isinstance(out, tuple) else out
+    if apply_fn.__name__.endswith("_interleave"):
+        # the function de-interleaves q's dims (evens, then odds) before a half-split rotation, and k's
+        # alike, so q.k is that of an interleaved RoPE: put the dims back in x's order to compare
+        d = out.shape[-1]
+        out = out.reshape(*out.shape[:-1], 2, d // 2).transpose(-1, -2).reshape(out.shape)
+    if q_pass is not None:  # partial rotary done by the attention layer: rotate the first r dims, pass the rest
+        out = torch.cat([out, q_pass], dim=-1)
+    return (out.transpose(1, 2) if heads_first else out).to(x.dtype)
+
+
+def _single(apply_fn: Callable[..., Any]) -> bool:
+    """``apply(x, cos, sin, ...)`` rather than ``apply(q, k, cos, sin, ...)``."""
+    names = list(inspect.signature(apply_fn).parameters)
+    return names[1:3] == ["cos", "sin"]
+
+
+def _check_params(apply_fn: Callable[..., Any]) -> None:
+    params = list(inspect.signature(apply_fn).parameters.values())
+    names = [p.name for p in params]
+    if names[2:3] == ["freqs_cis"]:
+        first = 3
+    else:
+        first = 3 if _single(apply_fn) else 4
+    if (
+        first == 4
+        and names[2:4] != ["cos", "sin"]
+        or first == 3
+        and names[1:3] != ["cos", "sin"]
+        and names[2:3] != ["freqs_cis"]
+    ):
+        raise NotDriven(f"{apply_fn.__name__}{inspect.signature(apply_fn)} is not apply(q, k, cos, sin, ...)")
+    for p in params[first:]:
+        if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            if "section" in p.name:
+                raise NotDriven(f"multi-axis positions ({p.name})")
+            raise NotDriven(f"{apply_fn.__name__} needs {p.name!r}, which no 1-D position gives")
+
+
+def prepare(family: Family) -> list[Driven]:
+    """The family's layer types, each ready to verify; raises :class:`NotDriven` with the reason.
+
+    The text config is tried first; when the rotary module cannot be built or driven from it, each
+    sub-config of the family's config in turn (an encoder's, a decoder's), and the page says which.
+    """
+    if not family.rotary_classes:
+        raise NotDriven("no rotary embedding module: the sin/cos table is built inside the attention or model code")
+    candidates = _rotary_candidates(family)
+    if not candidates:
+        raise NotDriven(f"only a vision rotary embedding (2-D positions): {', '.join(family.rotary_classes)}")
+    try:
+        cfg_mod = importlib.import_module(family.config_module)
+        top = getattr(cfg_mod, family.config_class)()
+        config = _text_config(top)
+        modeling = importlib.import_module(family.module)
+    except Exception as exc:  # the family's own code failed: the reason of the skip
+        raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
+    params = getattr(config, "rope_parameters", None) or {}
+    flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
+    for p in flat:
+        if isinstance(p, dict) and p.get("mrope_section"):
+            raise NotDriven(f"multi-axis positions (mrope_section {p['mrope_section']})")
+    apply_names = _apply_candidates(family, config)
+    if not apply_names:
+        raise NotDriven("no apply_rotary* function for 1-D positions in the modeling module")
+    errors: list[str] = []
+    tried = [("", config)] + [
+        (key, sub)
+        for key in sorted(getattr(top, "sub_configs", None) or {})
+        if (sub := getattr(top, key, None)) is not None and sub is not config and hasattr(sub, "to_dict")
+    ]
+    for key, cfg in tried:
+        drivens = _try(modeling, cfg, candidates, apply_names, errors)
+        if drivens is not None:
+            if key:
+                for d in drivens:
+                    d.notes = (f"driven from the {key} sub-config (the text config does not build it)", *d.notes)
+            return drivens
+    raise NotDriven("; ".join(dict.fromkeys(errors)))
+
+
+def _try(modeling: Any, config: Any, candidates: list[str], apply_names: list[str], errors: list[str]) -> Any:
+    """The drivens of the first rotary class and apply function that work with ``config``, else None."""
+    params = getattr(config, "rope_parameters", None) or {}
+    cfg_dict = _config_dict(config)
+    for cls_name in candidates:
+        try:
+            rope = getattr(modeling, cls_name)(config)
+        except Exception as exc:
+            errors.append(f"{cls_name}(config): {type(exc).__name__}: {exc}")
+            continue
+        for fn_name in apply_names:
+            apply_fn = getattr(modeling, fn_name)
+            try:
+                _check_params(apply_fn)
+                return [
+                    _drive(rope, apply_fn, _layer_config(config, lt, cfg_dict), lt, cls_name, fn_name)
+                    for lt in _layer_types(params, rope)
+                ]
+            except NotDriven as exc:
+                errors.append(str(exc))
+            except RopeCheckError as exc:
+                errors.append(f"the spec from the config: {exc}")
+            except Exception as exc:
+                errors.append(f"{cls_name} + {fn_name}: {type(exc).__name__}: {exc}")
+    return None
+
+
+def _drive(
+    rope: Any, apply_fn: Callable[..., Any], cfg_dict: dict[str, Any], layer_type: str, cls_name: str, fn_name: str
+) -> Driven:
+    import torch  # heavy: imported when used
+
+    spec = RopeSpec.from_hf_config(cfg_dict, layer_type=layer_type or "full_attention", config_key=".")
+    x = torch.randn(1, 3, 2, spec.head_dim)
+    positions = torch.arange(3)[None]
+    cos, sin = _call_rope(rope, x, positions, layer_type)
+    split = sin is not None and cos.shape[-1] < spec.head_dim
+    notes: list[str] = []
+    heads_first = True
+    if sin is None:
+        try:
+            _apply(apply_fn, x, cos, sin, False)
+        except Exception:
+            heads_first = False
+            notes.append(f"{fn_name} is called with q as (batch, seq, heads, head_dim), as the model calls it")
+    if split:
+        try:  # the function splits off the rotary dims itself (NeoX-style), or the attention layer does
+            _apply(apply_fn, x, cos, sin, split=False)
+            split = False
+        except Exception:
+            notes.append(
+                f"partial rotary: the first {cos.shape[-1]} dims rotated, the rest passed, as the attention layer does"
+            )
+    out = _apply(apply_fn, x, cos, sin, split, heads_first)
+    if tuple(out.shape) != tuple(x.shape):
+        raise NotDriven(
+            f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(x.shape)} (head_dim {spec.head_dim})"
+        )
+    if fn_name.endswith("_interleave"):
+        spec = spec.with_(layout="interleaved")
+        notes.append(
+            f"{fn_name} returns q with its dims de-interleaved (k alike, so q.k is unchanged): "
+            "they are put back in x's order"
+        )
+
+    def make(mode: str) -> Callable[..., Any]:
+        modules: dict[Any, Any] = {}
+
+        def module_for(dtype: Any) -> Any:
+            if mode == "fp32":
+                return rope
+            if dtype not in modules:
+                modules[dtype] = copy.deepcopy(rope).to(dtype)
+            return modules[dtype]
+
+        def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+            cos, sin = _call_rope(module_for(x.dtype), x, positions, layer_type)
+            return _apply(apply_fn, x, cos, sin, split, heads_first)
+
+        fn.rope_convention = "positions"  # type: ignore[attr-defined]
+        fn.rope_backend = "torch"  # type: ignore[attr-defined]
+        return fn
+
+    if str(cfg_dict.get("model_type", "")).lower() not in INTERLEAVED_MODEL_TYPES and spec.layout == "half":
+        # a config does not say how its dims pair up (the reader knows it only for the model types it lists):
+        # take the pairing the code uses when it is interleaved, and say so
+        try:
+            ident = identify(as_implementation(make("fp32")), spec.head_dim, max_position=64)
+        except Exception:
+            ident = None
+        if ident is not None and ident.layout == "interleaved":
+            spec = spec.with_(layout="interleaved")
+            notes.append("layout interleaved: taken from the code (the config does not declare the pairing)")
+    return Driven(layer_type, spec, make, cls_name, fn_name, tuple(notes))
+
+
+def code_path(family: Family, driven: Driven) -> str:
+    """A short hash of the code a verdict runs: the rotary class's ``forward`` and default frequencies, and the
+    apply function, with docstrings, comments and the family's class-name prefix left out -- clones share it."""
+    modeling = importlib.import_module(family.module)
+    cls = getattr(modeling, driven.rotary_class)
+    prefix = driven.rotary_class[: -len("RotaryEmbedding")]
+    parts = []
+    for obj in (
+        cls.forward,
+        getattr(cls, "compute_default_rope_parameters", None),
+        getattr(modeling, driven.apply_function),
+    ):
+        if obj is None:
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
+        except (OSError, TypeError, SyntaxError):
+            parts.append(repr(obj))
+            continue
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+                if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+        text = ast.unparse(tree)
+        parts.append(text.replace(prefix, "X") if prefix else text)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]

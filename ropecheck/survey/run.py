@@ -1,0 +1,177 @@
+"""Run the survey: every family, each layer type, both ways of running the module, every dtype.
+
+One task per family runs in a worker process (``-j N``, forked after transformers' core is
+imported): :func:`~ropecheck.survey.drive.prepare` imports the family's modeling module and
+builds its rotary module, then each (layer type, mode) verdict runs at arm's length through
+:func:`~ropecheck.verify.supervise.verify_isolated`, so a family that crashes, hangs or
+exits is that family's finding and the survey goes on. The verdicts are then compared with
+the reviewed expected findings (:mod:`.expected`).
+
+Design constraints: the survey never crashes on one family (a worker lost is that family's
+error); results come back in family order whatever the completion order, so the output is
+deterministic.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import partial
+
+from ..errors import RopeCheckError
+from ..verify.model import VerifyReport
+from ..verify.supervise import Loaded, verify_isolated
+from .discover import Family
+from .drive import MODES, Driven, NotDriven, code_path, prepare
+
+__all__ = ["DEFAULT_MAX_POSITION", "FamilyResult", "Verdict", "run_family", "run_survey"]
+
+#: The valid range of every verdict (positions 0..N-1): the adapters' order of magnitude, and what
+#: keeps ~200 families x 2 modes under a few minutes on two cores.
+DEFAULT_MAX_POSITION = 4096
+
+
+@dataclass
+class Verdict:
+    """One layer type of one family, run one way (``fp32`` or ``cast``), over the survey's dtypes."""
+
+    layer_type: str
+    mode: str
+    report: VerifyReport
+
+    def labels(self, dtype: str) -> list[str]:
+        return list(self.report.dtype_verdict(dtype)["labels"])
+
+    def covers(self, dtype: str) -> bool:
+        return dtype in self.report.dtypes
+
+    @property
+    def key(self) -> str:
+        return f"{self.mode}/{self.layer_type}" if self.layer_type else self.mode
+
+
+@dataclass
+class FamilyResult:
+    """What the survey found for one family: driven (with its verdicts), skipped (with why), or an error."""
+
+    family: Family
+    status: str  # "driven", "skip", "error"
+    reason: str = ""
+    verdicts: list[Verdict] = field(default_factory=list)
+    rotary_class: str = ""
+    apply_function: str = ""
+    code_path: str = ""
+    specs: dict[str, str] = field(default_factory=dict)  # layer type ("" for one) -> spec in words
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def name(self) -> str:
+        return self.family.model_type
+
+    def labels(self, dtype: str) -> dict[str, list[str]]:
+        """verdict key (``mode[/layer type]``) -> the dtype's finding labels (empty: PASS)."""
+        return {v.key: v.labels(dtype) for v in self.verdicts if v.covers(dtype)}
+
+
+def _load(driven: Driven, mode: str, name: str) -> Loaded:
+    return Loaded(driven.make(mode), driven.spec, driven.spec.head_dim, name)
+
+
+def run_family(
+    family: Family, *, dtypes: Sequence[str], max_position: int, timeout: float | None = 120.0
+) -> FamilyResult:
+    """Drive one family and verify each of its layer types both ways (in this process; verdicts in children)."""
+    t0 = time.perf_counter()
+    try:
+        drivens = prepare(family)
+    except NotDriven as exc:
+        return FamilyResult(family, "skip", reason=str(exc), seconds=time.perf_counter() - t0)
+    first = drivens[0]
+    result = FamilyResult(
+        family,
+        "driven",
+        rotary_class=first.rotary_class,
+        apply_function=first.apply_function,
+        code_path=code_path(family, first),
+        specs={d.layer_type: d.spec.describe() for d in drivens},
+        notes=sorted({n for d in drivens for n in d.notes}),
+    )
+    for driven in drivens:
+        for mode in MODES:
+            # module.to(float32) is the float32 module: the cast mode is run only for a low-precision dtype, and
+            # with float32 too, where identification reads the frequencies (so a cast buffer is named as such)
+            low = tuple(dt for dt in dtypes if dt != "float32")
+            mode_dtypes = tuple(dtypes) if mode == "fp32" else ("float32", *low) if low else ()
+            if not mode_dtypes:
+                continue
+            name = f"{family.model_type}{'/' + driven.layer_type if driven.layer_type else ''} ({mode})"
+            try:
+                report = verify_isolated(
+                    partial(_load, driven, mode, name),
+                    name=name,
+                    dtypes=mode_dtypes,
+                    device="cpu",
+                    max_position=max_position,
+                    timeout=timeout,
+                )
+            except RopeCheckError as exc:  # the spec or options do not fit this family: ours to explain
+                result.status, result.reason = "error", f"{name}: {exc}"
+                break
+            result.verdicts.append(Verdict(driven.layer_type, mode, report))
+        if result.status == "error":
+            break
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _warm_imports() -> None:
+    """Import what every family needs once, before the workers fork (each then imports only its module)."""
+    import torch  # heavy: imported when used
+
+    torch.set_num_threads(1)
+    try:
+        import transformers.modeling_rope_utils
+        import transformers.modeling_utils  # noqa: F401
+        from transformers.utils import logging
+
+        logging.set_verbosity_error()  # default configs warn about their own token ids: not the survey's business
+    except Exception:  # pragma: no cover - a broken install shows up per family
+        pass
+
+
+def run_survey(
+    families: Sequence[Family],
+    *,
+    dtypes: Sequence[str],
+    max_position: int = DEFAULT_MAX_POSITION,
+    jobs: int = 1,
+    timeout: float | None = 120.0,
+    done: Callable[[FamilyResult], None] | None = None,
+) -> list[FamilyResult]:
+    """Every family's result, in the order given; ``done`` is told as each finishes (any order)."""
+    _warm_imports()
+    task = partial(run_family, dtypes=tuple(dtypes), max_position=max_position, timeout=timeout)
+    if jobs <= 1:
+        out = []
+        for fam in families:
+            out.append(task(fam))
+            if done:
+                done(out[-1])
+        return out
+    results: dict[str, FamilyResult] = {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures: dict[Future[FamilyResult], Family] = {pool.submit(task, fam): fam for fam in families}
+        for fut in as_completed(futures):
+            fam = futures[fut]
+            try:
+                res = fut.result()
+            except Exception as exc:  # the worker itself died (a crash while importing the family)
+                res = FamilyResult(fam, "error", reason=f"the worker running it was lost: {type(exc).__name__}: {exc}")
+            results[fam.model_type] = res
+            if done:
+                done(res)
+    return [results[f.model_type] for f in families]

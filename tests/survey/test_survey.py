@@ -1,0 +1,179 @@
+"""The survey: discovery from a registry, driving real families, the expected findings, the command line.
+
+Real families driven here are small and fast (Llama, NanoChat); everything else uses a fake
+registry or the comparison on data. A broken rotary is made by monkeypatching the family's own
+code before the verdict forks, so the child runs the broken version.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers", reason="the survey drives the installed transformers")
+
+from ropecheck.cli import main
+from ropecheck.errors import ExitCode
+from ropecheck.survey import (
+    Expected,
+    NotDriven,
+    Registry,
+    cells,
+    compare,
+    discover,
+    prepare,
+    render_index,
+    run_family,
+)
+
+LLAMA_LIKE = """
+class NewThingRotaryEmbedding(nn.Module):
+    pass
+
+def apply_rotary_pos_emb(q, k, cos, sin, unsqueeze_dim=1):
+    pass
+"""
+
+
+def _fake_registry(sources: dict[str, str]) -> Registry:
+    names = {"newthing": "NewThingConfig", "newthing_text": "NewThingTextConfig", "plain": "PlainConfig"}
+    return Registry(names, lambda mt: {"newthing_text": "newthing"}.get(mt, mt), package="fakepkg", sources=sources)
+
+
+def test_a_family_added_to_the_registry_is_found() -> None:
+    sources = {
+        "fakepkg.newthing.modeling_newthing": LLAMA_LIKE,
+        "fakepkg.newthing.configuration_newthing": "class NewThingConfig:\n"
+        "    sub_configs = {'text_config': NewThingTextConfig}\n",
+        "fakepkg.plain.modeling_plain": "class PlainAttention:\n    pass\n",  # no rotary: not a family
+    }
+    found = discover(_fake_registry(sources))
+    assert list(found) == ["newthing"]
+    fam = found["newthing"]
+    assert fam.rotary_classes == ("NewThingRotaryEmbedding",)
+    assert fam.apply_functions == ("apply_rotary_pos_emb",)
+    assert fam.components == ("newthing_text",)  # a sub-config is part of its family, not a family
+
+
+def test_the_installed_families_include_the_known_ones() -> None:
+    found = discover()
+    for name in ("llama", "gemma3", "modernbert", "cohere2", "qwen2"):
+        assert name in found
+    assert "gptj" in found and not found["gptj"].rotary_classes  # found, and skipped with its reason
+    with pytest.raises(NotDriven, match="no rotary embedding module"):
+        prepare(found["gptj"])
+
+
+def test_layer_types_are_driven_one_by_one() -> None:
+    drivens = prepare(discover()["gemma3"])
+    assert [d.layer_type for d in drivens] == ["full_attention", "sliding_attention"]
+    assert {d.spec.base for d in drivens} == {1e6, 1e4}  # per layer type rope_theta, from the config
+
+
+def test_a_correct_family_conforms() -> None:
+    result = run_family(discover()["llama"], dtypes=("float32",), max_position=512)
+    assert result.status == "driven"
+    assert cells(result, ("float32",)) == {"fp32/float32": []}
+
+
+def test_a_family_broken_on_purpose_fails_with_the_right_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    import transformers.models.llama.modeling_llama as llama
+
+    def mirrored(x):  # type: ignore[no-untyped-def]
+        half = x.shape[-1] // 2
+        return __import__("torch").cat((x[..., half:], -x[..., :half]), dim=-1)
+
+    monkeypatch.setattr(llama, "rotate_half", mirrored)
+    result = run_family(discover()["llama"], dtypes=("float32",), max_position=512)
+    assert cells(result, ("float32",)) == {"fp32/float32": ["direction"]}
+
+
+def test_the_cast_module_finds_the_inv_freq_buffer_in_bfloat16() -> None:
+    result = run_family(discover()["llama"], dtypes=("float32", "bfloat16"), max_position=512)
+    got = cells(result, ("float32", "bfloat16"))
+    assert got["fp32/bfloat16"] == [] and got["cast/float32"] == []
+    assert got["cast/bfloat16"] == ["precision/inv_freq_low_precision"]
+
+
+def test_compare_names_new_and_vanished_findings() -> None:
+    expected = Expected("1.0", {"a": {"fp32/float32": ["direction"]}, "b": {"cast/bfloat16": ["precision"]}})
+    actual = {"a": {"fp32/float32": []}, "b": {"cast/bfloat16": ["precision", "layout"]}, "c": {"fp32/float32": []}}
+    mismatches = compare(actual, expected, dtypes=("float32", "bfloat16"))
+    assert [(m.family, m.cell, m.new, m.vanished) for m in mismatches] == [
+        ("a", "fp32/float32", (), ("direction",)),
+        ("b", "cast/bfloat16", ("layout",), ()),
+    ]
+    # a dtype not surveyed is not compared
+    assert compare({"b": {}}, expected, dtypes=("float32",)) == []
+
+
+def _expected_file(tmp_path: Path, cells_by_family: dict[str, dict[str, list[str]]]) -> str:
+    from ropecheck.survey import transformers_version
+
+    path = tmp_path / "expected.json"
+    path.write_text(json.dumps({"versions": {transformers_version(): cells_by_family}, "why": {}}))
+    return str(path)
+
+
+def test_a_vanished_expected_finding_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exp = _expected_file(tmp_path, {"llama": {"fp32/float32": ["direction"]}})
+    argv = ["survey", "--family", "llama", "--dtype", "float32", "--max-position", "512", "-j", "1"]
+    assert main([*argv, "--expected", exp]) == ExitCode.FAIL
+    assert "expected finding gone: direction" in capsys.readouterr().out
+
+
+def test_a_new_finding_exits_1_and_a_listed_one_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["survey", "--family", "nanochat", "--dtype", "float32", "--max-position", "512", "-j", "1"]
+    assert main([*argv, "--expected", _expected_file(tmp_path, {})]) == ExitCode.FAIL
+    assert "new finding direction" in capsys.readouterr().out
+    listed = _expected_file(tmp_path, {"nanochat": {"fp32/float32": ["direction"]}})
+    out = tmp_path / "pages"
+    (out / "families").mkdir(parents=True)
+    (out / "families" / "gone.md").write_text("a family no longer surveyed")
+    (out / "notes.txt").write_text("not the survey's")
+    assert main([*argv, "--expected", listed, "--out", str(out), "--json", str(tmp_path / "s.json")]) == ExitCode.OK
+    assert (out / "families" / "nanochat.md").exists() and (out / "README.md").exists()
+    assert not (out / "families" / "gone.md").exists() and (out / "notes.txt").exists()
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["schema"] == "ropecheck.survey/1" and data["ok"] is True
+    assert data["counts"]["driven"] == 1
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--family", "lama"], "did you mean llama"),
+        (["--dtype", "float13"], "float13"),
+        (["-j", "0"], "-j"),
+        (["--max-position", "8"], "--max-position"),
+        (["--expected", "/nonexistent/expected.json"], "cannot read"),
+    ],
+    ids=["unknown-family", "bad-dtype", "no-workers", "tiny-range", "no-expected-file"],
+)
+def test_usage_errors_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["survey", *argv]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_summary_names_the_counts() -> None:
+    result = run_family(discover()["llama"], dtypes=("float32",), max_position=512)
+    text = render_index(
+        [result], dtypes=("float32",), mismatches=[], expected=Expected("x", {}), transformers="x", invocation="test"
+    )
+    assert "1 families found, 1 driven, 0 skipped" in text
+
+
+def test_the_report_section_holds_for_a_reviewed_family(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ropecheck.report.survey as section_module
+
+    found = discover()
+    monkeypatch.setattr(section_module, "discover", lambda: {"nanochat": found["nanochat"], "gptj": found["gptj"]})
+    section = section_module.collect_survey(lambda message: None)
+    rows = {r.name: r for r in section.rows}
+    assert rows["gptj"].verdict == "SKIP" and rows["gptj"].held
+    assert rows["nanochat / float32"].verdict == "FAIL" and rows["nanochat / float32"].held  # the reviewed convention
+    assert section.held
+    assert {p.path for p in section.pages} >= {"survey/README.md", "survey/families/nanochat.md"}
