@@ -223,6 +223,18 @@ def check_multi_axis(
     if got != expected:
         cause, words = _cause(got, expected, spec.axes)
         sentences = describe_mismatch(got, expected, spec.axes)
+        if len(sentences) > 3:  # the first groups show the pattern; the table holds the rest
+            sentences = [*sentences[:2], f"and {len(sentences) - 2} more groups of pairs"]
+        if spec.axes.scheme.startswith("axial"):
+            fix = (
+                f"rotate the pairs by the axes of the spec ({spec.axes.describe()}): check which patch coordinate "
+                "(row or column) each part of the pairs reads, and the order the (h, w) positions are built in"
+            )
+        else:
+            fix = (
+                f"rotate the pairs by the axes of the spec ({spec.axes.describe()}): check mrope_section, "
+                "mrope_interleaved and which position axis each section reads"
+            )
         report.add(
             Check(
                 "multiaxis:pairs",
@@ -230,8 +242,7 @@ def check_multi_axis(
                 "fail",
                 f"{words}: " + "; ".join(sentences),
                 dtype,
-                f"rotate the pairs by the axes of the spec ({spec.axes.describe()}): check mrope_section, "
-                "mrope_interleaved and which position axis each section reads",
+                fix,
                 "axes",
                 {"axis_of_pair": [None if g is None else int(g) for g in got], "expected": expected},
                 cause,
