@@ -6,7 +6,8 @@ Two syntaxes:
   symbols (``alpha``, ``beta``, ``gamma``, ``N``, ``S`` ... included); ``I``, ``re``,
   ``im``, ``conjugate``, ``Abs``, ``exp``, ``cos``, ``sin``, ``tan``, ``sqrt``, ``log``,
   ``pi``, ``E``, ``Rational``, ``eye(n)``, ``Matrix``, ``R(phi)`` (the 2x2 rotation
-  matrix) and ``diag(A, B, ...)`` (block-diagonal) are known; any other ``f(x)`` is an undefined function; ``^`` is a power;
+  matrix) and ``diag(A, B, ...)`` (block-diagonal) are known; any other ``f(x)`` is an
+  undefined function; ``^`` is a power;
   decimal numbers become exact rationals; ``M.T`` transposes. Only arithmetic, calls,
   numbers, ``[...]`` lists and ``.T`` are accepted (checked on the syntax tree, which is
   then evaluated node by node, never by ``eval``), so a claim cannot run other code.
