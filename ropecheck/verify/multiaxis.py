@@ -52,13 +52,13 @@ def _word(name: str) -> str:
 
 def text_view(impl: Implementation, axes: int) -> Implementation:
     """The target as a 1-D RoPE: ``(batch, seq)`` positions given on every one of ``axes`` axes."""
-    import torch  # heavy: imported when used
 
     def one_position(x: Any, positions: Any) -> Any:
-        p = positions if isinstance(positions, torch.Tensor) else torch.as_tensor(positions)
-        return impl.fn(x, p.unsqueeze(0).expand(axes, *p.shape).contiguous())
+        if isinstance(positions, np.ndarray):  # a numpy target
+            return impl.fn(x, np.ascontiguousarray(np.broadcast_to(positions, (axes, *positions.shape))))
+        return impl.fn(x, positions.unsqueeze(0).expand(axes, *positions.shape).contiguous())
 
-    return Implementation(one_position, "positions", "torch", impl.name)
+    return Implementation(one_position, "positions", impl.backend, impl.name)
 
 
 class AxisIdentification:

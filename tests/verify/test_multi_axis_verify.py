@@ -91,3 +91,17 @@ def test_text_view_reduces_to_1d() -> None:
     p = np.arange(6)[None]
     out = module.rope(torch.tensor(x), torch.tensor(np.stack([p] * 3))).numpy()
     np.testing.assert_allclose(out, apply_rope(x, p[..., None], spec.with_(axes=None)), atol=1e-5)
+
+
+def test_numpy_target_in_axes_mode() -> None:
+    """A numpy multi-axis target (the fp64 reference itself) conforms under --positions axes."""
+    from ropecheck.reference import apply_rope
+
+    spec = RopeSpec(head_dim=16, base=1e6, axes=mrope((2, 3, 3), 16), max_position_embeddings=4096)
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        return apply_rope(x, positions[..., None], spec, axes_at="first").astype(x.dtype)
+
+    fn.rope_backend = "numpy"  # type: ignore[attr-defined]
+    report = verify(fn, spec, dtypes=("float32",), device="cpu", positions_mode="axes")
+    assert report.conforms, [f.message for f in report.findings]
