@@ -100,6 +100,7 @@ EXPECTED_FAILURES = {
     "axis_ignored": {"reference", "coverage"},
     "rows_columns_transposed": {"reference", "coverage"},
     "text_positions_differ": {"reference", "text", "coverage"},
+    "width_table_clamped": {"reference", "text", "relative"},
 }
 
 
@@ -115,7 +116,7 @@ def test_properties_on_the_corpus(name: str) -> None:
         "reference": check_axis_matches_reference(fn, spec, x, pos),
         "coverage": check_axis_section_coverage(fn, spec),
         "text": check_axis_text_reduction(fn, spec, x, pos[0]),
-        "relative": check_axis_relative_position(fn, spec, x, rng.standard_normal(x.shape), pos, 37),
+        "relative": check_axis_relative_position(fn, spec, x, rng.standard_normal(x.shape), pos % 60, 37),
     }
     failed = {k for k, r in results.items() if not r.passed}
     assert failed == EXPECTED_FAILURES[name], {k: r.evidence for k, r in results.items()}
