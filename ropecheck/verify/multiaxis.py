@@ -151,6 +151,8 @@ def _cause(got: list[int | None], expected: list[int], axes: MultiAxis) -> tuple
     """(cause, its words) for a wrong pair -> axis assignment."""
     n = len(axes.axes)
     names = axes.names
+    if -1 in got:
+        return "axes_wrong", "positions are combined across axes: pairs turn by several axes at once"
     ignored = [a for a in range(n) if a not in got]
     if ignored and all(e not in ignored or g is not None for g, e in zip(got, expected)):
         a = ignored[0]
