@@ -43,10 +43,11 @@ __all__ = [
 NUMBER = 8
 TITLE = "Multi-axis RoPE (M-RoPE, axial 2-D) is relative per axis"
 
-#: Configs shaped like the published ones (the fields RoPE reads), one per scheme: (words, config, config key).
+#: Configs shaped like the published ones (the fields RoPE reads), one per scheme: (words, config, config key):
+#: Qwen2-VL 7B, Qwen3-VL 8B, Qwen2-VL's vision encoder, Pixtral's vision encoder.
 EXAMPLE_CONFIGS: dict[str, tuple[str, dict[str, Any], str | None]] = {
     "qwen2_vl": (
-        "M-RoPE in sections (Qwen2-VL 7B)",
+        "M-RoPE in sections",
         {
             "model_type": "qwen2_vl",
             "hidden_size": 3584,
@@ -57,7 +58,7 @@ EXAMPLE_CONFIGS: dict[str, tuple[str, dict[str, Any], str | None]] = {
         None,
     ),
     "qwen3_vl": (
-        "M-RoPE interleaved (Qwen3-VL 8B)",
+        "M-RoPE interleaved",
         {
             "model_type": "qwen3_vl",
             "text_config": {
@@ -71,12 +72,12 @@ EXAMPLE_CONFIGS: dict[str, tuple[str, dict[str, Any], str | None]] = {
         None,
     ),
     "qwen2_vl_vision": (
-        "2-D axial, one shared table (Qwen2-VL's vision encoder)",
+        "2-D axial, one shared table",
         {"model_type": "qwen2_vl", "vision_config": {"embed_dim": 1280, "num_heads": 16, "hidden_size": 1536}},
         "vision_config",
     ),
     "pixtral": (
-        "2-D axial, even/odd frequencies (Pixtral's vision encoder)",
+        "2-D axial, even/odd frequencies",
         {
             "model_type": "llava",
             "vision_config": {"model_type": "pixtral", "head_dim": 64, "hidden_size": 1024, "num_attention_heads": 16},
@@ -89,7 +90,8 @@ EXAMPLE_CONFIGS: dict[str, tuple[str, dict[str, Any], str | None]] = {
 def _example(words: str, config: dict[str, Any], key: str | None) -> tuple[str, MultiAxis]:
     spec = RopeSpec.from_hf_config(config, config_key=key)
     assert spec.axes is not None, f"{words}: the config describes no axes"
-    return f"{words}, d = {spec.rotary_dim}", spec.axes
+    sections = "" if spec.axes.sections is None else f" ({', '.join(map(str, spec.axes.sections))})"
+    return f"{words}{sections}, d = {spec.rotary_dim}", spec.axes
 
 
 #: The schemes the theorem is instantiated on: the specs' own axes (``RopeSpec.from_hf_config(...).axes``).
