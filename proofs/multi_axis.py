@@ -21,6 +21,7 @@ import sympy
 from sympy import Function, IndexedBase, Matrix, Sum
 
 from ropecheck.axes import MultiAxis, axial, mrope
+from ropecheck.spec import RopeSpec
 from ropecheck.symbolic.decide import decide_step
 from ropecheck.symbolic.proof import Proof, Verdict, timed
 from ropecheck.symbolic.render import print_family
@@ -28,6 +29,7 @@ from ropecheck.symbolic.rope import block_symbols, dot, positions, rot, thetas, 
 
 __all__ = [
     "EXAMPLES",
+    "EXAMPLE_CONFIGS",
     "NUMBER",
     "THEOREMS",
     "TITLE",
@@ -41,13 +43,59 @@ __all__ = [
 NUMBER = 8
 TITLE = "Multi-axis RoPE (M-RoPE, axial 2-D) is relative per axis"
 
-#: The schemes the theorem is instantiated on: the configs' vocabulary, built by ropecheck.axes.
-EXAMPLES: dict[str, tuple[str, MultiAxis]] = {
-    "qwen2_vl": ("M-RoPE in sections (16, 24, 24), d = 128", mrope((16, 24, 24), 128)),
-    "qwen3_vl": ("M-RoPE interleaved (24, 20, 20), d = 128", mrope((24, 20, 20), 128, interleaved=True)),
-    "qwen2_vl_vision": ("2-D axial, one shared table, d = 80", axial(80, "shared")),
-    "pixtral": ("2-D axial, even/odd frequencies, d = 64", axial(64, "alternating")),
+#: Configs shaped like the published ones (the fields RoPE reads), one per scheme: (words, config, config key):
+#: Qwen2-VL 7B, Qwen3-VL 8B, Qwen2-VL's vision encoder, Pixtral's vision encoder.
+EXAMPLE_CONFIGS: dict[str, tuple[str, dict[str, Any], str | None]] = {
+    "qwen2_vl": (
+        "M-RoPE in sections",
+        {
+            "model_type": "qwen2_vl",
+            "hidden_size": 3584,
+            "num_attention_heads": 28,
+            "rope_theta": 1000000.0,
+            "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+        },
+        None,
+    ),
+    "qwen3_vl": (
+        "M-RoPE interleaved",
+        {
+            "model_type": "qwen3_vl",
+            "text_config": {
+                "head_dim": 128,
+                "hidden_size": 4096,
+                "num_attention_heads": 32,
+                "rope_theta": 5000000,
+                "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True},
+            },
+        },
+        None,
+    ),
+    "qwen2_vl_vision": (
+        "2-D axial, one shared table",
+        {"model_type": "qwen2_vl", "vision_config": {"embed_dim": 1280, "num_heads": 16, "hidden_size": 1536}},
+        "vision_config",
+    ),
+    "pixtral": (
+        "2-D axial, even/odd frequencies",
+        {
+            "model_type": "llava",
+            "vision_config": {"model_type": "pixtral", "head_dim": 64, "hidden_size": 1024, "num_attention_heads": 16},
+        },
+        "vision_config",
+    ),
 }
+
+
+def _example(words: str, config: dict[str, Any], key: str | None) -> tuple[str, MultiAxis]:
+    spec = RopeSpec.from_hf_config(config, config_key=key)
+    assert spec.axes is not None, f"{words}: the config describes no axes"
+    sections = "" if spec.axes.sections is None else f" ({', '.join(map(str, spec.axes.sections))})"
+    return f"{words}{sections}, d = {spec.rotary_dim}", spec.axes
+
+
+#: The schemes the theorem is instantiated on: the specs' own axes (``RopeSpec.from_hf_config(...).axes``).
+EXAMPLES: dict[str, tuple[str, MultiAxis]] = {k: _example(*v) for k, v in EXAMPLE_CONFIGS.items()}
 
 
 def multi_axis_matrix(scheme: MultiAxis, freqs: Sequence[Any], pos: Sequence[Any]) -> Matrix:

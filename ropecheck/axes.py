@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from .errors import SpecError
 
-__all__ = ["SCHEMES", "Axis", "MultiAxis", "axial", "mrope", "runs"]
+__all__ = ["SCHEMES", "Axis", "MultiAxis", "axial", "mrope", "progressions", "runs"]
 
 Scheme = Literal["mrope", "mrope-interleaved", "axial-shared", "axial-alternating", "axial-split", "custom"]
 
@@ -143,6 +143,10 @@ class MultiAxis:
             rows.append({"pairs": (lo, hi), "axis": a.name, "count": hi - lo + 1})
         return rows
 
+    def pairs_in_words(self) -> dict[str, str]:
+        """Per axis, its pairs as runs and strides (``"0-15"``, ``"1, 4, ..., 58 (every 3rd)"``)."""
+        return {a.name: progressions(sorted(a.pairs)) for a in self.axes}
+
     def describe(self) -> str:
         """One line: the scheme and the pairs per axis (``mrope t:16 h:24 w:24``)."""
         counts = " ".join(f"{a.name}:{len(a.pairs)}" for a in self.axes)
@@ -175,6 +179,35 @@ def runs(values: tuple[int, ...] | list[int]) -> list[tuple[int, int]]:
             out.append((start, i - 1))
             start = i
     return out
+
+
+def progressions(indices: list[int]) -> str:
+    """Sorted indices in words: runs ``lo-hi``, strides ``a, b, ..., z (every kth)``, single values.
+
+    Example:
+        >>> progressions([0, 1, 2, 3, 5, 8, 11, 14, 20])
+        '0-3, 5, 8, ..., 14 (every 3rd), 20'
+    """
+    parts: list[str] = []
+    i, n = 0, len(indices)
+    while i < n:
+        j = i + 1
+        if j < n:
+            step = indices[j] - indices[i]
+            while j + 1 < n and indices[j + 1] - indices[j] == step:
+                j += 1
+            if step == 1 and j > i:
+                parts.append(f"{indices[i]}-{indices[j]}")
+                i = j + 1
+                continue
+            if j - i >= 2:
+                nth = {2: "2nd", 3: "3rd"}.get(step, f"{step}th")
+                parts.append(f"{indices[i]}, {indices[i] + step}, ..., {indices[j]} (every {nth})")
+                i = j + 1
+                continue
+        parts.append(str(indices[i]))
+        i += 1
+    return ", ".join(parts)
 
 
 def _ranges(indices: list[int]) -> str:

@@ -46,6 +46,16 @@ __all__ = [
 
 #: cause -> (family code, what it means). Families are ``ropecheck.verify.FINDING_CODES``'s stable codes.
 CAUSES: dict[str, tuple[str, str]] = {
+    "axes_swapped": ("axes", "two position axes are swapped (height and width sections, or rows and columns)"),
+    "sections_wrong": ("axes", "the M-RoPE section sizes differ from the spec's mrope_section"),
+    "mrope_interleaved_as_chunked": ("axes", "interleaved M-RoPE (Qwen3-VL) applied as consecutive sections"),
+    "mrope_chunked_as_interleaved": ("axes", "M-RoPE sections (Qwen2-VL) applied interleaved"),
+    "axis_ignored": ("axes", "one position axis is ignored: its pairs turn by another axis, or by none"),
+    "axes_wrong": ("axes", "the pairs turn by other position axes, or at other per-axis angles, than the spec's"),
+    "text_positions_differ": (
+        "axes",
+        "text tokens (one position on every axis) are rotated at different positions per axis",
+    ),
     "positions_clamped": ("positions", "positions past a table's end are clamped to its last row"),
     "positions_wrapped": ("positions", "positions wrap around a table's length (an index modulo its size)"),
     "positions_ignored": ("positions", "the positions given are ignored: each token is rotated at its index"),

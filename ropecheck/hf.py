@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .axes import MultiAxis, axial, mrope
 from .errors import ConfigError, SpecError
 from .schedules import (
     MAX_HEAD_DIM,
@@ -58,6 +59,7 @@ from .schedules import (
 )
 
 __all__ = [
+    "AXIAL_VISION_MODEL_TYPES",
     "INTERLEAVED_MODEL_TYPES",
     "MAX_CONFIG_BYTES",
     "TOP_LEVEL",
@@ -79,7 +81,26 @@ MAX_CONFIG_BYTES = 16 << 20
 TOP_LEVEL = "."
 
 # Aliases used by configs for the same schedule.
-_TYPE_ALIASES = {"su": "longrope", "static_ntk": "static-ntk", "ntk": "static-ntk", "dynamic_ntk": "dynamic"}
+# "mrope" (Qwen2-VL's configs) is the default schedule with mrope_section; "axial" (the vision encoders'
+# rope_parameters in transformers 5) the default schedule over 2-D patch positions.
+_TYPE_ALIASES = {
+    "su": "longrope",
+    "static_ntk": "static-ntk",
+    "ntk": "static-ntk",
+    "dynamic_ntk": "dynamic",
+    "mrope": "default",
+    "axial": "default",
+}
+
+#: Vision encoders with 2-D axial RoPE, by model_type: how their pairs split between rows and columns
+#: and which config key holds the embedding width their head_dim derives from.
+AXIAL_VISION_MODEL_TYPES: dict[str, tuple[str, str]] = {
+    "qwen2_vl": ("shared", "embed_dim"),
+    "qwen2_vl_vision": ("shared", "embed_dim"),
+    "qwen2_5_vl": ("shared", "hidden_size"),
+    "qwen2_5_vl_vision": ("shared", "hidden_size"),
+    "pixtral": ("alternating", "hidden_size"),
+}
 _NON_JSON = re.compile(r"-?\b(?:NaN|Infinity)\b")
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -381,6 +402,11 @@ def spec_fields_and_keys(
         key = f"{key}.{layer_type}"
     prefix = f"{where}{key}"
 
+    vision = _axial_vision(cfg, source)
+    if vision is not None and cfg.get("head_dim") is None and cfg.get(vision[1]) is not None:
+        cfg = {**cfg, "hidden_size": cfg[vision[1]]}  # the head divides the encoder's width, not the merger's
+        if cfg.get("num_attention_heads") is None and cfg.get("num_heads") is not None:
+            cfg["num_attention_heads"] = cfg["num_heads"]
     head_dim = cfg.get("head_dim")
     if cfg.get("qk_rope_head_dim") is not None:  # MLA (DeepSeek V2/V3): RoPE rotates only the q_pe/k_pe part
         head_dim = cfg["qk_rope_head_dim"]
@@ -460,6 +486,9 @@ def spec_fields_and_keys(
         "scaling": scaling,
         "max_position_embeddings": max_pos,
     }
+    axes = _multi_axis(params, prefix, rotary_dim, vision)
+    if axes is not None:
+        fields["axes"] = axes
     keys = {
         "base": base_key,
         "head_dim": f"{where}head_dim",
@@ -468,3 +497,40 @@ def spec_fields_and_keys(
         "rope_scaling": prefix,
     }
     return fields, keys
+
+
+def _axial_vision(cfg: Mapping[str, Any], source: str) -> tuple[str, str] | None:
+    """(style, width key) when ``cfg`` is the vision config of a 2-D axial encoder, else None."""
+    model_type = cfg.get("model_type")
+    if not isinstance(model_type, str) or model_type.lower() not in AXIAL_VISION_MODEL_TYPES:
+        return None
+    model_type = model_type.lower()
+    if model_type == "pixtral" or model_type.endswith("_vision") or source.split(".")[-1] == "vision_config":
+        return AXIAL_VISION_MODEL_TYPES[model_type]
+    return None
+
+
+def _multi_axis(
+    params: Mapping[str, Any], prefix: str, rotary_dim: Any, vision: tuple[str, str] | None
+) -> MultiAxis | None:
+    """The :class:`~ropecheck.axes.MultiAxis` a config describes (``mrope_section``, a vision encoder), or None."""
+    if not isinstance(rotary_dim, int) or isinstance(rotary_dim, bool) or rotary_dim < 2 or rotary_dim % 2:
+        return None  # the spec reports rotary_dim itself
+    if vision is not None:
+        return axial(rotary_dim, vision[0])  # type: ignore[arg-type]
+    section = params.get("mrope_section")
+    interleaved = params.get("mrope_interleaved")
+    if interleaved is not None:
+        check_bool(f"{prefix}.mrope_interleaved", interleaved)
+    if section is None:
+        if interleaved:
+            raise SpecError(f"{prefix}.mrope_section", "required with mrope_interleaved but missing")
+        return None
+    if not isinstance(section, (list, tuple)) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in section
+    ):
+        raise SpecError(f"{prefix}.mrope_section", f"must be a list of integers, got {describe_value(section)}")
+    try:
+        return mrope(tuple(section), rotary_dim, interleaved=bool(interleaved))
+    except SpecError as exc:
+        raise SpecError(f"{prefix}.mrope_section", str(exc)[len(exc.field) + 2 :]) from None

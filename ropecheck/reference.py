@@ -22,11 +22,17 @@ Design constraints:
 * The spec's conventions are honoured by every form: ``direction=-1`` turns each pair by
   -m*theta_i (the phase of -m, reduced exactly), ``rotary_dims="last"`` rotates the trailing
   ``rotary_dim`` dims.
+* Multi-axis RoPE (``spec.axes``: M-RoPE, 2-D axial) takes one position per axis: with
+  ``axes_at="first"`` positions are ``(axes, ...)`` (transformers' M-RoPE ``(3, batch, seq)``),
+  with ``axes_at="last"`` ``(..., axes)`` (2-D patch coordinates ``(batch, seq, 2)``); pair ``i``
+  turns by its axis's position, exactly as a 1-D pair does. Without ``axes_at`` a multi-axis spec
+  takes one position for every axis (a text token).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Literal
 
 import mpmath
@@ -46,9 +52,14 @@ __all__ = [
     "layout_permutation",
     "effective_seq_len",
     "MAX_EXACT_POSITION",
+    "AXES_AT",
+    "pair_positions",
 ]
 
 Form = Literal["matrix", "elementwise", "complex"]
+AxesAt = Literal["first", "last"]
+#: Where a multi-axis position array holds its axes: its first dimension or its last one.
+AXES_AT: tuple[AxesAt, ...] = ("first", "last")
 FORMS: tuple[Form, ...] = ("matrix", "elementwise", "complex")
 MAX_EXACT_POSITION = 2**32 - 1
 _M32 = np.uint64(0xFFFFFFFF)
@@ -106,23 +117,62 @@ def _turn_limbs(spec: RopeSpec, seq_len: int | None) -> tuple[np.ndarray, ...]:
     return limbs
 
 
-def phases(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> np.ndarray:
-    """The exact phase m*theta_i (times the spec's direction) reduced to [0, 2*pi), shape ``positions.shape + (r/2,)``.
+def pair_positions(spec: RopeSpec, positions: np.ndarray | int, axes_at: AxesAt | None = None) -> np.ndarray:
+    """The position each rotated pair turns by: shape ``(..., r/2)``, or ``(..., 1)`` for one position on every pair.
 
-    Exact to about 1e-15 rad for every integer |m| < 2^32 (see the module docstring).
+    ``axes_at`` says where multi-axis positions hold their axes (``"first"``: ``(axes, ...)``;
+    ``"last"``: ``(..., axes)``); None gives every pair the same position (1-D RoPE, text tokens).
+
+    Example:
+        >>> from ropecheck.axes import mrope
+        >>> spec = RopeSpec(head_dim=8, axes=mrope((2, 1, 1), 8))
+        >>> pair_positions(spec, np.array([5, 6, 7]), "last").tolist()
+        [5, 5, 6, 7]
     """
     p = _as_int_positions(positions)
+    if axes_at is None:
+        return p[..., None]
+    if axes_at not in AXES_AT:
+        raise UsageError(f"axes_at must be 'first' or 'last', got {axes_at!r}")
+    if spec.axes is None:
+        raise UsageError("per-axis positions need a multi-axis spec (spec.axes); this spec is 1-D")
+    n = len(spec.axes.axes)
+    if p.ndim == 0 or p.shape[0 if axes_at == "first" else -1] != n:
+        where = "first" if axes_at == "first" else "last"
+        raise UsageError(
+            f"per-axis positions need {n} axes ({', '.join(spec.axis_names)}) in their {where} dimension, "
+            f"got shape {p.shape}"
+        )
+    if axes_at == "first":
+        p = np.moveaxis(p, 0, -1)
+    return p[..., spec.axis_of_pair()]
+
+
+def phases(
+    spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None, axes_at: AxesAt | None = None
+) -> np.ndarray:
+    """The exact phase m*theta_i (times the spec's direction) reduced to [0, 2*pi), shape ``positions.shape + (r/2,)``.
+
+    Exact to about 1e-15 rad for every integer |m| < 2^32 (see the module docstring). With
+    ``axes_at`` (multi-axis specs) the axes dimension of ``positions`` is replaced by the pairs'.
+    """
+    return _phases(spec, pair_positions(spec, positions, axes_at), seq_len)
+
+
+def _phases(spec: RopeSpec, pp: np.ndarray, seq_len: int | None) -> np.ndarray:
+    """:func:`phases` of per-pair positions ``pp`` (``(..., r/2)`` or ``(..., 1)``)."""
+    p = pp
     seq_len = effective_seq_len(spec, p, seq_len)
     if spec.direction < 0:  # -m*theta_i: the phase of -m, reduced as exactly
         p = -p
     f0, f1, f2, f3 = _turn_limbs(spec, seq_len)
-    m = np.abs(p).astype(np.uint64)[..., None]
+    m = np.abs(p).astype(np.uint64)
     with np.errstate(over="ignore"):
         t0, t1, t2, t3 = m * f0, m * f1, m * f2, m * f3  # each < 2^64: m < 2^32, limb < 2^32
         low = t0 + ((t1 & _M32) << np.uint64(32))  # bits 0..63 of m*F (mod 2^64)
         carry = (low < t0).astype(np.uint64)
         top = t2 + (t1 >> np.uint64(32)) + carry + ((t3 & _M32) << np.uint64(32))  # bits 64..127
-        neg = (p < 0)[..., None]
+        neg = np.broadcast_to(p < 0, top.shape)
         # -(top*2^64 + low) mod 2^128, top half: ~top, plus one when the low half is zero
         top = np.where(neg, ~top + (low == 0).astype(np.uint64), top)
     frac = (top >> np.uint64(11)).astype(np.float64) * 2.0**-53 + (top & np.uint64(0x7FF)).astype(np.float64) * 2.0**-64
@@ -130,18 +180,20 @@ def phases(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None =
 
 
 def cos_sin(
-    spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None
+    spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None, axes_at: AxesAt | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of the exact phases, each of shape ``positions.shape + (r/2,)``."""
-    ph = phases(spec, positions, seq_len=seq_len)
+    """cos and sin of the exact phases, each of shape ``positions.shape + (r/2,)`` (see :func:`phases`)."""
+    ph = phases(spec, positions, seq_len=seq_len, axes_at=axes_at)
     return np.cos(ph), np.sin(ph)
 
 
-def angles(spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None) -> np.ndarray:
+def angles(
+    spec: RopeSpec, positions: np.ndarray | int, *, seq_len: int | None = None, axes_at: AxesAt | None = None
+) -> np.ndarray:
     """The unreduced angles m*theta_i (times the direction) as one fp64 product, as careful fp64 code forms it."""
-    p = _as_int_positions(positions)
+    p = pair_positions(spec, positions, axes_at)
     seq_len = effective_seq_len(spec, p, seq_len)
-    return float(spec.direction) * p.astype(np.float64)[..., None] * spec.inv_freq(seq_len)
+    return float(spec.direction) * p.astype(np.float64) * spec.inv_freq(seq_len)
 
 
 def rotate(x: np.ndarray, layout: str) -> np.ndarray:
@@ -165,15 +217,25 @@ def _expand(table: np.ndarray, layout: str) -> np.ndarray:
     return np.repeat(table, 2, axis=-1)
 
 
-def rope_matrix(spec: RopeSpec, position: int, *, seq_len: int | None = None, scaled: bool = True) -> np.ndarray:
+def rope_matrix(
+    spec: RopeSpec, position: int | Sequence[int], *, seq_len: int | None = None, scaled: bool = True
+) -> np.ndarray:
     """The block-diagonal matrix R_{Theta,m} (head_dim x head_dim) at one position.
 
     Block i acts on the pair (a, b) = ``spec.pairs()[i]`` as [[cos, -sin], [sin, cos]] of
     m*theta_i; dims past ``rotary_dim`` get 1 on the diagonal. With ``scaled`` (default) the
-    rotary block is multiplied by the attention factor, as the other forms are.
+    rotary block is multiplied by the attention factor, as the other forms are. A multi-axis
+    spec takes one position per axis (a sequence), or one int for all of them.
     """
-    c, s = cos_sin(spec, np.asarray([position]), seq_len=seq_len)
-    c, s = c[0], s[0]
+    p = np.asarray(position)
+    pp = pair_positions(spec, p[None, :], "last") if p.ndim == 1 else pair_positions(spec, p[None])
+    return _matrix(spec, pp[0], seq_len, scaled)
+
+
+def _matrix(spec: RopeSpec, pp: np.ndarray, seq_len: int | None, scaled: bool) -> np.ndarray:
+    """:func:`rope_matrix` at the per-pair positions ``pp`` (``(r/2,)`` or ``(1,)``)."""
+    ph = _phases(spec, pp, seq_len)
+    c, s = np.broadcast_to(np.cos(ph), (spec.half,)), np.broadcast_to(np.sin(ph), (spec.half,))
     scale = spec.attention_factor if scaled else 1.0
     m = np.eye(spec.head_dim)
     a, b = spec.pairs().T
@@ -192,16 +254,20 @@ def apply_rope(
     form: Form = "elementwise",
     seq_len: int | None = None,
     scaled: bool = True,
+    axes_at: AxesAt | None = None,
 ) -> np.ndarray:
     """Rotate ``x`` (last axis ``head_dim``) by the positions, in fp64.
 
     Args:
         x: array ``(..., head_dim)``.
-        positions: integers broadcastable to ``x.shape[:-1]``.
+        positions: integers broadcastable to ``x.shape[:-1]``; for a multi-axis spec with
+            ``axes_at``, one such array per axis, stacked first or last.
         spec: what RoPE to apply.
         form: ``"matrix"``, ``"elementwise"`` or ``"complex"``; all three agree to ~1e-15.
         seq_len: the current length for length-dependent schedules (default max(positions)+1).
         scaled: multiply by the spec's attention factor (as real implementations do).
+        axes_at: where per-axis positions hold their axes (``"first"``: ``(axes, ...)``,
+            ``"last"``: ``(..., axes)``); None gives every axis the same position.
 
     Example:
         >>> import numpy as np
@@ -212,23 +278,26 @@ def apply_rope(
     x = np.asarray(x, dtype=np.float64)
     if x.ndim < 1 or x.shape[-1] != spec.head_dim:
         raise UsageError(f"x must have last dimension head_dim={spec.head_dim}, got shape {x.shape}")
-    p = _as_int_positions(positions)
+    pp = pair_positions(spec, positions, axes_at)
     try:
-        p = np.broadcast_to(p, x.shape[:-1])
+        pp = np.broadcast_to(pp, x.shape[:-1] + pp.shape[-1:])
     except ValueError:
-        raise UsageError(f"positions of shape {p.shape} do not broadcast to x.shape[:-1] = {x.shape[:-1]}") from None
-    seq_len = effective_seq_len(spec, p, seq_len)
+        shape = pp.shape[:-1] if axes_at is None else np.asarray(positions).shape
+        raise UsageError(f"positions of shape {shape} do not broadcast to x.shape[:-1] = {x.shape[:-1]}") from None
+    seq_len = effective_seq_len(spec, pp, seq_len)
     scale = spec.attention_factor if scaled else 1.0
     r, r0 = spec.rotary_dim, spec.rotary_start
     if form == "matrix":
         out = np.empty_like(x)
-        flat_p, flat_x, flat_out = p.reshape(-1), x.reshape(-1, spec.head_dim), out.reshape(-1, spec.head_dim)
-        for pos in np.unique(flat_p):
-            rows = flat_p == pos
-            mat = rope_matrix(spec, int(pos), seq_len=seq_len, scaled=scaled)
+        flat_p = pp.reshape(-1, pp.shape[-1])
+        flat_x, flat_out = x.reshape(-1, spec.head_dim), out.reshape(-1, spec.head_dim)
+        for pos in np.unique(flat_p, axis=0):
+            rows = (flat_p == pos).all(axis=-1)
+            mat = _matrix(spec, pos, seq_len, scaled)
             flat_out[rows] = flat_x[rows] @ mat.T
         return out
-    c, s = cos_sin(spec, p, seq_len=seq_len)
+    ph = _phases(spec, pp, seq_len)
+    c, s = np.cos(ph), np.sin(ph)
     out = x.copy()
     if form == "elementwise":
         xr = x[..., r0 : r0 + r]

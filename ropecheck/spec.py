@@ -31,6 +31,7 @@ import mpmath
 import numpy as np
 
 from . import hf
+from .axes import MultiAxis
 from .errors import SpecError
 from .schedules import (
     DPS,
@@ -84,6 +85,11 @@ class RopeSpec:
             a pure rotation (DeepSeek-V3's reference code).
         rotary_dims: ``"first"`` (default): the rotated dims are the leading ``rotary_dim`` ones;
             ``"last"``: the trailing ones (DeepSeek MLA's ``cat(q_nope, q_pe)`` head).
+        axes: multi-axis RoPE (:class:`~ropecheck.axes.MultiAxis`): which pair rotates by which
+            position axis (M-RoPE sections, interleaved M-RoPE, 2-D axial); None (default) for
+            1-D RoPE. Pair ``i`` turns by ``positions[axis(i)] * theta_i``, where ``theta_i`` is
+            :meth:`inv_freq`'s entry ``i`` -- the 1-D table for M-RoPE, the axes' own tables for
+            axial RoPE.
 
     Example:
         >>> spec = RopeSpec(head_dim=8)
@@ -101,6 +107,7 @@ class RopeSpec:
     direction: int = 1
     attention_factor_in: str = "cos_sin"
     rotary_dims: str = "first"
+    axes: MultiAxis | None = None
 
     if TYPE_CHECKING:  # the constructor as callers see it: rotary_dim may be None (= head_dim)
 
@@ -115,6 +122,7 @@ class RopeSpec:
             direction: int = 1,
             attention_factor_in: str = "cos_sin",
             rotary_dims: str = "first",
+            axes: MultiAxis | None = None,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -148,6 +156,17 @@ class RopeSpec:
             raise SpecError("attention_factor_in", f"must be 'cos_sin' or 'softmax', got {self.attention_factor_in!r}")
         if self.rotary_dims not in ROTARY_DIMS:
             raise SpecError("rotary_dims", f"must be 'first' or 'last', got {self.rotary_dims!r}")
+        if self.axes is not None:
+            if not isinstance(self.axes, MultiAxis):
+                raise SpecError(
+                    "axes", f"must be a MultiAxis (ropecheck.axes) or None, got {describe_value(self.axes)}"
+                )
+            self.axes.check(self.half)
+            if not self.axes.uses_spec_table(self.rotary_dim) and not isinstance(self.scaling, Default):
+                raise SpecError(
+                    "axes",
+                    f"axial RoPE with its own frequency tables takes the default schedule, got {self.rope_type!r}",
+                )
         self.scaling.validate(self)
         self._check_derived()
 
@@ -231,6 +250,17 @@ class RopeSpec:
             out["rotary_dims"] = self.rotary_dims
         return out
 
+    @property
+    def axis_names(self) -> tuple[str, ...]:
+        """The position axes, in the order positions give them (``()`` for 1-D RoPE)."""
+        return () if self.axes is None else self.axes.names
+
+    def axis_of_pair(self) -> np.ndarray:
+        """Per rotated pair, the index of the position axis that turns it (all 0 for 1-D RoPE)."""
+        if self.axes is None:
+            return np.zeros(self.half, dtype=np.int64)
+        return np.asarray(self.axes.axis_of_pair(), dtype=np.int64)
+
     def inv_freq_mp(self, seq_len: int | None = None) -> tuple[mpmath.mpf, ...]:
         """The inverse frequencies theta_i exactly (50 digits), as mpmath numbers."""
         return _inv_freq_mp_cached(self, None if seq_len is None else int(seq_len))
@@ -272,6 +302,7 @@ class RopeSpec:
             "attention_factor_in": self.attention_factor_in,
             "rotary_dims": self.rotary_dims,
             "schedule_attention_factor": self.schedule_attention_factor,
+            "axes": None if self.axes is None else self.axes.to_dict(),
         }
 
     def describe(self) -> str:
@@ -288,6 +319,8 @@ class RopeSpec:
             out += f", attention factor {self.schedule_attention_factor:g} in the softmax scale (RoPE output unscaled)"
         if self.rotary_dims == "last":
             out += f", rotated dims last ({self.rotary_start}-{self.head_dim - 1})"
+        if self.axes is not None:
+            out += f", axes={self.axes.describe()}"
         return out
 
     @classmethod
@@ -335,6 +368,12 @@ class RopeSpec:
 @functools.lru_cache(maxsize=1024)
 def _inv_freq_mp_cached(spec: RopeSpec, seq_len: int | None) -> tuple[mpmath.mpf, ...]:
     with mpmath.workdps(DPS):
+        if spec.axes is not None and not spec.axes.uses_spec_table(spec.rotary_dim):
+            # axial RoPE: pair i's frequency from its axis's own table, base_a ** (-2 j / D_a)
+            return tuple(
+                mpmath.power(mpmath.mpf(spec.base if base is None else base), -mpmath.mpf(2 * j) / dim)
+                for j, dim, base in spec.axes.frequency_of_pair()
+            )
         return tuple(spec.scaling.inv_freq_mp(spec, seq_len))
 
 

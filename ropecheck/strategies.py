@@ -37,6 +37,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from .axes import MultiAxis, axial, mrope
 from .errors import UsageError
 from .properties import Sample, position_limit
 from .protocol import round_to_dtype
@@ -48,10 +49,13 @@ from .tolerance import dtype_name
 __all__ = [
     "CI_PROFILE",
     "DEV_PROFILE",
+    "MULTI_AXIS_SCHEMES",
     "POSITION_KINDS",
+    "axis_positions",
     "bases",
     "head_dims",
     "layouts",
+    "multi_axis_specs",
     "positions",
     "register_profiles",
     "rope_specs",
@@ -62,6 +66,8 @@ __all__ = [
     "tensors",
 ]
 
+#: The multi-axis schemes :func:`multi_axis_specs` draws (the first is where it shrinks to).
+MULTI_AXIS_SCHEMES: tuple[str, ...] = ("mrope", "mrope-interleaved", "axial-shared", "axial-alternating")
 POSITION_KINDS: tuple[str, ...] = ("contiguous", "offset", "row-offsets", "arbitrary", "large")
 CI_PROFILE = "ropecheck-ci"
 DEV_PROFILE = "ropecheck-dev"
@@ -588,3 +594,69 @@ def _spec_and_sample(
         samples(spec, dtype=dtype, max_batch=max_batch, max_seq=max_seq, max_heads=max_heads, max_position=max_position)
     )
     return spec, sample
+
+
+def multi_axis_specs(
+    *, schemes: Sequence[str] | None = None, max_pairs: int = 16, layout: str | None = None
+) -> st.SearchStrategy[RopeSpec]:
+    """Multi-axis specs: M-RoPE (sections or interleaved, 3 axes) and 2-D axial (shared or alternating tables).
+
+    Shrinks toward few pairs (2-D axial over 2, M-RoPE over 3), the half layout and base 10000.
+
+    Args:
+        schemes: the schemes to draw from (default :data:`MULTI_AXIS_SCHEMES`).
+        max_pairs: the most rotated pairs (>= 3).
+        layout: fix the layout (default: both).
+
+    Example:
+        >>> multi_axis_specs(schemes=["axial-shared"]).example().axes.scheme
+        'axial-shared'
+    """
+    names = tuple(schemes) if schemes is not None else MULTI_AXIS_SCHEMES
+    _check(bool(names) and all(n in MULTI_AXIS_SCHEMES for n in names), f"schemes must be among {MULTI_AXIS_SCHEMES}")
+    _check(isinstance(max_pairs, int) and max_pairs >= 3, f"max_pairs must be an int >= 3, got {max_pairs!r}")
+    _check(
+        layout is None or layout in ("half", "interleaved"), f"layout must be 'half' or 'interleaved', got {layout!r}"
+    )
+    return _multi_axis_specs(names, max_pairs, layout)
+
+
+@st.composite
+def _multi_axis_specs(draw: st.DrawFn, names: tuple[str, ...], max_pairs: int, layout: str | None) -> RopeSpec:
+    scheme = draw(st.sampled_from(names))
+    if scheme.startswith("axial"):
+        pairs = 2 * draw(_ints(1, max_pairs // 2))
+        axes: MultiAxis = axial(2 * pairs, scheme.split("-")[1])  # type: ignore[arg-type]
+    else:
+        pairs = draw(_ints(3, max_pairs))
+        interleaved = scheme == "mrope-interleaved"
+        h = draw(_ints(0, (pairs + 1) // 3 if interleaved else pairs))
+        w = draw(_ints(0, pairs // 3 if interleaved else pairs - h))
+        axes = mrope((pairs - h - w, h, w), 2 * pairs, interleaved=interleaved)
+    return RopeSpec(
+        head_dim=2 * pairs,
+        base=draw(bases()),
+        layout=layout if layout is not None else draw(layouts()),  # type: ignore[arg-type]
+        axes=axes,
+    )
+
+
+def axis_positions(
+    spec: RopeSpec, *, batch: int = 1, seq: int = 4, max_value: int = 4095, same: bool = False
+) -> st.SearchStrategy[np.ndarray]:
+    """Per-axis positions ``(axes, batch, seq)`` for a multi-axis spec, shrinking to zeros.
+
+    Args:
+        spec: a spec with axes.
+        batch, seq: the shape.
+        max_value: the largest position (<= 2^32-1).
+        same: one position on every axis (text tokens).
+    """
+    _check(spec.axes is not None, "axis_positions needs a spec with axes (multi_axis_specs draws them)")
+    _check(batch >= 1 and seq >= 1, f"batch and seq must be >= 1, got {batch}, {seq}")
+    _check(0 <= max_value <= MAX_EXACT_POSITION, f"max_value must be in 0..2^32-1, got {max_value}")
+    n = len(spec.axis_names)
+    one = hnp.arrays(np.int64, (batch, seq), elements=st.integers(0, max_value))
+    if same:
+        return one.map(lambda p: np.ascontiguousarray(np.broadcast_to(p, (n, batch, seq))))
+    return hnp.arrays(np.int64, (n, batch, seq), elements=st.integers(0, max_value))

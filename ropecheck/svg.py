@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
+from .axes import MultiAxis
 from .schedules import Layout
 from .spec import RopeSpec
 
-__all__ = ["figure_svg", "spectra_svg", "pairing_svg", "curve_svg"]
+__all__ = ["axes_svg", "figure_svg", "spectra_svg", "pairing_svg", "curve_svg"]
 
 
 def _mpl() -> Any:
@@ -126,4 +127,35 @@ def pairing_svg(head_dim: int = 8) -> str:
             )
             ax.text(mid, min(height, 1.25), f"θ{i}", ha="center", fontsize=7, color=color)
     fig.tight_layout()
+    return figure_svg(fig)
+
+
+#: One color per axis name, so t/h/w read the same in every row of :func:`axes_svg`.
+_AXIS_COLORS = {"t": "#4c72b0", "h": "#dd8452", "w": "#55a868", "x": "#dd8452", "y": "#55a868"}
+
+
+def axes_svg(schemes: Sequence[tuple[str, MultiAxis]]) -> str:
+    """Pair -> axis diagram: one row per scheme, one cell per rotated pair, colored by the axis that turns it."""
+    plt = _mpl()
+    fig, axes = plt.subplots(len(schemes), 1, figsize=(7.2, 0.75 * len(schemes) + 0.3), squeeze=False)
+    fallback = plt.get_cmap("tab10")
+    for ax, (label, scheme) in zip(axes[:, 0], schemes):
+        axis_of = scheme.axis_of_pair()
+        names = scheme.names
+        colors = [_AXIS_COLORS.get(n, fallback(k)) for k, n in enumerate(names)]
+        for i, a in enumerate(axis_of):
+            ax.add_patch(plt.Rectangle((i, 0), 0.92, 1, color=colors[a]))
+        ax.set_xlim(0, len(axis_of))
+        ax.set_ylim(0, 1)
+        ax.set_yticks([])
+        ax.set_xticks(range(0, len(axis_of) + 1, 8))
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(False)
+        counts = ", ".join(f"{n}: {len(a.pairs)}" for n, a in zip(names, scheme.axes))
+        ax.set_title(f"{label} ({counts})", fontsize=8, loc="left")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in ("#4c72b0", "#dd8452", "#55a868")]
+    fig.legend(handles, ["t (temporal)", "h (height / row)", "w (width / column)"], loc="lower center", ncol=3,
+               fontsize=7, frameon=False, bbox_to_anchor=(0.5, -0.02))  # fmt: skip
+    axes[-1, 0].set_xlabel("rotated pair i", fontsize=8)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return figure_svg(fig)

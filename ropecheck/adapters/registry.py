@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import UsageError
 from ..spec import RopeSpec
 
-__all__ = ["Adapter", "ADAPTERS", "register", "get_adapter"]
+__all__ = ["Adapter", "ADAPTERS", "axes_fn", "register", "get_adapter", "positions_fn"]
 
 Factory = Callable[[], Callable[..., Any]]
 
@@ -94,6 +94,14 @@ def get_adapter(name: str) -> Adapter:
     if name not in ADAPTERS:
         raise UsageError(f"unknown adapter {name!r}; choose from: {', '.join(ADAPTERS)} (see `ropecheck adapters`)")
     return ADAPTERS[name]
+
+
+def axes_fn(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Mark ``fn`` as a torch ``fn(x, positions)`` callable taking ``(axes, batch, seq)`` positions (multi-axis)."""
+    fn.rope_convention = "axes"  # type: ignore[attr-defined]
+    fn.rope_backend = "torch"  # type: ignore[attr-defined]
+    fn.__qualname__ = fn.__name__ = name
+    return fn
 
 
 def positions_fn(fn: Callable[..., Any], name: str) -> Callable[..., Any]:

@@ -38,9 +38,10 @@ _EPILOG = f"""examples:
   ropecheck claim '\\cos(m\\theta)\\cos(n\\theta) + \\sin(m\\theta)\\sin(n\\theta) = \\cos((m-n)\\theta)'
 
 SymPy syntax ('==', or one '='): free names are real symbols; I, re, im, conjugate, Abs,
-exp, cos, sin, tan, sqrt, log, pi, E, eye(n), Matrix and R(phi) (the 2x2 rotation) are
-known; other f(x) are undefined functions; '^' is a power; M.T transposes; matrices
-compare entrywise. Only arithmetic, calls, numbers, [...] and .T are accepted.
+exp, cos, sin, tan, sqrt, log, pi, E, eye(n), Matrix, R(phi) (the 2x2 rotation) and
+diag(A, B, ...) (block-diagonal, multi-axis RoPE) are known; other f(x) are undefined
+functions; '^' is a power; M.T transposes; matrices compare entrywise. Only arithmetic,
+calls, numbers, [...] and .T are accepted.
 LaTeX (any claim with a backslash or braces): one '=' between the sides; i is the
 imaginary unit, e is Euler's number; \\Re/\\mathrm{{Re}}, \\bar{{k}}/\\overline{{k}}/k^*, R(\\phi)^T
 and \\sum_{{i=0}}^{{N}} x_i are understood.

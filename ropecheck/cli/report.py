@@ -31,6 +31,7 @@ from ..errors import UsageError
 from ..io import replace_tree
 from ..report import collect as rc
 from ..report import engines as re_
+from ..report.axes import collect_axes
 from ..report.model import Report, Section
 from ..report.render import page_bodies, render_html, render_json, render_readme
 from ..report.survey import collect_survey
@@ -56,6 +57,7 @@ COLLECTORS: tuple[tuple[str, str, Callable[..., Section]], ...] = (
     ("certificates", "Coq certificates", re_.collect_certificates),
     ("properties", "property checks", re_.collect_properties),
     ("verify", "verify adapters", re_.collect_verify),
+    ("axes", "multi-axis RoPE", collect_axes),
     ("precision", "precision sweeps", re_.collect_precision),
     ("survey", "survey of transformers", collect_survey),
 )

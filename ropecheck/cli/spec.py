@@ -1,5 +1,8 @@
 """``ropecheck spec``: print a spec's frequencies, wavelengths and attention factor.
 
+A multi-axis spec (M-RoPE, 2-D axial) also shows which position axis turns each pair, as a
+pair -> axis table in runs of consecutive pairs and an ``axis`` column per pair.
+
 With ``--hf-config`` the output says which (sub-)config was read (``source: text_config of
 PATH``; ``--config-key`` picks another). Exit codes: 0, or 2 for a bad flag, an unreadable
 config or an invalid spec (one line on stderr naming the flag or the dotted config key).
@@ -14,6 +17,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from ..axes import SCHEMES
 from ..schedules import MAX_POSITION_EMBEDDINGS
 from ..spec import RopeSpec
 from .args import EXIT_OK, add_spec_arguments, check_flag_range, spec_from_args, spec_source, write_json
@@ -50,17 +54,24 @@ def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:
 
     inv = spec.inv_freq(seq_len)
     default = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()
-    rows = [
-        {
+    names = spec.axis_names
+    axis_of = spec.axis_of_pair()
+    rows = []
+    for i, (a, b) in enumerate(spec.pairs()):
+        row: dict[str, Any] = {
             "index": i,
             "pair": [int(a), int(b)],
             "inv_freq": float(inv[i]),
             "wavelength": float(2 * np.pi / inv[i]),
             "scale_vs_default": float(inv[i] / default[i]),
         }
-        for i, (a, b) in enumerate(spec.pairs())
-    ]
-    return {"spec": spec.to_dict(), "description": spec.describe(), "seq_len": seq_len, "pairs": rows}
+        if names:
+            row["axis"] = names[int(axis_of[i])]
+        rows.append(row)
+    out: dict[str, Any] = {"spec": spec.to_dict(), "description": spec.describe(), "seq_len": seq_len, "pairs": rows}
+    if spec.axes is not None:
+        out["axes"] = [{"pairs": list(r["pairs"]), "axis": r["axis"], "count": r["count"]} for r in spec.axes.table()]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,22 +103,39 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"max_position_embeddings: {spec.max_position_embeddings}")
     if spec.depends_on_length:
         console.print(f"frequencies depend on the current length; shown for seq_len={args.seq_len}")
+    if spec.axes is not None:
+        console.print(f"axes: {SCHEMES[spec.axes.scheme]}", highlight=False, soft_wrap=True)
+        text = "the same 1-D position on every axis" if spec.axes.text_same_position else "none (vision only)"
+        console.print(f"positions: one per axis ({', '.join(spec.axis_names)}); text tokens: {text}", highlight=False)
+        runs = Table(show_edge=False, title="pair -> axis")
+        for col in ("axis", "pairs", "count"):
+            runs.add_column(col)
+        words = spec.axes.pairs_in_words()
+        for a in spec.axes.axes:
+            runs.add_row(a.name, words[a.name], str(len(a.pairs)))
+        console.print(runs)
     table = Table(show_edge=False)
-    for col, just in (
+    columns = [
         ("i", "right"),
         ("pair", "left"),
         ("inv_freq θ_i", "right"),
         ("wavelength (tokens)", "right"),
         ("θ_i / default", "right"),
-    ):
+    ]
+    if spec.axes is not None:
+        columns.append(("axis", "left"))
+    for col, just in columns:
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for row in data["pairs"]:
-        table.add_row(
+        cells = [
             str(row["index"]),
             f"({row['pair'][0]}, {row['pair'][1]})",
             f"{row['inv_freq']:.10e}",
             f"{row['wavelength']:.6g}",
             f"{row['scale_vs_default']:.6g}",
-        )
+        ]
+        if "axis" in row:
+            cells.append(row["axis"])
+        table.add_row(*cells)
     console.print(table)
     return EXIT_OK

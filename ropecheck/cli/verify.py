@@ -104,8 +104,10 @@ def add_parser(sub: Any) -> None:
     )
     g.add_argument(
         "--positions",
-        choices=("tensor", "offset", "implicit"),
-        help="calling convention fn(x, positions) / fn(x, offset) / fn(x) (default: from the signature)",
+        choices=("tensor", "offset", "implicit", "axes"),
+        help="calling convention fn(x, positions) / fn(x, offset) / fn(x) (default: from the signature); "
+        "axes: fn(x, positions) with one position per axis, (axes, batch, seq), for multi-axis RoPE "
+        "(M-RoPE, 2-D axial; the spec's axes)",
     )
     g.add_argument("--allow-inplace", action="store_true", help="do not fail a target that modifies x in place")
     g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -172,7 +174,7 @@ def _load(args: argparse.Namespace, spec: RopeSpec | None) -> Loaded:
     fn = load_target(args.target)
     if spec is None:  # identify mode
         return Loaded(fn, None, args.head_dim, args.target, mode)
-    if args.layout == "auto":
+    if args.layout == "auto" and mode != "axes":
         spec = _layout_from_target(fn, spec, mode, args)
     return Loaded(fn, spec, spec.head_dim, args.target, mode)
 

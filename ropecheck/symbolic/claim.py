@@ -5,8 +5,9 @@ Two syntaxes:
 * **SymPy** (Python expression syntax, read by :mod:`.sympy_syntax`): free names are real
   symbols (``alpha``, ``beta``, ``gamma``, ``N``, ``S`` ... included); ``I``, ``re``,
   ``im``, ``conjugate``, ``Abs``, ``exp``, ``cos``, ``sin``, ``tan``, ``sqrt``, ``log``,
-  ``pi``, ``E``, ``Rational``, ``eye(n)``, ``Matrix`` and ``R(phi)`` (the 2x2 rotation
-  matrix) are known; any other ``f(x)`` is an undefined function; ``^`` is a power;
+  ``pi``, ``E``, ``Rational``, ``eye(n)``, ``Matrix``, ``R(phi)`` (the 2x2 rotation
+  matrix) and ``diag(A, B, ...)`` (block-diagonal) are known; any other ``f(x)`` is an
+  undefined function; ``^`` is a power;
   decimal numbers become exact rationals; ``M.T`` transposes. Only arithmetic, calls,
   numbers, ``[...]`` lists and ``.T`` are accepted (checked on the syntax tree, which is
   then evaluated node by node, never by ``eval``), so a claim cannot run other code.

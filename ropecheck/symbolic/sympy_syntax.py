@@ -2,8 +2,9 @@
 
 Free names are real symbols (``alpha``, ``beta``, ``gamma``, ``N``, ``S`` ... included);
 ``I``, ``E``, ``pi`` and the functions ``re``, ``im``, ``conjugate``, ``Abs``, ``exp``,
-``cos``, ``sin``, ``tan``, ``sqrt``, ``log``, ``Rational``, ``eye(n)``, ``Matrix`` and
-``R(phi)`` (the 2x2 rotation matrix) are known; any other ``f(x)`` is an undefined
+``cos``, ``sin``, ``tan``, ``sqrt``, ``log``, ``Rational``, ``eye(n)``, ``Matrix``,
+``R(phi)`` (the 2x2 rotation matrix) and ``diag(A, B, ...)`` (block-diagonal: multi-axis RoPE,
+each block turned by its own axis's position) are known; any other ``f(x)`` is an undefined
 function; ``^`` is a power; decimal numbers become exact rationals; ``M.T`` transposes.
 
 Design constraints:
@@ -63,6 +64,17 @@ def _eye(*args: Any) -> ImmutableMatrix:
     return ImmutableMatrix(sympy.eye(*(int(a) for a in args)))
 
 
+def _diag(*blocks: Any) -> ImmutableMatrix:
+    if not blocks:
+        raise ValueError("diag(...) needs at least one block, e.g. diag(R(a), R(b))")
+    size = sum(b.shape[0] if isinstance(b, MatrixBase) else 1 for b in blocks)
+    if size > MAX_MATRIX_SIZE:
+        raise ClaimLimitError(
+            f"diag(...) of {size} rows exceeds the matrix size limit {MAX_MATRIX_SIZE}x{MAX_MATRIX_SIZE}", "matrix_size"
+        )
+    return check_matrix(ImmutableMatrix(sympy.diag(*blocks)))
+
+
 #: The constants a claim may name.
 CONSTANTS: dict[str, Any] = {"I": I, "E": E, "pi": pi}
 
@@ -70,7 +82,7 @@ CONSTANTS: dict[str, Any] = {"I": I, "E": E, "pi": pi}
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "re": sympy.re, "im": sympy.im, "conjugate": sympy.conjugate, "Abs": sympy.Abs,
     "exp": sympy.exp, "cos": sympy.cos, "sin": sympy.sin, "tan": sympy.tan, "sqrt": sympy.sqrt, "log": sympy.log,
-    "Matrix": _matrix, "R": rotation, "Rational": sympy.Rational, "eye": _eye,
+    "Matrix": _matrix, "R": rotation, "Rational": sympy.Rational, "eye": _eye, "diag": _diag,
 }  # fmt: skip
 
 

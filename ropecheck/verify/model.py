@@ -65,6 +65,7 @@ FINDING_CODES: dict[str, str] = {
     "batch_head_mixing": "batch rows or heads are mixed",
     "relative_position": "scores depend on absolute positions, not only their difference",
     "precision": "the error in a low-precision dtype exceeds the error model's bound",
+    "axes": "pairs turn by another position axis than the spec's (M-RoPE sections, interleaving, 2-D rows/columns)",
 }
 #: The family codes above: every finding's ``code`` is one of them (stable for CI scripts).
 FAMILY_CODES: frozenset[str] = frozenset(FINDING_CODES)

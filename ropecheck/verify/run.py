@@ -52,6 +52,7 @@ from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_identification, check_interface, check_precision
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
+from .multiaxis import check_axes_reference, check_axes_relative, check_multi_axis, text_view
 from .probes import identification_dtype
 from .ranges import valid_range
 
@@ -116,7 +117,9 @@ def verify(
         device: ``"cpu"`` or ``"cuda"`` (default: cuda when available).
         max_position: the valid range: positions 0 .. max_position-1, calls of at most max_position tokens
             (default: the spec's context or scaled context, else ``context``, else 131072; see :mod:`.ranges`).
-        positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature).
+        positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature); ``"axes"``
+            for multi-axis RoPE (``fn(x, positions)`` with positions ``(axes, batch, seq)``; needs ``spec.axes``,
+            see :mod:`.multiaxis`).
         allow_inplace: do not count mutating x as a failure.
         timeout: seconds; a target still running then is stopped and reported (main thread, POSIX).
         listener: told ``("start", report)`` once, then ``("stage", name)`` and ``("check", (check,
@@ -143,7 +146,19 @@ def verify(
     if dev.startswith("cuda") and not __import__("torch").cuda.is_available():
         raise UsageError("device 'cuda' asked for, but CUDA is not available here")
     conv = None
-    if positions_mode is not None:
+    outer: Implementation | None = None
+    if positions_mode is None and getattr(fn, "rope_convention", None) == "axes":
+        positions_mode = "axes"  # a multi-axis callable (ropecheck.adapters.axes_fn) says so itself
+    if positions_mode == "axes":
+        if spec is None or spec.axes is None:
+            raise UsageError(
+                "--positions axes needs a multi-axis spec: an HF config with rope_scaling.mrope_section "
+                "(Qwen2-VL, Qwen3-VL) or a 2-D vision config (--config-key vision_config)"
+            )
+        outer = as_implementation(fn, convention="positions", name=name)
+        fn = text_view(outer, len(spec.axes.axes))
+        name = outer.name
+    elif positions_mode is not None:
         if positions_mode not in POSITION_MODES and positions_mode not in POSITION_MODES.values():
             raise UsageError(f"positions mode must be one of {', '.join(POSITION_MODES)}, got {positions_mode!r}")
         conv = POSITION_MODES.get(positions_mode, positions_mode)
@@ -159,7 +174,7 @@ def verify(
         dtypes=dts,
         device=dev,
         max_position=max_position,
-        convention=impl.convention,
+        convention="axes" if outer is not None else impl.convention,
         seed=seed,
         range_source=range_source,
     )
@@ -168,7 +183,10 @@ def verify(
         report.listener = listener
     try:
         with _Deadline(timeout):
-            _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}))
+            if outer is not None and spec is not None:
+                _run_axes(report, outer, impl, spec, dts, dev, top, allow_inplace, seed)
+            else:
+                _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}))
     except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
     except Exception as exc:
@@ -229,6 +247,33 @@ def _default_device() -> str:
         return "cuda" if torch.cuda.is_available() else "cpu"
     except Exception:  # pragma: no cover
         return "cpu"
+
+
+def _run_axes(
+    report: VerifyReport,
+    outer: Implementation,
+    impl: Implementation,
+    spec: RopeSpec,
+    dts: tuple[str, ...],
+    dev: str,
+    top: int,
+    allow_inplace: bool,
+    seed: int,
+) -> None:
+    """Multi-axis RoPE: the pair -> axis identification, the 1-D view, then per-axis reference and relative position."""
+    idt = "float32" if "float32" in dts else dts[0]
+    report.begin("the pair -> axis identification")
+    if check_multi_axis(report, outer, spec, idt, dev) is None and any(c.status == "fail" for c in report.checks):
+        return  # the structural finding is the root cause; the rest would only repeat it
+    _run(report, impl, spec, spec.head_dim, dts, dev, top, allow_inplace, seed, {})
+    failed = {c.dtype for c in report.checks if c.category == "interface" and c.status == "fail"}
+    for dt in dts:
+        if dt in failed:
+            continue
+        report.begin(f"the per-axis reference check ({dt})")
+        check_axes_reference(report, outer, spec, dt, dev, seed, top)
+    report.begin("the per-axis relative position check")
+    check_axes_relative(report, outer, spec, idt, dev, seed, top)
 
 
 def _run(

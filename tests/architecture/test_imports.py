@@ -154,6 +154,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("ropecheck.reference", "ropecheck.svg"),
     ("ropecheck.protocol", "ropecheck.target", "ropecheck.symbolic"),
     ("ropecheck.proofs", "ropecheck.properties", "ropecheck.precision", "ropecheck.diagnosis"),
+    ("ropecheck.axis_properties",),
     ("ropecheck.strategies", "ropecheck.verify", "ropecheck.adapters"),
     ("ropecheck.pytest_plugin", "ropecheck.survey", "ropecheck.report", "ropecheck.bench"),
     ("ropecheck.cli", "ropecheck.__main__"),

@@ -229,9 +229,9 @@ def test_options_are_keyword_only() -> None:
     import inspect
 
     # at most one required positional (what the strategy is for: head_dim, rotary_dim, spec), options keyword-only
-    leading = {"rotary_dims": "head_dim", "schedules": "rotary_dim", "samples": "spec"}
+    leading = {"rotary_dims": "head_dim", "schedules": "rotary_dim", "samples": "spec", "axis_positions": "spec"}
     public = [n for n in rst.__all__ if callable(getattr(rst, n)) and n != "register_profiles"]
-    assert len(public) == 10, public
+    assert len(public) == 12, public
     for name in public:
         params = list(inspect.signature(getattr(rst, name)).parameters.values())
         if name in leading:

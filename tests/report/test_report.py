@@ -79,6 +79,7 @@ def test_committed_report_holds_every_section() -> None:
         "certificates",
         "properties",
         "verify",
+        "axes",
         "precision",
     ]
     assert data["all_expected_verdicts_held"] is True
@@ -389,3 +390,42 @@ def test_decade_bound_reads_the_same_for_nearby_values() -> None:
 
     assert decade_bound(7.5e-15) == decade_bound(8e-15) == "≤ 1e-14"
     assert decade_bound(0.0) == "0" and decade_bound(1e-14) == "≤ 1e-14"
+
+
+def test_multi_axis_section_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The multi-axis section: theorem 8 proved, a pair -> axis diagram, properties held, an adapter verdict."""
+    pytest.importorskip("transformers", reason="transformers is a test extra")
+    import ropecheck.report.axes as axes_section
+
+    monkeypatch.setattr(axes_section, "MULTI_AXIS_ADAPTERS", ("hf-pixtral-vision",))
+    section = axes_section.collect_axes(lambda message: None)
+    assert section.key == "axes" and section.held, [r for r in section.rows if not r.held]
+    names = [r.name for r in section.rows]
+    assert names[0].startswith("Theorem 8") and section.rows[0].verdict == "PROVED"
+    assert {f"{k}: h and w swapped is caught" for k in ("qwen2_vl", "qwen3_vl", "qwen2_vl_vision", "pixtral")} <= set(
+        names
+    )
+    assert {"hf-pixtral-vision / float32", "hf-pixtral-vision / bfloat16", "hf-pixtral-vision / float16"} <= set(names)
+    (plot,) = section.plots
+    assert plot.svg.startswith("<svg") and plot.file == "plots/axes.svg"
+    (page,) = section.pages
+    assert (
+        "Theorem 8" in page.markdown and "| hf-pixtral-vision | `axial-alternating h:16 w:16` | PASS |" in page.markdown
+    )
+    html = render_html(Report(header={}, sections=[section]))
+    assert "Multi-axis RoPE" in html
+
+
+def test_multi_axis_section_fails_when_a_swap_goes_unseen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A property that cannot see the swapped axes makes its row FAIL: the section shows the checks bite."""
+    import ropecheck.report.axes as axes_section
+
+    monkeypatch.setattr(axes_section, "MULTI_AXIS_ADAPTERS", ())
+    monkeypatch.setattr(
+        axes_section, "_properties", lambda spec, fn: dict.fromkeys(("per-axis reference", "section coverage"), True)
+    )
+    section = axes_section.collect_axes(lambda message: None)
+    assert not section.held
+    assert {r.name for r in section.rows if not r.held} == {
+        f"{k}: h and w swapped is caught" for k in ("qwen2_vl", "qwen3_vl", "qwen2_vl_vision", "pixtral")
+    }

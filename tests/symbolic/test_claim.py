@@ -62,6 +62,22 @@ CLAIMS = [
     ("latex-rotation", r"R(\alpha)^\top R(\beta) = R(\beta - \alpha)", Verdict.PROVED),
     ("latex-rotation-swapped", r"R(\alpha)^T R(\beta) = R(\alpha - \beta)", Verdict.REFUTED),
     ("latex-frac", r"\frac{1}{2}\sin(2x) = \sin(x)\cos(x)", Verdict.PROVED),
+    # multi-axis RoPE: each block turns by its own axis's position, so R^T R is relative per axis
+    (
+        "per-axis-relative",
+        "diag(R(p*u), R(q*v)).T * diag(R(r*u), R(s*v)) == diag(R((r-p)*u), R((s-q)*v))",
+        Verdict.PROVED,
+    ),
+    (
+        "per-axis-relative-one-axis-for-both",
+        "diag(R(p*u), R(q*v)).T * diag(R(r*u), R(s*v)) == diag(R((r-p)*u), R((r-p)*v))",
+        Verdict.REFUTED,
+    ),
+    (
+        "per-axis-relative-axes-swapped",
+        "diag(R(p*u), R(q*v)).T * diag(R(r*u), R(s*v)) == diag(R((s-q)*u), R((r-p)*v))",
+        Verdict.REFUTED,
+    ),
 ]
 
 
@@ -238,6 +254,7 @@ LIMITS = [
     ("latex-sum-length", r"\sum_{i=0}^{10^{100}} x_i = 0", "terms", "terms, over the limit of 10000"),
     ("matrix-power", "R(a)**10000 == R(10000*a)", "matrix_power", "matrix power 10000 exceeds the limit 64"),
     ("eye", "eye(10000) == eye(10000)", "matrix_size", "eye(10000) exceeds the matrix size limit 64x64"),
+    ("diag", "diag(eye(40), eye(40)) == 1", "matrix_size", "diag(...) of 80 rows exceeds the matrix size limit"),
     ("matrix-dims", "Matrix(100, 1, [a]) == 1", "matrix_size", "100 rows or columns exceeds the matrix size limit"),
     ("number-power", "(10**2000)**10000 == 1", "number", "digits exceeds the limit of 4000 digits"),
     ("number-product", "(2**9000)*(2**9000)*(2**9000)*(2**9000)*(2**9000) == 1", "number", "limit of 4000 digits"),

@@ -132,3 +132,21 @@ def test_multi_axis_partition_step_fails_on_a_scheme_that_is_not_a_partition() -
     bad = MultiAxis("custom", (Axis("t", (0, 1), (0, 1), 8), Axis("h", (1, 2), (1, 2), 8)))
     verdict, _, _ = decide(*partition_matrices(bad, 4))
     assert verdict.value == "REFUTED"
+
+
+def test_multi_axis_examples_are_the_specs_axes() -> None:
+    """Theorem 8's examples are RopeSpec.axes of configs shaped like the published ones (the fixture files)."""
+    from fixtures import CONFIGS
+    from ropecheck import RopeSpec
+    from ropecheck.axes import axial, mrope
+    from ropecheck.proofs.multi_axis import EXAMPLES
+
+    files = {
+        "qwen2_vl": ("qwen2-vl-7b.json", None, mrope((16, 24, 24), 128)),
+        "qwen3_vl": ("qwen3-vl-8b.json", None, mrope((24, 20, 20), 128, interleaved=True)),
+        "qwen2_vl_vision": ("qwen2-vl-7b.json", "vision_config", axial(80, "shared")),
+        "pixtral": ("pixtral-12b.json", "vision_config", axial(64, "alternating")),
+    }
+    assert set(EXAMPLES) == set(files)
+    for key, (file, config_key, built) in files.items():
+        assert EXAMPLES[key][1] == RopeSpec.from_hf_config(CONFIGS / file, config_key=config_key).axes == built

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from fixtures import BROKEN_AXES
 from fixtures.broken import TARGET_FILES
 from ropecheck import RopeSpec
 from ropecheck.hf import scaling_from_dict
@@ -87,7 +88,9 @@ def test_every_finding_code_is_shown_on_a_broken_input() -> None:
     The broken corpus here and the real-world mutants (``tests/verify/test_realworld_verdicts.py``)."""
     shown = set()
     mutants = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "realworld" / "mutants").glob("*.py"))
-    for path in [*FILES, *mutants]:
+    # and the multi-axis corpus (tests/verify/test_multi_axis_verify.py runs it)
+    multi_axis = [p for p in sorted(BROKEN_AXES.glob("*.py")) if not p.name.startswith("_")]
+    for path in [*FILES, *mutants, *multi_axis]:
         shown |= {_literal(path, "EXPECTED"), _literal(path, "EXPECTED_CAUSE")} - {None}
     assert shown <= set(FINDING_CODES)
     # codes shown by the unit tests of test_verify.py / test_identify.py instead of a corpus file

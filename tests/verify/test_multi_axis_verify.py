@@ -1,0 +1,134 @@
+"""Multi-axis verification (``--positions axes``): the broken corpus, the correct twins, the adapters.
+
+Each file of ``tests/fixtures/broken_axes`` must fail with its expected finding code and cause
+(and its correct twin pass); the transformers adapters (Qwen2-VL, Qwen2.5-VL, Qwen3-VL text,
+Qwen2-VL's and Pixtral's vision) must conform in float32 and raise no finding in bf16/fp16.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fixtures.broken_axes import TARGET_FILES
+from ropecheck import RopeSpec
+from ropecheck.axes import mrope
+from ropecheck.errors import UsageError
+from ropecheck.verify import verify
+from ropecheck.verify.multiaxis import describe_mismatch
+
+torch = pytest.importorskip("torch", reason="torch is a test extra")
+
+MULTI_AXIS_ADAPTERS = ("hf-qwen2-vl", "hf-qwen2.5-vl", "hf-qwen3-vl", "hf-qwen2-vl-vision", "hf-pixtral-vision")
+
+
+def _load(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(f"broken_axes_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("path", TARGET_FILES, ids=[p.stem for p in TARGET_FILES])
+def test_broken_axes_corpus(path: Path) -> None:
+    module = _load(path)
+    spec = RopeSpec.from_hf_config(module.CONFIG, config_key=getattr(module, "CONFIG_KEY", None))
+    report = verify(module.rope, spec, dtypes=("float32",), device="cpu", positions_mode="axes", name=path.stem)
+    if module.EXPECTED is None:
+        assert report.conforms, [f.message for f in report.findings]
+        return
+    assert not report.conforms and report.findings
+    first = report.findings[0]
+    assert (first.code, first.cause) == (module.EXPECTED, module.EXPECTED_CAUSE), first.message
+
+
+def test_swapped_sections_named_in_words() -> None:
+    module = _load(next(p for p in TARGET_FILES if p.stem == "sections_swapped"))
+    spec = RopeSpec.from_hf_config(module.CONFIG)
+    report = verify(module.rope, spec, dtypes=("float32",), device="cpu", positions_mode="axes")
+    message = report.findings[0].message
+    assert "pairs 16\u201339 rotate by the width position; the spec says height" in message
+    assert "pairs 40\u201363 rotate by the height position; the spec says width" in message
+
+
+def test_describe_mismatch() -> None:
+    axes = mrope((16, 24, 24), 128)
+    expected = list(axes.axis_of_pair())
+    got: list[int | None] = [0] * 16 + [1] * 24 + [None] * 24
+    assert describe_mismatch(got, expected, axes) == ["pairs 40\u201363 turn by no position axis; the spec says width"]
+
+
+def test_axes_mode_needs_a_multi_axis_spec() -> None:
+    with pytest.raises(UsageError, match="multi-axis spec"):
+        verify(lambda x, positions: x, RopeSpec(head_dim=8), positions_mode="axes", dtypes=("float32",))
+
+
+@pytest.mark.parametrize("name", MULTI_AXIS_ADAPTERS)
+def test_multi_axis_adapters(name: str) -> None:
+    pytest.importorskip("transformers", reason="transformers is a test extra")
+    from ropecheck.adapters import get_adapter
+
+    fn, spec = get_adapter(name).load()
+    report = verify(fn, spec, dtypes=("float32", "bfloat16", "float16"), device="cpu", name=name)
+    assert report.convention == "axes"
+    assert report.conforms, [(f.dtype, f.label, f.message) for f in report.findings]
+    names = {c.name for c in report.checks if c.status == "pass"}
+    assert {"multiaxis:zero", "multiaxis:pairs", "multiaxis:reference", "property:axis_relative_position"} <= names
+
+
+def test_text_view_reduces_to_1d() -> None:
+    """The correct M-RoPE at one position on every axis is the 1-D RoPE with the same frequencies."""
+    from ropecheck.reference import apply_rope
+
+    module = _load(next(p for p in TARGET_FILES if p.stem == "correct_qwen2_vl"))
+    spec = RopeSpec.from_hf_config(module.CONFIG)
+    x = np.random.default_rng(0).standard_normal((1, 6, 2, 128))
+    p = np.arange(6)[None]
+    out = module.rope(torch.tensor(x), torch.tensor(np.stack([p] * 3))).numpy()
+    np.testing.assert_allclose(out, apply_rope(x, p[..., None], spec.with_(axes=None)), atol=1e-5)
+
+
+def test_numpy_target_in_axes_mode() -> None:
+    """A numpy multi-axis target (the fp64 reference itself) conforms under --positions axes."""
+    from ropecheck.reference import apply_rope
+
+    spec = RopeSpec(head_dim=16, base=1e6, axes=mrope((2, 3, 3), 16), max_position_embeddings=4096)
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        return apply_rope(x, positions[..., None], spec, axes_at="first").astype(x.dtype)
+
+    fn.rope_backend = "numpy"  # type: ignore[attr-defined]
+    report = verify(fn, spec, dtypes=("float32",), device="cpu", positions_mode="axes")
+    assert report.conforms, [f.message for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    ("name", "reference_fails", "relative_fails"),
+    [
+        ("correct_qwen2_vl", False, False),
+        ("correct_pixtral", False, False),
+        ("sections_swapped", True, False),
+        ("rows_columns_transposed", True, False),
+        ("width_table_clamped", True, True),
+    ],
+)
+def test_per_axis_checks_bite(name: str, reference_fails: bool, relative_fails: bool) -> None:
+    """The per-axis reference and relative-position checks on their own (verify runs them after the identification)."""
+    from ropecheck.protocol import as_implementation
+    from ropecheck.verify.model import VerifyReport
+    from ropecheck.verify.multiaxis import check_axes_reference, check_axes_relative
+
+    module = _load(next(p for p in TARGET_FILES if p.stem == name))
+    spec = RopeSpec.from_hf_config(module.CONFIG, config_key=getattr(module, "CONFIG_KEY", None))
+    impl = as_implementation(module.rope, convention="positions")
+    report = VerifyReport(name, spec, "given", ("float32",), "cpu", 4096, "axes", 0)
+    check_axes_reference(report, impl, spec, "float32", "cpu", 0, 4095)
+    check_axes_relative(report, impl, spec, "float32", "cpu", 0, 4095)
+    status = {c.name: c.status for c in report.checks}
+    assert status["multiaxis:reference"] == ("fail" if reference_fails else "pass")
+    assert status["property:axis_relative_position"] == ("fail" if relative_fails else "pass")
