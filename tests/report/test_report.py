@@ -81,6 +81,7 @@ def test_committed_report_holds_every_section() -> None:
         "verify",
         "axes",
         "precision",
+        "survey",
     ]
     assert data["all_expected_verdicts_held"] is True
     for s in data["sections"]:
