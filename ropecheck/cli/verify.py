@@ -108,6 +108,13 @@ def add_parser(sub: Any) -> None:
         help="calling convention fn(x, positions) / fn(x, offset) / fn(x) (default: from the signature)",
     )
     g.add_argument("--allow-inplace", action="store_true", help="do not fail a target that modifies x in place")
+    g.add_argument(
+        "--no-backward",
+        dest="backward",
+        action="store_false",
+        help="skip the backward checks (the gradient against the transpose of the rotation; run by default where "
+        "the target supports autograd)",
+    )
     g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     g.add_argument(
         "--timeout",
@@ -260,6 +267,7 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         memory_limit=memory_limit,
         context=args.max_position_embeddings if spec is None else None,
         conventions=conventions_from_args(args) if spec is None else None,
+        backward=args.backward,
     )
     if args.json:
         write_json(report.to_dict(), args.json)

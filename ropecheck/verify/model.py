@@ -65,6 +65,7 @@ FINDING_CODES: dict[str, str] = {
     "batch_head_mixing": "batch rows or heads are mixed",
     "relative_position": "scores depend on absolute positions, not only their difference",
     "precision": "the error in a low-precision dtype exceeds the error model's bound",
+    "backward": "the gradient (autograd's backward) is not the transpose of the spec's rotation",
 }
 #: The family codes above: every finding's ``code`` is one of them (stable for CI scripts).
 FAMILY_CODES: frozenset[str] = frozenset(FINDING_CODES)
@@ -343,7 +344,7 @@ def finding_rank(f: Finding) -> int:
         return 2
     if f.category == "behaviour" and not f.check.startswith("property:"):
         return 3 if f.check.startswith("positions:") else 2
-    return 4 if f.category == "precision" else 5
+    return 4 if f.category in ("precision", "backward") else 5
 
 
 def _fold(root: Finding, check: str, dtype: str | None, code: str | None, message: str) -> None:

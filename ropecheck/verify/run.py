@@ -22,6 +22,9 @@
    translation invariance, batch/head independence, length and state consistency, ...) and
    the position scenarios real inference uses: left padding and arbitrary per-row positions,
    KV-cache decode (seq 1 at a large offset), calls of lengths around common thresholds.
+5. **backward** (per dtype, ``backward=True``) -- the gradient autograd gives against the
+   transpose of the spec's rotation, and the double backward (:mod:`ropecheck.gradients`);
+   SKIP where the target has no autograd.
 
 A failed check yields a :class:`Finding` with a stable ``code`` (see ``FINDING_CODES``) and a
 sentence that names the bug. Findings are pruned to root causes and ordered most direct first
@@ -50,7 +53,7 @@ from ..protocol import Implementation, as_implementation
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
-from .checks import check_behaviour, check_identification, check_interface, check_precision
+from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
 from .probes import identification_dtype
 from .ranges import valid_range
@@ -106,6 +109,7 @@ def verify(
     listener: Callable[[str, Any], None] | None = None,
     context: int | None = None,
     conventions: Mapping[str, Any] | None = None,
+    backward: bool = True,
 ) -> VerifyReport:
     """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
 
@@ -123,6 +127,7 @@ def verify(
             message))`` as the run goes -- how a supervising process keeps a partial verdict.
         context: the model's context when there is no spec to carry it (identification).
         conventions: with no spec, the conventions the target may follow (``direction``, ``rotary_dims``).
+        backward: run the backward checks (:mod:`ropecheck.gradients`) where the target supports autograd.
 
     Example:
         >>> from ropecheck.properties import torch_reference
@@ -168,7 +173,7 @@ def verify(
         report.listener = listener
     try:
         with _Deadline(timeout):
-            _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}))
+            _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}), backward)
     except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
     except Exception as exc:
@@ -242,6 +247,7 @@ def _run(
     allow_inplace: bool,
     seed: int,
     conventions: dict[str, Any],
+    backward: bool = True,
 ) -> None:
     rng = np.random.default_rng(seed)
     usable = []
@@ -280,3 +286,7 @@ def _run(
     check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
     report.begin("the behaviour checks (properties, positions, lengths, decode)")
     check_behaviour(report, impl, spec, idt, dev, seed, top)
+    if backward:  # last: the behaviour checks' verdicts come from calls without autograd
+        for dt in usable:
+            report.begin(f"the backward checks ({dt})")
+            check_gradients(report, impl, spec, dt, dev, seed, top)
