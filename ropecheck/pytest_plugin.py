@@ -37,13 +37,14 @@ import pytest
 
 from .errors import UsageError
 from .isolate import available, describe_outcome, run_isolated
-from .properties import PROPERTIES, as_implementation, failure_message, run_all
+from .properties import PROPERTIES, as_implementation, backward_results, failure_message, run_all
 from .version import __version__
 
 __all__ = [
     "MARKER",
     "OPT_DEVICE",
     "OPT_DTYPE",
+    "OPT_NO_BACKWARD",
     "OPT_NO_ISOLATE",
     "OPT_PROPERTIES",
     "OPT_SEED",
@@ -63,9 +64,10 @@ OPT_DEVICE = "--ropecheck-device"
 OPT_PROPERTIES = "--ropecheck-properties"
 OPT_NO_ISOLATE = "--ropecheck-no-isolate"
 OPT_TIMEOUT = "--ropecheck-timeout"
+OPT_NO_BACKWARD = "--ropecheck-no-backward"
 MARKER = "ropecheck"
 _MARKER_HELP = (
-    "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None): "
+    "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None, backward=None): "
     "defaults for the ropecheck fixture; with impl=, the plugin checks that implementation before the test body"
 )
 
@@ -109,6 +111,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="ropecheck_no_isolate",
         help="run the implementation in the test process (default: a child process, so an exit or crash fails "
         "the test instead of ending the session)",
+    )
+    group.addoption(
+        OPT_NO_BACKWARD,
+        action="store_true",
+        default=False,
+        dest="ropecheck_no_backward",
+        help="skip the backward checks (the gradient against the transpose of the rotation; run by default where "
+        "the implementation supports autograd)",
     )
     group.addoption(
         OPT_TIMEOUT,
@@ -181,6 +191,7 @@ class RopeChecker:
         if opts.get("spec") is None:
             raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
         opts.setdefault("properties", None)
+        opts.setdefault("backward", True)
         return opts
 
     def results(
@@ -227,6 +238,10 @@ class RopeChecker:
     ) -> list[PropertyResult]:
         """Assert that ``fn`` has every RoPE property for ``spec``; the results if it does.
 
+        The backward checks (``backward``, ``backward:double``) run too, unless properties are
+        named, ``--ropecheck-no-backward`` is given or the marker says ``backward=False``;
+        a target without autograd skips them. The results returned are the properties'.
+
         Raises:
             AssertionError: naming each failed property, with its evidence and context.
         """
@@ -239,10 +254,14 @@ class RopeChecker:
             results = run_all(
                 impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
             )
-            if all(r.passed for r in results):
+            grads = []  # the backward checks, where autograd is supported; asserted, not returned
+            if o["backward"] and o.get("properties") is None:
+                grads = backward_results(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
+                grads = [r for r in grads if not r.passed]
+            if all(r.passed for r in results + grads):
                 return results
             header = verify_diagnosis(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
-            raise AssertionError(failure_message(results, header=header))
+            raise AssertionError(failure_message(results + grads, header=header))
 
         return cast("list[PropertyResult]", self._run(job))
 
@@ -295,6 +314,7 @@ def _checker(item: pytest.Item) -> RopeChecker:
         "device": config.getoption("ropecheck_device"),
         "seed": config.getoption("ropecheck_seed"),
         "properties": _property_names(config),
+        "backward": not config.getoption("ropecheck_no_backward"),
     }
     marker = item.get_closest_marker(MARKER)
     if marker is not None:

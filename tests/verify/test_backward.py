@@ -148,3 +148,18 @@ def test_a_wrong_forward_with_its_own_autograd_is_left_to_the_forward_checks() -
     res = check_backward(as_implementation(wrong), spec)
     assert [r.status for r in res] == ["pass", "pass"] and "forward itself deviates" in res[0].evidence
     assert np.isfinite(res[0].details["worst_over_bound"])
+
+
+@pytest.mark.parametrize("name", ["hf-llama", "torchtune"])
+def test_library_autograd_paths_pass_backward_in_every_dtype(name: str) -> None:
+    from ropecheck.adapters import get_adapter
+
+    adapter = get_adapter(name)
+    reason = adapter.unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    fn, spec = adapter.load()
+    report = verify(fn, spec, device="cpu", dtypes=DTYPES)
+    assert report.conforms, [f.message for f in report.findings]
+    statuses = _backward_checks(report)
+    assert all(statuses[("backward", dt)] == "pass" for dt in DTYPES), statuses

@@ -84,9 +84,12 @@ def _literal(path: Path, name: str) -> Any:
 def test_every_finding_code_is_shown_on_a_broken_input() -> None:
     """Every family code and every cause is what some kept broken input must be reported with first.
 
-    The broken corpus here and the real-world mutants (``tests/verify/test_realworld_verdicts.py``)."""
+    The broken corpus here, the real-world mutants (``tests/verify/test_realworld_verdicts.py``) and the backward
+    mutants (``tests/verify/test_backward.py``)."""
     shown = set()
-    mutants = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "realworld" / "mutants").glob("*.py"))
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    mutants = sorted((fixtures / "realworld" / "mutants").glob("*.py"))
+    mutants += sorted((fixtures / "backward" / "mutants").glob("*.py"))
     for path in [*FILES, *mutants]:
         shown |= {_literal(path, "EXPECTED"), _literal(path, "EXPECTED_CAUSE")} - {None}
     assert shown <= set(FINDING_CODES)
