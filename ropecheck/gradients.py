@@ -126,24 +126,27 @@ def _torch_vjp(
     import torch  # heavy: imported when used
 
     tdt = getattr(torch, dtype)
-    leaf = torch.tensor(x, device=device).to(tdt).requires_grad_(True)
-    xin = leaf.clone()  # an in-place target writes into a copy, not into the leaf
     args: tuple[Any, ...] = ()
     if isinstance(arg, np.ndarray):
         args = (torch.tensor(arg, device=device),)
     elif arg is not None:
         args = (int(arg),)
+
+    def forward() -> tuple[Any, Any]:
+        leaf = torch.tensor(x, device=device).to(tdt).requires_grad_(True)
+        try:
+            out = impl.fn(leaf.clone(), *args)  # an in-place target writes into a copy, not into the leaf
+        except Exception as exc:  # a target that refuses inputs requiring grad has no autograd path
+            raise _NoAutograd(f"the target raised when x requires grad: {describe_exception(exc, impl.fn)}") from exc
+        if not isinstance(out, torch.Tensor) or tuple(out.shape) != tuple(x.shape):
+            raise _NoAutograd("the output under autograd is not a tensor of x's shape (the forward checks judge it)")
+        if not out.requires_grad:
+            raise _NoAutograd("the output carries no autograd graph (computed outside autograd, or detached)")
+        return leaf, out
+
+    leaf, out = forward()
     try:
-        out = impl.fn(xin, *args)
-    except Exception as exc:  # a target that refuses inputs requiring grad has no autograd path
-        raise _NoAutograd(f"the target raised when x requires grad: {describe_exception(exc, impl.fn)}") from exc
-    if not isinstance(out, torch.Tensor) or tuple(out.shape) != tuple(x.shape):
-        raise _NoAutograd("the output under autograd is not a tensor of x's shape (the forward checks judge the call)")
-    if not out.requires_grad:
-        raise _NoAutograd("the output carries no autograd graph (computed outside autograd, or detached)")
-    gt = torch.tensor(g, device=device).to(tdt).requires_grad_(True)
-    try:
-        (grad,) = torch.autograd.grad(out, leaf, gt, create_graph=True, allow_unused=True)
+        (grad,) = torch.autograd.grad(out, leaf, torch.tensor(g, device=device).to(tdt), allow_unused=True)
     except Exception as exc:
         raise RuntimeError(f"the backward raised {describe_exception(exc, impl.fn)}") from exc
     if grad is None:
@@ -151,13 +154,17 @@ def _torch_vjp(
     out64 = out.detach().to("cpu").double().numpy()
     grad64 = grad.detach().to("cpu").double().numpy()
     gdt = str(grad.dtype).replace("torch.", "")
-    if not grad.requires_grad:
-        return out64, grad64, gdt, None, "the backward is not differentiable (no double backward claimed)"
+    # the double backward, on a fresh call: create_graph changes what some backends (compiled graphs) accept
+    leaf, out = forward()
+    gt = torch.tensor(g, device=device).to(tdt).requires_grad_(True)
     try:
-        (dd,) = torch.autograd.grad(grad, gt, leaf.detach(), allow_unused=True)
+        (grad2,) = torch.autograd.grad(out, leaf, gt, create_graph=True, allow_unused=True)
+        if grad2 is None or not grad2.requires_grad:
+            return out64, grad64, gdt, None, "the backward is not differentiable (no double backward claimed)"
+        (dd,) = torch.autograd.grad(grad2, gt, leaf.detach(), allow_unused=True)
     except RuntimeError as exc:
         text = str(exc)
-        if "double backward" in text or "once_differentiable" in text:
+        if any(k in text for k in ("double backward", "once_differentiable", "create_graph")):
             return out64, grad64, gdt, None, f"the target does not support double backward ({text.splitlines()[0]})"
         raise RuntimeError(f"the double backward raised {describe_exception(exc, impl.fn)}") from exc
     if dd is None:

@@ -43,6 +43,7 @@ from .version import __version__
 __all__ = [
     "MARKER",
     "OPT_DEVICE",
+    "OPT_COMPILE",
     "OPT_DTYPE",
     "OPT_NO_BACKWARD",
     "OPT_NO_ISOLATE",
@@ -65,6 +66,7 @@ OPT_PROPERTIES = "--ropecheck-properties"
 OPT_NO_ISOLATE = "--ropecheck-no-isolate"
 OPT_TIMEOUT = "--ropecheck-timeout"
 OPT_NO_BACKWARD = "--ropecheck-no-backward"
+OPT_COMPILE = "--ropecheck-compile"
 MARKER = "ropecheck"
 _MARKER_HELP = (
     "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None, backward=None): "
@@ -119,6 +121,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="ropecheck_no_backward",
         help="skip the backward checks (the gradient against the transpose of the rotation; run by default where "
         "the implementation supports autograd)",
+    )
+    group.addoption(
+        OPT_COMPILE,
+        action="store_true",
+        default=False,
+        dest="ropecheck_compile",
+        help="check the implementation wrapped in torch.compile (inductor with a C++ compiler, else aot_eager)",
     )
     group.addoption(
         OPT_TIMEOUT,
@@ -192,6 +201,7 @@ class RopeChecker:
             raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
         opts.setdefault("properties", None)
         opts.setdefault("backward", True)
+        opts.setdefault("compile", False)
         return opts
 
     def results(
@@ -249,6 +259,8 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
+        if o["compile"]:
+            impl = _compiled(impl)
 
         def job() -> list[PropertyResult]:
             results = run_all(
@@ -264,6 +276,20 @@ class RopeChecker:
             raise AssertionError(failure_message(results + grads, header=header))
 
         return cast("list[PropertyResult]", self._run(job))
+
+
+def _compiled(impl: Any) -> Any:
+    """``impl`` wrapped in ``torch.compile`` (the backend :func:`~ropecheck.verify.compiled.choose_backend` picks)."""
+    import torch._dynamo  # heavy: imported when used
+
+    from .protocol import Implementation
+    from .verify.compiled import RECOMPILE_LIMIT, choose_backend, compile_target
+
+    cfg = torch._dynamo.config
+    name = "recompile_limit" if hasattr(cfg, "recompile_limit") else "cache_size_limit"
+    setattr(cfg, name, max(getattr(cfg, name), RECOMPILE_LIMIT))  # no call may silently run eagerly
+    backend, _ = choose_backend()
+    return Implementation(compile_target(impl.fn, backend), impl.convention, impl.backend, impl.name)
 
 
 def verify_diagnosis(impl: Any, spec: RopeSpec, *, dtype: str, device: str, seed: int) -> str:
@@ -315,6 +341,7 @@ def _checker(item: pytest.Item) -> RopeChecker:
         "seed": config.getoption("ropecheck_seed"),
         "properties": _property_names(config),
         "backward": not config.getoption("ropecheck_no_backward"),
+        "compile": config.getoption("ropecheck_compile"),
     }
     marker = item.get_closest_marker(MARKER)
     if marker is not None:

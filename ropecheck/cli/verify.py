@@ -115,6 +115,15 @@ def add_parser(sub: Any) -> None:
         help="skip the backward checks (the gradient against the transpose of the rotation; run by default where "
         "the target supports autograd)",
     )
+    g.add_argument(
+        "--compile",
+        action="store_true",
+        help="verify the target wrapped in torch.compile (inductor with a C++ compiler, else aot_eager) and say "
+        "where the compiled verdict differs from the eager one",
+    )
+    g.add_argument(
+        "--compile-backend", metavar="NAME", help="the torch.compile backend for --compile (default: see --compile)"
+    )
     g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     g.add_argument(
         "--timeout",
@@ -268,6 +277,8 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         context=args.max_position_embeddings if spec is None else None,
         conventions=conventions_from_args(args) if spec is None else None,
         backward=args.backward,
+        compile=args.compile,
+        compile_backend=args.compile_backend,
     )
     if args.json:
         write_json(report.to_dict(), args.json)

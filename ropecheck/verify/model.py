@@ -180,6 +180,8 @@ class VerifyReport:
     notes: list[str] = field(default_factory=list)
     range_source: str = "default"
     raises_from: int | None = None  # the position a target's table ends at, when found inside the range
+    #: with ``compile=True``: the backend and the checks whose eager and compiled verdicts differ
+    compile: dict[str, Any] | None = None
     #: receives ("stage", name) and ("check", (check, finding message)) as the run goes (never pickled)
     listener: Callable[[str, Any], None] | None = field(default=None, repr=False, compare=False)
 
@@ -331,6 +333,7 @@ class VerifyReport:
             "dtype_verdicts": [self.dtype_verdict(dt) for dt in self.dtypes],
             "duration_s": round(self.duration_s, 3),
             "notes": list(self.notes),
+            "compile": None if self.compile is None else dict(self.compile),
         }
 
 

@@ -54,6 +54,7 @@ from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
+from .compiled import choose_backend, compile_target, mark_compiled_only, recompile_limit
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
 from .probes import identification_dtype
 from .ranges import valid_range
@@ -110,6 +111,8 @@ def verify(
     context: int | None = None,
     conventions: Mapping[str, Any] | None = None,
     backward: bool = True,
+    compile: bool = False,
+    compile_backend: str | None = None,
 ) -> VerifyReport:
     """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
 
@@ -128,6 +131,9 @@ def verify(
         context: the model's context when there is no spec to carry it (identification).
         conventions: with no spec, the conventions the target may follow (``direction``, ``rotary_dims``).
         backward: run the backward checks (:mod:`ropecheck.gradients`) where the target supports autograd.
+        compile: verify the target wrapped in ``torch.compile`` too, and report the compiled verdict with the
+            checks where it differs from the eager one (:mod:`.compiled`).
+        compile_backend: the ``torch.compile`` backend (default: inductor with a C++ compiler, else aot_eager).
 
     Example:
         >>> from ropecheck.properties import torch_reference
@@ -135,6 +141,12 @@ def verify(
         >>> verify(torch_reference(spec), spec, dtypes=("float32",), max_position=4096).conforms
         True
     """
+    if compile:
+        return _verify_compiled(
+            fn, spec, compile_backend, head_dim=head_dim, dtypes=dtypes, device=device, max_position=max_position,
+            positions_mode=positions_mode, allow_inplace=allow_inplace, seed=seed, timeout=timeout, name=name,
+            listener=listener, context=context, conventions=conventions, backward=backward,
+        )  # fmt: skip
     t0 = time.perf_counter()
     if spec is None and head_dim is None:
         raise UsageError("give a spec (or head_dim, to identify the target)")
@@ -204,6 +216,25 @@ def verify(
             )
         )
     report.prune()
+    report.duration_s = time.perf_counter() - t0
+    return report
+
+
+def _verify_compiled(
+    fn: Callable[..., Any] | Implementation, spec: RopeSpec | None, backend: str | None, **options: Any
+) -> VerifyReport:
+    """The compiled verdict, then the eager one; the compiled report, marked where they differ."""
+    t0 = time.perf_counter()
+    listener = options.pop("listener")
+    impl = as_implementation(fn, name=options.get("name"))
+    chosen, note = choose_backend(backend)
+    if impl.backend == "numpy":
+        raise UsageError("--compile needs a torch target (torch.compile); this target takes numpy arrays")
+    target = Implementation(compile_target(impl.fn, chosen), impl.convention, impl.backend, impl.name)
+    with recompile_limit():  # compiled first: the eager run's calls must not fill a cache the graph then reads
+        report = verify(target, spec, listener=listener, **options)
+    eager = verify(fn, spec, **options)
+    mark_compiled_only(report, eager, note)
     report.duration_s = time.perf_counter() - t0
     return report
 
