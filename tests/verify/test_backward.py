@@ -163,3 +163,17 @@ def test_library_autograd_paths_pass_backward_in_every_dtype(name: str) -> None:
     assert report.conforms, [f.message for f in report.findings]
     statuses = _backward_checks(report)
     assert all(statuses[("backward", dt)] == "pass" for dt in DTYPES), statuses
+
+
+def test_the_adapters_matrix_cell_states_the_backward_verdict() -> None:
+    from ropecheck.verify.batch import backward_cell, dtype_cell
+
+    good = FOLDER / "rope_function.py"
+    bad = FOLDER / "mutants" / "backward_rotates_forward.py"
+    report = verify(load_target(f"{good}:rope"), _spec(good), device="cpu", dtypes=("float32",))
+    assert dtype_cell(report, "float32") == "PASS; backward: PASS"
+    report = verify(load_target(f"{bad}:rope"), _spec(bad), device="cpu", dtypes=("float32",))
+    assert backward_cell(report, "float32") == "FAIL backward_direction"
+    assert dtype_cell(report, "float32").startswith("FAIL backward")
+    report = verify(load_target(f"{bad}:rope"), _spec(bad), device="cpu", dtypes=("float32",), backward=False)
+    assert backward_cell(report, "float32") == "not run"
