@@ -179,11 +179,48 @@ def _torch_vjp(
     return out64, grad64, gdt, dd.detach().to("cpu").double().numpy(), ""
 
 
+def _jax_vjp(
+    impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str
+) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
+    """The same as :func:`_torch_vjp` with ``jax.vjp`` (CPU)."""
+    import jax  # optional: imported when used
+    import jax.numpy as jnp
+
+    jdt = getattr(jnp, dtype)
+    xj = jnp.asarray(x).astype(jdt)
+    gj = jnp.asarray(g).astype(jdt)
+    args: tuple[Any, ...] = ()
+    if isinstance(arg, np.ndarray):
+        args = (jnp.asarray(arg.astype(np.int32)),)
+    elif arg is not None:
+        args = (int(arg),)
+    try:
+        out, pullback = jax.vjp(lambda v: impl.fn(v, *args), xj)
+    except Exception as exc:
+        raise _NoAutograd(
+            f"the target cannot be differentiated by jax.vjp: {describe_exception(exc, impl.fn)}"
+        ) from exc
+    try:
+        (grad,) = pullback(gj)
+    except Exception as exc:
+        raise RuntimeError(f"the backward raised {describe_exception(exc, impl.fn)}") from exc
+    out64, grad64 = np.asarray(out, np.float64), np.asarray(grad, np.float64)
+    gdt = str(grad.dtype)
+    try:
+        _, pull2 = jax.vjp(lambda gg: pullback(gg)[0], gj)
+        (dd,) = pull2(xj)
+    except Exception as exc:
+        return out64, grad64, gdt, None, f"the target does not support double backward ({type(exc).__name__})"
+    return out64, grad64, gdt, np.asarray(dd, np.float64), ""
+
+
 def _vjp(
     impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str, device: str
 ) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
     if impl.resolved_backend == "numpy":
         raise _NoAutograd("a numpy target has no autograd")
+    if impl.resolved_backend == "jax":
+        return _jax_vjp(impl, x, g, arg, dtype)
     return _torch_vjp(impl, x, g, arg, dtype, device)
 
 
