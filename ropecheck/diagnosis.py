@@ -89,6 +89,11 @@ CAUSES: dict[str, tuple[str, str]] = {
     "exponent_wrong": ("frequencies", "theta_i = base^(-e i/r) with the wrong e or r in the exponent"),
     "index_shifted": ("frequencies", "the frequency index starts at 1 (or another offset), not 0"),
     "angle_scaled": ("frequencies", "every angle is a constant multiple of m*theta_i (cos/sin applied twice, ...)"),
+    "backward_direction": ("backward", "the backward rotates the wrong way (by +theta: the forward applied again)"),
+    "backward_attention_factor": ("backward", "the backward ignores (or misapplies) the attention factor"),
+    "backward_passthrough": ("backward", "the backward is wrong on the pass-through dims (they must get g back)"),
+    "backward_not_transpose": ("backward", "the backward is not the transpose of the forward"),
+    "backward_dtype": ("backward", "the gradient is in, or was computed in, another dtype than x's"),
 }
 
 #: Bases real configs use, tried when a target's frequencies fit another base than the spec's.

@@ -39,6 +39,7 @@ import numpy as np
 
 from .diagnosis import explain
 from .errors import TargetError, UsageError
+from .gradients import check_backward
 from .protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
 from .reference import apply_rope, layout_permutation
 from .schedules import DynamicNTK, LongRoPE
@@ -53,6 +54,7 @@ __all__ = [
     "Sample",
     "as_implementation",
     "assert_rope_properties",
+    "backward_results",
     "check_composition",
     "check_consistency",
     "check_head_batch_independence",
@@ -967,6 +969,49 @@ def run_all(
     return [PROPERTIES[n](impl, spec, dtype=dtype, device=device, sample=sample) for n in names]
 
 
+def backward_results(
+    fn: Fn | Implementation,
+    spec: RopeSpec,
+    *,
+    dtype: Any = "float32",
+    device: str = "cpu",
+    seed: int = 0,
+) -> list[PropertyResult]:
+    """The backward checks (:mod:`ropecheck.gradients`) as property results; none for a target without autograd.
+
+    ``backward`` (the gradient of <fn(x, p), g> is the transpose W R(-theta) g, g itself on the pass-through
+    dims) and ``backward:double`` (the double backward gives the forward again), SKIPs left out.
+
+    Example:
+        >>> spec = RopeSpec(head_dim=4)
+        >>> [r.name for r in backward_results(torch_reference(spec), spec)]
+        ['backward', 'backward:double']
+    """
+    impl = as_implementation(fn)
+    out = []
+    for res in check_backward(impl, spec, dtype=dtype, device=device, seed=seed):
+        if res.status == "skip":
+            continue
+        passed = res.status == "pass"
+        worst = float(res.details.get("worst_over_bound", 0.0))
+        out.append(
+            PropertyResult(
+                res.name,
+                passed,
+                worst,
+                worst,
+                tolerance(dtype, "rotation"),
+                res.evidence,
+                {"dtype": dtype_name(dtype), "layout": spec.layout, "spec": spec.describe()},
+                res.hint,
+                None if passed else "backward",
+                res.cause,
+                "" if passed else res.evidence,
+            )
+        )
+    return out
+
+
 def assert_rope_properties(
     fn: Fn | Implementation,
     spec: RopeSpec,
@@ -975,8 +1020,12 @@ def assert_rope_properties(
     device: str = "cpu",
     seed: int = 0,
     properties: list[str] | tuple[str, ...] | None = None,
+    backward: bool = True,
 ) -> list[PropertyResult]:
     """Raise ``AssertionError`` with every failed property's message; return the results otherwise.
+
+    With ``backward`` (the default), the backward checks run too where the target supports
+    autograd (:func:`backward_results`); the results returned are the properties'.
 
     Example:
         >>> spec = RopeSpec(head_dim=4)
@@ -985,9 +1034,11 @@ def assert_rope_properties(
     """
     __tracebackhide__ = True
     results = run_all(fn, spec, dtype=dtype, device=device, seed=seed, properties=properties)
-    failed = [r for r in results if not r.passed]
+    grads = backward_results(fn, spec, dtype=dtype, device=device, seed=seed) if backward else []
+    grads = [r for r in grads if not r.passed]
+    failed = [r for r in results + grads if not r.passed]
     if failed:
-        raise AssertionError(failure_message(results))
+        raise AssertionError(failure_message(results + grads))
     return results
 
 

@@ -55,7 +55,7 @@ __all__ = [
 
 Convention = Literal["positions", "offset", "none"]
 CONVENTIONS: tuple[str, ...] = ("positions", "offset", "none")
-Backend = Literal["auto", "torch", "numpy"]
+Backend = Literal["auto", "torch", "numpy", "jax"]
 
 
 def _torch() -> Any:
@@ -196,6 +196,15 @@ def _output_error(message: str) -> TargetError:
     return err
 
 
+def _jax_array(x64: np.ndarray, dtype: str) -> Any:
+    """x64 as a jax array of ``dtype`` on jax's default (CPU) device; bfloat16 through ml_dtypes."""
+    try:
+        import jax.numpy as jnp  # optional: imported when used
+    except ImportError as exc:
+        raise UsageError("this target is a JAX function; install jax with `pip install 'ropecheck[jax]'`") from exc
+    return jnp.asarray(np.asarray(x64, dtype=np.float64)).astype(getattr(jnp, dtype))
+
+
 def _to_numpy64(value: Any) -> np.ndarray:
     if isinstance(value, np.ndarray):
         return value.astype(np.float64)
@@ -235,6 +244,8 @@ class Implementation:
         return self._resolved.get("backend", "torch" if self.backend == "auto" else self.backend)
 
     def _wrap(self, x64: np.ndarray, dtype: str, device: str) -> Any:
+        if self.resolved_backend == "jax":
+            return _jax_array(x64, dtype)
         if self.resolved_backend == "numpy":
             if dtype == "bfloat16":
                 raise UsageError("numpy has no bfloat16; use a torch implementation or another dtype")
@@ -243,6 +254,10 @@ class Implementation:
         return torch.tensor(np.asarray(x64, dtype=np.float64), device=device).to(getattr(torch, dtype))
 
     def _positions(self, positions: np.ndarray, device: str) -> Any:
+        if self.resolved_backend == "jax":  # int32: jax's default integer (int64 needs jax_enable_x64)
+            import jax.numpy as jnp  # optional: imported when used
+
+            return jnp.asarray(np.asarray(positions, dtype=np.int32))
         if self.resolved_backend == "numpy":
             return np.asarray(positions, dtype=np.int64)
         torch = _torch()
@@ -301,6 +316,12 @@ class Implementation:
             if is_out_of_memory(exc):
                 raise MemoryError(f"{self.name} ran out of memory: {exc}") from exc
             raise TargetError(f"{self.name} raised {describe_exception(exc, self.fn, self.name)}") from exc
+        if (
+            self._resolved.get("backend") == "numpy"
+            and self.backend == "auto"
+            and type(out).__module__.startswith("jax")
+        ):
+            self._resolved["backend"] = "jax"  # a JAX function takes numpy arrays and returns jax arrays
         if out is None or tuple(getattr(out, "shape", ())) != tuple(x.shape):
             raise _output_error(
                 f"{self.name} returned shape {tuple(getattr(out, 'shape', ()))}, expected x's shape {tuple(x.shape)}"
@@ -413,8 +434,8 @@ def as_implementation(
     if conv not in CONVENTIONS:
         raise UsageError(f"convention must be one of {', '.join(CONVENTIONS)}, got {conv!r}")
     be = backend or getattr(fn, "rope_backend", None) or "auto"
-    if be not in ("torch", "numpy", "auto"):
-        raise UsageError(f"backend must be 'torch', 'numpy' or 'auto', got {be!r}")
+    if be not in ("torch", "numpy", "jax", "auto"):
+        raise UsageError(f"backend must be 'torch', 'numpy', 'jax' or 'auto', got {be!r}")
     label = name or getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
     return Implementation(fn, conv, be, str(label))
 

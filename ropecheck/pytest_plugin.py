@@ -37,13 +37,15 @@ import pytest
 
 from .errors import UsageError
 from .isolate import available, describe_outcome, run_isolated
-from .properties import PROPERTIES, as_implementation, failure_message, run_all
+from .properties import PROPERTIES, as_implementation, backward_results, failure_message, run_all
 from .version import __version__
 
 __all__ = [
     "MARKER",
     "OPT_DEVICE",
+    "OPT_COMPILE",
     "OPT_DTYPE",
+    "OPT_NO_BACKWARD",
     "OPT_NO_ISOLATE",
     "OPT_PROPERTIES",
     "OPT_SEED",
@@ -63,9 +65,11 @@ OPT_DEVICE = "--ropecheck-device"
 OPT_PROPERTIES = "--ropecheck-properties"
 OPT_NO_ISOLATE = "--ropecheck-no-isolate"
 OPT_TIMEOUT = "--ropecheck-timeout"
+OPT_NO_BACKWARD = "--ropecheck-no-backward"
+OPT_COMPILE = "--ropecheck-compile"
 MARKER = "ropecheck"
 _MARKER_HELP = (
-    "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None): "
+    "ropecheck(spec=None, impl=None, dtype=None, device=None, seed=None, properties=None, backward=None): "
     "defaults for the ropecheck fixture; with impl=, the plugin checks that implementation before the test body"
 )
 
@@ -109,6 +113,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="ropecheck_no_isolate",
         help="run the implementation in the test process (default: a child process, so an exit or crash fails "
         "the test instead of ending the session)",
+    )
+    group.addoption(
+        OPT_NO_BACKWARD,
+        action="store_true",
+        default=False,
+        dest="ropecheck_no_backward",
+        help="skip the backward checks (the gradient against the transpose of the rotation; run by default where "
+        "the implementation supports autograd)",
+    )
+    group.addoption(
+        OPT_COMPILE,
+        action="store_true",
+        default=False,
+        dest="ropecheck_compile",
+        help="check the implementation wrapped in torch.compile (inductor with a C++ compiler, else aot_eager)",
     )
     group.addoption(
         OPT_TIMEOUT,
@@ -181,6 +200,8 @@ class RopeChecker:
         if opts.get("spec") is None:
             raise UsageError("ropecheck.check needs spec=RopeSpec(...) (or @pytest.mark.ropecheck(spec=...))")
         opts.setdefault("properties", None)
+        opts.setdefault("backward", True)
+        opts.setdefault("compile", False)
         return opts
 
     def results(
@@ -227,6 +248,10 @@ class RopeChecker:
     ) -> list[PropertyResult]:
         """Assert that ``fn`` has every RoPE property for ``spec``; the results if it does.
 
+        The backward checks (``backward``, ``backward:double``) run too, unless properties are
+        named, ``--ropecheck-no-backward`` is given or the marker says ``backward=False``;
+        a target without autograd skips them. The results returned are the properties'.
+
         Raises:
             AssertionError: naming each failed property, with its evidence and context.
         """
@@ -234,17 +259,37 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
+        if o["compile"]:
+            impl = _compiled(impl)
 
         def job() -> list[PropertyResult]:
             results = run_all(
                 impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
             )
-            if all(r.passed for r in results):
+            grads = []  # the backward checks, where autograd is supported; asserted, not returned
+            if o["backward"] and o.get("properties") is None:
+                grads = backward_results(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
+                grads = [r for r in grads if not r.passed]
+            if all(r.passed for r in results + grads):
                 return results
             header = verify_diagnosis(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
-            raise AssertionError(failure_message(results, header=header))
+            raise AssertionError(failure_message(results + grads, header=header))
 
         return cast("list[PropertyResult]", self._run(job))
+
+
+def _compiled(impl: Any) -> Any:
+    """``impl`` wrapped in ``torch.compile`` (the backend :func:`~ropecheck.verify.compiled.choose_backend` picks)."""
+    import torch._dynamo  # heavy: imported when used
+
+    from .protocol import Implementation
+    from .verify.compiled import RECOMPILE_LIMIT, choose_backend, compile_target
+
+    cfg = torch._dynamo.config
+    name = "recompile_limit" if hasattr(cfg, "recompile_limit") else "cache_size_limit"
+    setattr(cfg, name, max(getattr(cfg, name), RECOMPILE_LIMIT))  # no call may silently run eagerly
+    backend, _ = choose_backend()
+    return Implementation(compile_target(impl.fn, backend), impl.convention, impl.backend, impl.name)
 
 
 def verify_diagnosis(impl: Any, spec: RopeSpec, *, dtype: str, device: str, seed: int) -> str:
@@ -295,6 +340,8 @@ def _checker(item: pytest.Item) -> RopeChecker:
         "device": config.getoption("ropecheck_device"),
         "seed": config.getoption("ropecheck_seed"),
         "properties": _property_names(config),
+        "backward": not config.getoption("ropecheck_no_backward"),
+        "compile": config.getoption("ropecheck_compile"),
     }
     marker = item.get_closest_marker(MARKER)
     if marker is not None:

@@ -111,5 +111,8 @@ register(
         _liger,
         requires_cuda=True,
         description="liger_kernel.transformers.rope.liger_rotary_pos_emb (Triton)",
+        cpu_note="its Triton kernel could run on CPU only under TRITON_INTERPRET=1, which this adapter does not use: "
+        "triton is not a dependency (pip install -c .ci/constraints.txt triton liger-kernel would add triton 3.9.0 "
+        "and leave torch as it is) and the interpreter's CPU emulation is untested here",
     )
 )

@@ -28,6 +28,7 @@ class Adapter:
         requires_cuda: GPU-only kernels; skipped cleanly without CUDA.
         description: what exactly is wrapped.
         install: how to install the library next to torch 2.13.0 (default ``pip install <library>``).
+        cpu_note: for a CUDA-only adapter, why it is not run on CPU by other means (appended to the skip reason).
     """
 
     name: str
@@ -38,6 +39,7 @@ class Adapter:
     requires_cuda: bool = False
     description: str = ""
     install: str = ""
+    cpu_note: str = ""
 
     @property
     def installed(self) -> bool:
@@ -52,7 +54,8 @@ class Adapter:
             import torch  # heavy: imported when used
 
             if not torch.cuda.is_available():
-                return f"{self.name} runs CUDA kernels only and CUDA is not available"
+                note = f" ({self.cpu_note})" if self.cpu_note else ""
+                return f"{self.name} runs CUDA kernels only and CUDA is not available{note}"
         if not self.installed:
             return f"{self.library} is not installed ({self.install or 'pip install ' + self.library})"
         return None

@@ -1,10 +1,12 @@
 """Benchmark of ``ropecheck verify``: wall-clock time of one verdict, CLI process included.
 
-``ropecheck bench verify [--out PATH] [--repeats N]`` runs ``ropecheck verify`` with default options
+``ropecheck bench verify [--out PATH] [--repeats N] [--compile]`` runs ``ropecheck verify`` with default options
 (dtypes float32, bfloat16, float16; CPU) in a fresh process for every installed adapter, a
 few broken-corpus targets and a few real-world targets with the flags a user gives (an
 ``fn(x)`` one at the default range among them), several times each, and writes the median,
-the slowest run, the exit code and the time ``verify()`` itself reported. The goal: under
+the slowest run, the exit code and the time ``verify()`` itself reported -- each with the
+backward checks (the default) and with ``--no-backward``, and with ``--compile`` one compiled
+verdict (``--compile``; not held to the goal: torch.compile itself takes minutes). The goal: under
 10 s per torch-only target (the corpora's files import nothing but torch); an adapter's run also
 pays for importing the library it wraps, so adapters are timed and shown but not held to it.
 
@@ -78,6 +80,12 @@ REALWORLD_CASES = [
 ]
 
 
+#: (label, extra flags): every case runs with the backward checks (the default) and without them; the compiled
+#: verdict (slow: torch.compile per dtype and shape) is timed on COMPILE_CASES only
+MODES = [("backward", []), ("no backward", ["--no-backward"])]
+COMPILE_CASES = [("corpus sign_reversed.py", "sign_reversed.py", ["--head-dim", "64"])]
+
+
 def _repo_paths(flags: list[str]) -> list[str]:
     """Config paths in a case's flags, made absolute (the benchmark may run from any folder)."""
     return [str(_CHECKOUT / f) if f.endswith(".json") else f for f in flags]
@@ -107,6 +115,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", default="reports/benchmarks/verify.md", metavar="PATH", help="output file (default: %(default)s)"
     )
     parser.add_argument("--repeats", type=int, default=3, metavar="N", help="runs per target (default: %(default)s)")
+    parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="also time one compiled verdict (verify --compile: minutes with inductor on a small CPU)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,16 +148,23 @@ def run(args: argparse.Namespace) -> int:
             "nothing to time: no adapter's library is installed (pip install 'ropecheck[adapters]') and the "
             "broken corpus is only in a source checkout"
         )
-    for label, argv in cases:
+    runs = [(f"{label} [{mode}]", argv + extra) for label, argv in cases for mode, extra in MODES]
+    if CORPUS is not None and args.compile:
+        runs += [
+            (f"{label} [--compile]", [f"{CORPUS / f}:rope", *flags, "--compile", "--timeout", "0"])
+            for label, f, flags in COMPILE_CASES
+        ]
+    for label, argv in runs:
         times, code, inner = _time(argv, repeats)
-        rows.append((label, statistics.median(times), max(times), inner, code, not label.startswith("adapter ")))
+        goal = not label.startswith("adapter ") and "--compile" not in argv
+        rows.append((label, statistics.median(times), max(times), inner, code, goal))
         print(
             f"{label}: median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
             f"verify() {inner:.2f} s, exit {code}"
         )
     torch_only = [r for r in rows if r[5]] or rows  # the goal's targets (all rows when no corpus ships)
     worst = max(r[2] for r in torch_only)
-    adapters = [r for r in rows if not r[5]]
+    adapters = [r for r in rows if r[0].startswith("adapter ")]
     adapters_note = (
         " Adapters (the wrapped library's import included, not held to the goal): "
         f"slowest {max(r[2] for r in adapters):.2f} s."
@@ -156,7 +176,9 @@ def run(args: argparse.Namespace) -> int:
         "# Benchmark: one `ropecheck verify` verdict",
         "",
         f"`ropecheck bench verify` -- each target verified {repeats} times in a fresh process with default "
-        "options (dtypes float32, bfloat16, float16; `--device cpu`) and the flags shown, wall-clock including "
+        "options (dtypes float32, bfloat16, float16; `--device cpu`) and the flags shown, with the backward checks "
+        "(the default) and without them (`--no-backward`), compiled verdicts (`--compile`, not held to the goal) "
+        "when asked; wall-clock including "
         "Python start-up and imports; "
         "'verify()' is the time the verifier itself reported.",
         "",

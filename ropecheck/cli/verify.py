@@ -110,6 +110,22 @@ def add_parser(sub: Any) -> None:
         "(M-RoPE, 2-D axial; the spec's axes)",
     )
     g.add_argument("--allow-inplace", action="store_true", help="do not fail a target that modifies x in place")
+    g.add_argument(
+        "--no-backward",
+        dest="backward",
+        action="store_false",
+        help="skip the backward checks (the gradient against the transpose of the rotation; run by default where "
+        "the target supports autograd)",
+    )
+    g.add_argument(
+        "--compile",
+        action="store_true",
+        help="verify the target wrapped in torch.compile (inductor with a C++ compiler, else aot_eager) and say "
+        "where the compiled verdict differs from the eager one",
+    )
+    g.add_argument(
+        "--compile-backend", metavar="NAME", help="the torch.compile backend for --compile (default: see --compile)"
+    )
     g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     g.add_argument(
         "--timeout",
@@ -262,6 +278,9 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         memory_limit=memory_limit,
         context=args.max_position_embeddings if spec is None else None,
         conventions=conventions_from_args(args) if spec is None else None,
+        backward=args.backward,
+        compile=args.compile,
+        compile_backend=args.compile_backend,
     )
     if args.json:
         write_json(report.to_dict(), args.json)

@@ -38,7 +38,7 @@ from ..symbolic import (
 )
 from ..symbolic.certify import certificate_index, certify
 from ..symbolic.latexdoc import render_proofs_latex
-from ..verify.batch import render_adapter_pages, verify_adapters
+from ..verify.batch import backward_cell, render_adapter_pages, verify_adapters
 from ..verify.model import DEFAULT_DTYPES
 from ..version import __version__
 from .model import Page, Plot, Row, Section
@@ -304,6 +304,7 @@ def collect_verify(progress: Progress) -> Section:
             consequences = v.report.dtype_verdict(dt)["consequences"]
             if consequences:  # the detail page lists them under the same per-dtype verdict
                 evidence += f"; consequences of the root causes: {', '.join(consequences)}"
+            evidence += f"; backward: {backward_cell(v.report, dt)}"
             rows.append(Row(f"{label} / {dt}", verdict, expected, evidence, link=f"verify/{v.stem}.md"))
     written = render_adapter_pages(
         verdicts,

@@ -23,7 +23,7 @@ from .model import VerifyReport
 from .render import render_markdown
 from .supervise import Loaded, verify_isolated
 
-__all__ = ["AdapterVerdict", "dtype_cell", "verify_adapters", "render_adapter_pages"]
+__all__ = ["AdapterVerdict", "backward_cell", "dtype_cell", "verify_adapters", "render_adapter_pages"]
 
 
 @dataclass
@@ -103,7 +103,27 @@ def dtype_cell(report: VerifyReport, dtype: str) -> str:
     n = len(v["consequences"])
     if n:
         text += f" ({n} failed check{'s' * (n != 1)} in {dtype}: consequence{'s' * (n != 1)} of the root causes)"
-    return text
+    return text + f"; backward: {backward_cell(report, dtype)}" + _compiled_cell(report, dtype)
+
+
+def backward_cell(report: VerifyReport, dtype: str) -> str:
+    """The backward verdict in one dtype: PASS, FAIL with its cause, SKIP (no autograd), or not run."""
+    checks = [c for c in report.checks if c.category == "backward" and c.dtype == dtype]
+    if not checks:
+        return "not run"
+    main = next((c for c in checks if c.name == "backward"), checks[0])
+    failed = [c for c in checks if c.status == "fail"]
+    if failed:  # the gradient's own cause first: a wrong gradient also breaks the double backward
+        first = main if main.status == "fail" else failed[0]
+        return f"FAIL {first.cause or first.code or 'backward'}"
+    return "SKIP" if main.status == "skip" else "PASS"
+
+
+def _compiled_cell(report: VerifyReport, dtype: str) -> str:
+    if report.compile is None:
+        return ""
+    only = [c for c in report.compile["fail_only_compiled"] if c.endswith(f"({dtype})")]
+    return f"; compiled: {'FAIL only compiled' if only else 'same as eager'}"
 
 
 def _library(adapter: Adapter) -> str:
@@ -125,7 +145,7 @@ def render_adapter_pages(
         "",
         f"{invocation} (dtypes {', '.join(dtypes)}). One page per adapter and device.",
         "",
-        "| adapter | library | device | verdict | per dtype |",
+        "| adapter | library | device | verdict | per dtype (forward and backward) |",
         "|---|---|---|---|---|",
     ]
     for v in verdicts:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..diagnosis import explain, sentence
 from ..errors import TargetError, UsageError
+from ..gradients import check_backward
 from ..properties import PROPERTIES, PropertyResult, draw_sample
 from ..protocol import Implementation, describe_exception, is_out_of_memory
 from ..schedules import Default, LongRoPE
@@ -33,7 +34,7 @@ from .model import Check, VerifyReport
 from .probes import random_x, torch_module
 from .scenarios import check_past_original, check_scenarios
 
-__all__ = ["check_behaviour", "check_identification", "check_interface", "check_precision"]
+__all__ = ["check_behaviour", "check_gradients", "check_identification", "check_interface", "check_precision"]
 
 # --------------------------------------------------------------------------- the checks
 
@@ -541,3 +542,13 @@ def _explain_precision(
         sub[0], sub[1], sub[2], spec, dtype=dtype, bound=sub[3], seq_len=seq_len, families=frozenset({"precision"})
     )
     return diag
+
+
+def check_gradients(
+    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
+) -> None:
+    """The backward checks (:mod:`ropecheck.gradients`) in one dtype: the gradient, then the double backward."""
+    top = usable_top(report, max_position)
+    for res in check_backward(impl, spec, dtype=dtype, device=device, seed=seed, top=top):
+        code = "backward" if res.status == "fail" else None
+        report.add(Check(res.name, "backward", res.status, res.evidence, dtype, res.hint, code, res.details, res.cause))

@@ -66,6 +66,7 @@ FINDING_CODES: dict[str, str] = {
     "relative_position": "scores depend on absolute positions, not only their difference",
     "precision": "the error in a low-precision dtype exceeds the error model's bound",
     "axes": "pairs turn by another position axis than the spec's (M-RoPE sections, interleaving, 2-D rows/columns)",
+    "backward": "the gradient (autograd's backward) is not the transpose of the spec's rotation",
 }
 #: The family codes above: every finding's ``code`` is one of them (stable for CI scripts).
 FAMILY_CODES: frozenset[str] = frozenset(FINDING_CODES)
@@ -180,6 +181,8 @@ class VerifyReport:
     notes: list[str] = field(default_factory=list)
     range_source: str = "default"
     raises_from: int | None = None  # the position a target's table ends at, when found inside the range
+    #: with ``compile=True``: the backend and the checks whose eager and compiled verdicts differ
+    compile: dict[str, Any] | None = None
     #: receives ("stage", name) and ("check", (check, finding message)) as the run goes (never pickled)
     listener: Callable[[str, Any], None] | None = field(default=None, repr=False, compare=False)
 
@@ -331,6 +334,7 @@ class VerifyReport:
             "dtype_verdicts": [self.dtype_verdict(dt) for dt in self.dtypes],
             "duration_s": round(self.duration_s, 3),
             "notes": list(self.notes),
+            "compile": None if self.compile is None else dict(self.compile),
         }
 
 
@@ -344,7 +348,7 @@ def finding_rank(f: Finding) -> int:
         return 2
     if f.category == "behaviour" and not f.check.startswith("property:"):
         return 3 if f.check.startswith("positions:") else 2
-    return 4 if f.category == "precision" else 5
+    return 4 if f.category in ("precision", "backward") else 5
 
 
 def _fold(root: Finding, check: str, dtype: str | None, code: str | None, message: str) -> None:

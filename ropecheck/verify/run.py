@@ -22,6 +22,9 @@
    translation invariance, batch/head independence, length and state consistency, ...) and
    the position scenarios real inference uses: left padding and arbitrary per-row positions,
    KV-cache decode (seq 1 at a large offset), calls of lengths around common thresholds.
+5. **backward** (per dtype, ``backward=True``) -- the gradient autograd gives against the
+   transpose of the spec's rotation, and the double backward (:mod:`ropecheck.gradients`);
+   SKIP where the target has no autograd.
 
 A failed check yields a :class:`Finding` with a stable ``code`` (see ``FINDING_CODES``) and a
 sentence that names the bug. Findings are pruned to root causes and ordered most direct first
@@ -50,7 +53,8 @@ from ..protocol import Implementation, as_implementation
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
-from .checks import check_behaviour, check_identification, check_interface, check_precision
+from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
+from .compiled import choose_backend, compile_target, mark_compiled_only, recompile_limit
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
 from .multiaxis import check_axes_reference, check_axes_relative, check_multi_axis, text_view
 from .probes import identification_dtype
@@ -107,6 +111,9 @@ def verify(
     listener: Callable[[str, Any], None] | None = None,
     context: int | None = None,
     conventions: Mapping[str, Any] | None = None,
+    backward: bool = True,
+    compile: bool = False,
+    compile_backend: str | None = None,
 ) -> VerifyReport:
     """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
 
@@ -126,6 +133,10 @@ def verify(
             message))`` as the run goes -- how a supervising process keeps a partial verdict.
         context: the model's context when there is no spec to carry it (identification).
         conventions: with no spec, the conventions the target may follow (``direction``, ``rotary_dims``).
+        backward: run the backward checks (:mod:`ropecheck.gradients`) where the target supports autograd.
+        compile: verify the target wrapped in ``torch.compile`` too, and report the compiled verdict with the
+            checks where it differs from the eager one (:mod:`.compiled`).
+        compile_backend: the ``torch.compile`` backend (default: inductor with a C++ compiler, else aot_eager).
 
     Example:
         >>> from ropecheck.properties import torch_reference
@@ -133,6 +144,12 @@ def verify(
         >>> verify(torch_reference(spec), spec, dtypes=("float32",), max_position=4096).conforms
         True
     """
+    if compile:
+        return _verify_compiled(
+            fn, spec, compile_backend, head_dim=head_dim, dtypes=dtypes, device=device, max_position=max_position,
+            positions_mode=positions_mode, allow_inplace=allow_inplace, seed=seed, timeout=timeout, name=name,
+            listener=listener, context=context, conventions=conventions, backward=backward,
+        )  # fmt: skip
     t0 = time.perf_counter()
     if spec is None and head_dim is None:
         raise UsageError("give a spec (or head_dim, to identify the target)")
@@ -184,9 +201,9 @@ def verify(
     try:
         with _Deadline(timeout):
             if outer is not None and spec is not None:
-                _run_axes(report, outer, impl, spec, dts, dev, top, allow_inplace, seed)
+                _run_axes(report, outer, impl, spec, dts, dev, top, allow_inplace, seed, backward)
             else:
-                _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}))
+                _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}), backward)
     except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
     except Exception as exc:
@@ -217,6 +234,25 @@ def verify(
             )
         )
     report.prune()
+    report.duration_s = time.perf_counter() - t0
+    return report
+
+
+def _verify_compiled(
+    fn: Callable[..., Any] | Implementation, spec: RopeSpec | None, backend: str | None, **options: Any
+) -> VerifyReport:
+    """The compiled verdict, then the eager one; the compiled report, marked where they differ."""
+    t0 = time.perf_counter()
+    listener = options.pop("listener")
+    impl = as_implementation(fn, name=options.get("name"))
+    chosen, note = choose_backend(backend)
+    if impl.backend == "numpy":
+        raise UsageError("--compile needs a torch target (torch.compile); this target takes numpy arrays")
+    target = Implementation(compile_target(impl.fn, chosen), impl.convention, impl.backend, impl.name)
+    with recompile_limit():  # compiled first: the eager run's calls must not fill a cache the graph then reads
+        report = verify(target, spec, listener=listener, **options)
+    eager = verify(fn, spec, **options)
+    mark_compiled_only(report, eager, note)
     report.duration_s = time.perf_counter() - t0
     return report
 
@@ -259,13 +295,14 @@ def _run_axes(
     top: int,
     allow_inplace: bool,
     seed: int,
+    backward: bool = True,
 ) -> None:
     """Multi-axis RoPE: the pair -> axis identification, the 1-D view, then per-axis reference and relative position."""
     idt = "float32" if "float32" in dts else dts[0]
     report.begin("the pair -> axis identification")
     if check_multi_axis(report, outer, spec, idt, dev) is None and any(c.status == "fail" for c in report.checks):
         return  # the structural finding is the root cause; the rest would only repeat it
-    _run(report, impl, spec, spec.head_dim, dts, dev, top, allow_inplace, seed, {})
+    _run(report, impl, spec, spec.head_dim, dts, dev, top, allow_inplace, seed, {}, backward)
     failed = {c.dtype for c in report.checks if c.category == "interface" and c.status == "fail"}
     for dt in dts:
         if dt in failed:
@@ -287,6 +324,7 @@ def _run(
     allow_inplace: bool,
     seed: int,
     conventions: dict[str, Any],
+    backward: bool = True,
 ) -> None:
     rng = np.random.default_rng(seed)
     usable = []
@@ -325,3 +363,7 @@ def _run(
     check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
     report.begin("the behaviour checks (properties, positions, lengths, decode)")
     check_behaviour(report, impl, spec, idt, dev, seed, top)
+    if backward:  # last: the behaviour checks' verdicts come from calls without autograd
+        for dt in usable:
+            report.begin(f"the backward checks ({dt})")
+            check_gradients(report, impl, spec, dt, dev, seed, top)

@@ -112,6 +112,9 @@ def verify_isolated(
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
     context: int | None = None,
     conventions: dict[str, Any] | None = None,
+    backward: bool = True,
+    compile: bool = False,
+    compile_backend: str | None = None,
 ) -> VerifyReport:
     """Load and verify a target in a child process; a verdict whatever the target does.
 
@@ -122,7 +125,8 @@ def verify_isolated(
         timeout: seconds for the whole verdict (the child's own deadline stops Python-level
             hangs; the parent kills the child :data:`KILL_GRACE_S` later).
         memory_limit: bytes of address space the child may add (None: no limit).
-        context, conventions: as :func:`~ropecheck.verify.run.verify` (identification's range and conventions).
+        context, conventions, backward, compile, compile_backend: as :func:`~ropecheck.verify.run.verify`
+            (identification's range and conventions; the backward checks; torch.compile).
 
     Raises:
         UsageError: ``load`` found a user mistake (exit 2).
@@ -137,6 +141,9 @@ def verify_isolated(
         "timeout": timeout,
         "context": context,
         "conventions": conventions,
+        "backward": backward,
+        "compile": compile,
+        "compile_backend": compile_backend,
     }
     if not available():  # pragma: no cover - POSIX machines only
         loaded = load()

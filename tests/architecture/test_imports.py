@@ -153,7 +153,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("ropecheck.spec",),
     ("ropecheck.reference", "ropecheck.svg"),
     ("ropecheck.protocol", "ropecheck.target", "ropecheck.symbolic"),
-    ("ropecheck.proofs", "ropecheck.properties", "ropecheck.precision", "ropecheck.diagnosis"),
+    ("ropecheck.proofs", "ropecheck.properties", "ropecheck.precision", "ropecheck.diagnosis", "ropecheck.gradients"),
     ("ropecheck.axis_properties",),
     ("ropecheck.strategies", "ropecheck.verify", "ropecheck.adapters"),
     ("ropecheck.pytest_plugin", "ropecheck.survey", "ropecheck.report", "ropecheck.bench"),

@@ -7,6 +7,8 @@ the ``--ropecheck-*`` options; a correct implementation passes, a wrong one fail
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -271,3 +273,28 @@ def test_an_implementation_that_ends_the_process_fails_its_test_not_the_session(
             "*AssertionError: the implementation ended the process (SystemExit(0), exit code 0)*",
         ]
     )
+
+
+def test_a_wrong_backward_fails_the_check_and_no_backward_skips_it(project: pytest.Pytester) -> None:
+    mutant = Path(__file__).resolve().parents[1] / "fixtures" / "backward" / "mutants" / "backward_rotates_forward.py"
+    project.makepyfile(
+        test_user=f"""
+        import importlib.util
+        from ropecheck import RopeSpec
+        from ropecheck.hf import scaling_from_dict
+
+        spec_ = importlib.util.spec_from_file_location("mutant", {str(mutant)!r})
+        mod = importlib.util.module_from_spec(spec_)
+        spec_.loader.exec_module(mod)
+        fields = dict(mod.SPEC)
+        SPEC = RopeSpec(scaling=scaling_from_dict(fields.pop("rope_scaling")), **fields)
+
+        def test_backward(ropecheck):
+            ropecheck.check(mod.rope, spec=SPEC)
+        """
+    )
+    result = project.runpytest("-p", "ropecheck", "--ropecheck-no-isolate")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*backward/backward_direction*"])
+    result = project.runpytest("-p", "ropecheck", "--ropecheck-no-isolate", "--ropecheck-no-backward")
+    result.assert_outcomes(passed=1)

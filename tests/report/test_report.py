@@ -356,7 +356,7 @@ def test_verify_all_adapters_and_report_write_the_same_verify_pages(
     index = (cli / "README.md").read_text()
     # float32 passes (its failed checks are consequences of the bfloat16 cache, and the cell says so)
     assert re.search(r"float32: PASS \(\d+ failed checks in float32: consequences of the root causes\); ", index)
-    assert "bfloat16: FAIL precision,state; float16: FAIL nonfinite" in index
+    assert "bfloat16: FAIL precision,state; backward: PASS; float16: FAIL nonfinite; backward: PASS" in index
     page = (cli / "rotary-embedding-torch.md").read_text()  # the detail page states the same per-dtype verdicts
     assert "| float32 | PASS | - |" in page and "| float16 | FAIL | nonfinite |" in page
 

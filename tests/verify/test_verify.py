@@ -35,7 +35,8 @@ def test_reference_conforms_with_default_options(spec: RopeSpec) -> None:
     assert report.conforms, [f.message for f in report.findings]
     assert report.exit_code == 0 and not report.findings
     cats = {c.category for c in report.checks}
-    assert cats == {"interface", "identification", "behaviour", "precision"}
+    assert cats == {"interface", "identification", "behaviour", "precision", "backward"}
+    assert {c.dtype for c in report.checks if c.name == "backward" and c.status == "pass"} == set(report.dtypes)
     assert {c.dtype for c in report.checks if c.category == "precision"} == {"float32", "bfloat16", "float16"}
 
 

@@ -85,9 +85,12 @@ def _literal(path: Path, name: str) -> Any:
 def test_every_finding_code_is_shown_on_a_broken_input() -> None:
     """Every family code and every cause is what some kept broken input must be reported with first.
 
-    The broken corpus here and the real-world mutants (``tests/verify/test_realworld_verdicts.py``)."""
+    The broken corpus here, the real-world mutants (``tests/verify/test_realworld_verdicts.py``) and the backward
+    mutants (``tests/verify/test_backward.py``)."""
     shown = set()
-    mutants = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "realworld" / "mutants").glob("*.py"))
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    mutants = sorted((fixtures / "realworld" / "mutants").glob("*.py"))
+    mutants += sorted((fixtures / "backward" / "mutants").glob("*.py"))
     # and the multi-axis corpus (tests/verify/test_multi_axis_verify.py runs it)
     multi_axis = [p for p in sorted(BROKEN_AXES.glob("*.py")) if not p.name.startswith("_")]
     for path in [*FILES, *mutants, *multi_axis]:

@@ -1,0 +1,388 @@
+"""Backward checks: the gradient a RoPE target's autograd gives, against the transpose of the spec's rotation.
+
+RoPE is linear in x for fixed positions: ``y = W R(theta) x`` (W the attention factor on the
+rotated dims, 1 on the pass-through dims). The gradient of ``<fn(x, p), g>`` with respect to x
+is therefore ``R(theta)^T W g = W R(-theta) g`` -- the rotation by -theta, times the attention
+factor -- and exactly g on the pass-through dims. :func:`check_backward` takes one call with
+autograd, compares the gradient with that fp64 reference, and names what is wrong:
+
+Causes (family ``backward``, in :data:`ropecheck.diagnosis.CAUSES`):
+
+* ``backward_dtype`` -- the gradient is not in x's dtype, or was computed in a lower one
+  (it fits the error model of bfloat16/float16, not x's dtype's);
+* ``backward_passthrough`` -- the rotated dims are right, the pass-through dims do not get g back;
+* ``backward_direction`` -- the gradient is ``W R(+theta) g``: the forward rotation applied again;
+* ``backward_attention_factor`` -- the gradient is the transpose up to a wrong factor;
+* ``backward_not_transpose`` -- anything else that is not the transpose of the forward (checked
+  with the adjoint identity ``<fn(x), g> = <x, grad>``, which needs no spec), and a double
+  backward (the gradient of ``<grad, x>`` with respect to g) that is not the forward again.
+
+A gradient that is the exact transpose of a forward that itself deviates from the spec passes
+here: the forward checks name that deviation. Positions are int64, so no gradient flows to them.
+A target without autograd (numpy, outputs without a graph, or a forward that refuses inputs
+that require grad) is SKIP with the reason; so is a double backward that the target does not
+support ("does not support double backward").
+
+Tolerance: the backward of ``x*cos + rotate(x)*sin`` computed in the dtype is
+``g*cos + rotate^T(g*sin)``: the same cos/sin values and the same three roundings per element
+as the forward, so the forward's per-element bound (:mod:`ropecheck.tolerance`, the error
+model's floor plus the angle term growing with the position) applies unchanged, with the
+scale ``max|g|`` times the attention factor. Implementations that upcast to float32 and round
+the result do better. The adjoint identity sums d products of two such errors: its bound is
+``sqrt(d) (b_fwd |g| + b_bwd |x|)`` per token and head.
+
+Design constraints: beside :mod:`ropecheck.properties` (the verifier and the pytest plugin use
+it); torch (and jax, for JAX targets) imported on use; the target's exceptions are results,
+never exceptions out of here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .protocol import Implementation, describe_exception, round_to_dtype
+from .reference import apply_rope
+from .spec import RopeSpec
+from .tolerance import UNIT_ROUNDOFF, dtype_name, tolerance
+
+__all__ = ["BackwardResult", "backward_inputs", "check_backward", "gradient_bound"]
+
+_HINTS = {
+    "backward_direction": "the backward must rotate by -theta: grad = g*cos - rotate(g*sin) (the sign of sin flips)",
+    "backward_attention_factor": "multiply the gradient by the same attention factor as cos/sin in the forward",
+    "backward_passthrough": "return the incoming gradient unchanged on the dims the forward passes through",
+    "backward_not_transpose": (
+        "the backward of a rotation is its transpose: the same cos/sin, rotation by -theta; check the saved "
+        "tensors and the pairing the backward uses"
+    ),
+    "backward_dtype": "compute the gradient in x's dtype (or float32) and return it in x's dtype",
+}
+
+
+@dataclass(frozen=True)
+class BackwardResult:
+    """One backward check: ``status`` pass/fail/skip, the cause when it failed, the sentence and the fix."""
+
+    name: str
+    status: str
+    evidence: str
+    dtype: str
+    cause: str | None = None
+    hint: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.status != "fail"
+
+
+def gradient_bound(dtype: str, positions: np.ndarray, scale: float) -> np.ndarray:
+    """The error model's per-element bound for a gradient (the forward's: same cos/sin, same roundings)."""
+    rtol, atol0 = tolerance(dtype, "rotation", max_position=0)
+    _, atol1 = tolerance(dtype, "rotation", max_position=1)
+    return ((rtol + atol0) + (atol1 - atol0) * np.abs(np.asarray(positions, dtype=np.float64))) * scale
+
+
+def backward_inputs(
+    impl: Implementation, spec: RopeSpec, dtype: str, seed: int, top: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+    """(x, g, positions (batch, seq), the native call's position argument) for one autograd call.
+
+    Positions reach ``min(top, 4095)`` where the convention lets them (per-row positions, or
+    an offset); ``fn(x)`` targets are called at 0 .. seq-1.
+    """
+    rng = np.random.default_rng(seed + 7)
+    limit = max(min(int(top), 4095), 7)
+    seq, d = 8, spec.head_dim
+    shape = (2, seq, 2, d)
+    x = round_to_dtype(np.clip(rng.standard_normal(shape), -4, 4), dtype)
+    g = round_to_dtype(np.clip(rng.standard_normal(shape), -4, 4), dtype)
+    if impl.convention == "positions":
+        pos = np.stack([np.sort(rng.choice(limit + 1, seq, replace=False)) for _ in range(2)]).astype(np.int64)
+        pos[0, 0] = 0
+        arg: Any = pos
+    elif impl.convention == "offset":
+        start = int(max(limit - seq + 1, 0))
+        pos = np.broadcast_to(start + np.arange(seq), (2, seq)).astype(np.int64)
+        arg = start
+    else:
+        pos = np.broadcast_to(np.arange(seq), (2, seq)).astype(np.int64)
+        arg = None
+    return x, g, pos, arg
+
+
+class _NoAutograd(Exception):
+    """The target has no autograd path for this call: the check is skipped with this reason."""
+
+
+def _torch_vjp(
+    impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str, device: str
+) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
+    """(output, gradient, the gradient's dtype, double backward (d<grad, x>/dg) or None, why it is None)."""
+    import torch  # heavy: imported when used
+
+    tdt = getattr(torch, dtype)
+    args: tuple[Any, ...] = ()
+    if isinstance(arg, np.ndarray):
+        args = (torch.tensor(arg, device=device),)
+    elif arg is not None:
+        args = (int(arg),)
+
+    def forward() -> tuple[Any, Any]:
+        leaf = torch.tensor(x, device=device).to(tdt).requires_grad_(True)
+        try:
+            out = impl.fn(leaf.clone(), *args)  # an in-place target writes into a copy, not into the leaf
+        except Exception as exc:  # a target that refuses inputs requiring grad has no autograd path
+            raise _NoAutograd(f"the target raised when x requires grad: {describe_exception(exc, impl.fn)}") from exc
+        if not isinstance(out, torch.Tensor) or tuple(out.shape) != tuple(x.shape):
+            raise _NoAutograd("the output under autograd is not a tensor of x's shape (the forward checks judge it)")
+        if not out.requires_grad:
+            raise _NoAutograd("the output carries no autograd graph (computed outside autograd, or detached)")
+        return leaf, out
+
+    leaf, out = forward()
+    try:
+        (grad,) = torch.autograd.grad(out, leaf, torch.tensor(g, device=device).to(tdt), allow_unused=True)
+    except Exception as exc:
+        raise RuntimeError(f"the backward raised {describe_exception(exc, impl.fn)}") from exc
+    if grad is None:
+        raise _NoAutograd("the output does not depend on x through autograd")
+    out64 = out.detach().to("cpu").double().numpy()
+    grad64 = grad.detach().to("cpu").double().numpy()
+    gdt = str(grad.dtype).replace("torch.", "")
+    # the double backward, on a fresh call: create_graph changes what some backends (compiled graphs) accept
+    leaf, out = forward()
+    gt = torch.tensor(g, device=device).to(tdt).requires_grad_(True)
+    try:
+        (grad2,) = torch.autograd.grad(out, leaf, gt, create_graph=True, allow_unused=True)
+        if grad2 is None or not grad2.requires_grad:
+            return out64, grad64, gdt, None, "the backward is not differentiable (no double backward claimed)"
+        (dd,) = torch.autograd.grad(grad2, gt, leaf.detach(), allow_unused=True)
+    except RuntimeError as exc:
+        text = str(exc)
+        if any(k in text for k in ("double backward", "once_differentiable", "create_graph")):
+            return out64, grad64, gdt, None, f"the target does not support double backward ({text.splitlines()[0]})"
+        raise RuntimeError(f"the double backward raised {describe_exception(exc, impl.fn)}") from exc
+    if dd is None:
+        return (
+            out64,
+            grad64,
+            gdt,
+            None,
+            "no double backward: the gradient does not depend on g through autograd "
+            "(once_differentiable, or a detached backward)",
+        )
+    return out64, grad64, gdt, dd.detach().to("cpu").double().numpy(), ""
+
+
+def _jax_vjp(
+    impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str
+) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
+    """The same as :func:`_torch_vjp` with ``jax.vjp`` (CPU)."""
+    import jax  # optional: imported when used
+    import jax.numpy as jnp
+
+    jdt = getattr(jnp, dtype)
+    xj = jnp.asarray(x).astype(jdt)
+    gj = jnp.asarray(g).astype(jdt)
+    args: tuple[Any, ...] = ()
+    if isinstance(arg, np.ndarray):
+        args = (jnp.asarray(arg.astype(np.int32)),)
+    elif arg is not None:
+        args = (int(arg),)
+    try:
+        out, pullback = jax.vjp(lambda v: impl.fn(v, *args), xj)
+    except Exception as exc:
+        raise _NoAutograd(
+            f"the target cannot be differentiated by jax.vjp: {describe_exception(exc, impl.fn)}"
+        ) from exc
+    try:
+        (grad,) = pullback(gj)
+    except Exception as exc:
+        raise RuntimeError(f"the backward raised {describe_exception(exc, impl.fn)}") from exc
+    out64, grad64 = np.asarray(out, np.float64), np.asarray(grad, np.float64)
+    gdt = str(grad.dtype)
+    try:
+        _, pull2 = jax.vjp(lambda gg: pullback(gg)[0], gj)
+        (dd,) = pull2(xj)
+    except Exception as exc:
+        return out64, grad64, gdt, None, f"the target does not support double backward ({type(exc).__name__})"
+    return out64, grad64, gdt, np.asarray(dd, np.float64), ""
+
+
+def _vjp(
+    impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str, device: str
+) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
+    if impl.resolved_backend == "numpy":
+        raise _NoAutograd("a numpy target has no autograd")
+    if impl.resolved_backend == "jax":
+        return _jax_vjp(impl, x, g, arg, dtype)
+    return _torch_vjp(impl, x, g, arg, dtype, device)
+
+
+def _within(err: np.ndarray, bound: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(err)) and np.all(err <= bound))
+
+
+def check_backward(
+    impl: Implementation, spec: RopeSpec, *, dtype: Any = "float32", device: str = "cpu", seed: int = 0, top: int = 4095
+) -> list[BackwardResult]:
+    """The backward checks of ``impl`` in ``dtype``: the gradient, then the double backward.
+
+    Example:
+        >>> from ropecheck.protocol import as_implementation, torch_reference
+        >>> spec = RopeSpec(head_dim=8)
+        >>> [r.status for r in check_backward(as_implementation(torch_reference(spec)), spec)]
+        ['pass', 'pass']
+    """
+    dt = dtype_name(dtype)
+    x, g, pos, arg = backward_inputs(impl, spec, dt, seed, top)
+    try:
+        out, grad, gdt, dd, why = _vjp(impl, x, g, arg, dt, device)
+    except _NoAutograd as exc:
+        return [BackwardResult("backward", "skip", f"not run: {exc}", dt)]
+    except RuntimeError as exc:
+        return [
+            BackwardResult(
+                "backward", "fail", str(exc), dt, "backward_not_transpose", "the backward must not raise on valid input"
+            )
+        ]
+    results = [_judge_gradient(spec, x, g, pos, out, grad, gdt, dt)]
+    if dd is None:
+        results.append(BackwardResult("backward:double", "skip", f"not run: {why}", dt))
+    else:
+        results.append(_judge_double(spec, x, pos, out, dd, dt))
+    return results
+
+
+def _judge_gradient(
+    spec: RopeSpec,
+    x: np.ndarray,
+    g: np.ndarray,
+    pos: np.ndarray,
+    out: np.ndarray,
+    grad: np.ndarray,
+    gdt: str,
+    dt: str,
+) -> BackwardResult:
+    a = spec.attention_factor
+    p4 = pos[..., None]
+    pos_b = np.broadcast_to(pos[:, :, None, None], x.shape)
+    want = apply_rope(g, p4, dataclasses.replace(spec, direction=-spec.direction))
+    fwd_want = apply_rope(x, p4, spec)
+    bound = gradient_bound(dt, pos_b, max(a, 1.0) * float(np.abs(g).max()))
+    fwd_bound = gradient_bound(dt, pos_b, max(a, 1.0) * float(np.abs(x).max()))
+    rot = np.zeros(spec.head_dim, dtype=bool)
+    rot[spec.rotated_dims()] = True
+    err = np.abs(grad - want)
+    rot_ok = _within(err[..., rot], bound[..., rot])
+    pass_ok = bool(np.array_equal(grad[..., ~rot], g[..., ~rot]))
+    worst = float(np.nanmax(err[..., rot] / bound[..., rot])) if rot.any() else 0.0
+    details = {"worst_over_bound": worst, "positions": pos.tolist()}
+
+    def fail(cause: str, evidence: str) -> BackwardResult:
+        return BackwardResult("backward", "fail", evidence, dt, cause, _HINTS[cause], details)
+
+    if gdt != dt:
+        return fail("backward_dtype", f"the gradient of a {dt} input is {gdt}, not {dt}")
+    if rot_ok and pass_ok:
+        return BackwardResult(
+            "backward",
+            "pass",
+            f"the gradient is the transpose W R(-theta) g within the error model's bound at positions up to "
+            f"{int(pos.max())} (worst {worst:.2g} of it); the pass-through dims get g back exactly; int64 positions "
+            "take no gradient",
+            dt,
+            details=details,
+        )
+    # the adjoint identity <fn(x), g> = <x, grad>, per token and head: the transpose of the target's own forward
+    lhs, rhs = (out * g).sum(-1), (x * grad).sum(-1)
+    d = spec.head_dim
+    adj_tol = np.sqrt(d) * (fwd_bound[..., 0] * np.linalg.norm(g, axis=-1) + bound[..., 0] * np.linalg.norm(x, axis=-1))
+    adjoint_ok = _within(np.abs(lhs - rhs), adj_tol)
+    fwd_ok = _within(np.abs(out - fwd_want), fwd_bound)
+    if not fwd_ok:
+        if adjoint_ok:
+            return BackwardResult(
+                "backward",
+                "pass",
+                "the gradient is the transpose of the target's own forward (<fn(x), g> = <x, grad> per token); the "
+                "forward itself deviates from the spec, which the forward checks report",
+                dt,
+                details=details,
+            )
+        return fail(
+            "backward_not_transpose",
+            f"the gradient is not the transpose of the forward: <fn(x), g> and <x, grad> differ by up to "
+            f"{float(np.abs(lhs - rhs).max()):.3g} (allowed {float(adj_tol.max()):.3g})",
+        )
+    if rot_ok:
+        bad = np.argwhere(grad[..., ~rot] != g[..., ~rot])
+        dims = np.nonzero(~rot)[0]
+        k = int(dims[bad[0][-1]])
+        at = tuple(bad[0][:-1]) + (k,)
+        return fail(
+            "backward_passthrough",
+            f"the backward is wrong on the pass-through dims: dim {k} (not rotated, rotary_dim={spec.rotary_dim}) "
+            f"gets {float(grad[at]):.4g} instead of g = {float(g[at]):.4g}",
+        )
+    same_way = apply_rope(g, p4, spec)
+    if _within(np.abs(grad - same_way)[..., rot], bound[..., rot]):
+        return fail(
+            "backward_direction",
+            "the backward rotates the wrong way: the gradient is W R(+theta) g (the forward rotation), not its "
+            f"transpose W R(-theta) g (worst {worst:.3g} of the bound)",
+        )
+    wr, gr = want[..., rot], grad[..., rot]
+    c = float((wr * gr).sum() / max(float((wr * wr).sum()), 1e-300))
+    if abs(c - 1.0) > 1e-3 and _within(np.abs(gr - c * wr), bound[..., rot]):
+        return fail(
+            "backward_attention_factor",
+            f"the backward carries the factor {c * a:.6g} instead of the attention factor {a:.6g} (the gradient is "
+            f"{c:.6g} times the transpose)",
+        )
+    for low in ("bfloat16", "float16"):
+        if UNIT_ROUNDOFF[low] > UNIT_ROUNDOFF[dt]:
+            low_bound = gradient_bound(low, pos_b, max(a, 1.0) * float(np.abs(g).max()))
+            if _within(err[..., rot], low_bound[..., rot]):
+                return fail(
+                    "backward_dtype",
+                    f"the {dt} gradient is off by {float(err[..., rot].max()):.3g} (worst {worst:.3g} of the "
+                    f"{dt} bound) but within {low}'s: the backward computes in {low}",
+                )
+    i = np.unravel_index(int(np.argmax(np.where(rot, err, 0))), err.shape)
+    return fail(
+        "backward_not_transpose",
+        f"the gradient is not W R(-theta) g: off by {float(err[i]):.3g} (bound {float(bound[i]):.3g}) at position "
+        f"{int(pos[i[0], i[1]])}, dim {int(i[3])}; the forward matches the spec, so the backward is not its transpose",
+    )
+
+
+def _judge_double(
+    spec: RopeSpec, x: np.ndarray, pos: np.ndarray, out: np.ndarray, dd: np.ndarray, dt: str
+) -> BackwardResult:
+    """d<grad, x>/dg = M x: the double backward gives the forward again (compared with the target's own forward)."""
+    pos_b = np.broadcast_to(pos[:, :, None, None], x.shape)
+    bound = 2 * gradient_bound(dt, pos_b, max(spec.attention_factor, 1.0) * float(np.abs(x).max()))
+    err = np.abs(dd - out)
+    if _within(err, bound):
+        return BackwardResult(
+            "backward:double",
+            "pass",
+            f"the double backward (d<grad, x>/dg) is the forward again (worst {float((err / bound).max()):.2g} of "
+            "the bound)",
+            dt,
+        )
+    return BackwardResult(
+        "backward:double",
+        "fail",
+        f"the double backward is not the forward: d<grad, x>/dg differs from fn(x) by up to {float(err.max()):.3g} "
+        f"(allowed {float(bound.max()):.3g})",
+        dt,
+        "backward_not_transpose",
+        "the backward must be differentiable as written (the transpose of the forward) for double backward",
+    )
