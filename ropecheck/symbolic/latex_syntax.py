@@ -1,0 +1,855 @@
+"""Reading one side of a claim written in LaTeX, as papers and tutorials write it.
+
+SymPy's LaTeX parser (strict mode, on the ANTLR runtime) reads the arithmetic; this module
+first rewrites what it cannot read into what it can, and builds the rest itself:
+
+* ``\\begin{matrix|pmatrix|bmatrix}`` (also inside ``\\left( ... \\right)``) become SymPy
+  matrices, cell by cell; a tuple ``(a, b, c)`` or ``(a, b, c)^T`` is a column vector.
+* ``\\langle a, b \\rangle`` and ``<a, b>`` are the real inner product: ``Re(sum a_i conj(b_i))``,
+  which is ``a^T b`` for real vectors and ``Re(a conj(b))`` for two complex numbers (the
+  plane as C). ``\\odot`` / ``\\otimes`` between vectors multiply elementwise (a scalar
+  operand scales); they bind looser than juxtaposition and tighter than ``+``.
+* ``\\Re[...]``, ``Re[...]``, ``\\operatorname{Re}(...)`` (and Im) are real and imaginary parts;
+  ``k^*``, ``(...)^*``, ``\\bar{k}``, ``\\overline{...}`` conjugates; ``^T``/``^\\top`` transposes,
+  ``^H``/``^\\dagger`` conjugate-transposes; ``cos(x)``, ``sin(x)``, ``exp(x)`` need no backslash;
+  Unicode (``θ``, ``·``, ``−``, ``⊙``, ``⟨⟩``, ``ᵀ``) reads as its command; ``\\mathbf{q}`` is ``q``;
+  ``q^{(1)}`` is a symbol (a label, not a power); ``i`` is the imaginary unit and ``e`` Euler's
+  number (``i`` in a subscript, or bound by a sum, is an index).
+* A name a document defined (:class:`~.scope.Scope`) stands for its definition: ``q``,
+  ``\\theta_{i+1}`` (a pattern ``\\theta_i``), ``f_q(x_n, n)`` and ``\\text{rotate\\_half}(x)`` (functions).
+
+What is not read is refused with its column, never guessed: an unknown command or
+environment, ``\\cdots`` (terms the reader cannot see), an unknown function close to a known
+one (``cosine(x)``: did you mean ``\\cos``?), shapes that do not fit. A trig function without
+parentheses has two readings when the parser's and a human's differ -- ``\\cos m\\theta\\, q_1``
+(the parser's ``cos(m θ q_1)``; a reader's ``cos(m θ) q_1``) or ``\\cos(m-n)\\theta``:
+:func:`read_latex_side` gives either (``narrow=``), and a caller compares them.
+
+Design constraints: every rewrite keeps the user's columns (:class:`.latex_text.Src`);
+pieces (matrix cells, inner-product operands, ...) are read recursively and stand in the
+parsed text as placeholder symbols, substituted while the expression is built -- in written
+order, so products of matrices keep their order.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
+
+from ..errors import ClaimLimitError, ClaimParseError, UsageError
+from .latex_text import Src, closing, skip_group, split_top, top_level
+from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
+from .scope import DOMAINS, Scope, apply_domains, domain_key
+from .sympy_syntax import check_expression, combine, inner_product, rotation, suggest_function
+
+__all__ = [
+    "KNOWN_COMMANDS",
+    "PLAIN_FUNCTIONS",
+    "antlr_runtime_problem",
+    "check_ellipsis",
+    "index_sums",
+    "read_latex_side",
+    "trig_ambiguities",
+]
+
+_GREEK = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi varpi rho "
+    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon "
+    "Phi Psi Omega"
+).split()
+#: The commands a LaTeX claim may use; any other is refused with its column.
+KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
+    "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp "
+    "log ln lg sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle "
+    "rangle lfloor rfloor lceil rceil quad qquad mathit mathrm operatorname text textrm mathsf bar overline top "
+    "intercal Re Im thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq big Big "
+    "bigg Bigg begin end odot otimes mathbf boldsymbol bm ast dagger displaystyle textstyle".split()
+)
+_MATRIX_ENVS = ("matrix", "pmatrix", "bmatrix", "Bmatrix")
+#: Functions written without a backslash (``cos(x)``), read as their command.
+PLAIN_FUNCTIONS = ("cos", "sin", "tan", "cot", "sec", "csc", "cosh", "sinh", "tanh", "exp", "log", "ln", "sqrt")
+_PREFIX = "ZQPH"  # placeholder symbols: \mathit{ZQPHa}, \mathit{ZQPHb}, ...
+_TRANSPOSE, _HERMITIAN = Symbol("ZQMKT"), Symbol("ZQMKH")
+
+_UNICODE = {
+    "θ": r"\theta ", "φ": r"\phi ", "ϕ": r"\phi ", "ω": r"\omega ", "α": r"\alpha ", "β": r"\beta ", "π": r"\pi ",
+    "Θ": r"\Theta ", "ψ": r"\psi ", "ϑ": r"\vartheta ", "·": r"\cdot ", "⋅": r"\cdot ", "×": r"\times ", "−": "-",
+    "⊙": r"\odot ", "⊗": r"\otimes ", "⟨": r"\langle ", "⟩": r"\rangle ", "ᵀ": "^T", "†": r"^\dagger ",
+    "∗": "*", "∑": r"\sum ",
+}  # fmt: skip
+_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
+_ELLIPSIS = re.compile(r"\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯")
+_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_PLAIN_CALL = re.compile(r"(?<![\\A-Za-z{])([A-Za-z]{2,})(?=\s*(?:\^\s*(?:\{[^{}]*\}|\w)\s*)?(?:\(|\[|\\left))")
+_PART_CALL = re.compile(
+    r"(?:\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(Re|Im)\s*\}|\\(Re|Im)(?![A-Za-z])|(?<![\\A-Za-z{])(Re|Im))"
+    r"\s*(?=\\left|\(|\[)"
+)
+_TEXT_CALL = re.compile(
+    r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{(?!ZQPH)((?:[A-Za-z]|\\_|_)+)\}\s*(?=\\left|\()"
+)
+_LABEL = re.compile(
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
+)
+_PART = re.compile(r"\\(?:operatorname|mathrm|text|textrm|mathit)\{(Re|Im)\}|\\(Re|Im)(?![A-Za-z])")
+_TOP = re.compile(r"\^\s*(?:\{\s*(?:\\top|T|\\intercal|\\mathsf\{T\})\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
+_HERM = re.compile(r"\^\s*(?:\{\s*(?:\\dagger|H|\\mathsf\{H\})\s*\}|\\dagger|H(?![A-Za-z]))")
+_STAR = re.compile(
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
+)
+_TRANSPOSE_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\\top|T|\\intercal)\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
+_STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
+_TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
+_POWER = re.compile(r"\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])")
+_SCRIPT = re.compile(r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+_ATOM = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<greek>\\(?:" + "|".join(_GREEK) + r")(?![A-Za-z]))|(?P<letter>[A-Za-z]))"
+)
+_AFTER_OPERATOR = re.compile(r"(?:[-+*/^_{(\[,&]|\\cdot|\\times|\\odot|\\otimes)\s*$")
+_OPERAND_BEFORE = re.compile(
+    r"(?:^|(?<![_^])\d|[=+\-(\[{,&)\]]|\\cdot|\\times|\\odot|\\otimes|\\left\(|\\left\["
+    r"|\\mathit\{" + _PREFIX + r"[a-z]+\})\s*$"
+)
+
+
+def _names(n: int) -> str:
+    """0 -> 'a', 25 -> 'z', 26 -> 'ba', ... (placeholder suffixes: letters only, as the parser reads names)."""
+    out = ""
+    while True:
+        out = chr(ord("a") + n % 26) + out
+        n //= 26
+        if n == 0:
+            return out
+
+
+# --------------------------------------------------------------------------- checks and rewrites of the whole side
+
+
+def _normalize(src: Src) -> Src:
+    src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
+    src = src.sub(_BOLD, lambda m: m.group(1) + " ")
+    src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
+    return src
+
+
+def _check(src: Src, scope: Scope) -> None:
+    """Refuse what cannot be read: ellipses, unknown commands and environments, unbalanced brackets,
+    and a plain function name close to a known one (``cosine(x)``)."""
+    check_ellipsis(src.text, src)
+    for m in _COMMAND.finditer(src.text):
+        if m.group(1) not in KNOWN_COMMANDS:
+            raise src.error(
+                f"unknown LaTeX command \\{m.group(1)} (write matrices as \\begin{{pmatrix}} ... \\end{{pmatrix}}, "
+                "or use the SymPy syntax)",
+                m.start(),
+            )
+    for m in re.finditer(r"\\(begin|end)\s*\{\s*([A-Za-z*]*)\s*\}", src.text):
+        if m.group(2) not in _MATRIX_ENVS:
+            raise src.error(f"unknown environment {m.group(2)!r} (known: {', '.join(_MATRIX_ENVS)})", m.start())
+    stack: list[tuple[str, int]] = []
+    for pos, ch in enumerate(src.text):
+        if ch in "([{":
+            stack.append((ch, pos))
+        elif ch in ")]}":
+            if not stack or "([{".index(stack[-1][0]) != ")]}".index(ch):
+                raise src.error(f"unmatched '{ch}'", pos)
+            stack.pop()
+    if stack:
+        ch, pos = stack[-1]
+        raise src.error(f"'{ch}' is never closed", pos)
+    for m in _PLAIN_CALL.finditer(src.text):
+        name = m.group(1)
+        if name in PLAIN_FUNCTIONS or name in ("Re", "Im") or name in scope.functions:
+            continue
+        close = suggest_function(name, [*PLAIN_FUNCTIONS, "Re", "Im", *scope.functions])
+        if close:
+            hint = close if close in scope.functions else "\\" + close
+            raise src.error(f"unknown function {name!r}; did you mean {hint}?", m.start())
+
+
+def check_ellipsis(text: str, src: Src | None = None) -> None:
+    """Refuse ``\\cdots``, ``...``: terms the reader cannot see (in either syntax)."""
+    m = _ELLIPSIS.search(text)
+    if m:
+        src = src or Src.of(text)
+        raise src.error(
+            f"{m.group(0).strip()!r} stands for terms the reader cannot see; write the terms out (for a concrete size)",
+            m.start(),
+        )
+
+
+def _plain_functions(src: Src) -> Src:
+    """``cos(x)`` -> ``\\cos(x)`` (and sin, exp, ... ): a word without a backslash is a product of letters to LaTeX."""
+    return src.sub(
+        _PLAIN_CALL,
+        lambda m: "\\" + m.group(1) if m.group(1) in PLAIN_FUNCTIONS else m.group(1),
+    )
+
+
+def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
+    """The narrow reading: a trig function's argument written without parentheses is parenthesized.
+
+    ``\\cos m\\theta_i x_i`` -> ``\\cos(m\\theta_i) x_i``: the argument stops before a subscripted
+    Latin letter (a component, not part of an angle) or any operator or spacing;
+    ``\\cos(m-n)\\theta`` -> ``\\cos((m-n)\\theta)``: a parenthesized argument followed at once by a
+    Greek letter takes it in. Returns the text and the columns of the functions it changed.
+    """
+    pos = 0
+    changed: list[int] = []
+    while True:
+        m = _TRIG.search(src.text, pos)
+        if not m:
+            return src, changed
+        j = m.end()
+        pw = _POWER.match(src.text, j)
+        if pw:
+            j = pw.end()
+        while j < len(src.text) and src.text[j] == " ":
+            j += 1
+        rest = src.text[j:]
+        if rest.startswith("(") or rest.startswith("\\left("):
+            start = j + (5 if rest.startswith("\\left") else 0)
+            end = skip_group(src.text, start)
+            g = _ATOM.match(src.text, end) if end > 0 else None
+            if g and g.group("greek"):
+                k = g.end()
+                sc = _SCRIPT.match(src.text, k)
+                k = sc.end() if sc else k
+                changed.append(src.col(m.start()))
+                src = src.splice(k, k, ")").splice(j, j, "(")
+                pos = k + 2
+            else:
+                pos = max(end, j + 1)
+            continue
+        k, first = j, True
+        while True:
+            a = _ATOM.match(src.text, k)
+            if not a:
+                break
+            end = a.end()
+            sc = _SCRIPT.match(src.text, end)
+            scripted = sc is not None
+            while sc:
+                end = sc.end()
+                sc = _SCRIPT.match(src.text, end)
+            if a.group("letter") and scripted and not first:
+                break
+            k, first = end, False
+        if k > j:
+            changed.append(src.col(m.start()))
+            src = src.splice(k, k, ")").splice(j, j, "(")
+            pos = k + 2
+        else:
+            pos = j + 1
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+@dataclass
+class _Reader:
+    """Reads pieces of one side; placeholders and their values are shared by every piece."""
+
+    scope: Scope
+    original: str
+    offset: int
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def placeholder(self, value: Any) -> str:
+        name = _PREFIX + _names(len(self.values))
+        self.values[name] = value
+        return r" \mathit{" + name + "} "
+
+    def piece(self, src: Src) -> str:
+        a, b = src.col(0) - self.offset, src.col(len(src.text)) - self.offset
+        return self.original[max(a, 0) : max(b, a + 1)].strip() or src.text.strip()
+
+    # ---- the pipeline
+
+    def read(self, src: Src, bound: frozenset[str] = frozenset()) -> Any:
+        src = src.strip()
+        if not src.text:
+            raise src.error("empty expression", 0)
+        for step in (
+            self.labels,
+            self.matrices,
+            self.inner_products,
+            self.part_calls,
+            self.text_calls,
+            self.patterns,
+            self.tuples,
+            self.hadamard,
+        ):
+            src = step(src, bound)
+        text = self.rewrite(src)
+        parsed = self.parse(text, src)
+        try:
+            value = _Converter(self, bound).convert(parsed)
+        except ClaimParseError as exc:
+            if exc.position is not None:
+                raise
+            raise src.error(str(exc), 0) from None
+        except (ClaimLimitError, RecursionError, MemoryError):
+            raise
+        except Exception as exc:
+            raise src.error(f"cannot read LaTeX {self.piece(src)!r}: {exc}", 0) from None
+        return _collapse(apply_domains(value, self.scope.domains))
+
+    def parse(self, text: str, src: Src) -> Any:
+        try:
+            from sympy.parsing.latex import (  # needs the ANTLR runtime: imported when a LaTeX claim is read
+                LaTeXParsingError,
+                parse_latex,
+            )
+        except ImportError as exc:  # pragma: no cover - SymPy without its LaTeX parser package
+            raise UsageError(antlr_runtime_problem(exc)) from None
+        try:  # strict: text the grammar cannot consume is an error, not silently dropped
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=r"antlr4\..* is not installed", category=UserWarning)
+                return parse_latex(text, strict=True)
+        except LaTeXParsingError as exc:
+            first = str(exc).splitlines()[0]
+            raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {first}", _caret(str(exc), text)) from None
+        except ImportError as exc:
+            raise UsageError(antlr_runtime_problem(exc)) from None
+        except (RecursionError, MemoryError):
+            raise
+        except Exception as exc:
+            raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {str(exc).splitlines()[0]}", 0) from None
+
+    # ---- structural passes: each turns a construct into a placeholder
+
+    def labels(self, src: Src, bound: frozenset[str]) -> Src:
+        def name(m: re.Match[str]) -> str:
+            label = f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}"
+            d = self.scope.symbols.get(label)
+            value = d.body if d is not None else apply_domains(Symbol(label), self.scope.domains)
+            return self.placeholder(value)
+
+        return src.sub(_LABEL, name)
+
+    def matrices(self, src: Src, bound: frozenset[str]) -> Src:
+        while True:
+            m = re.search(r"\\begin\s*\{\s*(" + "|".join(_MATRIX_ENVS) + r")\s*\}", src.text)
+            if not m:
+                return src
+            env = m.group(1)
+            end = closing(src.text, m.start(), r"\begin{", r"\end{")
+            close = re.compile(r"\\end\s*\{\s*" + env + r"\s*\}")
+            cm = close.match(src.text, end) if end >= 0 else None
+            if cm is None:
+                raise src.error(f"\\begin{{{env}}} is never ended", m.start())
+            body = src.slice(m.end(), end)
+            rows = [r for r in split_top(body, "\\\\", ((r"\begin{", r"\end{"),)) if r.text.strip()]
+            cells = [[self.read(c, bound) for c in split_top(r, "&", ((r"\begin{", r"\end{"),))] for r in rows]
+            if not cells or len({len(r) for r in cells}) != 1:
+                raise src.error(f"the rows of this {env} have different lengths", m.start())
+            for r in cells:
+                for c in r:
+                    if isinstance(c, MatrixBase):
+                        raise src.error("a matrix inside a matrix cell cannot be read", m.start())
+            start, stop = m.start(), cm.end()
+            lm = re.search(r"\\left\s*[(\[]\s*$", src.text[:start])
+            rm = re.match(r"\s*\\right\s*[)\]]", src.text[stop:])
+            if lm and rm:
+                start, stop = lm.start(), stop + rm.end()
+            src = src.splice(start, stop, self.placeholder(check_matrix(ImmutableMatrix(cells))))
+
+    def inner_products(self, src: Src, bound: frozenset[str]) -> Src:
+        while True:
+            m = re.search(r"(?:\\left\s*)?\\langle(?![A-Za-z])", src.text)
+            if m:
+                end = closing(src.text, src.text.index("\\langle", m.start()), "\\langle", "\\rangle")
+                if end < 0:
+                    raise src.error("\\langle is never closed by \\rangle", m.start())
+                inner_start = src.text.index("\\langle", m.start()) + len("\\langle")
+                body = src.slice(inner_start, end)
+                inner_end = re.sub(r"\\right\s*$", "", body.text.rstrip())
+                body = body.slice(0, len(inner_end))
+                stop = end + len("\\rangle")
+            else:
+                m = _angle_open(src.text)
+                if m is None:
+                    return src
+                end = _angle_close(src.text, m.start())
+                if end < 0:
+                    raise src.error("'<' is never closed by '>' (an inner product is written <a, b>)", m.start())
+                body = src.slice(m.end(), end)
+                stop = end + 1
+            parts = split_top(body, ",", (("\\langle", "\\rangle"),))
+            if len(parts) != 2:
+                raise src.error(f"an inner product has two sides, found {len(parts)}", m.start())
+            a, b = (self.read(p, bound) for p in parts)
+            try:
+                value = inner_product(a, b)
+            except ValueError as exc:
+                raise src.error(str(exc), m.start()) from None
+            src = src.splice(m.start(), stop, self.placeholder(value))
+
+    def part_calls(self, src: Src, bound: frozenset[str]) -> Src:
+        pos = 0
+        while True:
+            m = _PART_CALL.search(src.text, pos)
+            if not m:
+                return src
+            part = m.group(1) or m.group(2) or m.group(3)
+            start = m.end()
+            if src.text.startswith("\\left", start):
+                start += 5
+            end = skip_group(src.text, start)
+            if end < 0:  # pragma: no cover - brackets were checked
+                raise src.error(f"\\{part}'s bracket is never closed", m.start())
+            inner = src.slice(start + 1, end - 1)
+            inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+            value = self.read(inner, bound)
+            fn = sympy.re if part == "Re" else sympy.im
+            if isinstance(value, MatrixBase):
+                value = value.applyfunc(fn)
+            else:
+                value = fn(value)
+            src = src.splice(m.start(), end, self.placeholder(value))
+            pos = m.start()
+
+    def text_calls(self, src: Src, bound: frozenset[str]) -> Src:
+        pos = 0
+        while True:
+            m = _TEXT_CALL.search(src.text, pos)
+            plain = _plain_call(src.text, pos, self.scope)
+            if plain is not None and (m is None or plain[0] < m.start()):
+                start, name, after = plain
+            elif m is not None:
+                start, name, after = m.start(), m.group(1).replace("\\_", "_"), m.end()
+            else:
+                return src
+            if name in ("Re", "Im") or name in PLAIN_FUNCTIONS:  # pragma: no cover - handled elsewhere
+                pos = after
+                continue
+            open_ = after + (5 if src.text.startswith("\\left", after) else 0)
+            end = skip_group(src.text, open_)
+            inner = src.slice(open_ + 1, end - 1)
+            inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+            args = [self.read(p, bound) for p in split_top(inner, ",")]
+            d = self.scope.functions.get(name)
+            if d is not None:
+                try:
+                    value = d.apply(args)
+                except ClaimParseError as exc:
+                    raise src.error(str(exc), start) from None
+            elif any(isinstance(a, MatrixBase) for a in args):
+                raise src.error(f"{name} is not defined (a vector or matrix goes in); define it first", start)
+            else:
+                value = sympy.Function(name)(*args)
+            src = src.splice(start, end, self.placeholder(value))
+            pos = start
+
+    def patterns(self, src: Src, bound: frozenset[str]) -> Src:
+        for base in sorted(self.scope.patterns, key=len, reverse=True):
+            d = self.scope.patterns[base]
+            rx = re.compile(
+                r"(?<![A-Za-z\\])" + re.escape(base) + r"(?![A-Za-z])\s*_\s*(?:\{|(\\[A-Za-z]+|[A-Za-z0-9]))"
+            )
+            pos = 0
+            while True:
+                m = rx.search(src.text, pos)
+                if not m:
+                    break
+                if m.group(1) is None:
+                    open_ = m.end() - 1
+                    end = skip_group(src.text, open_)
+                    sub = src.slice(open_ + 1, end - 1)
+                else:
+                    end = m.end()
+                    sub = src.slice(m.start(1), end)
+                index = self.read(sub, bound | {"i", "e"})
+                src = src.splice(m.start(), end, self.placeholder(d.apply([index])))
+                pos = m.start()
+        return src
+
+    def tuples(self, src: Src, bound: frozenset[str]) -> Src:
+        pos = 0
+        while True:
+            m = re.compile(r"\\left\s*[(\[]|[(\[]").search(src.text, pos)
+            if not m:
+                return src
+            open_ = m.end() - 1
+            end = skip_group(src.text, open_)
+            if end < 0 or not _OPERAND_BEFORE.search(src.text[: m.start()]):
+                pos = m.end()
+                continue
+            inner = src.slice(open_ + 1, end - 1)
+            inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+            parts = split_top(inner, ",", (("\\langle", "\\rangle"),))
+            if len(parts) < 2:
+                pos = m.end()
+                continue
+            items = [self.read(p, bound) for p in parts]
+            if any(isinstance(x, MatrixBase) for x in items):
+                raise src.error("a tuple of vectors or matrices cannot be read", m.start())
+            stop = end
+            t = _TRANSPOSE_AFTER.match(src.text, end)
+            if t:
+                stop = t.end()
+            src = src.splice(m.start(), stop, self.placeholder(check_matrix(ImmutableMatrix(items))))
+            pos = m.start()
+
+    def hadamard(self, src: Src, bound: frozenset[str]) -> Src:
+        if not re.search(r"\\o(?:dot|times)(?![A-Za-z])", src.text):
+            return src
+        depth = top_level(src.text)
+        # a bracketed group holding an elementwise product is read on its own first
+        for m in re.finditer(r"\\o(?:dot|times)(?![A-Za-z])", src.text):
+            if depth[m.start()] > 0:
+                return self.hadamard(self.nested_group(src, m.start(), bound), bound)
+        terms: list[tuple[int, int]] = []
+        last = 0
+        for i, ch in enumerate(src.text):
+            if depth[i] == 0 and ch in "+-" and src.text[:i].strip() and not _AFTER_OPERATOR.search(src.text[:i]):
+                terms.append((last, i))
+                last = i + 1
+        terms.append((last, len(src.text)))
+        for start, end in reversed(terms):
+            term = src.slice(start, end)
+            ops = split_top(term, "\\odot") if "\\odot" in term.text else [term]
+            ops = [q for p in ops for q in split_top(p, "\\otimes")]
+            if len(ops) < 2:
+                continue
+            values = [self.read(p, bound) for p in ops]
+            acc = values[0]
+            for v in values[1:]:
+                acc = _elementwise(acc, v, term)
+            src = src.splice(start, end, self.placeholder(acc))
+        return src
+
+    def nested_group(self, src: Src, at: int, bound: frozenset[str]) -> Src:
+        """The innermost grouping bracket around ``at``, read on its own and replaced by a placeholder."""
+        depth = top_level(src.text)
+        level = depth[at]
+        start = max(i for i in range(at) if depth[i] == level - 1 and src.text[i] in "([{")
+        end = skip_group(src.text, start)
+        inner = src.slice(start + 1, end - 1)
+        inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+        lead = src.text[:start]
+        lead_cut = len(lead) - 5 if lead.endswith("\\left") else len(lead)
+        value = self.read(inner, bound)
+        return src.splice(lead_cut, end, "(" + self.placeholder(value) + ")")
+
+    # ---- the text SymPy's parser reads
+
+    def rewrite(self, src: Src) -> str:
+        text = src.text
+        text = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", text)
+        text = re.sub(r"(\)|\})\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)", r"\1^{\\mathit{ZQMKC}}", text)
+        text = _STAR.sub(lambda m: r"\overline{" + m.group(1) + "}", text)
+        text = re.sub(r"\\bar\s*\{", r"\\overline{", text)
+        text = _TOP.sub(r"^{\\mathit{ZQMKT}}", text)
+        text = _HERM.sub(r"^{\\mathit{ZQMKH}}", text)
+        text = re.sub(r"\\left\s*[(\[]", "(", text)
+        text = re.sub(r"\\right\s*[)\]]", ")", text)
+        text = re.sub(r"\\(?:left|right)\s*\.", " ", text)
+        text = re.sub(r"\\(?:left|right)\s*\|", "|", text)
+        text = re.sub(r"(?<!\\sqrt)\[", "(", text).replace("]", ")")
+        return text
+
+
+def _plain_call(text: str, pos: int, scope: Scope) -> tuple[int, str, int] | None:
+    """A defined multi-letter function written plainly (``rotate_half(x)``): (start, name, index of its bracket)."""
+    for m in re.finditer(r"(?<![\\A-Za-z{])([A-Za-z]+(?:\\?_[A-Za-z]+)*)(?=\s*(?:\\left)?\()", text[pos:]):
+        name = m.group(1).replace("\\_", "_")
+        if name in scope.functions and len(name) > 1:
+            return pos + m.start(), name, pos + m.end()
+    return None
+
+
+def _angle_open(text: str) -> re.Match[str] | None:
+    for m in re.finditer(r"<(?![=<])", text):
+        if m.start() > 0 and text[m.start() - 1] in "\\<":
+            continue
+        if _angle_close(text, m.start()) >= 0:
+            return m
+        return m
+    return None
+
+
+def _angle_close(text: str, start: int) -> int:
+    depth, nest = 0, 0
+    for i in range(start + 1, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "<" and depth == 0:
+            nest += 1
+        elif ch == ">" and depth == 0:
+            if nest == 0:
+                return i
+            nest -= 1
+    return -1
+
+
+def _elementwise(a: Any, b: Any, where: Src) -> Any:
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
+        if a.shape != b.shape:
+            raise where.error(f"an elementwise product of a {a.rows}x{a.cols} and a {b.rows}x{b.cols}", 0)
+        return ImmutableMatrix(a.multiply_elementwise(b))
+    return combine("*", a, b)
+
+
+def _collapse(value: Any) -> Any:
+    """A 1x1 matrix (``q^T k``) is the number it holds."""
+    if isinstance(value, MatrixBase) and value.shape == (1, 1):
+        return value[0, 0]
+    return value
+
+
+def _caret(message: str, side: str) -> int:
+    for line in message.splitlines():
+        if line.strip().endswith("^") and set(line.strip()) <= {"~", "^"}:
+            return min(len(line.rstrip()) - 1, len(side))
+    return 0
+
+
+# --------------------------------------------------------------------------- building the expression
+
+
+_COMBINATORIAL = (sympy.factorial, sympy.factorial2, sympy.subfactorial, sympy.binomial, sympy.gamma,
+                  sympy.RisingFactorial, sympy.FallingFactorial)  # fmt: skip
+
+
+class _Converter:
+    """Rebuilds a parsed tree with placeholders, definitions, i, e, Re/Im, R(phi) and transposes interpreted.
+
+    ``bound``: names bound here (summation variables, a definition's parameters); they stay
+    symbols, so ``\\sum_{i} x_i`` sums over i rather than over the imaginary unit.
+    """
+
+    def __init__(self, reader: _Reader, bound: frozenset[str]) -> None:
+        self.reader, self.bound = reader, bound
+
+    def convert(self, expr: Any) -> Any:
+        scope, bound = self.reader.scope, self.bound
+        conv = self.convert
+        if isinstance(expr, Symbol):
+            name = expr.name
+            if name in bound:
+                return expr
+            if name in self.reader.values:
+                return self.reader.values[name]
+            if name in ("ZQMKT", "ZQMKH", "ZQMKC"):
+                return Symbol(name)
+            if name in scope.symbols:
+                return scope.symbols[name].body
+            return {"i": I, "e": E, "pi": sympy.pi}.get(name, expr)
+        if isinstance(expr, (sympy.Sum, sympy.Product)):
+            inner = _Converter(self.reader, bound | {str(lim[0]) for lim in expr.limits})
+            limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
+            body = inner.convert(expr.function)
+            if isinstance(body, MatrixBase):
+                raise ClaimParseError("a sum of vectors or matrices cannot be read; write its terms out")
+            return expr.func(body, *limits)
+        if isinstance(expr, sympy.core.function.AppliedUndef):
+            args = [conv(a) for a in expr.args]
+            name = expr.func.__name__
+            if name not in bound:
+                if name in scope.functions:
+                    return scope.functions[name].apply(args)
+                if name in scope.symbols and len(args) == 1:  # q(m - n): a defined q times (m - n)
+                    return combine("*", scope.symbols[name].body, args[0])
+                if name == "R" and len(args) == 1:
+                    return rotation(args[0])
+                if name in ("i", "e") and len(args) == 1:  # i(m-n) is i*(m-n), not a function
+                    return combine("*", I if name == "i" else E, args[0])
+            if any(isinstance(a, MatrixBase) for a in args):
+                raise ClaimParseError(f"{name}(...) of a vector or matrix: {name} is not defined")
+            return expr.func(*args)
+        if not expr.args:
+            return expr
+        if isinstance(expr, sympy.Mul):
+            factors = [conv(a) for a in expr.args]
+            for part, fn in (("Re", sympy.re), ("Im", sympy.im)):
+                if Symbol(part) in factors:
+                    factors.remove(Symbol(part))
+                    return fn(functools.reduce(_times, _matrix_order(factors), sympy.S.One))
+            return functools.reduce(_times, _matrix_order(factors), sympy.S.One)
+        if isinstance(expr, sympy.Add):
+            return functools.reduce(_plus, [conv(a) for a in expr.args])
+        if isinstance(expr, sympy.Pow):
+            base, exp_ = conv(expr.base), conv(expr.exp)
+            if exp_ in (_TRANSPOSE, _HERMITIAN, Symbol("ZQMKC")):
+                if exp_ == Symbol("ZQMKC"):
+                    return base.applyfunc(sympy.conjugate) if isinstance(base, MatrixBase) else sympy.conjugate(base)
+                if not isinstance(base, MatrixBase):
+                    if exp_ == _HERMITIAN:
+                        return sympy.conjugate(base)
+                    raise ClaimParseError("^T (transpose) applies to a matrix or vector, e.g. R(\\phi)^T")
+                return base.T if exp_ == _TRANSPOSE else base.H
+            if exp_ == -_TRANSPOSE and isinstance(base, MatrixBase):
+                return base.T.inv()
+            return power(base, exp_)
+        args = [conv(a) for a in expr.args]
+        if any(isinstance(a, MatrixBase) for a in args):
+            if isinstance(expr, sympy.conjugate):
+                return args[0].applyfunc(sympy.conjugate)
+            raise ClaimParseError(f"{type(expr).__name__} of a vector or matrix cannot be read")
+        if isinstance(expr, _COMBINATORIAL):  # 10^{9}! would be computed digit by digit: refused past the limit
+            for a in args:
+                if isinstance(a, sympy.Rational) and abs(a) > MAX_EXPONENT:
+                    raise ClaimLimitError(
+                        f"{type(expr).__name__} of {describe_number(a)} exceeds the limit {MAX_EXPONENT}", "number"
+                    )
+        out = expr.func(*args)
+        return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
+
+
+def _times(a: Any, b: Any) -> Any:
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.cols != b.rows:
+        hint = " (a tuple is a column vector, with or without ^T; write \\langle u, v\\rangle for an inner product)"
+        raise ClaimParseError(
+            f"cannot multiply a {a.rows}x{a.cols} by a {b.rows}x{b.cols} matrix" + (hint if a.cols == 1 else "")
+        )
+    out = combine("*", a, b)
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
+        return _collapse(out)
+    return out
+
+
+def _plus(a: Any, b: Any) -> Any:
+    return combine("+", a, b)
+
+
+def _matrix_order(factors: list[Any]) -> list[Any]:
+    """Scalars first, matrices after in their written order (the parser keeps written order)."""
+    return [f for f in factors if not isinstance(f, MatrixBase)] + [f for f in factors if isinstance(f, MatrixBase)]
+
+
+# --------------------------------------------------------------------------- API
+
+
+def antlr_runtime_problem(exc: BaseException) -> str:
+    """One line saying why SymPy's LaTeX parser cannot run here and how to fix it.
+
+    SymPy's LaTeX parser runs on the ANTLR runtime and accepts only the release line its
+    grammar was generated with (``4.11`` for SymPy 1.12-1.14); it raises ImportError naming
+    that line when the runtime is missing or of another line. The package metadata cannot
+    require that line without an upper bound, so the runtime comes from the ``latex`` extra
+    plus the user's pin, and this message says which of the two cases this is.
+
+    Example:
+        >>> antlr_runtime_problem(ImportError("... version 4.11"))  # doctest: +SKIP
+        "LaTeX claims need SymPy's ANTLR runtime, antlr4-python3-runtime 4.11.x, which is not installed: ..."
+    """
+    import importlib.metadata  # used only on this error path
+
+    match = re.search(r"version (\d+(?:\.\d+)*)", str(exc))
+    line = match.group(1) if match else "4.11"
+    try:
+        found: str | None = importlib.metadata.version("antlr4-python3-runtime")
+    except importlib.metadata.PackageNotFoundError:
+        found = None
+    fix = f"pip install 'antlr4-python3-runtime=={line}.*' (or write the claim in SymPy syntax)"
+    if found is None:
+        return f"LaTeX claims need SymPy's ANTLR runtime (antlr4-python3-runtime {line}.x), not installed: {fix}"
+    if found != line and not found.startswith(f"{line}."):
+        return (
+            f"LaTeX claims need antlr4-python3-runtime {line}.x (SymPy {sympy.__version__}'s LaTeX parser accepts "
+            f"only that line), and {found} is installed: {fix}"
+        )
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"LaTeX claims need antlr4-python3-runtime {line}.x, installed as {found} but not usable ({first}): {fix}"
+
+
+def read_latex_side(side: str, offset: int = 0, scope: Scope | None = None, *, narrow: bool = True) -> Any:
+    """One side of a LaTeX claim as a SymPy expression or matrix; ``offset`` is its column in the claim.
+
+    ``narrow`` picks the reading of a trig function written without parentheses (see the
+    module docstring): True reads ``\\cos m\\theta\\, q_1`` as ``cos(m θ) q_1``, False as SymPy's
+    parser does. Raises :class:`~ropecheck.errors.ClaimParseError` with the column for what
+    cannot be read.
+
+    Example:
+        >>> read_latex_side(r"\\langle (a, b), (c, d) \\rangle")
+        a*c + b*d
+    """
+    scope = scope or Scope()
+    src = Src.of(side, offset)
+    if not side.strip():
+        raise ClaimParseError("empty side of the claim", offset)
+    src = _normalize(src)
+    _check(src, scope)
+    src = _plain_functions(src)
+    if narrow:
+        src, _ = _trig_arguments(src)
+    value = _Reader(scope, side, offset).read(src)
+    return check_expression(value, side, offset)
+
+
+def trig_ambiguities(side: str) -> list[int]:
+    r"""Columns of ``side`` where a trig function's argument has no parentheses, so two readings exist.
+
+    Example:
+        >>> trig_ambiguities(r"q_1 \cos m\theta")
+        [4]
+    """
+    src = _plain_functions(_normalize(Src.of(side)))
+    return _trig_arguments(src)[1]
+
+
+_SUBSCRIPTED = re.compile(r"^(.+?)_\{?([^{}]+?)\}?$")
+
+
+def index_sums(lhs: Any, rhs: Any, domains: dict[str, str] | None = None) -> tuple[Any, Any]:
+    """Read what SymPy's LaTeX parser leaves ambiguous, looking at both sides together.
+
+    * ``n(n+1)`` where ``n`` is also a symbol of the claim is a product, not a call.
+    * Summation variables and the symbols in summation limits are integers.
+    * Every symbol ``x_{...}`` whose base x is subscripted by a summation variable somewhere
+      becomes the entry ``x[...]`` of a sequence (real, or of x's stated domain), so
+      ``\\sum_{i=0}^{2} x_i = x_0 + x_1 + x_2`` reads as intended; other subscripted symbols stay
+      plain symbols.
+    """
+    sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
+    names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
+    applied = [f for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)]
+    calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for f in applied
+             if f.func.__name__ in names and len(f.args) == 1}  # fmt: skip
+    sides = [e.xreplace(calls) for e in sides]
+    sums = [s for e in sides for s in e.atoms(sympy.Sum, sympy.Product)]
+    if not sums:
+        out0 = iter(sides)
+        return tuple(e if isinstance(e, MatrixBase) else next(out0) for e in (lhs, rhs))  # type: ignore[return-value]
+    bound = {str(lim[0]) for s in sums for lim in s.limits}
+    limit_symbols = {a for s in sums for lim in s.limits for x in lim for a in x.free_symbols}
+    integer = {a: Symbol(a.name, integer=True) for a in limit_symbols if not a.is_integer}
+    sides = [e.xreplace(integer) for e in sides]
+    known: dict[str, Any] = {a.name: a for e in sides for a in e.atoms(Symbol)}
+    known.update({str(lim[0]): lim[0] for e in sides for s in e.atoms(sympy.Sum, sympy.Product) for lim in s.limits})
+    split = {a: _SUBSCRIPTED.match(a.name) for e in sides for a in e.atoms(Symbol)}
+    bound_names = "|".join(re.escape(b) for b in bound)
+    bases = {
+        m.group(1) for m in split.values() if m and re.search(rf"(?<![A-Za-z])({bound_names})(?![A-Za-z])", m.group(2))
+    }
+    mapping = {}
+    for a, m in split.items():
+        if not m or m.group(1) not in bases:
+            continue
+        try:
+            index = sympy.sympify(m.group(2), locals=dict(known))
+        except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+            continue
+        if (
+            isinstance(index, sympy.Expr)
+            and all(x.is_integer for x in index.free_symbols)
+            and index.is_integer is not False
+        ):
+            base = m.group(1).lstrip("\\")
+            domain = (domains or {}).get(domain_key(base), "real")
+            mapping[a] = sympy.IndexedBase(base, **DOMAINS[domain])[index]
+    out = iter(e.xreplace(mapping) for e in sides)
+    return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]
