@@ -42,19 +42,23 @@ from typing import Any
 import sympy
 from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
 
+from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, UsageError
 from .latex_text import Src, closing, skip_group, split_top, top_level
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
-from .scope import DOMAINS, Scope, apply_domains, domain_key
+from .scope import DOMAINS, Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, combine, inner_product, rotation, suggest_function
 
 __all__ = [
     "KNOWN_COMMANDS",
     "PLAIN_FUNCTIONS",
     "antlr_runtime_problem",
+    "encode_tree",
     "check_ellipsis",
     "index_sums",
+    "normalize_latex",
     "read_latex_side",
+    "remember_parse",
     "trig_ambiguities",
 ]
 
@@ -69,7 +73,7 @@ KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
     "log ln lg sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle "
     "rangle lfloor rfloor lceil rceil quad qquad mathit mathrm operatorname text textrm mathsf bar overline top "
     "intercal Re Im thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq big Big "
-    "bigg Bigg begin end odot otimes mathbf boldsymbol bm ast dagger displaystyle textstyle".split()
+    "bigg Bigg begin end odot otimes mathbf boldsymbol bm vec ast dagger displaystyle textstyle".split()
 )
 _MATRIX_ENVS = ("matrix", "pmatrix", "bmatrix", "Bmatrix")
 #: Functions written without a backslash (``cos(x)``), read as their command.
@@ -85,7 +89,7 @@ _UNICODE = {
 }  # fmt: skip
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _ELLIPSIS = re.compile(r"\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯")
-_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _PLAIN_CALL = re.compile(r"(?<![\\A-Za-z{])([A-Za-z]{2,})(?=\s*(?:\^\s*(?:\{[^{}]*\}|\w)\s*)?(?:\(|\[|\\left))")
 _PART_CALL = re.compile(
@@ -310,10 +314,13 @@ class _Reader:
             )
         except ImportError as exc:  # pragma: no cover - SymPy without its LaTeX parser package
             raise UsageError(antlr_runtime_problem(exc)) from None
+        known = _PARSED.get(text)
+        if known is not None:
+            return known
         try:  # strict: text the grammar cannot consume is an error, not silently dropped
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=r"antlr4\..* is not installed", category=UserWarning)
-                return parse_latex(text, strict=True)
+                tree = parse_latex(text, strict=True)
         except LaTeXParsingError as exc:
             first = str(exc).splitlines()[0]
             raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {first}", _caret(str(exc), text)) from None
@@ -323,6 +330,13 @@ class _Reader:
             raise
         except Exception as exc:
             raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {str(exc).splitlines()[0]}", 0) from None
+        remember_parse(text, tree)
+        if isolate.in_child():  # the caller keeps it too, for the children it forks later
+            try:
+                isolate.send(("parsed", text, encode_tree(tree)))
+            except Exception:  # pragma: no cover - a tree that does not pickle is just not kept
+                pass
+        return tree
 
     # ---- structural passes: each turns a construct into a placeholder
 
@@ -452,14 +466,15 @@ class _Reader:
     def patterns(self, src: Src, bound: frozenset[str]) -> Src:
         for base in sorted(self.scope.patterns, key=len, reverse=True):
             d = self.scope.patterns[base]
-            rx = re.compile(
-                r"(?<![A-Za-z\\])" + re.escape(base) + r"(?![A-Za-z])\s*_\s*(?:\{|(\\[A-Za-z]+|[A-Za-z0-9]))"
-            )
+            rx = re.compile(re.escape(base) + r"(?![A-Za-z])\s*_\s*(?:\{|(\\[A-Za-z]+|[A-Za-z0-9]))")
             pos = 0
             while True:
                 m = rx.search(src.text, pos)
                 if not m:
                     break
+                if _inside_command(src.text, m.start()):  # the R of \Re, the c of \cos
+                    pos = m.start() + 1
+                    continue
                 if m.group(1) is None:
                     open_ = m.end() - 1
                     end = skip_group(src.text, open_)
@@ -467,6 +482,17 @@ class _Reader:
                 else:
                     end = m.end()
                     sub = src.slice(m.start(1), end)
+                key = re.sub(r"[\s{}]", "", sub.text)
+                components = _components(d, base)
+                if key in components:  # q_1 where q_m = (q_1 + i q_2) e^{i m theta}: the component
+                    pos = end
+                    continue
+                if components and re.fullmatch(r"\d+", key):
+                    raise src.error(
+                        f"{base}_{key} is ambiguous: {base}_{{{d.params[0]}}} at {d.params[0]} = {key} (line "
+                        f"{d.line}), or a component like {base}_{min(components)}",
+                        m.start(),
+                    )
                 index = self.read(sub, bound | {"i", "e"})
                 src = src.splice(m.start(), end, self.placeholder(d.apply([index])))
                 pos = m.start()
@@ -556,6 +582,76 @@ class _Reader:
         text = re.sub(r"\\(?:left|right)\s*\|", "|", text)
         text = re.sub(r"(?<!\\sqrt)\[", "(", text).replace("]", ")")
         return text
+
+
+def _components(d: Definition, base: str) -> set[str]:
+    """The subscripts of the pattern's own base inside its body (``q_1``, ``q_2`` in ``q_m = (q_1 + i q_2) ...``)."""
+    name = base.lstrip("\\")
+    found = set()
+    values = list(d.body) if isinstance(d.body, MatrixBase) else [d.body]
+    for v in values:
+        for s in getattr(v, "free_symbols", ()):
+            m = re.fullmatch(re.escape(name) + r"_\{?(.+?)\}?", getattr(s, "name", ""))
+            if m:
+                found.add(re.sub(r"\s", "", m.group(1)))
+    return found
+
+
+def _inside_command(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a letter of a command name (``\\cos``), not a letter of its own."""
+    if text[at : at + 1] == "\\":
+        return False
+    i = at
+    while i > 0 and text[i - 1].isalpha():
+        i -= 1
+    return text[i - 1 : i] == "\\"
+
+
+#: SymPy's parse of each text read so far (parsing is 90% of reading; a document repeats its pieces).
+_PARSED: dict[str, Any] = {}
+_PARSED_MAX = 4096
+
+
+def remember_parse(text: str, tree: Any) -> None:
+    """Keep SymPy's parse of ``text`` (deterministic, immutable) for the next reading of the same text.
+
+    ``tree`` is the parse, or its :func:`encode_tree` (as a child process sends it).
+    """
+    if isinstance(tree, tuple):
+        try:
+            tree = _decode(tree)
+        except Exception:  # pragma: no cover - not a tree this module encoded
+            return
+    if len(_PARSED) < _PARSED_MAX and isinstance(text, str) and isinstance(tree, sympy.Basic):
+        _PARSED[text] = tree
+
+
+def encode_tree(tree: Any) -> tuple[Any, ...]:
+    """A parse tree as nested tuples that survive pickling *unevaluated*.
+
+    Pickling a SymPy expression rebuilds it with evaluation, which sorts and merges the
+    factors of a product -- and the written order of matrix factors is what the reader needs.
+    """
+    if not tree.args or isinstance(tree, (Symbol, sympy.Number, sympy.NumberSymbol)):
+        return ("atom", tree)
+    args = tuple(encode_tree(a) for a in tree.args)
+    if isinstance(tree, sympy.core.function.AppliedUndef):
+        return ("undef", tree.func.__name__, args)
+    return ("node", type(tree), args)
+
+
+def _decode(code: tuple[Any, ...]) -> Any:
+    kind = code[0]
+    if kind == "atom":
+        return code[1]
+    args = [_decode(a) for a in code[2]]
+    if kind == "undef":
+        return sympy.Function(code[1])(*args)
+    cls = code[1]
+    try:
+        return cls(*args, evaluate=False)
+    except TypeError:  # a class without the keyword (Tuple, Sum's limits)
+        return cls(*args)
 
 
 def _plain_call(text: str, pos: int, scope: Scope) -> tuple[int, str, int] | None:
@@ -765,13 +861,21 @@ def antlr_runtime_problem(exc: BaseException) -> str:
     return f"LaTeX claims need antlr4-python3-runtime {line}.x, installed as {found} but not usable ({first}): {fix}"
 
 
-def read_latex_side(side: str, offset: int = 0, scope: Scope | None = None, *, narrow: bool = True) -> Any:
+def read_latex_side(
+    side: str,
+    offset: int = 0,
+    scope: Scope | None = None,
+    *,
+    narrow: bool = True,
+    bound: frozenset[str] = frozenset(),
+) -> Any:
     """One side of a LaTeX claim as a SymPy expression or matrix; ``offset`` is its column in the claim.
 
     ``narrow`` picks the reading of a trig function written without parentheses (see the
     module docstring): True reads ``\\cos m\\theta\\, q_1`` as ``cos(m θ) q_1``, False as SymPy's
-    parser does. Raises :class:`~ropecheck.errors.ClaimParseError` with the column for what
-    cannot be read.
+    parser does. ``bound``: names kept as plain symbols, never replaced by a definition or
+    read as a constant (a definition's parameters; ``i`` as an index). Raises
+    :class:`~ropecheck.errors.ClaimParseError` with the column for what cannot be read.
 
     Example:
         >>> read_latex_side(r"\\langle (a, b), (c, d) \\rangle")
@@ -786,8 +890,18 @@ def read_latex_side(side: str, offset: int = 0, scope: Scope | None = None, *, n
     src = _plain_functions(src)
     if narrow:
         src, _ = _trig_arguments(src)
-    value = _Reader(scope, side, offset).read(src)
+    value = _Reader(scope, side, offset).read(src, bound)
     return check_expression(value, side, offset)
+
+
+def normalize_latex(text: str) -> str:
+    """The text as the reader sees it first: Unicode as commands, ``\\mathbf{q}`` as ``q``, ``cos(x)`` as ``\\cos(x)``.
+
+    Example:
+        >>> normalize_latex(r"\\mathbf{x}_m = cos(mθ)")
+        'x _m = \\cos(m\\theta )'
+    """
+    return _plain_functions(_normalize(Src.of(text))).text
 
 
 def trig_ambiguities(side: str) -> list[int]:

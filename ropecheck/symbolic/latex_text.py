@@ -125,20 +125,31 @@ def closing(text: str, start: int, open_: str, close: str) -> int:
 
 
 def top_level(text: str, extra: tuple[tuple[str, str], ...] = ()) -> list[int]:
-    """Bracket depth before each character (``(``, ``[``, ``{`` and the ``extra`` open/close pairs)."""
+    """Bracket depth before each character (``(``, ``[``, ``{`` and the ``extra`` open/close pairs).
+
+    An extra pair that ends in a brace (``\\begin{``, ``\\end{``) takes the name and its closing
+    brace with it, so ``\\begin{pmatrix} ... \\end{pmatrix}`` is one level.
+    """
     depth, out, i = 0, [], 0
     while i < len(text):
         for open_, close in extra:
-            if text.startswith(open_, i):
-                out.extend([depth] * len(open_))
-                depth += 1
-                i += len(open_)
+            for token, step in ((open_, 1), (close, -1)):
+                if not text.startswith(token, i):
+                    continue
+                end = i + len(token)
+                if token.endswith("{"):
+                    brace = text.find("}", end)
+                    end = brace + 1 if brace >= 0 else len(text)
+                if step < 0:
+                    depth -= 1
+                out.extend([depth] * (end - i))
+                if step > 0:
+                    depth += 1
+                i = end
                 break
-            if text.startswith(close, i):
-                depth -= 1
-                out.extend([depth] * len(close))
-                i += len(close)
-                break
+            else:
+                continue
+            break
         else:
             ch = text[i]
             if ch in _CLOSERS:

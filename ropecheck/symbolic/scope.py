@@ -292,14 +292,37 @@ class Definition:
     line: int = 0
 
     def apply(self, args: list[Any]) -> Any:
+        """The body at ``args``. A vector argument also stands for its components: a body written with
+        ``x_1 ... x_4`` (or ``x_0 ... x_3``) for a parameter ``x`` takes the argument's entries there."""
         if len(args) != len(self.params):
             raise ClaimParseError(
                 f"{self.name} was defined with {len(self.params)} argument(s) (line {self.line}), given {len(args)}"
             )
         mapping = dict(zip(self.params, args))
+        for p, arg in zip(self.params, args):
+            if isinstance(arg, MatrixBase) and min(arg.shape) == 1 and isinstance(p, Symbol):
+                mapping.update(self._components(p, arg))
         if isinstance(self.body, MatrixBase):
             return sympy.ImmutableMatrix(self.body.applyfunc(lambda e: _substitute(e, mapping)))
         return _substitute(self.body, mapping)
+
+    def _components(self, p: Symbol, arg: Any) -> dict[Any, Any]:
+        parts = [e for e in (self.body if isinstance(self.body, MatrixBase) else [self.body])]
+        found: dict[int, Any] = {}
+        for e in parts:
+            for s in getattr(e, "free_symbols", ()):
+                m = re.fullmatch(re.escape(p.name) + r"_\{?(\d+)\}?", getattr(s, "name", ""))
+                if m:
+                    found[int(m.group(1))] = s
+        if not found:
+            return {}
+        base = 0 if 0 in found else 1
+        if max(found) - base >= len(arg):
+            raise ClaimParseError(
+                f"{self.name} uses {p.name}_{max(found)}, past the {len(arg)} entries of its argument "
+                f"(line {self.line})"
+            )
+        return {s: arg[j - base] for j, s in found.items()}
 
 
 def _substitute(expr: Any, mapping: dict[Any, Any]) -> Any:
