@@ -376,7 +376,7 @@ def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[Any, Any]]
                 right = read_latex_side(rhs.text, 0, scope, narrow=narrow)
             except ClaimParseError as exc:
                 raise _Located(exc, rhs) from None
-            left, right = index_sums(left, right, dict(scope.domains))
+            left, right = index_sums(left, right, dict(scope.domains), scope.symbols)
         except _Located as exc:
             problem = problem or _error_text(exc.error, exc.link)
             continue
@@ -669,8 +669,8 @@ def audit_document(
     if latex is None:
         latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
-    auditor = _Auditor(path, Scope(domains={**AUDIT_DEFAULT_DOMAINS, **stated}), dict(stated), timeout,
-                       memory_limit, progress)  # fmt: skip
+    scope = Scope(domains={**AUDIT_DEFAULT_DOMAINS, **stated}, strict_products=True)
+    auditor = _Auditor(path, scope, dict(stated), timeout, memory_limit, progress)
     blocks, lines = math_blocks(text, latex=latex)
     if any(b.kind == "display" for b in blocks):
         _preload_parser()

@@ -35,7 +35,7 @@ def _how(step: AuditStep) -> str:
         how = f"by {step.method}"
         return how + (f"; {step.reason}" if step.reason else "")
     if step.status == "REFUTED":
-        return "counterexample below" + (f"; {step.reason}" if step.reason else "")
+        return "a counterexample, checked in exact arithmetic" + (f"; {step.reason}" if step.reason else "")
     return step.reason
 
 
@@ -61,9 +61,8 @@ def _definitions_line(result: AuditResult) -> list[str]:
     out = []
     for d in result.definitions:
         if d.read:
-            what = {"pattern": f"{d.name}_(.)", "function": f"{d.name}(...)"}.get(d.kind, d.name)
             domain = f", {d.domain}" if d.domain else ""
-            out.append(f"  line {d.line}: {what} := {expr_text(d.body)}{domain}")
+            out.append(f"  line {d.line}: {d.head} := {expr_text(d.body)}{domain}")
         else:
             out.append(f"  line {d.line}: {d.name} -- not read: {d.reason}")
     return out
@@ -118,12 +117,17 @@ def render_audit_markdown(result: AuditResult) -> str:
         out += [f'<a id="step-{s.number}"></a>', "", f"### Step {s.number}, line {s.lines}: {_BADGE[s.status]}", ""]
         out += ["$$", f"{s.lhs_tex.strip()} {s.relation} {s.rhs_tex.strip()}", "$$", ""]
         how = _how(s)
-        if how:
+        if how and s.status != "REFUTED":
             out += [_md_escape(how[:1].upper() + how[1:]) + ".", ""]
+        elif s.reason:
+            out += [_md_escape(s.reason[:1].upper() + s.reason[1:]) + ".", ""]
         if s.domains:
             out += [f"Domains: {domains_text(s.domains)}.", ""]
         if s.counterexample is not None:
-            out += ["Counterexample, checked in exact arithmetic:", ""]
+            where = (
+                f" (entry {s.counterexample.entry[0]}, {s.counterexample.entry[1]})" if s.counterexample.entry else ""
+            )
+            out += [f"Counterexample{where}, checked in exact arithmetic:", ""]
             for rows in counterexample_displays(s.counterexample):
                 out += ["$$", rows_latex(rows), "$$", ""]
     return "\n".join(out)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,9 @@ _PART_CALL = re.compile(
 )
 _TEXT_CALL = re.compile(
     r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{(?!ZQPH)((?:[A-Za-z]|\\_|_)+)\}\s*(?=\\left|\()"
+)
+_COMMA_SUBSCRIPT = re.compile(
+    r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
 )
 _LABEL = re.compile(
     r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
@@ -341,13 +345,18 @@ class _Reader:
     # ---- structural passes: each turns a construct into a placeholder
 
     def labels(self, src: Src, bound: frozenset[str]) -> Src:
-        def name(m: re.Match[str]) -> str:
-            label = f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}"
+        """Names SymPy's parser cannot take: ``q^{(1)}`` (a label, not a power), ``a_{m,n}``, ``R^d_{\\Theta, m}``."""
+
+        def named(label: str) -> str:
             d = self.scope.symbols.get(label)
             value = d.body if d is not None else apply_domains(Symbol(label), self.scope.domains)
             return self.placeholder(value)
 
-        return src.sub(_LABEL, name)
+        src = src.sub(_LABEL, lambda m: named(f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}"))
+        return src.sub(
+            _COMMA_SUBSCRIPT,
+            lambda m: named(re.sub(r"\s+", "", m.group(0)).lstrip("\\")),
+        )
 
     def matrices(self, src: Src, bound: frozenset[str]) -> Src:
         while True:
@@ -769,6 +778,8 @@ class _Converter:
             return expr
         if isinstance(expr, sympy.Mul):
             factors = [conv(a) for a in expr.args]
+            if scope.strict_products:
+                _check_vector_products(factors)
             for part, fn in (("Re", sympy.re), ("Im", sympy.im)):
                 if Symbol(part) in factors:
                     factors.remove(Symbol(part))
@@ -802,6 +813,20 @@ class _Converter:
                     )
         out = expr.func(*args)
         return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
+
+
+_LATIN = re.compile(r"[A-Za-z](?:_\{.*\})?$")
+
+
+def _check_vector_products(factors: list[Any]) -> None:
+    """A matrix times an undefined Latin name on its right (``R_m x``): the name is a vector the
+    document did not define -- read as a number it would be another statement."""
+    for a, b in zip(factors, factors[1:]):
+        if isinstance(a, MatrixBase) and isinstance(b, Symbol) and _LATIN.match(b.name):
+            raise ClaimParseError(
+                f"{b.name} multiplies a matrix from the right, so it is a vector, and the document does not "
+                f"define it (write {b.name} = (..., ...)^T before this step)"
+            )
 
 
 def _times(a: Any, b: Any) -> Any:
@@ -918,7 +943,29 @@ def trig_ambiguities(side: str) -> list[int]:
 _SUBSCRIPTED = re.compile(r"^(.+?)_\{?([^{}]+?)\}?$")
 
 
-def index_sums(lhs: Any, rhs: Any, domains: dict[str, str] | None = None) -> tuple[Any, Any]:
+def _entry_conditions(expr: Any, entries: Mapping[str, Definition], known: dict[str, Any]) -> Any:
+    """Each sequence entry ``x[i]`` whose value a definition gives at some index (``x_0 = 0``) as a Piecewise."""
+    replaced: dict[Any, Any] = {}
+    for entry in expr.atoms(sympy.Indexed):
+        base = str(entry.base.label)
+        cases = []
+        for name, d in entries.items():
+            m = _SUBSCRIPTED.match(name)
+            if not m or m.group(1).lstrip("\\") != base or isinstance(d.body, MatrixBase):
+                continue
+            try:
+                at = sympy.sympify(m.group(2), locals=dict(known))
+            except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+                continue
+            cases.append((d.body, sympy.Eq(entry.indices[0], at)))
+        if cases:
+            replaced[entry] = sympy.Piecewise(*cases, (entry, True))
+    return expr.xreplace(replaced) if replaced else expr
+
+
+def index_sums(
+    lhs: Any, rhs: Any, domains: dict[str, str] | None = None, entries: Mapping[str, Definition] | None = None
+) -> tuple[Any, Any]:
     """Read what SymPy's LaTeX parser leaves ambiguous, looking at both sides together.
 
     * ``n(n+1)`` where ``n`` is also a symbol of the claim is a product, not a call.
@@ -927,6 +974,9 @@ def index_sums(lhs: Any, rhs: Any, domains: dict[str, str] | None = None) -> tup
       becomes the entry ``x[...]`` of a sequence (real, or of x's stated domain), so
       ``\\sum_{i=0}^{2} x_i = x_0 + x_1 + x_2`` reads as intended; other subscripted symbols stay
       plain symbols.
+    * ``entries``: definitions of single entries (``S_0 = 0``, ``h_{d/2} = 0``, as a document
+      states its boundary conditions) hold inside the sums too: ``S[i]`` becomes ``S_0``'s value
+      where ``i = 0``.
     """
     sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
     names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
@@ -965,5 +1015,8 @@ def index_sums(lhs: Any, rhs: Any, domains: dict[str, str] | None = None) -> tup
             base = m.group(1).lstrip("\\")
             domain = (domains or {}).get(domain_key(base), "real")
             mapping[a] = sympy.IndexedBase(base, **DOMAINS[domain])[index]
-    out = iter(e.xreplace(mapping) for e in sides)
+    sides = [e.xreplace(mapping) for e in sides]
+    if entries:
+        sides = [_entry_conditions(e, entries, known) for e in sides]
+    out = iter(sides)
     return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]

@@ -341,13 +341,16 @@ class Scope:
 
     ``symbols`` maps a symbol's name as SymPy's LaTeX parser spells it (``theta``, ``W_{q}``)
     to its definition; ``patterns`` maps a subscripted base as written (``\\theta``, ``R``);
-    ``functions`` maps a function's name (``f_{q}``, ``rotate_half``).
+    ``functions`` maps a function's name (``f_{q}``, ``rotate_half``). ``strict_products``:
+    a matrix times an undefined name on its right is not read (in a document such a name is
+    a vector it did not define; in a lone claim every free name is a number).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
     symbols: Mapping[str, Definition] = field(default_factory=dict)
     patterns: Mapping[str, Definition] = field(default_factory=dict)
     functions: Mapping[str, Definition] = field(default_factory=dict)
+    strict_products: bool = False
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))

@@ -234,6 +234,30 @@ def test_an_undefined_family_refutes_nothing() -> None:
     assert _statuses(r"$$x_m + x_n = 2 x_m$$") == [(1, "REFUTED")]
 
 
+def test_an_undefined_vector_times_a_matrix_is_not_read_as_a_number() -> None:
+    doc = (
+        "$$R_m = \\begin{pmatrix} \\cos m\\theta & -\\sin m\\theta \\\\ "
+        "\\sin m\\theta & \\cos m\\theta \\end{pmatrix}$$\n"
+    )
+    (s,) = audit_document(doc + "$$(R_m x)^T (R_n y) = x^T R_{n-m} y$$", timeout=TIMEOUT).steps
+    assert s.status == "UNREAD" and "x multiplies a matrix from the right" in s.reason
+    defined = doc + "$$x = (x_1, x_2)^T, \\quad y = (y_1, y_2)^T$$\n$$(R_m x)^T (R_n y) = x^T R_{n-m} y$$"
+    assert [t.status for t in audit_document(defined, timeout=TIMEOUT).steps] == ["PROVED"]
+
+
+def test_stated_boundary_values_hold_inside_sums() -> None:
+    """Summation by parts needs S_0 = 0 and h_{N+1} = 0: refuted without them, not refuted once stated."""
+    step = "$$\\sum_{i=0}^{N} h_i (S_{i+1} - S_i) = -\\sum_{i=0}^{N} S_{i+1}(h_{i+1} - h_i)$$"
+    assert _statuses(step) == [(1, "REFUTED")]
+    r = audit_document("With $S_0 = 0$ and $h_{N+1} = 0$:\n" + step, timeout=2.0)
+    assert [d.head for d in r.definitions] == ["S_{0}", "h_{N + 1}"]
+    assert r.steps[0].status in ("PROVED", "UNDECIDED")
+
+
+def test_names_with_commas_in_subscripts() -> None:
+    assert _statuses("$$a_{m,n} = a_{m, n}$$\n$$b_{m,n} + 1 = 1 + b_{m,n}$$") == [(1, "PROVED"), (2, "PROVED")]
+
+
 def test_two_readings_of_a_trig_argument() -> None:
     """cos(n - m)theta: PROVED in the reading a person means; a wrong step is refuted in both."""
     ok = audit_document(r"$$\cos(n - m)\theta = \cos(m\theta - n\theta)$$", timeout=TIMEOUT).steps[0]
