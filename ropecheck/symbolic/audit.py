@@ -27,9 +27,11 @@ correct step; each step lists the domains it was decided under. A name a documen
 vector or matrix without defining it is read as a number: a step true for matrices is true
 for numbers, and a transpose of such a name is UNREAD, never guessed.
 
-**Readings.** Where SymPy's parser and a human may read a trig argument without parentheses
-differently (``\\cos m\\theta\\, x_1``, ``\\cos(m-n)\\theta``), both readings are decided: PROVED
-when one of them is, REFUTED only when every reading is.
+**Readings.** Where a step reads more than one way, every reading is decided: PROVED when
+one of them is, REFUTED only when every reading is. A trig argument without parentheses
+(``\\cos m\\theta\\, x_1``, ``\\cos(m-n)\\theta``) is read as a person and as SymPy's parser
+would; an inner product of complex values as the real one (the default) and as
+``sum u_i conj(v_i)`` and ``sum conj(u_i) v_i``.
 
 Design constraints: every definition and step is read and decided in a forked child
 (:func:`ropecheck.isolate.run_isolated`) bounded by ``timeout`` seconds and ``memory_limit``
@@ -53,8 +55,9 @@ from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError
 from .auditdoc import Chain, Link, chains, math_blocks
 from .decide import decide
-from .latex_syntax import index_sums, normalize_latex, read_latex_side, remember_parse, trig_ambiguities
+from .latex_syntax import normalize_latex, read_latex_side, trig_ambiguities
 from .latex_text import top_level
+from .latex_tree import index_sums, remember_parse
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, check_text, check_work
 from .proof import Counterexample, Verdict, expr_text
 from .scope import (
@@ -66,6 +69,7 @@ from .scope import (
     merge_domains,
     parse_declaration,
 )
+from .sympy_syntax import INNER_PRODUCTS
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -364,16 +368,35 @@ def _applied(value: Any) -> set[Any]:
     return _atoms(value, sympy.core.function.AppliedUndef)
 
 
-def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[Any, Any]], str]:
-    """The distinct readings of a step (narrow first), or none and why."""
-    out: list[tuple[Any, Any]] = []
+_CONVENTION_NOTE = {
+    "real": "<u, v> = Re sum u_i conj(v_i)",
+    "conjugate-second": "<u, v> = sum u_i conj(v_i)",
+    "conjugate-first": "<u, v> = sum conj(u_i) v_i",
+}
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
+    """The distinct readings of a step (the first is the default), each with a note, or none and why.
+
+    A trig argument without parentheses is read a person's way and the parser's way; an inner
+    product of complex values in the real convention and the two others (on real values they
+    agree, and the readings collapse into one).
+    """
+    out: list[tuple[str, Any, Any]] = []
     problem = ""
     ambiguous = bool(trig_ambiguities(lhs.text) or trig_ambiguities(rhs.text))
-    for narrow in (True, False) if ambiguous else (True,):
+    inner = bool(re.search(r"\\langle|<", lhs.text + rhs.text))
+    options = [(narrow, convention) for narrow in ((True, False) if ambiguous else (True,))
+               for convention in (INNER_PRODUCTS if inner else ("real",))]  # fmt: skip
+    for narrow, convention in options:
+        parts = [f"the trig argument as {'a person' if narrow else 'the parser'} reads it"]
+        note = ", ".join(parts[: int(ambiguous)] + ([_CONVENTION_NOTE[convention]] if inner else []))
+        scope_here = replace(scope, inner_product=convention)
         try:
-            left = read_latex_side(lhs.text, 0, scope, narrow=narrow)
+            left = read_latex_side(lhs.text, 0, scope_here, narrow=narrow)
             try:
-                right = read_latex_side(rhs.text, 0, scope, narrow=narrow)
+                right = read_latex_side(rhs.text, 0, scope_here, narrow=narrow)
             except ClaimParseError as exc:
                 raise _Located(exc, rhs) from None
             left, right = index_sums(left, right, dict(scope.domains), scope.symbols)
@@ -389,8 +412,8 @@ def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[Any, Any]]
             shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a number"
             problem = problem or f"the sides are {shape(left)} and {shape(right)}; they cannot be equal"
             continue
-        if (left, right) not in out:
-            out.append((left, right))
+        if all((left, right) != (a, b) for _, a, b in out):
+            out.append((note, left, right))
     return out, problem
 
 
@@ -436,9 +459,9 @@ def _step_in_child(lhs: Link, rhs: Link, scope: Scope) -> _Outcome:
         return _Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
         return _Outcome(UNREAD, reason=problem or "cannot read the step")
-    isolate.send(("read", readings[0][0], readings[0][1]))
+    isolate.send(("read", readings[0][1], readings[0][2]))
     results: list[_Outcome] = []
-    for left, right in readings:
+    for _, left, right in readings:
         try:
             if left != right:
                 check_work(left, right)
@@ -463,23 +486,22 @@ def _step_in_child(lhs: Link, rhs: Link, scope: Scope) -> _Outcome:
             results.append(_Outcome("UNDECIDED", "none", why, None, left, right))
             continue
         results.append(_Outcome(verdict.value, method, "", cex, left, right))
-    two = len(readings) > 1
+    several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
     for status in ("PROVED", "REFUTED"):
-        chosen = [r for r in results if r.status == status]
+        chosen = [i for i, r in enumerate(results) if r.status == status]
         if status == "REFUTED" and len(chosen) < len(results):
             continue  # refuted only when every reading is
         if chosen:
-            best = chosen[0]
-            if two and status == "PROVED":
-                which = "first" if best is results[0] else "second"
-                best.reason = f"a trig argument without parentheses reads two ways; PROVED in the {which} reading"
-            elif two:
-                best.reason = "a trig argument without parentheses reads two ways; both readings are refuted"
+            best = results[chosen[0]]
+            if len(readings) > 1 and status == "PROVED":
+                best.reason = f"{several}: PROVED in the {_ORDINAL[chosen[0]]}"
+            elif len(readings) > 1:
+                best.reason = f"{several}: refuted in every one"
             return best
     best = results[0]
     best.status = "UNDECIDED"
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
-    best.reason = ("a trig argument without parentheses reads two ways; " if two else "") + why
+    best.reason = (f"{several}; " if len(readings) > 1 else "") + why
     return best
 
 

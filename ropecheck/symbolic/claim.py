@@ -56,7 +56,8 @@ from sympy import MatrixBase
 from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from .decide import decide
-from .latex_syntax import antlr_runtime_problem, check_ellipsis, index_sums, read_latex_side, trig_ambiguities
+from .latex_syntax import check_ellipsis, read_latex_side, trig_ambiguities
+from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
 from .proof import Counterexample, Verdict, expr_text
 from .scope import DOMAINS, Scope, describe_domains, domain_key, merge_domains, split_declaration

@@ -344,6 +344,8 @@ class Scope:
     ``functions`` maps a function's name (``f_{q}``, ``rotate_half``). ``strict_products``:
     a matrix times an undefined name on its right is not read (in a document such a name is
     a vector it did not define; in a lone claim every free name is a number).
+    ``inner_product``: how ``\\langle u, v \\rangle`` of complex values is read (see
+    :func:`.sympy_syntax.inner_product`; the real inner product unless an audit tries another).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -351,6 +353,7 @@ class Scope:
     patterns: Mapping[str, Definition] = field(default_factory=dict)
     functions: Mapping[str, Definition] = field(default_factory=dict)
     strict_products: bool = False
+    inner_product: str = "real"
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))

@@ -43,6 +43,7 @@ from .scope import Scope, domain_key, domain_symbol
 __all__ = [
     "CONSTANTS",
     "FUNCTIONS",
+    "INNER_PRODUCTS",
     "check_expression",
     "combine",
     "inner_product",
@@ -79,12 +80,18 @@ def _eye(*args: Any) -> ImmutableMatrix:
     return ImmutableMatrix(sympy.eye(*(int(a) for a in args)))
 
 
-def inner_product(a: Any, b: Any) -> Any:
-    """The real inner product: ``Re(sum a_i conj(b_i))``.
+#: The conventions an inner product of complex values is read in (all agree on real values).
+INNER_PRODUCTS = ("real", "conjugate-second", "conjugate-first")
+
+
+def inner_product(a: Any, b: Any, convention: str = "real") -> Any:
+    """The inner product; by default the real one, ``Re(sum a_i conj(b_i))``.
 
     For real vectors it is ``a^T b``; for two complex numbers (points of the plane) it is
     ``Re(a conj(b))``, the dot product of the 2-vectors they stand for; for complex vectors
-    it is the dot product of the real vectors of their real and imaginary parts.
+    it is the dot product of the real vectors of their real and imaginary parts. The other
+    conventions, ``conjugate-second`` (``sum a_i conj(b_i)``, mathematics) and
+    ``conjugate-first`` (``sum conj(a_i) b_i``, physics), differ only on complex values.
 
     Raises:
         ValueError: the two sides are not two vectors of one shape, or two numbers.
@@ -92,10 +99,15 @@ def inner_product(a: Any, b: Any) -> Any:
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
         if a.shape != b.shape or min(a.shape) != 1:
             raise ValueError(f"an inner product of a {a.rows}x{a.cols} and a {b.rows}x{b.cols}: needs two vectors")
-        return sympy.re(sympy.Add(*[x * sympy.conjugate(y) for x, y in zip(a, b)]))
-    if isinstance(a, MatrixBase) or isinstance(b, MatrixBase):
+        pairs = list(zip(a, b))
+    elif isinstance(a, MatrixBase) or isinstance(b, MatrixBase):
         raise ValueError("an inner product of a vector and a number")
-    return sympy.re(a * sympy.conjugate(b))
+    else:
+        pairs = [(a, b)]
+    if convention == "conjugate-first":
+        return sympy.Add(*[sympy.conjugate(x) * y for x, y in pairs])
+    total = sympy.Add(*[x * sympy.conjugate(y) for x, y in pairs])
+    return total if convention == "conjugate-second" else sympy.re(total)
 
 
 #: The constants a claim may name.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from ropecheck.symbolic import latex_syntax
+from ropecheck.symbolic import latex_syntax, latex_tree
 from ropecheck.symbolic.audit import AuditResult, audit_document
 from ropecheck.symbolic.auditdoc import chains, math_blocks
 
@@ -261,15 +261,31 @@ def test_names_with_commas_in_subscripts() -> None:
 def test_two_readings_of_a_trig_argument() -> None:
     """cos(n - m)theta: PROVED in the reading a person means; a wrong step is refuted in both."""
     ok = audit_document(r"$$\cos(n - m)\theta = \cos(m\theta - n\theta)$$", timeout=TIMEOUT).steps[0]
-    assert ok.status == "PROVED" and "two ways" in ok.reason
+    assert ok.status == "PROVED"
+    assert "the trig argument as a person reads it" in ok.reason and "PROVED in the first" in ok.reason
     wrong = audit_document(r"$$\cos(n - m)\theta = \sin(m\theta - n\theta)$$", timeout=TIMEOUT).steps[0]
-    assert wrong.status == "REFUTED" and "both readings" in wrong.reason
+    assert wrong.status == "REFUTED" and "read 2 ways" in wrong.reason and "refuted in every one" in wrong.reason
+
+
+def test_inner_products_of_complex_values_in_every_convention() -> None:
+    """The real inner product is the default; a document may mean sum u conj(v) or sum conj(u) v."""
+    doc = "Let $z, w \\in \\mathbb{C}$.\n\n" + "\n\n".join(
+        f"$$\\langle z, w \\rangle = {rhs}$$" for rhs in ("z \\bar{w}", "\\bar{z} w", "\\Re[z \\bar{w}]", "z w")
+    )
+    steps = audit_document(doc, timeout=TIMEOUT).steps
+    assert [s.status for s in steps] == ["PROVED", "PROVED", "PROVED", "REFUTED"]
+    assert "read 3 ways" in steps[0].reason and "PROVED in the second" in steps[0].reason
+    assert "PROVED in the third" in steps[1].reason and "PROVED in the first" in steps[2].reason
+    assert "refuted in every one" in steps[3].reason
+    # on real values the conventions agree: one reading
+    (real,) = audit_document("$$\\langle (a, b), (c, d) \\rangle = a c + b d$$", timeout=TIMEOUT).steps
+    assert real.status == "PROVED" and "ways" not in real.reason
 
 
 def test_a_misread_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader that took \\cos(n - m)\\theta only as the parser does would refute a correct twin's step: caught."""
     monkeypatch.setattr(latex_syntax, "_trig_arguments", lambda src: (src, []))
-    monkeypatch.setattr(latex_syntax, "_PARSED", {})
+    monkeypatch.setattr(latex_tree, "_PARSED", {})
     text = (AUDIT / "rotation_matrix_correct.md").read_text()
     r = audit_document(text, path="rotation_matrix_correct.md", timeout=None, memory_limit=None)
     assert 41 in [s.line for s in r.steps if s.status == "REFUTED"]
