@@ -149,6 +149,8 @@ def _find_close(text: str, start: int, close: str) -> int:
 
 
 def _src(text: str, start: int, end: int) -> Src:
+    start = min(start, len(text))
+    end = max(min(end, len(text)), start)
     return Src(text[start:end], tuple(range(start, end + 1)))
 
 

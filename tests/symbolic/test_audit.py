@@ -302,3 +302,30 @@ def test_progress_is_reported_per_step() -> None:
     seen: list[tuple[int, str]] = []
     audit_document("$$a = a = b$$", timeout=TIMEOUT, progress=lambda s, n: seen.append((n, s.status)))
     assert seen == [(1, "PROVED"), (2, "REFUTED")]
+
+
+_DEBRIS = list("\\{}()[]=&^_$,.<>|*+-`") + [
+    "\\\\", "\\begin{pmatrix}", "\\end{pmatrix}", "\\langle", "\\rangle", "\\left(", "\\right)", "$$", "\\odot",
+    "\\cdots", "\n", "i", "\\theta_", "R_", "^{(1)}", "```", "\\begin{align}", ":=", "\\le",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mangled_documents_never_raise(seed: int) -> None:
+    """Random edits of the test documents: every step gets a verdict, every rendering works; no exception."""
+    import random
+
+    from ropecheck.symbolic.auditrender import render_audit_html, render_audit_markdown, render_audit_text
+
+    rng = random.Random(seed)
+    lines = (AUDIT / sorted(EXPECTED)[seed % len(EXPECTED)]).read_text().split("\n")
+    start = rng.randrange(0, max(1, len(lines) - 20))
+    text = "\n".join(lines[start : start + 20])
+    for _ in range(rng.randint(1, 5)):
+        pos = rng.randrange(0, len(text) + 1)
+        cut = rng.randint(1, 5) if rng.random() < 0.5 else 0
+        text = text[:pos] + ("" if cut else rng.choice(_DEBRIS)) + text[pos + cut :]
+    result = audit_document(text, timeout=3.0)
+    assert all(s.status in ("PROVED", "REFUTED", "UNDECIDED", "UNREAD") for s in result.steps)
+    json.dumps(result.to_dict())
+    assert all(isinstance(f(result), str) for f in (render_audit_text, render_audit_markdown, render_audit_html))
