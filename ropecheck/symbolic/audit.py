@@ -55,7 +55,7 @@ from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError
 from .auditdoc import Chain, Link, chains, math_blocks
 from .decide import decide
-from .latex_syntax import normalize_latex, read_latex_side, trig_ambiguities
+from .latex_syntax import comma_pattern_key, normalize_latex, read_latex_side, trig_ambiguities
 from .latex_text import top_level
 from .latex_tree import index_sums, remember_parse
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, check_text, check_work
@@ -161,6 +161,8 @@ class AuditDefinition:
     @property
     def head(self) -> str:
         """The name as defined: ``q``, ``theta_i``, ``f_{q}(x_{m}, m)``."""
+        if self.kind == "pattern" and self.name.endswith(",*}"):  # R_{\theta,*}: the last subscript
+            return self.name.replace(",*}", f",{self.params[0]}}}")
         if self.kind == "pattern":
             return f"{self.name.lstrip(chr(92))}_{self.params[0]}" if self.params else self.name
         if self.kind == "function":
@@ -231,6 +233,9 @@ _FUNCTION_HEAD = re.compile(
     r"^\s*(?P<name>\\(?:text|operatorname|mathrm|textrm|mathit)\s*\{(?P<text>[A-Za-z\\_]+)\}"
     rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?)\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
 )
+_COMMA_HEAD = re.compile(
+    rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{[^{{}}]*,\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}}\s*$"
+)
 _NOT_DEFINABLE = {"e", "i", "\\pi", "\\cos", "\\sin", "\\tan", "\\exp", "\\log", "\\ln", "\\Re", "\\Im", "\\sqrt"}
 
 
@@ -265,6 +270,10 @@ def _head(tex: str, scope: Scope) -> _Head | None:
         if not params or len(set(params)) != len(params):
             return None
         return _Head("function", name, tuple(params))
+    m = _COMMA_HEAD.match(text)
+    if m:  # R_{\theta, m}: a pattern over the last subscript
+        name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
+        return _Head("pattern", comma_pattern_key(name), (m.group("param").lstrip("\\"),))
     m = _SYMBOL_HEAD.match(text)
     if not m or m.group("base") in _NOT_DEFINABLE or m.group("base") in ("\\langle", "\\left", "\\mathit"):
         return None
@@ -290,7 +299,8 @@ def _defined(head: _Head, tex: str, scope: Scope) -> bool:
     if head.kind == "pattern":
         return head.key in scope.patterns
     base = _SYMBOL_HEAD.match(normalize_latex(tex))
-    return head.key in scope.symbols or bool(base and base.group("sub") and base.group("base") in scope.patterns)
+    covered = bool(base and base.group("sub") and base.group("base") in scope.patterns)
+    return head.key in scope.symbols or covered or comma_pattern_key(head.key) in scope.patterns
 
 
 # --------------------------------------------------------------------------- reading and deciding, in a child
@@ -656,7 +666,8 @@ class _Auditor:
 def _mentions(head: _Head, text: str) -> bool:
     """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined."""
     if head.kind == "pattern":
-        rx = re.escape(head.key) + r"(?![A-Za-z])\s*_"
+        base = head.key.split("_{")[0] if head.key.endswith(",*}") else head.key
+        rx = re.escape(base) + r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
     elif head.kind == "function":
         rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
     else:

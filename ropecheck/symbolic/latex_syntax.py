@@ -53,6 +53,7 @@ __all__ = [
     "KNOWN_COMMANDS",
     "PLAIN_FUNCTIONS",
     "check_ellipsis",
+    "comma_pattern_key",
     "normalize_latex",
     "read_latex_side",
     "trig_ambiguities",
@@ -347,10 +348,18 @@ class _Reader:
             return self.placeholder(value)
 
         src = src.sub(_LABEL, lambda m: named(f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}"))
-        return src.sub(
-            _COMMA_SUBSCRIPT,
-            lambda m: named(re.sub(r"\s+", "", m.group(0)).lstrip("\\")),
-        )
+
+        def comma(m: re.Match[str]) -> str:
+            name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
+            d = self.scope.patterns.get(comma_pattern_key(name))  # R_{\\theta,m}: the pattern R_{\\theta,*}
+            if d is None or name in self.scope.symbols:
+                return named(name)
+            last = m.group(0).rstrip()[:-1].rsplit(",", 1)[1]
+            offset = m.start() + len(m.group(0).rstrip()) - 1 - len(last)
+            index = self.read(src.slice(offset, offset + len(last)), bound | {"i", "e"})
+            return self.placeholder(d.apply([index]))
+
+        return src.sub(_COMMA_SUBSCRIPT, comma)
 
     def matrices(self, src: Src, bound: frozenset[str]) -> Src:
         while True:
@@ -598,6 +607,12 @@ def _components(d: Definition, base: str) -> set[str]:
             if m:
                 found.add(re.sub(r"\s", "", m.group(1)))
     return found
+
+
+def comma_pattern_key(name: str) -> str:
+    """``R_{\\theta,m}`` -> ``R_{\\theta,*}``: the key a pattern over the last subscript is kept under."""
+    head, _, last = name.rpartition(",")
+    return f"{head},*}}" if head and last.endswith("}") else name
 
 
 def _inside_command(text: str, at: int) -> bool:

@@ -256,6 +256,14 @@ def test_stated_boundary_values_hold_inside_sums() -> None:
 
 def test_names_with_commas_in_subscripts() -> None:
     assert _statuses("$$a_{m,n} = a_{m, n}$$\n$$b_{m,n} + 1 = 1 + b_{m,n}$$") == [(1, "PROVED"), (2, "PROVED")]
+    # RoFormer's R^d_{\Theta, m}: a pattern over the last subscript
+    rot = r"\begin{pmatrix} \cos m\theta & -\sin m\theta \\ \sin m\theta & \cos m\theta \end{pmatrix}"
+    doc = f"$$R^d_{{\\Theta, m}} = {rot}$$\n" + "\n".join(
+        f"$$(R^d_{{\\Theta, m}})^T R^d_{{\\Theta, n}} = R^d_{{\\Theta, {x}}}$$" for x in ("n - m", "m - n", "n - m + 0")
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert [d.head for d in r.definitions] == ["R^d_{\\Theta,m}"]
+    assert [s.status for s in r.steps] == ["PROVED", "REFUTED", "PROVED"]
 
 
 def test_two_readings_of_a_trig_argument() -> None:
