@@ -140,6 +140,9 @@ def _math_html(tex: str) -> str:
         return f"<pre><code>{html.escape(tex)}</code></pre>"
 
 
+_AUDIT_CSS = ".UNREAD{color:var(--muted,#6e7781);font-weight:600}.eq{overflow-x:auto}"
+
+
 def render_audit_html(result: AuditResult, *, css: str = "") -> str:
     """The report as one self-contained HTML page (MathML, inline CSS, no script, no network)."""
     e = html.escape
@@ -148,7 +151,7 @@ def render_audit_html(result: AuditResult, *, css: str = "") -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>ropecheck audit: {e(result.path)}</title>",
-        f"<style>{css}</style></head><body>",
+        f"<style>{css}{_AUDIT_CSS}</style></head><body>",
         f"<h1>Audit of <code>{e(result.path or 'the document')}</code></h1>",
         f"<p><strong>{e(_summary(result))}.</strong></p>",
         f"<p>Domains: {e(_domains_line(result))}.</p>",

@@ -96,6 +96,7 @@ def test_reports_are_written(docs: dict[str, Path], tmp_path: Path, capsys: pyte
     assert "| step | line | verdict | how |" in text and "❌ REFUTED" in text and "$$" in text
     page = html.read_text()
     assert page.startswith("<!DOCTYPE html>") and "<math" in page and 'class="REFUTED"' in page
+    assert "--ok:#1a7f37" in page and ".UNREAD{" in page  # the report's style sheet, and a style for UNREAD
     assert "<script" not in page and "http" not in page.replace('xmlns="http', "")
 
 
