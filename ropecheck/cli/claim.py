@@ -16,6 +16,7 @@ from ..errors import UsageError
 from ..symbolic import (
     CLAIM_MEMORY_LIMIT,
     CLAIM_TIMEOUT,
+    DOMAINS,
     MAX_CLAIM_CHARS,
     MAX_EXPONENT,
     MAX_MATRIX_POWER,
@@ -25,11 +26,12 @@ from ..symbolic import (
     MAX_TIMEOUT,
     check_claim,
     expr_text,
+    parse_domain_flags,
     render_counterexample_text,
 )
 from .args import write_json
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_domain_arguments", "add_parser", "domains_from_args", "run"]
 
 _EPILOG = f"""examples:
   ropecheck claim "R(a).T * R(b) == R(b - a)"                            # PROVED
@@ -37,14 +39,24 @@ _EPILOG = f"""examples:
                                                   # REFUTED: the sin((m-n)t) term is missing
   ropecheck claim '\\cos(m\\theta)\\cos(n\\theta) + \\sin(m\\theta)\\sin(n\\theta) = \\cos((m-n)\\theta)'
 
-SymPy syntax ('==', or one '='): free names are real symbols; I, re, im, conjugate, Abs,
-exp, cos, sin, tan, sqrt, log, pi, E, eye(n), Matrix, R(phi) (the 2x2 rotation) and
-diag(A, B, ...) (block-diagonal, multi-axis RoPE) are known; other f(x) are undefined
-functions; '^' is a power; M.T transposes; matrices compare entrywise. Only arithmetic,
-calls, numbers, [...] and .T are accepted.
+  ropecheck claim --complex z "conjugate(z) == z"                        # REFUTED: z = 1 + I
+  ropecheck claim 'q, k \\in \\mathbb{{C}}: \\Re[q k^*] = q k'               # REFUTED over C (PROVED over R)
+
+SymPy syntax ('==', or one '='): I, re, im, conjugate, Abs, exp, cos, sin, tan, sqrt, log,
+pi, E, eye(n), Matrix, R(phi) (the 2x2 rotation),
+diag(A, B, ...) (block-diagonal, multi-axis RoPE) and inner(u, v) are known; '^' is a power;
+M.T, M.H (conjugate transpose), u.dot(v), <u, v> (real inner product) and v[0] are read;
+a call of a name close to a known one (Re(x), cosine(x)) is an error naming it; other f(x)
+are undefined functions; matrices compare entrywise.
 LaTeX (any claim with a backslash or braces): one '=' between the sides; i is the
-imaginary unit, e is Euler's number; \\Re/\\mathrm{{Re}}, \\bar{{k}}/\\overline{{k}}/k^*, R(\\phi)^T
-and \\sum_{{i=0}}^{{N}} x_i are understood.
+imaginary unit, e is Euler's number; \\begin{{pmatrix}} (matrix, bmatrix, \\left( ... \\right)),
+tuples (a, b)^T, \\langle a, b\\rangle and <a, b>, \\Re[...]/Re[...]/\\operatorname{{Re}},
+k^*/\\bar{{k}}/\\overline{{k}}, ^T/^\\top, ^H, \\odot/\\otimes (elementwise), cos(x) without a
+backslash, e^{{i m\\theta}} and \\sum_{{i=0}}^{{N}} x_i are understood; \\cdots is refused, and a
+trig argument without parentheses that two readings tell apart is refused as ambiguous.
+domains: free names are real unless stated: --complex q,k --integer m,n --positive theta
+(--real, --natural too), or a leading clause 'q, k \\in \\mathbb{{C}}:' / 'q, k in C:'; the
+verdict lists the domains it was decided under.
 limits: a claim over {MAX_CLAIM_CHARS} characters or nested over {MAX_NESTING} deep is not read (exit 2);
 exponents over {MAX_EXPONENT}, matrices over {MAX_MATRIX_SIZE}x{MAX_MATRIX_SIZE}, matrix powers over {MAX_MATRIX_POWER},
 an expansion over about {MAX_TERMS} terms, the time limit (--timeout) and a memory limit of
@@ -76,7 +88,28 @@ def add_parser(sub: Any) -> None:
         help=f"stop reading and deciding after this many seconds: UNDECIDED (default {CLAIM_TIMEOUT:g}, "
         f"at most {MAX_TIMEOUT:g})",
     )
+    add_domain_arguments(p)
     p.set_defaults(run=run, syntax="auto", outputs=[("--json", "json", False, None)])
+
+
+def add_domain_arguments(p: argparse.ArgumentParser) -> None:
+    """``--complex``, ``--real``, ``--integer``, ``--natural``, ``--positive``: comma-separated names."""
+    g = p.add_argument_group("domains (every other free name is real)")
+    for domain in DOMAINS:
+        if " " in domain:
+            continue
+        g.add_argument(
+            f"--{domain}",
+            metavar="NAMES",
+            action="append",
+            help=f"comma-separated names that are {domain} numbers, e.g. --{domain} q,k",
+        )
+
+
+def domains_from_args(args: argparse.Namespace) -> dict[str, str]:
+    """The domain flags as one mapping (a name in two compatible flags: integer + positive)."""
+    flags = {d: ",".join(getattr(args, d)) for d in DOMAINS if " " not in d and getattr(args, d, None)}
+    return parse_domain_flags(**flags)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError('give the claim, e.g. ropecheck claim "R(a).T * R(b) == R(b - a)"')
     if not 0 < args.timeout <= MAX_TIMEOUT:  # also NaN
         raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {args.timeout:g}")
-    result = check_claim(args.claim, syntax=args.syntax, timeout=args.timeout)
+    domains = domains_from_args(args)
+    result = check_claim(args.claim, syntax=args.syntax, timeout=args.timeout, domains=domains)
     if args.json is not None:
         write_json(result.to_dict(), args.json)
         return result.exit_code
@@ -98,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  claim ({result.syntax}): {result.text}")
     if result.lhs is not None:
         print(f"  read as: {expr_text(result.lhs)} == {expr_text(result.rhs)}")
+    if result.domains:
+        print(f"  domains: {result.domains_text()}")
     if result.counterexample is not None:
         print("\n".join(render_counterexample_text(result.counterexample)))
     elif result.limit == "time":

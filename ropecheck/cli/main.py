@@ -21,13 +21,13 @@ from typing import Any, NoReturn
 
 from ..errors import ExitCode, InternalError, RopeCheckError
 from ..version import __version__
-from . import bench, claim, precision, prove, report, spec, survey, verify
+from . import audit, bench, claim, precision, prove, report, spec, survey, verify
 from .args import EXIT_USAGE, check_outputs
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[ModuleType, ...] = (spec, report, verify, survey, prove, claim, precision, bench)
+COMMANDS: tuple[ModuleType, ...] = (spec, report, verify, survey, prove, claim, audit, precision, bench)
 
 
 class _Parser(argparse.ArgumentParser):

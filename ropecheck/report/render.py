@@ -18,6 +18,7 @@ from ..io import VOLATILE_BEGIN, VOLATILE_END, strip_volatile
 from .model import PASSING, Page, Report, Row, Section
 
 __all__ = [
+    "CSS",
     "FOLD_ROWS",
     "PAGE_BEGIN",
     "PAGE_END",
@@ -163,7 +164,8 @@ def render_json(report: Report) -> str:
     return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-_CSS = """
+#: The report's style sheet (inline in every page it writes; the audit page uses it too).
+CSS = """
 :root{color-scheme:light dark;--ok:#1a7f37;--bad:#cf222e;--muted:#6e7781}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:980px;\
 padding:0 12px 48px}
@@ -198,7 +200,7 @@ def render_html(report: Report) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>ropecheck report</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{CSS}</style></head><body>",
         "<h1>ropecheck report</h1>",
     ]
     verdict = "every expected verdict held" if report.held else "SOME EXPECTED VERDICTS DID NOT HOLD"

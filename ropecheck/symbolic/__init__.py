@@ -72,10 +72,12 @@ from .rope import (
     thetas,
     vec,
 )
+from .scope import DOMAINS, Scope, describe_domains, parse_domain_flags
 
 __all__ = [
     "CLAIM_MEMORY_LIMIT",
     "CLAIM_TIMEOUT",
+    "DOMAINS",
     "MAX_CLAIM_CHARS",
     "MAX_EXPONENT",
     "MAX_MATRIX_POWER",
@@ -85,6 +87,7 @@ __all__ = [
     "MAX_TERMS",
     "MAX_TIMEOUT",
     "REWRITES",
+    "Scope",
     "BlockReducer",
     "ClaimResult",
     "Counterexample",
@@ -100,6 +103,7 @@ __all__ = [
     "decide_le",
     "decide_le_step",
     "decide_step",
+    "describe_domains",
     "dot",
     "even_first_permutation",
     "expand_trig_rewrite",
@@ -109,6 +113,7 @@ __all__ = [
     "form_as_expr",
     "manifestly_nonnegative",
     "pairs",
+    "parse_domain_flags",
     "parse_claim",
     "positions",
     "print_family",

@@ -20,7 +20,8 @@ sums, whatever the (symbolic) upper limit.
 
 When no rewrite reaches 0, the procedure looks for a counterexample: small exact values
 (integers for integer symbols; pi/3, pi/4, pi/6 -- which give exact algebraic cos
-and sin -- for symbols named as angles (theta, phi, alpha, ...); small rationals otherwise) are
+and sin -- for symbols named as angles (theta, phi, alpha, ...); Gaussian rationals such as
+1 + i for symbols declared complex; small rationals otherwise) are
 substituted, the difference is evaluated in exact arithmetic, and it counts only when it is
 certified nonzero (an exact nonzero rational, or a ``strict`` 50-digit evaluation whose
 magnitude is far above its error).
@@ -268,6 +269,8 @@ def _free(expr: Any) -> list[Any]:
 
 
 _ANGLE_POOL = (pi / 3, pi / 4, pi / 6, pi / 2, 2 * pi / 3, S(1), Rational(1, 2))
+# complex symbols: numbers off the real line first (conj(z) = z must not survive), then real ones
+_COMPLEX_POOL = (1 + sympy.I, 2 - sympy.I, sympy.I, Rational(1, 2) + 2 * sympy.I, -1 + 3 * sympy.I, S(1), S(-2))
 _ANGLE_NAMES = ("theta", "phi", "alpha", "beta", "gamma", "omega", "psi", "angle", "vartheta", "varphi")
 
 
@@ -276,7 +279,15 @@ def _is_angle(sym: Any) -> bool:
     return name in _ANGLE_NAMES
 
 
+def _is_complex(sym: Any) -> bool:
+    """Declared complex (not known real): a ``complex=True`` symbol, or an entry of such a sequence."""
+    target = sym.base.label if isinstance(sym, Indexed) else sym
+    return bool(target.is_complex) and target.is_real is None
+
+
 def _pool(sym: Any) -> tuple[Any, ...]:
+    if _is_complex(sym):
+        return _COMPLEX_POOL
     if sym.is_integer and sym.is_positive:
         return _POS_INT_POOL
     if sym.is_integer and sym.is_nonnegative:

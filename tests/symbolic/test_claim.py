@@ -113,7 +113,8 @@ PARSE_ERRORS = [
     ("code-attribute", "R(a).T.real == 1", 6),
     ("code-lambda", "lambda x: x == 1", 0),
     ("code-string", "'abc' == 1", 0),
-    ("code-subscript", "x[0] == 1", 0),
+    ("code-slice", "x[0:2] == 1", 2),
+    ("code-attribute-call", "x.conjugate() == 1", 1),
     ("code-keyword-argument", "cos(x=1) == 1", 0),
     ("too-long", " + ".join(f"x{i}" for i in range(3000)) + " == 0", 2000),
     ("brackets-too-deep", "cos(" * 31 + "x" + ")" * 31 + " == 1", 123),
@@ -128,8 +129,8 @@ PARSE_ERRORS = [
     ("bad-number", "086 = 0554", 0),
     ("latex-trailing-junk", r"\cos(x) = \cos(x) )", 18),
     ("latex-junk-both-ways", "T)0(-0b00=a", 1),
-    ("latex-unknown-command", r"\begin{pmatrix} a \end{pmatrix} = 1", 0),
-    ("latex-unknown-command-right", r"x = \mathbf{q}", 4),
+    ("latex-unknown-environment", r"\begin{vmatrix} a \end{vmatrix} = 1", 0),
+    ("latex-unknown-command-right", r"x = \mathfrak{q}", 4),
 ]
 
 

@@ -1,0 +1,250 @@
+"""Reading a Markdown or LaTeX document's math: display equations, their rows, chains and line numbers.
+
+What counts as a display equation: ``$$ ... $$``, ``\\[ ... \\]``, ``\\begin{equation}``,
+``align``, ``gather``, ``multline`` (starred or not), and fenced ```` ```math ```` blocks in
+Markdown; ``aligned``, ``split`` and ``gathered`` inside them are unwrapped. Inline math
+(``$ ... $``, ``\\( ... \\)``) is kept apart: it may declare domains or make definitions, but
+it is not audited. Code fences, HTML comments and LaTeX comments are skipped.
+
+A display equation is cut into *chains* of links ``A = B = C``: at ``\\\\`` rows (a line
+break is a space, as in LaTeX), a row that starts with ``=`` (or ``&=``) continues the chain
+above it, a row that starts with an operator (or follows one) continues the expression above
+it, and any other row starts a new chain. ``\\quad``, ``\\qquad``, ``\\text{...}`` and ``\\Rightarrow`` between
+equations separate chains; ``\\tag``, ``\\label``, ``\\nonumber`` and a final ``.`` or ``,`` are
+dropped. Relations other than ``=`` (``:=``, ``\\approx``, ``\\le`` ...) are kept with the link,
+so a caller can say why it does not decide them.
+
+Design constraints: pure text, no SymPy; every link carries the document line it starts on.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from .latex_text import Src, split_top, top_level
+
+__all__ = ["Chain", "Link", "MathBlock", "chains", "math_blocks"]
+
+_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat")
+_INNER_ENVS = ("aligned", "split", "gathered", "alignedat")
+_BRACKETS = (("\\begin{", "\\end{"), ("\\langle", "\\rangle"))
+
+
+@dataclass(frozen=True)
+class MathBlock:
+    """A piece of math in the document: ``kind`` is ``display`` or ``inline``; ``src`` keeps document offsets."""
+
+    kind: str
+    src: Src
+    line: int
+
+
+@dataclass(frozen=True)
+class Link:
+    """One member of a chain: its LaTeX, the line it starts on, and its relation to the link before."""
+
+    text: str
+    line: int
+    relation: str = ""
+    column: int = 0
+    end_line: int = 0
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Links ``A = B = C`` read as the steps ``A = B`` and ``B = C``."""
+
+    links: tuple[Link, ...]
+    line: int
+
+
+class _Lines:
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def column(self, offset: int) -> int:
+        return offset - self.starts[self.line(offset) - 1]
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with each span replaced by spaces (newlines kept, so offsets and lines stay)."""
+    chars = list(text)
+    for a, b in spans:
+        for i in range(a, b):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+_FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([A-Za-z]*)[^\n]*$", re.M)
+_OPENERS = re.compile(r"(?<!\\)\$\$|\\\[|\\begin\{(" + "|".join(_ENVS) + r")(\*?)\}|(?<![\\$])\$(?!\$)|\\\(")
+
+
+def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Lines]:
+    """Every display and inline math block of a Markdown (or, ``latex=True``, LaTeX) document, in order."""
+    lines = _Lines(text)
+    skipped: list[tuple[int, int]] = []
+    blocks: list[MathBlock] = []
+    if latex:
+        skipped += [(m.start(), m.end()) for m in re.finditer(r"(?<!\\)%[^\n]*", text)]
+    else:
+        skipped += [(m.start(), m.end()) for m in re.finditer(r"<!--.*?-->", text, re.S)]
+        pos = 0
+        while True:
+            m = _FENCE.search(text, pos)
+            if not m:
+                break
+            fence_end = re.compile(
+                r"^[ \t]*" + re.escape(m.group(1)[0]) + "{" + str(len(m.group(1))) + r",}[ \t]*$", re.M
+            )
+            c = fence_end.search(text, m.end())
+            end = c.end() if c else len(text)
+            if m.group(2).lower() == "math":
+                body_end = c.start() if c else len(text)
+                blocks.append(MathBlock("display", _src(text, m.end() + 1, body_end), lines.line(m.end() + 1)))
+            skipped.append((m.start(), end))
+            pos = end
+    scan = _blank(text, skipped)
+    pos = 0
+    while True:
+        m = _OPENERS.search(scan, pos)
+        if not m:
+            break
+        opener = m.group(0)
+        if opener == "$$":
+            close, kind = "$$", "display"
+        elif opener == "\\[":
+            close, kind = "\\]", "display"
+        elif opener.startswith("\\begin"):
+            close, kind = f"\\end{{{m.group(1)}{m.group(2)}}}", "display"
+        elif opener == "$":
+            close, kind = "$", "inline"
+        else:
+            close, kind = "\\)", "inline"
+        end = _find_close(scan, m.end(), close)
+        if end < 0:
+            pos = m.end()
+            continue
+        if kind == "inline" and "\n\n" in scan[m.end() : end]:  # a lone $ (a price): not math
+            pos = m.end()
+            continue
+        blocks.append(MathBlock(kind, _src(scan, m.end(), end), lines.line(m.end())))
+        pos = end + len(close)
+    blocks.sort(key=lambda b: b.src.col(0))
+    return blocks, lines
+
+
+def _find_close(text: str, start: int, close: str) -> int:
+    i = start
+    while True:
+        i = text.find(close, i)
+        if i < 0 or text[i - 1 : i] != "\\" or close.startswith("\\"):
+            return i
+        i += 1
+
+
+def _src(text: str, start: int, end: int) -> Src:
+    start = min(start, len(text))
+    end = max(min(end, len(text)), start)
+    return Src(text[start:end], tuple(range(start, end + 1)))
+
+
+# --------------------------------------------------------------------------- rows and chains
+
+_DROP = re.compile(
+    r"\\(?:tag|label)\*?\s*\{[^{}]*\}|\\(?:nonumber|notag|displaystyle|textstyle)(?![A-Za-z])"
+    r"|\\begin\{(?:" + "|".join(_INNER_ENVS) + r")\}(?:\{[^{}]*\})?|\\end\{(?:" + "|".join(_INNER_ENVS) + r")\}"
+    r"|\\\\\s*\[[^\]]*\]"
+)
+_SEPARATORS = re.compile(
+    r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])"
+    r"|\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}(?!\s*(?:\\left|[(\[]))"
+)
+# relations, longest first; "=" is the one a step decides
+_RELATIONS = re.compile(
+    r":=|=:|\\coloneqq|\\eqqcolon|\\triangleq|\\stackrel\{[^{}]*\}\{=\}|\\overset\{[^{}]*\}\{=\}|\\equiv"
+    r"|\\approx|\\simeq|\\cong|\\sim(?![A-Za-z])|\\propto|\\neq?(?![A-Za-z])|\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])"
+    r"|\\l[lt](?![A-Za-z])|\\g[gt](?![A-Za-z])|(?<![<>!:\\])=(?![=:])"
+)
+_CONTINUES = re.compile(r"^\s*&?\s*(?:[-+]|\\cdot|\\times|\\odot|\\otimes)")
+_ENDS_OPEN = re.compile(r"(?:[-+(\[{=]|\\cdot|\\times|\\odot|\\otimes|\\left[(\[.]|\\langle)\s*$")
+
+
+def _strip_alignment(src: Src) -> Src:
+    """Top-level ``&`` (alignment points) become spaces; ``&`` inside a matrix stays."""
+    depth = top_level(src.text, _BRACKETS)
+    for i, ch in enumerate(src.text):
+        if ch == "&" and depth[i] == 0 and src.text[i - 1 : i] != "\\":
+            src = src.splice(i, i + 1, " ")
+    return src
+
+
+def _pieces(src: Src) -> list[Src]:
+    """The display cut at its row breaks (``\\\\`` outside brackets and matrices); a line break is a space."""
+    return [p for p in split_top(src, "\\\\", _BRACKETS) if p.text.strip()]
+
+
+def _top_relations(src: Src) -> list[re.Match[str]]:
+    depth = top_level(src.text, _BRACKETS)
+    return [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] == 0]
+
+
+def _separate(src: Src) -> list[Src]:
+    """Equations written side by side (``a = b, \\quad c = d``; ``a = b \\text{ where } c = d``) apart."""
+    depth = top_level(src.text, _BRACKETS)
+    out, last = [], 0
+    for m in _SEPARATORS.finditer(src.text):
+        if depth[m.start()] != 0:
+            continue
+        out.append(src.slice(last, m.start()))
+        last = m.end()
+    out.append(src.slice(last, len(src.text)))
+    return [_trim(p) for p in out if _trim(p).text.strip()]
+
+
+def _trim(src: Src) -> Src:
+    """Without surrounding space and a final ``.``, ``,`` or ``;``."""
+    src = src.strip()
+    while src.text and src.text[-1] in ".,;" and not src.text.endswith("\\,") and not src.text.endswith("\\;"):
+        src = src.slice(0, len(src.text) - 1).strip()
+    return src
+
+
+def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
+    """The chains of one display block (see the module docstring), each link with its line."""
+    src = block.src.sub(_DROP, lambda m: " " * len(m.group(0)))
+    groups: list[Src] = []  # one per equation, rows joined
+    for piece in _pieces(_strip_alignment(src)):
+        text = piece.text
+        if groups and (
+            re.match(r"^\s*(?:=|\\approx|\\le|\\ge|\\equiv)", text)
+            or _CONTINUES.match(text)
+            or _ENDS_OPEN.search(groups[-1].text)
+            or not _top_relations(groups[-1])
+        ):
+            prev = groups[-1]
+            groups[-1] = Src(prev.text + " " + text, prev.origin[:-1] + (prev.origin[-1],) + piece.origin)
+        else:
+            groups.append(piece)
+    out: list[Chain] = []
+    for g in groups:
+        for eq in _separate(g):
+            links, last, relation = [], 0, ""
+            for m in _top_relations(eq):
+                links.append(_link(eq.slice(last, m.start()), relation, lines))
+                relation, last = m.group(0), m.end()
+            links.append(_link(eq.slice(last, len(eq.text)), relation, lines))
+            out.append(Chain(tuple(links), links[0].line))
+    return out
+
+
+def _link(src: Src, relation: str, lines: _Lines) -> Link:
+    s = _trim(src)
+    at = s.col(0) if s.text else src.col(0)
+    end = s.col(len(s.text) - 1) if s.text else at
+    return Link(s.text, lines.line(at), relation, lines.column(at), lines.line(end))

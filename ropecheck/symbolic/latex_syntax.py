@@ -1,0 +1,725 @@
+"""Reading one side of a claim written in LaTeX, as papers and tutorials write it.
+
+SymPy's LaTeX parser (strict mode, on the ANTLR runtime) reads the arithmetic; this module
+first rewrites what it cannot read into what it can, and builds the rest itself:
+
+* ``\\begin{matrix|pmatrix|bmatrix}`` (also inside ``\\left( ... \\right)``) become SymPy
+  matrices, cell by cell; a tuple ``(a, b, c)`` or ``(a, b, c)^T`` is a column vector.
+* ``\\langle a, b \\rangle`` and ``<a, b>`` are the real inner product: ``Re(sum a_i conj(b_i))``,
+  which is ``a^T b`` for real vectors and ``Re(a conj(b))`` for two complex numbers (the
+  plane as C). ``\\odot`` / ``\\otimes`` between vectors multiply elementwise (a scalar
+  operand scales); they bind looser than juxtaposition and tighter than ``+``.
+* ``\\Re[...]``, ``Re[...]``, ``\\operatorname{Re}(...)`` (and Im) are real and imaginary parts;
+  ``k^*``, ``(...)^*``, ``\\bar{k}``, ``\\overline{...}`` conjugates; ``^T``/``^\\top`` transposes,
+  ``^H``/``^\\dagger`` conjugate-transposes; ``cos(x)``, ``sin(x)``, ``exp(x)`` need no backslash;
+  Unicode (``θ``, ``·``, ``−``, ``⊙``, ``⟨⟩``, ``ᵀ``) reads as its command; ``\\mathbf{q}`` is ``q``;
+  ``q^{(1)}`` is a symbol (a label, not a power); ``i`` is the imaginary unit and ``e`` Euler's
+  number (``i`` in a subscript, or bound by a sum, is an index).
+* A name a document defined (:class:`~.scope.Scope`) stands for its definition: ``q``,
+  ``\\theta_{i+1}`` (a pattern ``\\theta_i``), ``f_q(x_n, n)`` and ``\\text{rotate\\_half}(x)`` (functions).
+
+What is not read is refused with its column, never guessed: an unknown command or
+environment, ``\\cdots`` (terms the reader cannot see), an unknown function close to a known
+one (``cosine(x)``: did you mean ``\\cos``?), shapes that do not fit. A trig function without
+parentheses has two readings when the parser's and a human's differ -- ``\\cos m\\theta\\, q_1``
+(the parser's ``cos(m θ q_1)``; a reader's ``cos(m θ) q_1``) or ``\\cos(m-n)\\theta``:
+:func:`read_latex_side` gives either (``narrow=``), and a caller compares them.
+
+Design constraints: every rewrite keeps the user's columns (:class:`.latex_text.Src`);
+pieces (matrix cells, inner-product operands, ...) are read recursively and stand in the
+parsed text as placeholder symbols, substituted while the expression is built -- in written
+order, so products of matrices keep their order.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+from sympy import ImmutableMatrix, MatrixBase, Symbol
+
+from .. import isolate
+from ..errors import ClaimLimitError, ClaimParseError, UsageError
+from .latex_text import Src, closing, skip_group, split_top, top_level
+from .latex_tree import antlr_runtime_problem, build, collapse, elementwise, encode_tree, known_parse, remember_parse
+from .limits import check_matrix
+from .scope import Definition, Scope, apply_domains
+from .sympy_syntax import check_expression, inner_product, suggest_function
+
+__all__ = [
+    "KNOWN_COMMANDS",
+    "PLAIN_FUNCTIONS",
+    "check_ellipsis",
+    "comma_pattern_key",
+    "normalize_latex",
+    "read_latex_side",
+    "trig_ambiguities",
+]
+
+_GREEK = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi varpi rho "
+    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon "
+    "Phi Psi Omega"
+).split()
+#: The commands a LaTeX claim may use; any other is refused with its column.
+KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
+    "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp "
+    "log ln lg sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle "
+    "rangle lfloor rfloor lceil rceil quad qquad mathit mathrm operatorname text textrm mathsf bar overline top "
+    "intercal Re Im thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq big Big "
+    "bigg Bigg begin end odot otimes mathbf boldsymbol bm vec ast dagger displaystyle textstyle".split()
+)
+_MATRIX_ENVS = ("matrix", "pmatrix", "bmatrix", "Bmatrix")
+#: Functions written without a backslash (``cos(x)``), read as their command.
+PLAIN_FUNCTIONS = ("cos", "sin", "tan", "cot", "sec", "csc", "cosh", "sinh", "tanh", "exp", "log", "ln", "sqrt")
+_PREFIX = "ZQPH"  # placeholder symbols: \mathit{ZQPHa}, \mathit{ZQPHb}, ...
+
+_UNICODE = {
+    "θ": r"\theta ", "φ": r"\phi ", "ϕ": r"\phi ", "ω": r"\omega ", "α": r"\alpha ", "β": r"\beta ", "π": r"\pi ",
+    "Θ": r"\Theta ", "ψ": r"\psi ", "ϑ": r"\vartheta ", "·": r"\cdot ", "⋅": r"\cdot ", "×": r"\times ", "−": "-",
+    "⊙": r"\odot ", "⊗": r"\otimes ", "⟨": r"\langle ", "⟩": r"\rangle ", "ᵀ": "^T", "†": r"^\dagger ",
+    "∗": "*", "∑": r"\sum ",
+}  # fmt: skip
+_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
+_ELLIPSIS = re.compile(r"\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯")
+_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_PLAIN_CALL = re.compile(r"(?<![\\A-Za-z{])([A-Za-z]{2,})(?=\s*(?:\^\s*(?:\{[^{}]*\}|\w)\s*)?(?:\(|\[|\\left))")
+_PART_CALL = re.compile(
+    r"(?:\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(Re|Im)\s*\}|\\(Re|Im)(?![A-Za-z])|(?<![\\A-Za-z{])(Re|Im))"
+    r"\s*(?=\\left|\(|\[)"
+)
+_TEXT_CALL = re.compile(
+    r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{(?!ZQPH)((?:[A-Za-z]|\\_|_)+)\}\s*(?=\\left|\()"
+)
+_COMMA_SUBSCRIPT = re.compile(
+    r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
+)
+_LABEL = re.compile(
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
+)
+_PART = re.compile(r"\\(?:operatorname|mathrm|text|textrm|mathit)\{(Re|Im)\}|\\(Re|Im)(?![A-Za-z])")
+_TOP = re.compile(r"\^\s*(?:\{\s*(?:\\top|T|\\intercal|\\mathsf\{T\})\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
+_HERM = re.compile(r"\^\s*(?:\{\s*(?:\\dagger|H|\\mathsf\{H\})\s*\}|\\dagger|H(?![A-Za-z]))")
+_STAR = re.compile(
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
+)
+_TRANSPOSE_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\\top|T|\\intercal)\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
+_STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
+_TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
+_POWER = re.compile(r"\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])")
+_SCRIPT = re.compile(r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+_ATOM = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<greek>\\(?:" + "|".join(_GREEK) + r")(?![A-Za-z]))|(?P<letter>[A-Za-z]))"
+)
+_AFTER_OPERATOR = re.compile(r"(?:[-+*/^_{(\[,&]|\\cdot|\\times|\\odot|\\otimes)\s*$")
+_OPERAND_BEFORE = re.compile(
+    r"(?:^|(?<![_^])\d|[=+\-(\[{,&)\]]|\\cdot|\\times|\\odot|\\otimes|\\left\(|\\left\["
+    r"|\\mathit\{" + _PREFIX + r"[a-z]+\})\s*$"
+)
+
+
+def _names(n: int) -> str:
+    """0 -> 'a', 25 -> 'z', 26 -> 'ba', ... (placeholder suffixes: letters only, as the parser reads names)."""
+    out = ""
+    while True:
+        out = chr(ord("a") + n % 26) + out
+        n //= 26
+        if n == 0:
+            return out
+
+
+# --------------------------------------------------------------------------- checks and rewrites of the whole side
+
+
+def _normalize(src: Src) -> Src:
+    src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
+    src = src.sub(_BOLD, lambda m: m.group(1) + " ")
+    src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
+    return src
+
+
+def _check(src: Src, scope: Scope) -> None:
+    """Refuse what cannot be read: ellipses, unknown commands and environments, unbalanced brackets,
+    and a plain function name close to a known one (``cosine(x)``)."""
+    check_ellipsis(src.text, src)
+    for m in _COMMAND.finditer(src.text):
+        if m.group(1) not in KNOWN_COMMANDS:
+            raise src.error(
+                f"unknown LaTeX command \\{m.group(1)} (write matrices as \\begin{{pmatrix}} ... \\end{{pmatrix}}, "
+                "or use the SymPy syntax)",
+                m.start(),
+            )
+    for m in re.finditer(r"\\(begin|end)\s*\{\s*([A-Za-z*]*)\s*\}", src.text):
+        if m.group(2) not in _MATRIX_ENVS:
+            raise src.error(f"unknown environment {m.group(2)!r} (known: {', '.join(_MATRIX_ENVS)})", m.start())
+    stack: list[tuple[str, int]] = []
+    for pos, ch in enumerate(src.text):
+        if ch in "([{":
+            stack.append((ch, pos))
+        elif ch in ")]}":
+            if not stack or "([{".index(stack[-1][0]) != ")]}".index(ch):
+                raise src.error(f"unmatched '{ch}'", pos)
+            stack.pop()
+    if stack:
+        ch, pos = stack[-1]
+        raise src.error(f"'{ch}' is never closed", pos)
+    for m in _PLAIN_CALL.finditer(src.text):
+        name = m.group(1)
+        if name in PLAIN_FUNCTIONS or name in ("Re", "Im") or name in scope.functions:
+            continue
+        close = suggest_function(name, [*PLAIN_FUNCTIONS, "Re", "Im", *scope.functions])
+        if close:
+            hint = close if close in scope.functions else "\\" + close
+            raise src.error(f"unknown function {name!r}; did you mean {hint}?", m.start())
+
+
+def check_ellipsis(text: str, src: Src | None = None) -> None:
+    """Refuse ``\\cdots``, ``...``: terms the reader cannot see (in either syntax)."""
+    m = _ELLIPSIS.search(text)
+    if m:
+        src = src or Src.of(text)
+        raise src.error(
+            f"{m.group(0).strip()!r} stands for terms the reader cannot see; write the terms out (for a concrete size)",
+            m.start(),
+        )
+
+
+def _plain_functions(src: Src) -> Src:
+    """``cos(x)`` -> ``\\cos(x)`` (and sin, exp, ... ): a word without a backslash is a product of letters to LaTeX."""
+    return src.sub(
+        _PLAIN_CALL,
+        lambda m: "\\" + m.group(1) if m.group(1) in PLAIN_FUNCTIONS else m.group(1),
+    )
+
+
+def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
+    """The narrow reading: a trig function's argument written without parentheses is parenthesized.
+
+    ``\\cos m\\theta_i x_i`` -> ``\\cos(m\\theta_i) x_i``: the argument stops before a subscripted
+    Latin letter (a component, not part of an angle) or any operator or spacing;
+    ``\\cos(m-n)\\theta`` -> ``\\cos((m-n)\\theta)``: a parenthesized argument followed at once by a
+    Greek letter takes it in. Returns the text and the columns of the functions it changed.
+    """
+    pos = 0
+    changed: list[int] = []
+    while True:
+        m = _TRIG.search(src.text, pos)
+        if not m:
+            return src, changed
+        j = m.end()
+        pw = _POWER.match(src.text, j)
+        if pw:
+            j = pw.end()
+        while j < len(src.text) and src.text[j] == " ":
+            j += 1
+        rest = src.text[j:]
+        if rest.startswith("(") or rest.startswith("\\left("):
+            start = j + (5 if rest.startswith("\\left") else 0)
+            end = skip_group(src.text, start)
+            g = _ATOM.match(src.text, end) if end > 0 else None
+            if g and g.group("greek"):
+                k = g.end()
+                sc = _SCRIPT.match(src.text, k)
+                k = sc.end() if sc else k
+                changed.append(src.col(m.start()))
+                src = src.splice(k, k, ")").splice(j, j, "(")
+                pos = k + 2
+            else:
+                pos = max(end, j + 1)
+            continue
+        k, first = j, True
+        while True:
+            a = _ATOM.match(src.text, k)
+            if not a:
+                break
+            end = a.end()
+            sc = _SCRIPT.match(src.text, end)
+            scripted = sc is not None
+            while sc:
+                end = sc.end()
+                sc = _SCRIPT.match(src.text, end)
+            if a.group("letter") and scripted and not first:
+                break
+            k, first = end, False
+        if k > j:
+            changed.append(src.col(m.start()))
+            src = src.splice(k, k, ")").splice(j, j, "(")
+            pos = k + 2
+        else:
+            pos = j + 1
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+@dataclass
+class _Reader:
+    """Reads pieces of one side; placeholders and their values are shared by every piece."""
+
+    scope: Scope
+    original: str
+    offset: int
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def placeholder(self, value: Any) -> str:
+        name = _PREFIX + _names(len(self.values))
+        self.values[name] = value
+        return r" \mathit{" + name + "} "
+
+    def piece(self, src: Src) -> str:
+        a, b = src.col(0) - self.offset, src.col(len(src.text)) - self.offset
+        return self.original[max(a, 0) : max(b, a + 1)].strip() or src.text.strip()
+
+    # ---- the pipeline
+
+    def read(self, src: Src, bound: frozenset[str] = frozenset()) -> Any:
+        src = src.strip()
+        if not src.text:
+            raise src.error("empty expression", 0)
+        for step in (
+            self.labels,
+            self.matrices,
+            self.inner_products,
+            self.part_calls,
+            self.text_calls,
+            self.patterns,
+            self.tuples,
+            self.hadamard,
+        ):
+            src = step(src, bound)
+        text = self.rewrite(src)
+        parsed = self.parse(text, src)
+        try:
+            value = build(parsed, self.values, self.scope, bound)
+        except ClaimParseError as exc:
+            if exc.position is not None:
+                raise
+            raise src.error(str(exc), 0) from None
+        except (ClaimLimitError, RecursionError, MemoryError):
+            raise
+        except Exception as exc:
+            raise src.error(f"cannot read LaTeX {self.piece(src)!r}: {exc}", 0) from None
+        return collapse(apply_domains(value, self.scope.domains))
+
+    def parse(self, text: str, src: Src) -> Any:
+        try:
+            from sympy.parsing.latex import (  # needs the ANTLR runtime: imported when a LaTeX claim is read
+                LaTeXParsingError,
+                parse_latex,
+            )
+        except ImportError as exc:  # pragma: no cover - SymPy without its LaTeX parser package
+            raise UsageError(antlr_runtime_problem(exc)) from None
+        known = known_parse(text)
+        if known is not None:
+            return known
+        try:  # strict: text the grammar cannot consume is an error, not silently dropped
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=r"antlr4\..* is not installed", category=UserWarning)
+                tree = parse_latex(text, strict=True)
+        except LaTeXParsingError as exc:
+            first = str(exc).splitlines()[0]
+            raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {first}", _caret(str(exc), text)) from None
+        except ImportError as exc:
+            raise UsageError(antlr_runtime_problem(exc)) from None
+        except (RecursionError, MemoryError):
+            raise
+        except Exception as exc:
+            raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {str(exc).splitlines()[0]}", 0) from None
+        remember_parse(text, tree)
+        if isolate.in_child():  # the caller keeps it too, for the children it forks later
+            try:
+                isolate.send(("parsed", text, encode_tree(tree)))
+            except Exception:  # pragma: no cover - a tree that does not pickle is just not kept
+                pass
+        return tree
+
+    # ---- structural passes: each turns a construct into a placeholder
+
+    def labels(self, src: Src, bound: frozenset[str]) -> Src:
+        """Names SymPy's parser cannot take: ``q^{(1)}`` (a label, not a power), ``a_{m,n}``, ``R^d_{\\Theta, m}``."""
+
+        def named(label: str) -> str:
+            d = self.scope.symbols.get(label)
+            value = d.body if d is not None else apply_domains(Symbol(label), self.scope.domains)
+            return self.placeholder(value)
+
+        src = src.sub(_LABEL, lambda m: named(f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}"))
+
+        def comma(m: re.Match[str]) -> str:
+            name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
+            d = self.scope.patterns.get(comma_pattern_key(name))  # R_{\\theta,m}: the pattern R_{\\theta,*}
+            if d is None or name in self.scope.symbols:
+                return named(name)
+            last = m.group(0).rstrip()[:-1].rsplit(",", 1)[1]
+            offset = m.start() + len(m.group(0).rstrip()) - 1 - len(last)
+            index = self.read(src.slice(offset, offset + len(last)), bound | {"i", "e"})
+            return self.placeholder(d.apply([index]))
+
+        return src.sub(_COMMA_SUBSCRIPT, comma)
+
+    def matrices(self, src: Src, bound: frozenset[str]) -> Src:
+        while True:
+            m = re.search(r"\\begin\s*\{\s*(" + "|".join(_MATRIX_ENVS) + r")\s*\}", src.text)
+            if not m:
+                return src
+            env = m.group(1)
+            end = closing(src.text, m.start(), r"\begin{", r"\end{")
+            close = re.compile(r"\\end\s*\{\s*" + env + r"\s*\}")
+            cm = close.match(src.text, end) if end >= 0 else None
+            if cm is None:
+                raise src.error(f"\\begin{{{env}}} is never ended", m.start())
+            body = src.slice(m.end(), end)
+            rows = [r for r in split_top(body, "\\\\", ((r"\begin{", r"\end{"),)) if r.text.strip()]
+            cells = [[self.read(c, bound) for c in split_top(r, "&", ((r"\begin{", r"\end{"),))] for r in rows]
+            if not cells or len({len(r) for r in cells}) != 1:
+                raise src.error(f"the rows of this {env} have different lengths", m.start())
+            for r in cells:
+                for c in r:
+                    if isinstance(c, MatrixBase):
+                        raise src.error("a matrix inside a matrix cell cannot be read", m.start())
+            start, stop = m.start(), cm.end()
+            lm = re.search(r"\\left\s*[(\[]\s*$", src.text[:start])
+            rm = re.match(r"\s*\\right\s*[)\]]", src.text[stop:])
+            if lm and rm:
+                start, stop = lm.start(), stop + rm.end()
+            src = src.splice(start, stop, self.placeholder(check_matrix(ImmutableMatrix(cells))))
+
+    def inner_products(self, src: Src, bound: frozenset[str]) -> Src:
+        while True:
+            m = re.search(r"(?:\\left\s*)?\\langle(?![A-Za-z])", src.text)
+            if m:
+                end = closing(src.text, src.text.index("\\langle", m.start()), "\\langle", "\\rangle")
+                if end < 0:
+                    raise src.error("\\langle is never closed by \\rangle", m.start())
+                inner_start = src.text.index("\\langle", m.start()) + len("\\langle")
+                body = src.slice(inner_start, end)
+                inner_end = re.sub(r"\\right\s*$", "", body.text.rstrip())
+                body = body.slice(0, len(inner_end))
+                stop = end + len("\\rangle")
+            else:
+                m = _angle_open(src.text)
+                if m is None:
+                    return src
+                end = _angle_close(src.text, m.start())
+                if end < 0:
+                    raise src.error("'<' is never closed by '>' (an inner product is written <a, b>)", m.start())
+                body = src.slice(m.end(), end)
+                stop = end + 1
+            parts = split_top(body, ",", (("\\langle", "\\rangle"),))
+            if len(parts) != 2:
+                raise src.error(f"an inner product has two sides, found {len(parts)}", m.start())
+            a, b = (self.read(p, bound) for p in parts)
+            try:
+                value = inner_product(a, b, self.scope.inner_product)
+            except ValueError as exc:
+                raise src.error(str(exc), m.start()) from None
+            src = src.splice(m.start(), stop, self.placeholder(value))
+
+    def part_calls(self, src: Src, bound: frozenset[str]) -> Src:
+        pos = 0
+        while True:
+            m = _PART_CALL.search(src.text, pos)
+            if not m:
+                return src
+            part = m.group(1) or m.group(2) or m.group(3)
+            start = m.end()
+            if src.text.startswith("\\left", start):
+                start += 5
+            end = skip_group(src.text, start)
+            if end < 0:  # pragma: no cover - brackets were checked
+                raise src.error(f"\\{part}'s bracket is never closed", m.start())
+            inner = src.slice(start + 1, end - 1)
+            inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+            value = self.read(inner, bound)
+            fn = sympy.re if part == "Re" else sympy.im
+            if isinstance(value, MatrixBase):
+                value = value.applyfunc(fn)
+            else:
+                value = fn(value)
+            src = src.splice(m.start(), end, self.placeholder(value))
+            pos = m.start()
+
+    def text_calls(self, src: Src, bound: frozenset[str]) -> Src:
+        pos = 0
+        while True:
+            m = _TEXT_CALL.search(src.text, pos)
+            plain = _plain_call(src.text, pos, self.scope)
+            if plain is not None and (m is None or plain[0] < m.start()):
+                start, name, after = plain
+            elif m is not None:
+                start, name, after = m.start(), m.group(1).replace("\\_", "_"), m.end()
+            else:
+                return src
+            if name in ("Re", "Im") or name in PLAIN_FUNCTIONS:  # pragma: no cover - handled elsewhere
+                pos = after
+                continue
+            open_ = after + (5 if src.text.startswith("\\left", after) else 0)
+            end = skip_group(src.text, open_)
+            inner = src.slice(open_ + 1, end - 1)
+            inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+            args = [self.read(p, bound) for p in split_top(inner, ",")]
+            d = self.scope.functions.get(name)
+            if d is not None:
+                try:
+                    value = d.apply(args)
+                except ClaimParseError as exc:
+                    raise src.error(str(exc), start) from None
+            elif any(isinstance(a, MatrixBase) for a in args):
+                raise src.error(f"{name} is not defined (a vector or matrix goes in); define it first", start)
+            else:
+                value = sympy.Function(name)(*args)
+            src = src.splice(start, end, self.placeholder(value))
+            pos = start
+
+    def patterns(self, src: Src, bound: frozenset[str]) -> Src:
+        for base in sorted(self.scope.patterns, key=len, reverse=True):
+            d = self.scope.patterns[base]
+            rx = re.compile(re.escape(base) + r"(?![A-Za-z])\s*_\s*(?:\{|(\\[A-Za-z]+|[A-Za-z0-9]))")
+            pos = 0
+            while True:
+                m = rx.search(src.text, pos)
+                if not m:
+                    break
+                if _inside_command(src.text, m.start()):  # the R of \Re, the c of \cos
+                    pos = m.start() + 1
+                    continue
+                if m.group(1) is None:
+                    open_ = m.end() - 1
+                    end = skip_group(src.text, open_)
+                    sub = src.slice(open_ + 1, end - 1)
+                else:
+                    end = m.end()
+                    sub = src.slice(m.start(1), end)
+                key = re.sub(r"[\s{}]", "", sub.text)
+                components = _components(d, base)
+                if key in components:  # q_1 where q_m = (q_1 + i q_2) e^{i m theta}: the component
+                    pos = end
+                    continue
+                if components and re.fullmatch(r"\d+", key):
+                    raise src.error(
+                        f"{base}_{key} is ambiguous: {base}_{{{d.params[0]}}} at {d.params[0]} = {key} (line "
+                        f"{d.line}), or a component like {base}_{min(components)}",
+                        m.start(),
+                    )
+                index = self.read(sub, bound | {"i", "e"})
+                src = src.splice(m.start(), end, self.placeholder(d.apply([index])))
+                pos = m.start()
+        return src
+
+    def tuples(self, src: Src, bound: frozenset[str]) -> Src:
+        pos = 0
+        while True:
+            m = re.compile(r"\\left\s*[(\[]|[(\[]").search(src.text, pos)
+            if not m:
+                return src
+            open_ = m.end() - 1
+            end = skip_group(src.text, open_)
+            if end < 0 or not _OPERAND_BEFORE.search(src.text[: m.start()]):
+                pos = m.end()
+                continue
+            inner = src.slice(open_ + 1, end - 1)
+            inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+            parts = split_top(inner, ",", (("\\langle", "\\rangle"),))
+            if len(parts) < 2:
+                pos = m.end()
+                continue
+            items = [self.read(p, bound) for p in parts]
+            if any(isinstance(x, MatrixBase) for x in items):
+                raise src.error("a tuple of vectors or matrices cannot be read", m.start())
+            stop = end
+            t = _TRANSPOSE_AFTER.match(src.text, end)
+            if t:
+                stop = t.end()
+            src = src.splice(m.start(), stop, self.placeholder(check_matrix(ImmutableMatrix(items))))
+            pos = m.start()
+
+    def hadamard(self, src: Src, bound: frozenset[str]) -> Src:
+        if not re.search(r"\\o(?:dot|times)(?![A-Za-z])", src.text):
+            return src
+        depth = top_level(src.text)
+        # a bracketed group holding an elementwise product is read on its own first
+        for m in re.finditer(r"\\o(?:dot|times)(?![A-Za-z])", src.text):
+            if depth[m.start()] > 0:
+                return self.hadamard(self.nested_group(src, m.start(), bound), bound)
+        terms: list[tuple[int, int]] = []
+        last = 0
+        for i, ch in enumerate(src.text):
+            if depth[i] == 0 and ch in "+-" and src.text[:i].strip() and not _AFTER_OPERATOR.search(src.text[:i]):
+                terms.append((last, i))
+                last = i + 1
+        terms.append((last, len(src.text)))
+        for start, end in reversed(terms):
+            term = src.slice(start, end)
+            ops = split_top(term, "\\odot") if "\\odot" in term.text else [term]
+            ops = [q for p in ops for q in split_top(p, "\\otimes")]
+            if len(ops) < 2:
+                continue
+            values = [self.read(p, bound) for p in ops]
+            acc = values[0]
+            for v in values[1:]:
+                acc = elementwise(acc, v, term)
+            src = src.splice(start, end, self.placeholder(acc))
+        return src
+
+    def nested_group(self, src: Src, at: int, bound: frozenset[str]) -> Src:
+        """The innermost grouping bracket around ``at``, read on its own and replaced by a placeholder."""
+        depth = top_level(src.text)
+        level = depth[at]
+        start = max(i for i in range(at) if depth[i] == level - 1 and src.text[i] in "([{")
+        end = skip_group(src.text, start)
+        inner = src.slice(start + 1, end - 1)
+        inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
+        lead = src.text[:start]
+        lead_cut = len(lead) - 5 if lead.endswith("\\left") else len(lead)
+        value = self.read(inner, bound)
+        return src.splice(lead_cut, end, "(" + self.placeholder(value) + ")")
+
+    # ---- the text SymPy's parser reads
+
+    def rewrite(self, src: Src) -> str:
+        text = src.text
+        text = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", text)
+        text = re.sub(r"(\)|\})\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)", r"\1^{\\mathit{ZQMKC}}", text)
+        text = _STAR.sub(lambda m: r"\overline{" + m.group(1) + "}", text)
+        text = re.sub(r"\\bar\s*\{", r"\\overline{", text)
+        text = _TOP.sub(r"^{\\mathit{ZQMKT}}", text)
+        text = _HERM.sub(r"^{\\mathit{ZQMKH}}", text)
+        text = re.sub(r"\\left\s*[(\[]", "(", text)
+        text = re.sub(r"\\right\s*[)\]]", ")", text)
+        text = re.sub(r"\\(?:left|right)\s*\.", " ", text)
+        text = re.sub(r"\\(?:left|right)\s*\|", "|", text)
+        text = re.sub(r"(?<!\\sqrt)\[", "(", text).replace("]", ")")
+        return text
+
+
+def _components(d: Definition, base: str) -> set[str]:
+    """The subscripts of the pattern's own base inside its body (``q_1``, ``q_2`` in ``q_m = (q_1 + i q_2) ...``)."""
+    name = base.lstrip("\\")
+    found = set()
+    values = list(d.body) if isinstance(d.body, MatrixBase) else [d.body]
+    for v in values:
+        for s in getattr(v, "free_symbols", ()):
+            m = re.fullmatch(re.escape(name) + r"_\{?(.+?)\}?", getattr(s, "name", ""))
+            if m:
+                found.add(re.sub(r"\s", "", m.group(1)))
+    return found
+
+
+def comma_pattern_key(name: str) -> str:
+    """``R_{\\theta,m}`` -> ``R_{\\theta,*}``: the key a pattern over the last subscript is kept under."""
+    head, _, last = name.rpartition(",")
+    return f"{head},*}}" if head and last.endswith("}") else name
+
+
+def _inside_command(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a letter of a command name (``\\cos``), not a letter of its own."""
+    if text[at : at + 1] == "\\":
+        return False
+    i = at
+    while i > 0 and text[i - 1].isalpha():
+        i -= 1
+    return text[i - 1 : i] == "\\"
+
+
+def _plain_call(text: str, pos: int, scope: Scope) -> tuple[int, str, int] | None:
+    """A defined multi-letter function written plainly (``rotate_half(x)``): (start, name, index of its bracket)."""
+    for m in re.finditer(r"(?<![\\A-Za-z{])([A-Za-z]+(?:\\?_[A-Za-z]+)*)(?=\s*(?:\\left)?\()", text[pos:]):
+        name = m.group(1).replace("\\_", "_")
+        if name in scope.functions and len(name) > 1:
+            return pos + m.start(), name, pos + m.end()
+    return None
+
+
+def _angle_open(text: str) -> re.Match[str] | None:
+    for m in re.finditer(r"<(?![=<])", text):
+        if m.start() > 0 and text[m.start() - 1] in "\\<":
+            continue
+        if _angle_close(text, m.start()) >= 0:
+            return m
+        return m
+    return None
+
+
+def _angle_close(text: str, start: int) -> int:
+    depth, nest = 0, 0
+    for i in range(start + 1, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "<" and depth == 0:
+            nest += 1
+        elif ch == ">" and depth == 0:
+            if nest == 0:
+                return i
+            nest -= 1
+    return -1
+
+
+def _caret(message: str, side: str) -> int:
+    for line in message.splitlines():
+        if line.strip().endswith("^") and set(line.strip()) <= {"~", "^"}:
+            return min(len(line.rstrip()) - 1, len(side))
+    return 0
+
+
+# --------------------------------------------------------------------------- API
+
+
+def read_latex_side(
+    side: str,
+    offset: int = 0,
+    scope: Scope | None = None,
+    *,
+    narrow: bool = True,
+    bound: frozenset[str] = frozenset(),
+) -> Any:
+    """One side of a LaTeX claim as a SymPy expression or matrix; ``offset`` is its column in the claim.
+
+    ``narrow`` picks the reading of a trig function written without parentheses (see the
+    module docstring): True reads ``\\cos m\\theta\\, q_1`` as ``cos(m θ) q_1``, False as SymPy's
+    parser does. ``bound``: names kept as plain symbols, never replaced by a definition or
+    read as a constant (a definition's parameters; ``i`` as an index). Raises
+    :class:`~ropecheck.errors.ClaimParseError` with the column for what cannot be read.
+
+    Example:
+        >>> read_latex_side(r"\\langle (a, b), (c, d) \\rangle")
+        a*c + b*d
+    """
+    scope = scope or Scope()
+    src = Src.of(side, offset)
+    if not side.strip():
+        raise ClaimParseError("empty side of the claim", offset)
+    src = _normalize(src)
+    _check(src, scope)
+    src = _plain_functions(src)
+    if narrow:
+        src, _ = _trig_arguments(src)
+    value = _Reader(scope, side, offset).read(src, bound)
+    return check_expression(value, side, offset)
+
+
+def normalize_latex(text: str) -> str:
+    """The text as the reader sees it first: Unicode as commands, ``\\mathbf{q}`` as ``q``, ``cos(x)`` as ``\\cos(x)``.
+
+    Example:
+        >>> normalize_latex(r"\\mathbf{x}_m = cos(mθ)")
+        'x _m = \\cos(m\\theta )'
+    """
+    return _plain_functions(_normalize(Src.of(text))).text
+
+
+def trig_ambiguities(side: str) -> list[int]:
+    r"""Columns of ``side`` where a trig function's argument has no parentheses, so two readings exist.
+
+    Example:
+        >>> trig_ambiguities(r"q_1 \cos m\theta")
+        [4]
+    """
+    src = _plain_functions(_normalize(Src.of(side)))
+    return _trig_arguments(src)[1]

@@ -1,0 +1,176 @@
+"""LaTeX as text, before any parser sees it: a string that remembers its columns, and bracket scanning.
+
+A claim's LaTeX is rewritten several times before SymPy's LaTeX parser reads it (matrices,
+inner products and tuples become placeholders, ``cos(x)`` becomes ``\\cos(x)``, ...). Each
+rewrite keeps, for every character, the column it came from in what the user typed, so an
+error found at any stage still points at the right column.
+
+Design constraints: pure functions on immutable values; no SymPy here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import ClaimParseError
+
+__all__ = [
+    "OPENERS",
+    "Src",
+    "closing",
+    "skip_group",
+    "split_top",
+    "top_level",
+]
+
+#: Bracket openers and their closers; ``\\{``/``\\}`` count as braces.
+OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {v: k for k, v in OPENERS.items()}
+
+
+@dataclass(frozen=True)
+class Src:
+    """Text plus, for each character, its 0-based column in the claim (and one past the end)."""
+
+    text: str
+    origin: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str, offset: int = 0) -> Src:
+        return cls(text, tuple(range(offset, offset + len(text) + 1)))
+
+    def col(self, i: int) -> int:
+        return self.origin[min(max(i, 0), len(self.text))]
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def slice(self, start: int, end: int) -> Src:
+        end = min(end, len(self.text))
+        return Src(self.text[start:end], self.origin[start:end] + (self.origin[end],))
+
+    def splice(self, start: int, end: int, new: str) -> Src:
+        """``text[start:end]`` replaced by ``new``, whose characters all come from column ``col(start)``."""
+        at = self.col(start)
+        return Src(
+            self.text[:start] + new + self.text[end:],
+            self.origin[:start] + (at,) * len(new) + self.origin[end:],
+        )
+
+    def sub(self, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str]) -> Src:
+        """Every match of ``pattern`` replaced by ``repl(match)`` (columns kept as in :meth:`splice`)."""
+        text: list[str] = []
+        origin: list[int] = []
+        last = 0
+        for m in pattern.finditer(self.text):
+            new = repl(m)
+            text.append(self.text[last : m.start()])
+            origin.extend(self.origin[last : m.start()])
+            text.append(new)
+            origin.extend([self.col(m.start())] * len(new))
+            last = m.end()
+        if last == 0 and not text:
+            return self
+        text.append(self.text[last:])
+        origin.extend(self.origin[last:])
+        return Src("".join(text), tuple(origin))
+
+    def strip(self) -> Src:
+        lead = len(self.text) - len(self.text.lstrip())
+        return self.slice(lead, len(self.text.rstrip()))
+
+    def error(self, message: str, at: int) -> ClaimParseError:
+        return ClaimParseError(message, self.col(at))
+
+
+def skip_group(text: str, start: int) -> int:
+    """The index just past the bracket group opening at ``text[start]`` (``(``, ``[`` or ``{``); -1 if unclosed.
+
+    ``\\left(``/``\\right)`` are the brackets they contain; ``\\{`` and ``\\}`` count as braces.
+    """
+    stack: list[str] = []
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch in OPENERS:
+            stack.append(ch)
+        elif ch in _CLOSERS:
+            if not stack or stack[-1] != _CLOSERS[ch]:
+                return -1
+            stack.pop()
+            if not stack:
+                return i + 1
+        i += 1
+    return -1
+
+
+def closing(text: str, start: int, open_: str, close: str) -> int:
+    """Index of the ``close`` that matches the ``open_`` at ``start`` (nesting counted), or -1."""
+    depth, i = 0, start
+    while i < len(text):
+        if text.startswith(open_, i):
+            depth += 1
+            i += len(open_)
+            continue
+        if text.startswith(close, i):
+            depth -= 1
+            if depth == 0:
+                return i
+            i += len(close)
+            continue
+        i += 1
+    return -1
+
+
+def top_level(text: str, extra: tuple[tuple[str, str], ...] = ()) -> list[int]:
+    """Bracket depth before each character (``(``, ``[``, ``{`` and the ``extra`` open/close pairs).
+
+    An extra pair that ends in a brace (``\\begin{``, ``\\end{``) takes the name and its closing
+    brace with it, so ``\\begin{pmatrix} ... \\end{pmatrix}`` is one level.
+    """
+    depth, out, i = 0, [], 0
+    while i < len(text):
+        for open_, close in extra:
+            for token, step in ((open_, 1), (close, -1)):
+                if not text.startswith(token, i):
+                    continue
+                end = i + len(token)
+                if token.endswith("{"):
+                    brace = text.find("}", end)
+                    end = brace + 1 if brace >= 0 else len(text)
+                if step < 0:
+                    depth -= 1
+                out.extend([depth] * (end - i))
+                if step > 0:
+                    depth += 1
+                i = end
+                break
+            else:
+                continue
+            break
+        else:
+            ch = text[i]
+            if ch in _CLOSERS:
+                depth -= 1
+            out.append(depth)
+            if ch in OPENERS:
+                depth += 1
+            i += 1
+    return out
+
+
+def split_top(src: Src, sep: str, extra: tuple[tuple[str, str], ...] = ()) -> list[Src]:
+    """``src`` cut at each ``sep`` outside every bracket (``extra``: more open/close pairs)."""
+    depth = top_level(src.text, extra)
+    parts, last, i = [], 0, 0
+    while i < len(src.text):
+        if depth[i] == 0 and src.text.startswith(sep, i) and not (sep == "," and src.text[i - 1 : i] == "\\"):
+            parts.append(src.slice(last, i))
+            i += len(sep)
+            last = i
+            continue
+        i += 1
+    parts.append(src.slice(last, len(src.text)))
+    return parts

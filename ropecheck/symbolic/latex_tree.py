@@ -1,0 +1,359 @@
+"""Building SymPy expressions from parsed LaTeX: placeholders, definitions, matrices in written order, sums.
+
+:mod:`.latex_syntax` rewrites a claim's LaTeX and parses it with SymPy's LaTeX parser; this
+module turns the parse into the expression the claim means (:func:`build`), reads sums over
+sequences (:func:`index_sums`), and keeps every parse made so far (:func:`remember_parse`):
+parsing is most of the time a document's audit takes, and its pieces repeat. A child process
+sends its parses to the caller as :func:`encode_tree` tuples, since pickling an expression
+would re-evaluate it and reorder the factors of a product.
+
+Design constraints: the parse tree is never evaluated before :func:`build` has put matrices
+in their written order; every limit of :mod:`.limits` is checked while building.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import sympy
+from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
+
+from ..errors import ClaimLimitError, ClaimParseError
+from .latex_text import Src
+from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
+from .scope import DOMAINS, Definition, Scope, domain_key
+from .sympy_syntax import combine, rotation
+
+__all__ = [
+    "antlr_runtime_problem",
+    "build",
+    "collapse",
+    "elementwise",
+    "encode_tree",
+    "index_sums",
+    "known_parse",
+    "remember_parse",
+    "times",
+]
+
+_TRANSPOSE, _HERMITIAN = Symbol("ZQMKT"), Symbol("ZQMKH")
+
+
+#: SymPy's parse of each text read so far (parsing is 90% of reading; a document repeats its pieces).
+_PARSED: dict[str, Any] = {}
+_PARSED_MAX = 4096
+
+
+def known_parse(text: str) -> Any | None:
+    """SymPy's parse of ``text`` if this process has it (its own, or a child's)."""
+    return _PARSED.get(text)
+
+
+def remember_parse(text: str, tree: Any) -> None:
+    """Keep SymPy's parse of ``text`` (deterministic, immutable) for the next reading of the same text.
+
+    ``tree`` is the parse, or its :func:`encode_tree` (as a child process sends it).
+    """
+    if isinstance(tree, tuple):
+        try:
+            tree = _decode(tree)
+        except Exception:  # pragma: no cover - not a tree this module encoded
+            return
+    if len(_PARSED) < _PARSED_MAX and isinstance(text, str) and isinstance(tree, sympy.Basic):
+        _PARSED[text] = tree
+
+
+def encode_tree(tree: Any) -> tuple[Any, ...]:
+    """A parse tree as nested tuples that survive pickling *unevaluated*.
+
+    Pickling a SymPy expression rebuilds it with evaluation, which sorts and merges the
+    factors of a product -- and the written order of matrix factors is what the reader needs.
+    """
+    if not tree.args or isinstance(tree, (Symbol, sympy.Number, sympy.NumberSymbol)):
+        return ("atom", tree)
+    args = tuple(encode_tree(a) for a in tree.args)
+    if isinstance(tree, sympy.core.function.AppliedUndef):
+        return ("undef", tree.func.__name__, args)
+    return ("node", type(tree), args)
+
+
+def _decode(code: tuple[Any, ...]) -> Any:
+    kind = code[0]
+    if kind == "atom":
+        return code[1]
+    args = [_decode(a) for a in code[2]]
+    if kind == "undef":
+        return sympy.Function(code[1])(*args)
+    cls = code[1]
+    try:
+        return cls(*args, evaluate=False)
+    except TypeError:  # a class without the keyword (Tuple, Sum's limits)
+        return cls(*args)
+
+
+def elementwise(a: Any, b: Any, where: Src) -> Any:
+    """``a \\odot b``: entry by entry for two vectors of one shape; a scalar operand scales."""
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
+        if a.shape != b.shape:
+            raise where.error(f"an elementwise product of a {a.rows}x{a.cols} and a {b.rows}x{b.cols}", 0)
+        return ImmutableMatrix(a.multiply_elementwise(b))
+    return combine("*", a, b)
+
+
+def collapse(value: Any) -> Any:
+    """A 1x1 matrix (``q^T k``) is the number it holds."""
+    if isinstance(value, MatrixBase) and value.shape == (1, 1):
+        return value[0, 0]
+    return value
+
+
+# --------------------------------------------------------------------------- building the expression
+
+
+_COMBINATORIAL = (sympy.factorial, sympy.factorial2, sympy.subfactorial, sympy.binomial, sympy.gamma,
+                  sympy.RisingFactorial, sympy.FallingFactorial)  # fmt: skip
+
+
+def build(tree: Any, values: Mapping[str, Any], scope: Scope, bound: frozenset[str] = frozenset()) -> Any:
+    """The expression a parsed tree stands for: placeholders (``values``), definitions, i, e, pi,
+    Re/Im, R(phi) and transposes interpreted, products of matrices in their written order.
+
+    ``bound``: names bound here (summation variables, a definition's parameters); they stay
+    symbols, so ``\\sum_{i} x_i`` sums over i rather than over the imaginary unit.
+    """
+    return _Converter(values, scope, bound).convert(tree)
+
+
+class _Converter:
+    def __init__(self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str]) -> None:
+        self.values, self.scope, self.bound = values, scope, bound
+
+    def convert(self, expr: Any) -> Any:
+        scope, bound = self.scope, self.bound
+        conv = self.convert
+        if isinstance(expr, Symbol):
+            name = expr.name
+            if name in bound:
+                return expr
+            if name in self.values:
+                return self.values[name]
+            if name in ("ZQMKT", "ZQMKH", "ZQMKC"):
+                return Symbol(name)
+            if name in scope.symbols:
+                return scope.symbols[name].body
+            return {"i": I, "e": E, "pi": sympy.pi}.get(name, expr)
+        if isinstance(expr, (sympy.Sum, sympy.Product)):
+            inner = _Converter(self.values, scope, bound | {str(lim[0]) for lim in expr.limits})
+            limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
+            body = inner.convert(expr.function)
+            if isinstance(body, MatrixBase):
+                raise ClaimParseError("a sum of vectors or matrices cannot be read; write its terms out")
+            return expr.func(body, *limits)
+        if isinstance(expr, sympy.core.function.AppliedUndef):
+            args = [conv(a) for a in expr.args]
+            name = expr.func.__name__
+            if name not in bound:
+                if name in scope.functions:
+                    return scope.functions[name].apply(args)
+                if name in scope.symbols and len(args) == 1:  # q(m - n): a defined q times (m - n)
+                    return combine("*", scope.symbols[name].body, args[0])
+                if name == "R" and len(args) == 1:
+                    return rotation(args[0])
+                if name in ("i", "e") and len(args) == 1:  # i(m-n) is i*(m-n), not a function
+                    return combine("*", I if name == "i" else E, args[0])
+            if any(isinstance(a, MatrixBase) for a in args):
+                raise ClaimParseError(f"{name}(...) of a vector or matrix: {name} is not defined")
+            return expr.func(*args)
+        if not expr.args:
+            return expr
+        if isinstance(expr, sympy.Mul):
+            factors = [conv(a) for a in expr.args]
+            if scope.strict_products:
+                _check_vector_products(factors)
+            for part, fn in (("Re", sympy.re), ("Im", sympy.im)):
+                if Symbol(part) in factors:
+                    factors.remove(Symbol(part))
+                    return fn(functools.reduce(times, _matrix_order(factors), sympy.S.One))
+            return functools.reduce(times, _matrix_order(factors), sympy.S.One)
+        if isinstance(expr, sympy.Add):
+            return functools.reduce(_plus, [conv(a) for a in expr.args])
+        if isinstance(expr, sympy.Pow):
+            base, exp_ = conv(expr.base), conv(expr.exp)
+            if exp_ in (_TRANSPOSE, _HERMITIAN, Symbol("ZQMKC")):
+                if exp_ == Symbol("ZQMKC"):
+                    return base.applyfunc(sympy.conjugate) if isinstance(base, MatrixBase) else sympy.conjugate(base)
+                if not isinstance(base, MatrixBase):
+                    if exp_ == _HERMITIAN:
+                        return sympy.conjugate(base)
+                    raise ClaimParseError("^T (transpose) applies to a matrix or vector, e.g. R(\\phi)^T")
+                return base.T if exp_ == _TRANSPOSE else base.H
+            if exp_ == -_TRANSPOSE and isinstance(base, MatrixBase):
+                return base.T.inv()
+            return power(base, exp_)
+        args = [conv(a) for a in expr.args]
+        if any(isinstance(a, MatrixBase) for a in args):
+            if isinstance(expr, sympy.conjugate):
+                return args[0].applyfunc(sympy.conjugate)
+            raise ClaimParseError(f"{type(expr).__name__} of a vector or matrix cannot be read")
+        if isinstance(expr, _COMBINATORIAL):  # 10^{9}! would be computed digit by digit: refused past the limit
+            for a in args:
+                if isinstance(a, sympy.Rational) and abs(a) > MAX_EXPONENT:
+                    raise ClaimLimitError(
+                        f"{type(expr).__name__} of {describe_number(a)} exceeds the limit {MAX_EXPONENT}", "number"
+                    )
+        out = expr.func(*args)
+        return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
+
+
+_LATIN = re.compile(r"[A-Za-z](?:_\{.*\})?$")
+
+
+def _check_vector_products(factors: list[Any]) -> None:
+    """A matrix times an undefined Latin name on its right (``R_m x``): the name is a vector the
+    document did not define -- read as a number it would be another statement."""
+    for a, b in zip(factors, factors[1:]):
+        if isinstance(a, MatrixBase) and isinstance(b, Symbol) and _LATIN.match(b.name):
+            raise ClaimParseError(
+                f"{b.name} multiplies a matrix from the right, so it is a vector, and the document does not "
+                f"define it (write {b.name} = (..., ...)^T before this step)"
+            )
+
+
+def times(a: Any, b: Any) -> Any:
+    """``a * b``, matrices in this order; a shape mismatch is a ClaimParseError; a 1x1 product is a number."""
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.cols != b.rows:
+        hint = " (a tuple is a column vector, with or without ^T; write \\langle u, v\\rangle for an inner product)"
+        raise ClaimParseError(
+            f"cannot multiply a {a.rows}x{a.cols} by a {b.rows}x{b.cols} matrix" + (hint if a.cols == 1 else "")
+        )
+    out = combine("*", a, b)
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
+        return collapse(out)
+    return out
+
+
+def _plus(a: Any, b: Any) -> Any:
+    return combine("+", a, b)
+
+
+def _matrix_order(factors: list[Any]) -> list[Any]:
+    """Scalars first, matrices after in their written order (the parser keeps written order)."""
+    return [f for f in factors if not isinstance(f, MatrixBase)] + [f for f in factors if isinstance(f, MatrixBase)]
+
+
+def antlr_runtime_problem(exc: BaseException) -> str:
+    """One line saying why SymPy's LaTeX parser cannot run here and how to fix it.
+
+    SymPy's LaTeX parser runs on the ANTLR runtime and accepts only the release line its
+    grammar was generated with (``4.11`` for SymPy 1.12-1.14); it raises ImportError naming
+    that line when the runtime is missing or of another line. The package metadata cannot
+    require that line without an upper bound, so the runtime comes from the ``latex`` extra
+    plus the user's pin, and this message says which of the two cases this is.
+
+    Example:
+        >>> antlr_runtime_problem(ImportError("... version 4.11"))  # doctest: +SKIP
+        "LaTeX claims need SymPy's ANTLR runtime, antlr4-python3-runtime 4.11.x, which is not installed: ..."
+    """
+    import importlib.metadata  # used only on this error path
+
+    match = re.search(r"version (\d+(?:\.\d+)*)", str(exc))
+    line = match.group(1) if match else "4.11"
+    try:
+        found: str | None = importlib.metadata.version("antlr4-python3-runtime")
+    except importlib.metadata.PackageNotFoundError:
+        found = None
+    fix = f"pip install 'antlr4-python3-runtime=={line}.*' (or write the claim in SymPy syntax)"
+    if found is None:
+        return f"LaTeX claims need SymPy's ANTLR runtime (antlr4-python3-runtime {line}.x), not installed: {fix}"
+    if found != line and not found.startswith(f"{line}."):
+        return (
+            f"LaTeX claims need antlr4-python3-runtime {line}.x (SymPy {sympy.__version__}'s LaTeX parser accepts "
+            f"only that line), and {found} is installed: {fix}"
+        )
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"LaTeX claims need antlr4-python3-runtime {line}.x, installed as {found} but not usable ({first}): {fix}"
+
+
+_SUBSCRIPTED = re.compile(r"^(.+?)_\{?([^{}]+?)\}?$")
+
+
+def _entry_conditions(expr: Any, entries: Mapping[str, Definition], known: dict[str, Any]) -> Any:
+    """Each sequence entry ``x[i]`` whose value a definition gives at some index (``x_0 = 0``) as a Piecewise."""
+    replaced: dict[Any, Any] = {}
+    for entry in expr.atoms(sympy.Indexed):
+        base = str(entry.base.label)
+        cases = []
+        for name, d in entries.items():
+            m = _SUBSCRIPTED.match(name)
+            if not m or m.group(1).lstrip("\\") != base or isinstance(d.body, MatrixBase):
+                continue
+            try:
+                at = sympy.sympify(m.group(2), locals=dict(known))
+            except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+                continue
+            cases.append((d.body, sympy.Eq(entry.indices[0], at)))
+        if cases:
+            replaced[entry] = sympy.Piecewise(*cases, (entry, True))
+    return expr.xreplace(replaced) if replaced else expr
+
+
+def index_sums(
+    lhs: Any, rhs: Any, domains: dict[str, str] | None = None, entries: Mapping[str, Definition] | None = None
+) -> tuple[Any, Any]:
+    """Read what SymPy's LaTeX parser leaves ambiguous, looking at both sides together.
+
+    * ``n(n+1)`` where ``n`` is also a symbol of the claim is a product, not a call.
+    * Summation variables and the symbols in summation limits are integers.
+    * Every symbol ``x_{...}`` whose base x is subscripted by a summation variable somewhere
+      becomes the entry ``x[...]`` of a sequence (real, or of x's stated domain), so
+      ``\\sum_{i=0}^{2} x_i = x_0 + x_1 + x_2`` reads as intended; other subscripted symbols stay
+      plain symbols.
+    * ``entries``: definitions of single entries (``S_0 = 0``, ``h_{d/2} = 0``, as a document
+      states its boundary conditions) hold inside the sums too: ``S[i]`` becomes ``S_0``'s value
+      where ``i = 0``.
+    """
+    sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
+    names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
+    applied = [f for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)]
+    calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for f in applied
+             if f.func.__name__ in names and len(f.args) == 1}  # fmt: skip
+    sides = [e.xreplace(calls) for e in sides]
+    sums = [s for e in sides for s in e.atoms(sympy.Sum, sympy.Product)]
+    if not sums:
+        out0 = iter(sides)
+        return tuple(e if isinstance(e, MatrixBase) else next(out0) for e in (lhs, rhs))  # type: ignore[return-value]
+    bound = {str(lim[0]) for s in sums for lim in s.limits}
+    limit_symbols = {a for s in sums for lim in s.limits for x in lim for a in x.free_symbols}
+    integer = {a: Symbol(a.name, integer=True) for a in limit_symbols if not a.is_integer}
+    sides = [e.xreplace(integer) for e in sides]
+    known: dict[str, Any] = {a.name: a for e in sides for a in e.atoms(Symbol)}
+    known.update({str(lim[0]): lim[0] for e in sides for s in e.atoms(sympy.Sum, sympy.Product) for lim in s.limits})
+    split = {a: _SUBSCRIPTED.match(a.name) for e in sides for a in e.atoms(Symbol)}
+    bound_names = "|".join(re.escape(b) for b in bound)
+    bases = {
+        m.group(1) for m in split.values() if m and re.search(rf"(?<![A-Za-z])({bound_names})(?![A-Za-z])", m.group(2))
+    }
+    mapping = {}
+    for a, m in split.items():
+        if not m or m.group(1) not in bases:
+            continue
+        try:
+            index = sympy.sympify(m.group(2), locals=dict(known))
+        except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+            continue
+        if (
+            isinstance(index, sympy.Expr)
+            and all(x.is_integer for x in index.free_symbols)
+            and index.is_integer is not False
+        ):
+            base = m.group(1).lstrip("\\")
+            domain = (domains or {}).get(domain_key(base), "real")
+            mapping[a] = sympy.IndexedBase(base, **DOMAINS[domain])[index]
+    sides = [e.xreplace(mapping) for e in sides]
+    if entries:
+        sides = [_entry_conditions(e, entries, known) for e in sides]
+    out = iter(sides)
+    return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]

@@ -1,0 +1,362 @@
+"""What a reading knows: the symbols' domains, and the definitions made so far in a document.
+
+A free name in a claim is a real number unless its domain is *stated*: by a flag
+(``--complex q,k --integer m,n --positive theta``), by a leading clause in the claim
+(``q, k \\in \\mathbb{C}:`` in LaTeX, ``q, k in C:`` in plain text; several groups joined by
+commas or semicolons, ``q \\in \\mathbb{C},\\ m, n \\in \\mathbb{Z}:``), or, in an audited
+document, by a declaration in its math (``Let $q, k \\in \\mathbb{C}$``) or a definition
+with a complex right side (``q = q^{(1)} + i q^{(2)}``). Every verdict lists the domains it
+was decided under (:func:`describe_domains`).
+
+=====================  ======================================  =========================
+domain                 written                                 SymPy symbol
+=====================  ======================================  =========================
+``complex``            ``\\mathbb{C}``, ``C``, ``ℂ``, ``complex``  ``complex=True``
+``real``               ``\\mathbb{R}``, ``R``, ``ℝ``, ``real``     ``real=True`` (the default)
+``integer``            ``\\mathbb{Z}``, ``Z``, ``ℤ``, ``integer``  ``integer=True``
+``natural``            ``\\mathbb{N}``, ``N``, ``ℕ``, ``natural``  ``integer=True, nonnegative=True``
+``positive``           ``\\mathbb{R}_{>0}``, ``\\mathbb{R}^+``,      ``positive=True``
+                       ``positive``
+``positive integer``   ``--integer`` and ``--positive`` on a name  ``integer=True, positive=True``
+=====================  ======================================  =========================
+
+Names are matched after dropping backslashes, braces and spaces, so ``\\theta``, ``theta``
+and ``x_{m}``/``x_m`` name the same symbol in a flag, a clause and the claim.
+
+Design constraints: pure data and functions; the definitions (:class:`Scope`) hold already
+converted SymPy values, so a reader substitutes them while it builds an expression -- in
+written order, which matters for matrices.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import sympy
+from sympy import MatrixBase, Symbol
+
+from ..errors import ClaimParseError, UsageError
+
+__all__ = [
+    "DOMAINS",
+    "Definition",
+    "Scope",
+    "apply_domains",
+    "describe_domains",
+    "domain_assumptions",
+    "domain_key",
+    "domain_of",
+    "domain_symbol",
+    "merge_domains",
+    "parse_domain_flags",
+    "split_declaration",
+]
+
+#: The domains a name can be given, with the SymPy assumptions of its symbol.
+DOMAINS: dict[str, dict[str, bool]] = {
+    "complex": {"complex": True},
+    "real": {"real": True},
+    "integer": {"integer": True},
+    "natural": {"integer": True, "nonnegative": True},
+    "positive": {"positive": True},
+    "positive integer": {"integer": True, "positive": True},
+}
+
+
+def domain_key(name: str) -> str:
+    """The name a domain is looked up by: no backslashes, braces or spaces (``x_{m}`` -> ``x_m``)."""
+    return re.sub(r"[\\{}\s]", "", str(name))
+
+
+def domain_assumptions(domain: str) -> dict[str, bool]:
+    """The SymPy assumptions of a domain's symbols."""
+    return dict(DOMAINS[domain])
+
+
+def domain_symbol(name: str, domains: Mapping[str, str] | None = None) -> Symbol:
+    """The symbol ``name`` with the assumptions of its stated domain (real when none is stated)."""
+    domain = (domains or {}).get(domain_key(name), "real")
+    return Symbol(name, **DOMAINS[domain])
+
+
+def _unassumed(s: Any) -> bool:
+    return isinstance(s, Symbol) and s.is_real is None and s.is_complex is None and s.is_integer is None
+
+
+def apply_domains(expr: Any, domains: Mapping[str, str] | None = None) -> Any:
+    """Every free symbol without assumptions becomes the symbol of its stated domain (real by default)."""
+    if isinstance(expr, MatrixBase):
+        return sympy.ImmutableMatrix(expr.applyfunc(lambda e: apply_domains(e, domains)))
+    if not isinstance(expr, sympy.Basic):
+        return sympy.sympify(expr)
+    mapping = {s: domain_symbol(s.name, domains) for s in expr.free_symbols if _unassumed(s)}
+    return expr.xreplace(mapping) if mapping else expr
+
+
+def domain_of(sym: Any) -> str:
+    """The domain a symbol (or a sequence's base) was given, read back from its assumptions."""
+    if sym.is_integer:
+        if sym.is_positive:
+            return "positive integer"
+        return "natural" if sym.is_nonnegative else "integer"
+    if sym.is_positive:
+        return "positive"
+    if sym.is_real:
+        return "real"
+    return "complex"
+
+
+def describe_domains(exprs: Iterable[Any], declared: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """Each free symbol and sequence of ``exprs`` with its domain and where the domain came from.
+
+    ``source`` is ``declared`` (a flag, a clause, a declaration in the document), ``default``
+    (real, as nothing was stated) or ``summation`` (a summation variable or limit: an integer).
+    A declared name the expressions no longer hold (``cos(2 pi m)`` became 1) is listed too.
+
+    Example:
+        >>> import sympy
+        >>> q = sympy.Symbol("q", complex=True)
+        >>> [d["domain"] for d in describe_domains([q + sympy.Symbol("m", real=True)], {"q": "complex"})]
+        ['real', 'complex']
+    """
+    declared = declared or {}
+    found: dict[str, Any] = {}
+    bound: set[str] = set()
+    for e in exprs:
+        items = list(e) if isinstance(e, MatrixBase) else [e]
+        for item in items:
+            if not isinstance(item, sympy.Basic):
+                continue
+            for s in item.atoms(sympy.Sum, sympy.Product):
+                for lim in s.limits:
+                    bound |= {a.name for x in lim for a in x.free_symbols if isinstance(a, Symbol)}
+                    bound.add(str(lim[0]))
+            labels = {b.label for b in item.atoms(sympy.IndexedBase)}
+            for b in item.atoms(sympy.IndexedBase):
+                found.setdefault(str(b.label), b)
+            for s in item.atoms(Symbol):
+                if s not in labels and not isinstance(s, sympy.Dummy):
+                    found.setdefault(s.name, s)
+    out = []
+    for name in sorted(found):
+        sym = found[name]
+        base = sym.label if isinstance(sym, sympy.IndexedBase) else sym
+        domain = domain_of(base)
+        if domain_key(name) in declared:
+            source = "declared"
+        elif name in bound and domain in ("integer", "natural", "positive integer"):
+            source = "summation"
+        else:
+            source = "default"
+        out.append({"symbol": name, "domain": domain, "source": source})
+    listed = {domain_key(d["symbol"]) for d in out}
+    for key in sorted(set(declared) - listed):  # declared, then simplified away (cos(2 pi m) with m integer)
+        out.append({"symbol": key, "domain": declared[key], "source": "declared"})
+    return out
+
+
+# --------------------------------------------------------------------------- stating domains
+
+_SETS: dict[str, str] = {}
+for _names, _domain in (
+    (("C", "ℂ", "complex"), "complex"),
+    (("R", "ℝ", "real"), "real"),
+    (("Z", "ℤ", "integer", "int"), "integer"),
+    (("N", "ℕ", "natural"), "natural"),
+    (("positive",), "positive"),
+):
+    for _n in _names:
+        _SETS[_n] = _domain
+
+_NAME = r"\\?[A-Za-z]+(?:_(?:\{[^{}\s]+\}|[A-Za-z0-9]))?"
+_SET = (
+    r"\\mathbb\s*\{\s*[CRZN]\s*\}(?:\s*(?:_\s*\{\s*>\s*0\s*\}|\^\s*\{?\s*\+\s*\}?))?"
+    r"|[ℂℝℤℕ]|complex|real|integer|natural|positive|[CRZN](?![A-Za-z])"
+)
+_GROUP = rf"(?P<names>{_NAME}(?:\s*,\s*{_NAME})*)\s*(?:\\in(?![A-Za-z])|∈|\bin\b)\s*(?P<set>{_SET})"
+_ANY_GROUP = re.sub(r"\?P<\w+>", "", _GROUP)
+_JOIN = r"(?:\s*(?:[,;]|\\[,; ]|\\q?quad)\s*)+"
+_CLAUSE = re.compile(rf"^\s*(?:\\forall\s*)?(?P<groups>{_ANY_GROUP}(?:{_JOIN}{_ANY_GROUP})*)\s*(?::|\\colon)")
+_ONE_GROUP = re.compile(_GROUP)
+_DECLARATION = re.compile(rf"^\s*(?:\\forall\s*)?{_ANY_GROUP}(?:{_JOIN}{_ANY_GROUP})*\s*[.,;]?\s*$")
+
+
+def _set_domain(text: str) -> str:
+    t = re.sub(r"\s+", "", text)
+    m = re.fullmatch(r"\\mathbb\{([CRZN])\}(.*)", t)
+    if m:
+        letter, rest = m.groups()
+        if rest:
+            if letter != "R":
+                raise ClaimParseError(f"{text!r}: only the reals take a sign restriction (\\mathbb{{R}}_{{>0}})", 0)
+            return "positive"
+        return _SETS[letter]
+    return _SETS[t]
+
+
+def _groups(text: str) -> list[tuple[list[str], str, int]]:
+    out = []
+    for m in _ONE_GROUP.finditer(text):
+        names = [n.strip() for n in m.group("names").split(",")]
+        out.append((names, _set_domain(m.group("set")), m.start()))
+    return out
+
+
+def split_declaration(text: str) -> tuple[dict[str, str], str]:
+    """A leading domain clause (``q, k \\in \\mathbb{C}:``) read off, and the text with it blanked.
+
+    The clause is replaced by spaces, so columns in the rest of the claim stay where they were.
+
+    Example:
+        >>> split_declaration(r"z \\in \\mathbb{C}: \\bar{z} = z")
+        ({'z': 'complex'}, '                 \\\\bar{z} = z')
+    """
+    m = _CLAUSE.match(text)
+    if not m:
+        return {}, text
+    declared: dict[str, str] = {}
+    for names, domain, _ in _groups(m.group("groups")):
+        for name in names:
+            merge_domains(declared, {domain_key(name): domain}, where=f"{name!r} in the claim's domain clause")
+    return declared, " " * m.end() + text[m.end() :]
+
+
+def parse_declaration(text: str) -> dict[str, str] | None:
+    """The domains a piece of math declares when it is *only* a declaration (``q, k \\in \\mathbb{C}``), else None."""
+    if not _DECLARATION.match(text):
+        return None
+    declared: dict[str, str] = {}
+    for names, domain, _ in _groups(text):
+        for name in names:
+            merge_domains(declared, {domain_key(name): domain}, where=repr(name))
+    return declared
+
+
+def merge_domains(into: dict[str, str], new: Mapping[str, str], *, where: str = "") -> dict[str, str]:
+    """Add ``new`` to ``into``: the same name twice must agree, except integer + positive = positive integer."""
+    for key, domain in new.items():
+        old = into.get(key)
+        if old is None or old == domain:
+            into[key] = domain
+        elif {old, domain} <= {"integer", "positive", "positive integer", "natural"} and "integer" in (old + domain):
+            into[key] = "positive integer" if "positive" in (old + domain) else "natural"
+        else:
+            raise UsageError(f"{key} is given two domains, {old} and {domain}{' (' + where + ')' if where else ''}")
+    return into
+
+
+def parse_domain_flags(**flags: str | None) -> dict[str, str]:
+    """``complex="q,k", integer="m,n", positive="theta"`` (the CLI's ``--complex`` ...) as a domain mapping.
+
+    Example:
+        >>> parse_domain_flags(complex="q, k", integer="m", positive="m")
+        {'q': 'complex', 'k': 'complex', 'm': 'positive integer'}
+    """
+    out: dict[str, str] = {}
+    for domain, names in flags.items():
+        if names is None:
+            continue
+        domain = domain.replace("_", " ")
+        if domain not in DOMAINS:
+            raise UsageError(f"unknown domain {domain!r}; known: {', '.join(DOMAINS)}")
+        items = [n.strip() for n in names.split(",")]
+        if not all(items) or not all(re.fullmatch(_NAME, n) or re.fullmatch(r"[A-Za-z]\w*", n) for n in items):
+            raise UsageError(f"--{domain.replace(' ', '-')} takes comma-separated names, e.g. q,k; got {names!r}")
+        for n in items:
+            merge_domains(out, {domain_key(n): domain}, where=f"--{domain}")
+    return out
+
+
+# --------------------------------------------------------------------------- definitions
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A name a document defined, and what it stands for.
+
+    ``kind`` is ``symbol`` (``q = q^{(1)} + i q^{(2)}``: the name stands for ``body``),
+    ``pattern`` (``\\theta_i = 10000^{-2(i-1)/d}``: ``base_X`` stands for ``body`` with the
+    parameter replaced by X) or ``function`` (``f_q(x_m, m) = ...``: a call stands for
+    ``body`` with the parameters replaced by the arguments). ``source`` is the LaTeX as
+    written, ``line`` where it was written.
+    """
+
+    kind: str
+    name: str
+    body: Any
+    params: tuple[Any, ...] = ()
+    source: str = ""
+    line: int = 0
+
+    def apply(self, args: list[Any]) -> Any:
+        """The body at ``args``. A vector argument also stands for its components: a body written with
+        ``x_1 ... x_4`` (or ``x_0 ... x_3``) for a parameter ``x`` takes the argument's entries there."""
+        if len(args) != len(self.params):
+            raise ClaimParseError(
+                f"{self.name} was defined with {len(self.params)} argument(s) (line {self.line}), given {len(args)}"
+            )
+        mapping = dict(zip(self.params, args))
+        for p, arg in zip(self.params, args):
+            if isinstance(arg, MatrixBase) and min(arg.shape) == 1 and isinstance(p, Symbol):
+                mapping.update(self._components(p, arg))
+        if isinstance(self.body, MatrixBase):
+            return sympy.ImmutableMatrix(self.body.applyfunc(lambda e: _substitute(e, mapping)))
+        return _substitute(self.body, mapping)
+
+    def _components(self, p: Symbol, arg: Any) -> dict[Any, Any]:
+        parts = [e for e in (self.body if isinstance(self.body, MatrixBase) else [self.body])]
+        found: dict[int, Any] = {}
+        for e in parts:
+            for s in getattr(e, "free_symbols", ()):
+                m = re.fullmatch(re.escape(p.name) + r"_\{?(\d+)\}?", getattr(s, "name", ""))
+                if m:
+                    found[int(m.group(1))] = s
+        if not found:
+            return {}
+        base = 0 if 0 in found else 1
+        if max(found) - base >= len(arg):
+            raise ClaimParseError(
+                f"{self.name} uses {p.name}_{max(found)}, past the {len(arg)} entries of its argument "
+                f"(line {self.line})"
+            )
+        return {s: arg[j - base] for j, s in found.items()}
+
+
+def _substitute(expr: Any, mapping: dict[Any, Any]) -> Any:
+    """Simultaneous substitution of matrices or scalars for the parameters."""
+    if any(isinstance(v, MatrixBase) for v in mapping.values()):
+        if expr in mapping:
+            return mapping[expr]
+        if any(p in expr.free_symbols for p, v in mapping.items() if isinstance(v, MatrixBase)):
+            raise ClaimParseError("a vector or matrix argument inside a scalar formula cannot be read")
+    return expr.xreplace(mapping)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The domains stated so far and the definitions made so far (empty for a lone claim).
+
+    ``symbols`` maps a symbol's name as SymPy's LaTeX parser spells it (``theta``, ``W_{q}``)
+    to its definition; ``patterns`` maps a subscripted base as written (``\\theta``, ``R``);
+    ``functions`` maps a function's name (``f_{q}``, ``rotate_half``). ``strict_products``:
+    a matrix times an undefined name on its right is not read (in a document such a name is
+    a vector it did not define; in a lone claim every free name is a number).
+    ``inner_product``: how ``\\langle u, v \\rangle`` of complex values is read (see
+    :func:`.sympy_syntax.inner_product`; the real inner product unless an audit tries another).
+    """
+
+    domains: Mapping[str, str] = field(default_factory=dict)
+    symbols: Mapping[str, Definition] = field(default_factory=dict)
+    patterns: Mapping[str, Definition] = field(default_factory=dict)
+    functions: Mapping[str, Definition] = field(default_factory=dict)
+    strict_products: bool = False
+    inner_product: str = "real"
+
+    def with_domains(self, domains: Mapping[str, str]) -> Scope:
+        return replace(self, domains=dict(domains))
+
+    def defines(self, name: str) -> bool:
+        return name in self.symbols or name in self.patterns or name in self.functions
