@@ -35,6 +35,7 @@ from .tolerance import tolerance
 
 __all__ = [
     "AXIS_PROPERTIES",
+    "axis_scores",
     "check_axis_matches_reference",
     "check_axis_relative_position",
     "check_axis_section_coverage",
@@ -76,6 +77,14 @@ def _result(
 
 def _call(impl: Implementation, x: np.ndarray, positions: np.ndarray, dtype: str, device: str) -> np.ndarray:
     return np.asarray(impl.call(x, dtype=dtype, device=device, positions=np.ascontiguousarray(positions)), np.float64)
+
+
+def axis_scores(
+    impl: Implementation, q: np.ndarray, k: np.ndarray, positions: np.ndarray, *, dtype: str, device: str
+) -> np.ndarray:
+    """Normalised scores q_i . k_j (batch row 0, head 0) with q and k rotated at per-axis ``positions``."""
+    qq, kk = _call(impl, q, positions, dtype, device)[0, :, 0], _call(impl, k, positions, dtype, device)[0, :, 0]
+    return (qq @ kk.T) / (np.linalg.norm(q[0, :, 0], axis=-1)[:, None] * np.linalg.norm(k[0, :, 0], axis=-1))
 
 
 def _raised(name: str, exc: Exception) -> PropertyResult:
@@ -129,12 +138,8 @@ def check_axis_relative_position(
     moved = np.asarray(positions) + int(shift) * step[:, None, None]
     impl = _impl(fn)
     try:
-
-        def scores(p: np.ndarray) -> np.ndarray:
-            qq, kk = _call(impl, q, p, dtype, device)[0, :, 0], _call(impl, k, p, dtype, device)[0, :, 0]
-            return (qq @ kk.T) / (np.linalg.norm(q[0, :, 0], axis=-1)[:, None] * np.linalg.norm(k[0, :, 0], axis=-1))
-
-        before, after = scores(np.asarray(positions)), scores(moved)
+        before = axis_scores(impl, q, k, np.asarray(positions), dtype=dtype, device=device)
+        after = axis_scores(impl, q, k, moved, dtype=dtype, device=device)
     except Exception as exc:
         return _raised("axis_relative_position", exc)
     top = int(np.abs(moved).max(initial=0))

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..axes import MultiAxis, progressions
+from ..axis_properties import axis_scores
 from ..protocol import Implementation
 from ..reference import apply_rope
 from ..spec import RopeSpec
@@ -328,17 +329,11 @@ def check_axes_relative(
     shifts.append(("every axis", np.ones(n, dtype=np.int64)))
     rtol, atol = tolerance(dtype, "score", max_position=top, head_dim=spec.head_dim)
     try:
-
-        def scores(p: np.ndarray) -> np.ndarray:
-            qq = np.asarray(impl.call(q, dtype=dtype, device=device, positions=p), dtype=np.float64)[0, :, 0]
-            kk = np.asarray(impl.call(k, dtype=dtype, device=device, positions=p), dtype=np.float64)[0, :, 0]
-            norm = np.linalg.norm(q[0, :, 0], axis=-1)[:, None] * np.linalg.norm(k[0, :, 0], axis=-1)[None, :]
-            return (qq @ kk.T) / norm
-
-        base = scores(pos)
+        base = axis_scores(impl, q, k, pos, dtype=dtype, device=device)
         for label, shift in shifts:
             t = int(rng.integers(1, top // 2 + 1))
-            diff = float(np.abs(scores(pos + t * shift[:, None, None]) - base).max())
+            moved = axis_scores(impl, q, k, pos + t * shift[:, None, None], dtype=dtype, device=device)
+            diff = float(np.abs(moved - base).max())
             if diff > atol + rtol:
                 report.add(
                     Check(
