@@ -102,7 +102,11 @@ TEETH: dict[str, Callable[[RopeSpec], Any]] = {
 # no explain phase: it re-runs the failure under a tracer to list the lines only failures reach,
 # which costs most of the time here and says nothing about the counterexample
 _QUICK = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink]
-_FIND = settings(derandomize=True, database=None, max_examples=1000, deadline=None, phases=_QUICK)
+# one bug: after a first hit Hypothesis otherwise looks for more for up to ten seconds of wall-clock time,
+# so on a loaded machine it would shrink a different counterexample
+_FIND = settings(
+    derandomize=True, database=None, max_examples=1000, deadline=None, phases=_QUICK, report_multiple_bugs=False
+)
 
 
 # the smallest head_dim that can show each property's bug: the layouts coincide at d = 2, a pass-through
@@ -139,7 +143,7 @@ PRINTED = {
     ),
     "head_batch_independence": (
         bugs.positions_from_first_row,
-        ["x=np.array([[[[0.0,0.0]]],[[[1.0,0.0]]]])", "positions=np.array([[0],[1]])"],
+        ["x=np.array([[[[1.0,0.0]]],[[[1.0,0.0]]]])", "positions=np.array([[0],[1]])"],
         "RoPE context: position 1, dimension pair (0, 1), head 0, batch row 1",
     ),
 }
@@ -150,7 +154,15 @@ PRINTED = {
 def test_falsifying_example_printed_by_hypothesis_is_small(name: str) -> None:
     bug, shown, context = PRINTED[name]
 
-    @settings(derandomize=True, database=None, max_examples=100, deadline=None, print_blob=False, phases=_QUICK)
+    @settings(
+        derandomize=True,
+        database=None,
+        max_examples=100,
+        deadline=None,
+        print_blob=False,
+        phases=_QUICK,
+        report_multiple_bugs=False,
+    )
     @given(rst.spec_and_sample(max_head_dim=8, max_seq=3))
     def inner(drawn: tuple[RopeSpec, Sample]) -> None:
         spec, sample = drawn

@@ -25,6 +25,7 @@ _FIND = settings(
     max_examples=300,
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+    report_multiple_bugs=False,  # stop generating at the first hit: no wall-clock limit decides what is shrunk
 )
 
 
