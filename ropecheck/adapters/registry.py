@@ -29,6 +29,8 @@ class Adapter:
         description: what exactly is wrapped.
         install: how to install the library next to torch 2.13.0 (default ``pip install <library>``).
         cpu_note: for a CUDA-only adapter, why it is not run on CPU by other means (appended to the skip reason).
+        dtypes: the dtypes the adapter can be judged in (default: all three).
+        dtype_note: why the others are not judged (a SKIP reason in matrices, a usage error when asked for).
     """
 
     name: str
@@ -40,6 +42,18 @@ class Adapter:
     description: str = ""
     install: str = ""
     cpu_note: str = ""
+    dtypes: tuple[str, ...] = ("float32", "bfloat16", "float16")
+    dtype_note: str = ""
+
+    def dtype_skip_reason(self, dtype: str) -> str | None:
+        """None when the adapter is judged in ``dtype``, else why not."""
+        if dtype in self.dtypes:
+            return None
+        return f"{self.name} is not judged in {dtype}" + (f": {self.dtype_note}" if self.dtype_note else "")
+
+    def judged_dtypes(self, dtypes: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+        """The dtypes of ``dtypes`` this adapter is judged in, in the given order."""
+        return tuple(d for d in dtypes if d in self.dtypes)
 
     @property
     def installed(self) -> bool:
@@ -78,6 +92,7 @@ class Adapter:
             "spec_short": self.short_spec(),
             "description": self.description,
             "install": self.install or f"pip install {self.library}",
+            "dtypes": list(self.dtypes),
         }
 
     def short_spec(self) -> str:

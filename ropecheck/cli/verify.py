@@ -35,7 +35,7 @@ from ..target import load_target, split_target
 from ..tolerance import dtype_name
 from ..verify.batch import AdapterVerdict, render_adapter_pages, verify_adapters
 from ..verify.identify import identify
-from ..verify.model import POSITION_MODES
+from ..verify.model import DEFAULT_DTYPES, POSITION_MODES
 from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
 from ..verify.supervise import Loaded, verify_isolated
 from .args import (
@@ -90,9 +90,10 @@ def add_parser(sub: Any) -> None:
     g = p.add_argument_group("verification")
     g.add_argument(
         "--dtype",
-        default="float32,bfloat16,float16",
+        default=None,
         metavar="LIST",
-        help="comma-separated dtypes (default: %(default)s)",
+        help="comma-separated dtypes (default: float32,bfloat16,float16; with --adapter, those the adapter is "
+        "judged in)",
     )
     g.add_argument("--device", choices=("cpu", "cuda"), help="default: cuda when available, else cpu")
     g.add_argument(
@@ -233,7 +234,7 @@ def _layout_from_target(fn: Any, spec: Any, mode: str | None, args: argparse.Nam
 
 
 def run(args: argparse.Namespace) -> int:
-    dtypes = _parse_dtypes(args.dtype)
+    dtypes = _parse_dtypes(args.dtype or ",".join(DEFAULT_DTYPES))
     restore = _one_thread()
     try:
         return _run(args, dtypes)
@@ -260,8 +261,14 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
     if not args.adapter and not args.target:
         raise UsageError("give TARGET (package.module:attr or path/to/file.py:attr) or --adapter NAME")
     if args.adapter:
-        get_adapter(args.adapter)  # an unknown name is a usage error, before any work
+        adapter = get_adapter(args.adapter)  # an unknown name is a usage error, before any work
         name = f"adapter:{args.adapter}"
+        skipped = [d for d in dtypes if d not in adapter.dtypes]
+        if skipped and args.dtype is not None:  # asked for by name: say why it cannot be judged
+            raise UsageError(str(adapter.dtype_skip_reason(skipped[0])))
+        for d in skipped:
+            print(f"note: {adapter.dtype_skip_reason(d)}", file=sys.stderr)
+        dtypes = adapter.judged_dtypes(dtypes)
     else:
         split_target(args.target)
         name = args.target

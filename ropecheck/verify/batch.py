@@ -69,6 +69,14 @@ def verify_adapters(
             if done:
                 done(out[-1])
             continue
+        judged = adapter.judged_dtypes(list(dtypes))
+        if not judged:
+            out.append(
+                AdapterVerdict(name, adapter, reason="; ".join(filter(None, map(adapter.dtype_skip_reason, dtypes))))
+            )
+            if done:
+                done(out[-1])
+            continue
         for device in devices:
             if device == "cpu" and adapter.requires_cuda:
                 continue
@@ -78,7 +86,7 @@ def verify_adapters(
             report = verify_isolated(
                 partial(_load_adapter, adapter),
                 name=f"adapter:{name}",
-                dtypes=tuple(dtypes),
+                dtypes=judged,
                 device=device,
                 max_position=max_position,
                 seed=seed,
@@ -153,7 +161,10 @@ def render_adapter_pages(
             index.append(f"| `{v.name}` | {v.adapter.library} | - | skipped: {v.reason} | |")
             continue
         r = v.report
-        per_dtype = [f"{dt}: {dtype_cell(r, dt)}" for dt in dtypes]
+        per_dtype = [
+            f"{dt}: {dtype_cell(r, dt) if dt in r.dtypes else 'SKIP: ' + str(v.adapter.dtype_skip_reason(dt))}"
+            for dt in dtypes
+        ]
         index.append(
             f"| [`{v.name}`]({v.stem}.md) | {_library(v.adapter)} | {r.device} | "
             f"{'CONFORMS' if r.conforms else 'DOES NOT CONFORM'} | {'; '.join(per_dtype)} |"

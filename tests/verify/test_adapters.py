@@ -36,6 +36,7 @@ REQUIRED = {
     "flash-attn",
     "vllm",
     "liger-kernel",
+    "penzai",
 }
 
 
@@ -54,6 +55,8 @@ def test_registry_covers_the_libraries() -> None:
         "hf-neox",
     } <= hf
     assert all(ADAPTERS[n].requires_cuda for n in ("flash-attn", "vllm", "liger"))
+    assert not ADAPTERS["liger-interpret"].requires_cuda and "bfloat16" not in ADAPTERS["liger-interpret"].dtypes
+    assert {"penzai", "penzai-gpt-neox"} <= set(ADAPTERS)
     # libraries whose plain install breaks torch 2.13 / transformers say how to install them instead
     assert "--no-deps litgpt" in ADAPTERS["litgpt-llama3"].info()["install"]
     assert "--no-deps mistral-inference" in ADAPTERS["mistral-inference"].info()["install"]
@@ -72,6 +75,8 @@ def test_adapters_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _runnable(name: str):
     adapter = ADAPTERS[name]
+    if name == "liger-interpret":  # it sets TRITON_INTERPRET=1 for the rest of its process: judged in a child there
+        pytest.skip("judged in the verifier's child process by test_liger_interpret.py")
     reason = adapter.unavailable_reason()
     if reason:
         pytest.skip(reason)
@@ -88,7 +93,9 @@ def test_adapter_conforms_in_float32(name: str) -> None:
 @pytest.mark.parametrize("name", list(ADAPTERS))
 def test_adapter_low_precision_verdict(name: str) -> None:
     fn, spec = _runnable(name)
-    report = verify(fn, spec, dtypes=("float32", "bfloat16", "float16"), device="cpu", name=name)
+    report = verify(
+        fn, spec, dtypes=ADAPTERS[name].judged_dtypes(["float32", "bfloat16", "float16"]), device="cpu", name=name
+    )
     got = {(f.dtype, f.code) for f in report.findings}
     known = LOW_PRECISION_FINDINGS.get(name, set())
     if not known:
@@ -114,3 +121,30 @@ def test_cli_adapter_verify(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", "--adapter", "hf-llama", "--device", "cpu", "-q"]) == 0
     assert "CONFORMS" in capsys.readouterr().out
     assert main(["verify", "--adapter", "nope"]) == 2
+
+
+def test_an_adapter_is_judged_only_in_its_dtypes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An adapter that declares fewer dtypes (liger-interpret: no bfloat16 under Triton's interpreter) is SKIP
+    there with the reason, in `verify --adapter` (a note; exit 2 when the dtype is asked for by name) and in the
+    adapters matrix."""
+    import dataclasses
+
+    from ropecheck.adapters import registry
+    from ropecheck.verify import batch
+
+    _runnable("hf-llama")
+    only = dataclasses.replace(ADAPTERS["hf-llama"], name="hf-llama-f32", dtypes=("float32",), dtype_note="a test")
+    monkeypatch.setitem(registry.ADAPTERS, only.name, only)
+    monkeypatch.setattr(batch, "ADAPTERS", {only.name: only})
+    assert main(["verify", "--adapter", only.name, "--dtype", "bfloat16"]) == 2
+    assert "hf-llama-f32 is not judged in bfloat16: a test" in capsys.readouterr().err
+    assert main(["verify", "--adapter", only.name, "--device", "cpu", "-q", "--no-backward"]) == 0
+    out, err = capsys.readouterr()
+    assert "CONFORMS" in out and "note: hf-llama-f32 is not judged in float16: a test" in err
+    verdicts = batch.verify_adapters(dtypes=("float32", "bfloat16"), devices=["cpu"])
+    assert verdicts[0].report is not None and verdicts[0].report.dtypes == ("float32",)
+    index = batch.render_adapter_pages(verdicts, ("float32", "bfloat16"), invocation="test")["README.md"]
+    assert "bfloat16: SKIP: hf-llama-f32 is not judged in bfloat16: a test" in index
+    assert batch.verify_adapters(dtypes=("float16",), devices=["cpu"])[0].reason == only.dtype_skip_reason("float16")
