@@ -23,7 +23,15 @@ from .model import VerifyReport
 from .render import render_markdown
 from .supervise import Loaded, verify_isolated
 
-__all__ = ["AdapterVerdict", "backward_cell", "dtype_cell", "verify_adapters", "render_adapter_pages"]
+__all__ = [
+    "AdapterVerdict",
+    "backward_cell",
+    "compiled_cell",
+    "dtype_cell",
+    "render_adapter_pages",
+    "verify_adapter_compiled",
+    "verify_adapters",
+]
 
 
 @dataclass
@@ -97,6 +105,41 @@ def verify_adapters(
             if done:
                 done(out[-1])
     return out
+
+
+def verify_adapter_compiled(
+    name: str,
+    *,
+    dtypes: Sequence[str],
+    backend: str = "aot_eager",
+    seed: int = 0,
+    timeout: float | None = None,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+) -> AdapterVerdict:
+    """One adapter verified eagerly and under ``torch.compile(backend=backend)`` on the CPU (``verify --compile``)."""
+    adapter = ADAPTERS[name]
+    judged = adapter.judged_dtypes(list(dtypes))
+    reason = adapter.unavailable_reason() or ("" if judged else f"{name} is judged in none of {', '.join(dtypes)}")
+    if reason:
+        return AdapterVerdict(name, adapter, reason=reason)
+    t0 = time.perf_counter()
+    report = verify_isolated(
+        partial(_load_adapter, adapter),
+        name=f"adapter:{name}",
+        dtypes=judged,
+        device="cpu",
+        seed=seed,
+        timeout=timeout,
+        memory_limit=memory_limit,
+        compile=True,
+        compile_backend=backend,
+    )
+    return AdapterVerdict(name, adapter, report=report, seconds=time.perf_counter() - t0)
+
+
+def compiled_cell(report: VerifyReport, dtype: str) -> str:
+    """How the compiled verdict in ``dtype`` compares with the eager one (for a report run with ``compile``)."""
+    return _compiled_cell(report, dtype).removeprefix("; compiled: ")
 
 
 def _load_adapter(adapter: Adapter) -> Loaded:

@@ -65,3 +65,28 @@ def test_inductor_catches_the_graph_constant_cache() -> None:
     path = FOLDER / "cache_graph_constant.py"
     report = verify(load_target(f"{path}:rope"), SPEC, device="cpu", dtypes=("float32",), compile=True, backward=False)
     assert not report.conforms and report.compile is not None and report.compile["eager_conforms"]
+
+
+def test_the_report_rows_compare_compiled_with_eager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's torch.compile rows: a correct adapter is PASS "same as eager"; a target whose graph is
+    specialised to its first length (the broken input) is FAIL "only compiled" against an expected PASS."""
+    from ropecheck.adapters import registry
+    from ropecheck.report import engines
+
+    pytest.importorskip("transformers")
+    broken = registry.Adapter(
+        "length-specialised",
+        "torch",
+        "torch",
+        SPEC,
+        lambda: load_target(f"{FOLDER / 'length_specialised.py'}:rope"),
+    )
+    monkeypatch.setitem(registry.ADAPTERS, broken.name, broken)
+    monkeypatch.setattr(engines, "COMPILED_ADAPTERS", ("hf-llama", broken.name))
+    monkeypatch.setattr(engines, "DEFAULT_DTYPES", ("float32",))
+    rows, timings = engines._compiled_rows(lambda _: None)
+    good, bad = rows
+    assert good.name == "hf-llama (torch.compile, aot_eager) / float32" and good.verdict == good.expected == "PASS"
+    assert "compiled: same as eager; backward: PASS" in good.evidence
+    assert bad.verdict == "FAIL" and bad.expected == "PASS" and "compiled: FAIL only compiled" in bad.evidence
+    assert set(timings) == {"verify --compile hf-llama", "verify --compile length-specialised"}
