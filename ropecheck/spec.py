@@ -305,13 +305,19 @@ class RopeSpec:
             "axes": None if self.axes is None else self.axes.to_dict(),
         }
 
-    def describe(self) -> str:
-        """One line for humans: ``half-split RoPE d=128 (rotary 128) base=500000 llama3(factor=8, ...)``."""
+    def describe(self, *, conventions: bool = True) -> str:
+        """One line for humans: ``half-split RoPE d=128 (rotary 128) base=500000 llama3(factor=8, ...)``.
+
+        ``conventions=False`` leaves out the deliberate conventions (direction, attention factor in the
+        softmax, rotated dims last), for a caller that prints them on lines of their own.
+        """
         params = ", ".join(f"{k}={v}" for k, v in self.scaling.params().items() if not isinstance(v, list))
         sched = self.rope_type + (f"({params})" if params else "")
         layout = "interleaved" if self.layout == "interleaved" else "half-split"
         base = f"{self.base:g}"
         out = f"{layout} RoPE, head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, base={base}, schedule={sched}"
+        if not conventions:
+            return out + (f", axes={self.axes.describe()}" if self.axes is not None else "")
         # the deliberate conventions, only when they differ from the defaults
         if self.direction != 1:
             out += ", direction=-1 (rotates by -m*theta_i)"

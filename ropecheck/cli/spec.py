@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     console = Console()
-    console.print(data["description"])
+    console.print(spec.describe(conventions=False))  # the conventions follow, one line each
     if source is not None:
         console.print(f"source: {source}", highlight=False, soft_wrap=True)
     if spec.attention_factor_in == "softmax":

@@ -51,6 +51,16 @@ def test_spec_from_flags_with_scaling(capsys: pytest.CaptureFixture[str]) -> Non
     assert abs(data["spec"]["attention_factor"] - 1.1386294361) < 1e-9
 
 
+def test_spec_states_each_convention_once(capsys: pytest.CaptureFixture[str]) -> None:
+    flags = ["--direction", "-1", "--rotary-dim", "32", "--rotary-dims", "last"]
+    assert main(["spec", "--head-dim", "64", *flags]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-m*theta_i") == 1 and "direction: -1" in out, out
+    assert out.count("(32-63)") == 1, out
+    assert main(["spec", "--head-dim", "64", *flags, "--json"]) == 0  # the JSON's description keeps them
+    assert "direction=-1" in json.loads(capsys.readouterr().out)["description"]
+
+
 def test_spec_json_to_file(tmp_path: Path) -> None:
     target = tmp_path / "spec.json"
     assert main(["spec", "--head-dim", "8", "--json", str(target)]) == 0
