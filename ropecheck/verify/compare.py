@@ -384,6 +384,47 @@ def matrix_deviation(ident: Identification, spec: RopeSpec) -> tuple[int | None,
     return first, rows
 
 
+def _pairs_split(ident: Identification, k: int, p: int, spec: RopeSpec | None) -> str | None:
+    """When some pairs turn by position ``p`` at probe ``k`` and the others all by one other position, say which.
+
+    Each pair's apparent position is the one nearest ``p`` that its angle allows (phi_i + 2 pi n) / theta_i; the
+    pairs are named by axis when the spec has axes (a clamped column table turns only the column pairs wrong).
+    """
+    if not ident.is_rotation or not ident.inv_freq or not ident.pairs or spec is None:
+        return None
+    mats = ident.analysed_matrices[k]
+    a = np.array([q[0] for q in ident.pairs])
+    b = np.array([q[1] for q in ident.pairs])
+    sign = -1.0 if ident.direction == "reversed" else 1.0
+    phi = sign * np.arctan2((mats[b, a] - mats[a, b]) / 2, (mats[a, a] + mats[b, b]) / 2) - sign * np.array(
+        ident.phase0
+    )
+    theta = np.array(ident.inv_freq)
+    if (theta <= 0).any():
+        return None
+    n = np.round((p * theta - phi) / (2 * np.pi))
+    q = (phi + 2 * np.pi * n) / theta
+    exact = np.abs(q - p) < 0.5
+    if exact.all() or not exact.any():
+        return None
+    wrong = q[~exact]
+    if np.ptp(wrong) >= 0.5:
+        return None
+    other = int(round(float(wrong.mean())))
+    index = {tuple(int(v) for v in pair): i for i, pair in enumerate(spec.pairs())}
+    idx = [index.get((int(x), int(y))) for x, y in ident.pairs]
+    bad = [i for i, ok in zip(idx, exact, strict=True) if not ok and i is not None]
+    where = f"{len(bad)} of {len(idx)} pairs"
+    if spec.axes is not None and len(bad) == (~exact).sum():
+        axis_of = spec.axes.axis_of_pair()
+        names = sorted({spec.axes.names[axis_of[i]] for i in bad})
+        good = sorted({spec.axes.names[axis_of[i]] for i, ok in zip(idx, exact, strict=True) if ok and i is not None})
+        if not set(names) & set(good):  # whole axes wrong, whole axes right
+            where = f"on the {', '.join(names)} pairs ({where}); the {', '.join(good)} pairs turn by {p}"
+            return f"{other} {where}"
+    return f"{other} on {where}, by {p} on the others"
+
+
 def describe_deviation(ident: Identification, first_bad: int, spec: RopeSpec | None = None) -> Discrepancy:
     """Words for angles that stop matching the spec from probed position ``first_bad`` on."""
     pos = list(ident.positions)
@@ -403,6 +444,14 @@ def describe_deviation(ident: Identification, first_bad: int, spec: RopeSpec | N
             return _d("positions_wrapped", first=first_bad, q=int(round(qs[0])), size=size)
         if np.ptp(qs) < 0.5:
             return _d("positions_clamped", first=first_bad, q=int(round(float(qs[0]))))
+        split = _pairs_split(ident, pos.index(int(ps[0])), int(ps[0]), spec)
+        if split is not None:
+            return Discrepancy(
+                "positions",
+                f"from position {first_bad} on the angles deviate from the spec: position {int(ps[0])} is rotated "
+                f"as position {split}",
+                "the angle must be exactly position * theta_i for every position in the range, on every pair",
+            )
         return Discrepancy(
             "positions",
             f"from position {first_bad} on the angles deviate from the spec: position {int(ps[0])} is rotated as "

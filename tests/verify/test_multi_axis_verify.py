@@ -56,6 +56,14 @@ def test_swapped_sections_named_in_words() -> None:
     assert "pairs 40\u201363 rotate by the height position; the spec says width" in message
 
 
+def test_clamped_column_table_names_the_axis_whose_pairs_turn_wrong() -> None:
+    module = _load(next(p for p in TARGET_FILES if p.stem == "width_table_clamped"))
+    spec = RopeSpec.from_hf_config(module.CONFIG, config_key=module.CONFIG_KEY)
+    report = verify(module.rope, spec, dtypes=("float32",), device="cpu", positions_mode="axes")
+    message = report.findings[0].message
+    assert "position 64 is rotated as position 63 on the w pairs (16 of 32 pairs); the h pairs turn by 64" in message
+
+
 def test_describe_mismatch() -> None:
     axes = mrope((16, 24, 24), 128)
     expected = list(axes.axis_of_pair())
