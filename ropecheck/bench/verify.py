@@ -1,7 +1,7 @@
 """Benchmark of ``ropecheck verify``: wall-clock time of one verdict, CLI process included.
 
-``ropecheck bench verify [--out PATH] [--repeats N] [--compile]`` runs ``ropecheck verify`` with default options
-(dtypes float32, bfloat16, float16; CPU) in a fresh process for every installed adapter, a
+``ropecheck bench verify [--out PATH] [--repeats N] [--compile | --compile-only]`` runs ``ropecheck verify``
+with default options (dtypes float32, bfloat16, float16; CPU) in a fresh process for every installed adapter, a
 few broken-corpus targets and a few real-world targets with the flags a user gives (an
 ``fn(x)`` one at the default range among them), several times each, and writes the median,
 the slowest run, the exit code and the time ``verify()`` itself reported -- each with the
@@ -9,6 +9,11 @@ backward checks (the default) and with ``--no-backward``, and with ``--compile``
 verdict (``--compile``; not held to the goal: torch.compile itself takes minutes). The goal: under
 10 s per torch-only target (the corpora's files import nothing but torch); an adapter's run also
 pays for importing the library it wraps, so adapters are timed and shown but not held to it.
+
+``--compile-only`` times just what torch.compile adds (one correct adapter and one corpus target,
+eager, ``--compile-backend aot_eager`` and the default backend, inductor where a C++ compiler is
+present) and writes it as the file's "Compiled verdicts" part, keeping the rest; a run without
+it keeps that part too.
 
 Design constraints: a plain script over subprocesses (what a CI job pays, Python start-up
 and imports included); never part of the test suite.
@@ -84,6 +89,17 @@ REALWORLD_CASES = [
 #: verdict (slow: torch.compile per dtype and shape) is timed on COMPILE_CASES only
 MODES = [("backward", []), ("no backward", ["--no-backward"])]
 COMPILE_CASES = [("corpus sign_reversed.py", "sign_reversed.py", ["--head-dim", "64"])]
+#: --compile-only: (label, argv) of correct targets timed eager, with aot_eager and with the default backend
+COMPILE_ONLY_CASES = [
+    ("adapter hf-llama", ["--adapter", "hf-llama"]),
+    ("adapter torchtune", ["--adapter", "torchtune"]),
+]
+COMPILE_MODES = [
+    ("eager", []),
+    ("--compile --compile-backend aot_eager", ["--compile", "--compile-backend", "aot_eager", "--timeout", "0"]),
+    ("--compile (default backend)", ["--compile", "--timeout", "0"]),
+]
+COMPILED_HEADING = "## Compiled verdicts"
 
 
 def _repo_paths(flags: list[str]) -> list[str]:
@@ -120,6 +136,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also time one compiled verdict (verify --compile: minutes with inductor on a small CPU)",
     )
+    parser.add_argument(
+        "--compile-only",
+        action="store_true",
+        help="time only what torch.compile adds (eager, aot_eager, the default backend) on two correct adapters; "
+        "writes the file's compiled part and keeps the rest",
+    )
+
+
+def _split(text: str) -> tuple[str, str]:
+    """(the main table, the compiled part starting at its heading) of an existing benchmark file."""
+    at = text.find(f"\n{COMPILED_HEADING}")
+    return (text, "") if at < 0 else (text[: at + 1], text[at + 1 :])
+
+
+def _run_compile_only(out: Path, repeats: int) -> int:
+    from ..verify.compiled import choose_backend
+
+    backend, why = choose_backend()
+    rows = []
+    for label, argv in COMPILE_ONLY_CASES:
+        name = argv[-1]
+        reason = ADAPTERS[name].unavailable_reason()
+        if reason:
+            print(f"{label}: skipped ({reason})", file=sys.stderr)
+            continue
+        for mode, extra in COMPILE_MODES:
+            times, code, inner = _time(argv + extra, repeats)
+            rows.append((f"{label} [{mode}]", statistics.median(times), max(times), inner, code))
+            print(f"{label} [{mode}]: median {statistics.median(times):.2f} s, verify() {inner:.2f} s, exit {code}")
+    if not rows:
+        raise UsageError("nothing to time: neither transformers nor torchtune is installed")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    part = [
+        COMPILED_HEADING,
+        "",
+        f"`ropecheck bench verify --compile-only` -- each adapter verified {repeats} time(s) in a fresh process "
+        "with default options, eagerly and with `--compile` (every check runs on `torch.compile(target)`, then "
+        f"eagerly for the comparison). The default backend here: {backend} ({why}). Not held to the goal: "
+        "torch.compile traces and compiles per dtype, shape and recompilation. 1-minute load average "
+        f"{load:.1f} at the end.",
+        "",
+        "| target | median (s) | max (s) | verify() (s) | exit |",
+        "|---|---|---|---|---|",
+    ]
+    part += [f"| {label} | {med:.2f} | {mx:.2f} | {inner:.2f} | {code} |" for label, med, mx, inner, code in rows]
+    head = _split(out.read_text())[0] if out.exists() else "# Benchmark: one `ropecheck verify` verdict\n"
+    write_text_atomic(out, head.rstrip("\n") + "\n\n" + "\n".join(part) + "\n")
+    return 0 if all(r[4] == 0 for r in rows) else 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
     if args.repeats < 1:
         raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
     out, repeats = Path(args.out), args.repeats
+    if args.compile_only:
+        return _run_compile_only(out, repeats)
     rows = []
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cases = [(f"adapter {n}", ["--adapter", n]) for n, a in ADAPTERS.items() if a.unavailable_reason() is None]
@@ -198,5 +264,6 @@ def run(args: argparse.Namespace) -> int:
         f"| {label} | {med:.2f} | {mx:.2f} | {inner:.2f} | {max(med - inner, 0.0):.2f} | {code} |"
         for label, med, mx, inner, code, _ in rows
     ]
-    write_text_atomic(out, "\n".join(lines) + "\n")
+    kept = _split(out.read_text())[1] if out.exists() else ""  # the compiled part of a --compile-only run
+    write_text_atomic(out, "\n".join(lines) + "\n" + ("\n" + kept if kept else ""))
     return 0 if worst < GOAL_S else 1
