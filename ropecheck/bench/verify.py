@@ -153,7 +153,7 @@ def _split(text: str) -> tuple[str, str]:
 def _run_compile_only(out: Path, repeats: int) -> int:
     from ..verify.compiled import choose_backend
 
-    backend, why = choose_backend()
+    _, why = choose_backend()
     rows = []
     for label, argv in COMPILE_ONLY_CASES:
         name = argv[-1]
@@ -173,7 +173,7 @@ def _run_compile_only(out: Path, repeats: int) -> int:
         "",
         f"`ropecheck bench verify --compile-only` -- each adapter verified {repeats} time(s) in a fresh process "
         "with default options, eagerly and with `--compile` (every check runs on `torch.compile(target)`, then "
-        f"eagerly for the comparison). The default backend here: {backend} ({why}). Not held to the goal: "
+        f"eagerly for the comparison). The default backend here: {why}. Not held to the goal: "
         "torch.compile traces and compiles per dtype, shape and recompilation. 1-minute load average "
         f"{load:.1f} at the end.",
         "",
