@@ -3,7 +3,10 @@
 The registry is transformers' own: ``CONFIG_MAPPING_NAMES`` (model_type -> config class name)
 and ``model_type_to_module_name``. For each family the modeling module's *source* is read
 (located with :func:`importlib.util.find_spec`, never imported: importing ~400 modeling modules
-takes minutes) and scanned for ``class *RotaryEmbedding`` and ``def apply_rotary*``. A
+takes minutes) and scanned for ``class *RotaryEmbedding`` and ``def apply_rotary*`` that the
+module also uses (a name read somewhere in its code): a copy of ``apply_rotary_pos_emb`` that
+nothing calls -- left behind in modules generated from a template, in models without RoPE
+(Jamba, Nemotron-H, Parakeet) -- is no rotary embedding. A
 model_type whose config class is only a sub-config of another one in the same module
 (``qwen2_vl_text`` inside ``qwen2_vl``) is that family's component, not a family of its own.
 
@@ -124,8 +127,28 @@ def _sub_config_names(source: str) -> dict[str, set[str]]:
     return out
 
 
+def _used_names(source: str) -> set[str]:
+    """Every name the module reads (``f(...)``, ``x = f``, ``Cls(config)``) outside decorators, from its syntax tree."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # unreadable: count every defined name as used rather than drop the family
+        return set(_ROTARY_CLASS.findall(source)) | set(_APPLY_FN.findall(source))
+    # a decorator's argument is no use: `@use_kernelized_func(apply_rotary_pos_emb)` on an attention class
+    # that never calls it registers a kernel for code that does not run
+    skip = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for d in node.decorator_list
+        for n in ast.walk(d)
+    }
+    return {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in skip
+    }
+
+
 def discover(registry: Registry | None = None) -> dict[str, Family]:
-    """Every family with a rotary embedding class or an ``apply_rotary*`` function, by model_type (sorted)."""
+    """Every family with a rotary embedding class or an ``apply_rotary*`` function it uses, by model_type (sorted)."""
     reg = registry or installed_registry()
     by_module: dict[str, list[str]] = {}
     for model_type in reg.config_names:
@@ -136,8 +159,9 @@ def discover(registry: Registry | None = None) -> dict[str, Family]:
         source = reg.source(module)
         if source is None:
             continue
-        classes = tuple(dict.fromkeys(_ROTARY_CLASS.findall(source)))
-        functions = tuple(dict.fromkeys(_APPLY_FN.findall(source)))
+        used = _used_names(source)
+        classes = tuple(c for c in dict.fromkeys(_ROTARY_CLASS.findall(source)) if c in used)
+        functions = tuple(f for f in dict.fromkeys(_APPLY_FN.findall(source)) if f in used)
         if not classes and not functions:
             continue
         config_module = f"{reg.package}.{name}.configuration_{name}"

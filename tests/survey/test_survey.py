@@ -34,6 +34,13 @@ class NewThingRotaryEmbedding(nn.Module):
 
 def apply_rotary_pos_emb(q, k, cos, sin, unsqueeze_dim=1):
     pass
+
+class NewThingAttention(nn.Module):
+    def __init__(self, config):
+        self.rotary_emb = NewThingRotaryEmbedding(config)
+
+    def forward(self, q, k, position_embeddings):
+        return apply_rotary_pos_emb(q, k, *position_embeddings)
 """
 
 
@@ -55,6 +62,26 @@ def test_a_family_added_to_the_registry_is_found() -> None:
     assert fam.rotary_classes == ("NewThingRotaryEmbedding",)
     assert fam.apply_functions == ("apply_rotary_pos_emb",)
     assert fam.components == ("newthing_text",)  # a sub-config is part of its family, not a family
+
+
+def test_rotary_code_that_nothing_uses_is_not_a_rotary_embedding() -> None:
+    """A template's apply_rotary_pos_emb left in a model without RoPE (Jamba, Nemotron-H, Parakeet) is dead code."""
+    dead = (
+        "def rotate_half(x):\n    pass\n\ndef apply_rotary_pos_emb(q, k, cos, sin):\n    return rotate_half(q)\n\n"
+        "@use_kernelized_func(apply_rotary_pos_emb)\nclass PlainAttention:\n    pass\n"  # registered, never called
+    )
+    sources = {
+        "fakepkg.plain.modeling_plain": dead,
+        "fakepkg.newthing.modeling_newthing": LLAMA_LIKE,
+        "fakepkg.newthing.configuration_newthing": "class NewThingConfig:\n    sub_configs = {'t': NewThingTextConfig}",
+    }
+    assert list(discover(_fake_registry(sources))) == ["newthing"]
+    unused_class = LLAMA_LIKE.replace("self.rotary_emb = NewThingRotaryEmbedding(config)", "pass")
+    sources["fakepkg.newthing.modeling_newthing"] = unused_class
+    assert discover(_fake_registry(sources))["newthing"].rotary_classes == ()
+    found = discover()
+    assert not {"jamba", "nemotron_h", "parakeet_ctc"} & set(found)
+    assert {"llama", "gptj", "codegen"} <= set(found)  # module-level functions the attention calls
 
 
 def test_the_installed_families_include_the_known_ones() -> None:
