@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -143,7 +144,12 @@ PRINTED = {
     ),
     "head_batch_independence": (
         bugs.positions_from_first_row,
-        ["x=np.array([[[[1.0,0.0]]],[[[1.0,0.0]]]])", "positions=np.array([[0],[1]])"],
+        # two rows, the second a basis vector; the first shrinks to a basis vector or to zeros (both minimal:
+        # which one Hypothesis reaches depends on the examples it tried before, not on wall-clock time)
+        [
+            re.compile(r"x=np\.array\(\[\[\[\[[01]\.0,0\.0\]\]\],\[\[\[1\.0,0\.0\]\]\]\]\)"),
+            "positions=np.array([[0],[1]])",
+        ],
         "RoPE context: position 1, dimension pair (0, 1), head 0, batch row 1",
     ),
 }
@@ -176,6 +182,6 @@ def test_falsifying_example_printed_by_hypothesis_is_small(name: str) -> None:
     flat = notes.replace("\n", "").replace(" ", "")
     assert "Falsifying example" in notes or "Failing test case" in notes, notes
     assert "head_dim=2," in flat, notes
-    assert all(piece in flat for piece in shown), notes
+    assert all(piece.search(flat) if isinstance(piece, re.Pattern) else piece in flat for piece in shown), notes
     assert f"{name}: " in str(info.value) and "are not close!" in str(info.value)
     assert context in str(info.value), str(info.value)
