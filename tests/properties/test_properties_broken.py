@@ -20,6 +20,7 @@ from hypothesis import Phase, find, given, settings
 
 import fixtures.broken as bugs
 from fixtures.broken import BROKEN, STEPS
+from isolated import run_isolated
 from ropecheck import Default, RopeSpec
 from ropecheck import strategies as rst
 from ropecheck.properties import PROPERTIES, Sample, run_all
@@ -115,16 +116,22 @@ _FIND = settings(
 SMALLEST_D = {"layout_equivalence": 4, "passthrough": 4, "consistency": 4}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", list(PROPERTIES))
-def test_hypothesis_finds_a_readable_counterexample(name: str) -> None:
+def search_counterexample(name: str) -> tuple[RopeSpec, Sample]:
+    """Hypothesis's shrunk counterexample for the property's bug (run by :func:`run_isolated`)."""
     factory = TEETH[name]
 
     def fails(drawn: tuple[RopeSpec, Sample]) -> bool:
         spec, sample = drawn
         return not PROPERTIES[name](factory(spec), spec, sample=sample).passed
 
-    spec, sample = find(rst.spec_and_sample(max_head_dim=8, max_seq=2, kinds=["default"]), fails, settings=_FIND)
+    return find(rst.spec_and_sample(max_head_dim=8, max_seq=2, kinds=["default"]), fails, settings=_FIND)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(PROPERTIES))
+def test_hypothesis_finds_a_readable_counterexample(name: str) -> None:
+    # in a fresh interpreter: what Hypothesis draws depends on the modules imported before it (see isolated.py)
+    spec, sample = run_isolated(search_counterexample, name)
     # the smallest d, basis vectors, at most two tokens, positions next to 0: what a person can check by hand
     assert isinstance(spec.scaling, Default) and spec.base == 10000.0
     assert spec.head_dim == SMALLEST_D.get(name, 2), (spec, sample)
@@ -155,10 +162,9 @@ PRINTED = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", list(PRINTED))
-def test_falsifying_example_printed_by_hypothesis_is_small(name: str) -> None:
-    bug, shown, context = PRINTED[name]
+def printed_failure(name: str) -> tuple[str, str]:
+    """(Hypothesis's notes, the error's text) for the property's bug under @given (run by :func:`run_isolated`)."""
+    bug = PRINTED[name][0]
 
     @settings(
         derandomize=True,
@@ -175,13 +181,22 @@ def test_falsifying_example_printed_by_hypothesis_is_small(name: str) -> None:
         result = PROPERTIES[name](bug(spec), spec, sample=sample)
         assert result.passed, result.message()
 
-    with pytest.raises(AssertionError) as info:
+    try:
         inner()
+    except AssertionError as exc:
+        return "\n".join(getattr(exc, "__notes__", [])), str(exc)
+    raise AssertionError(f"{name}: Hypothesis found no failure for {bug.__name__}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(PRINTED))
+def test_falsifying_example_printed_by_hypothesis_is_small(name: str) -> None:
+    _, shown, context = PRINTED[name]
+    notes, message = run_isolated(printed_failure, name)
     # what a person reads: the spec, unit vectors, small positions, then the assert_close-like message
-    notes = "\n".join(getattr(info.value, "__notes__", []))
     flat = notes.replace("\n", "").replace(" ", "")
     assert "Falsifying example" in notes or "Failing test case" in notes, notes
     assert "head_dim=2," in flat, notes
     assert all(piece.search(flat) if isinstance(piece, re.Pattern) else piece in flat for piece in shown), notes
-    assert f"{name}: " in str(info.value) and "are not close!" in str(info.value)
-    assert context in str(info.value), str(info.value)
+    assert f"{name}: " in message and "are not close!" in message
+    assert context in message, message
