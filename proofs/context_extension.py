@@ -21,7 +21,7 @@ from typing import Any
 
 from sympy import Matrix, Symbol, latex, log
 
-from ropecheck.schedules import ROPE_TYPES, DynamicNTK, Linear, Llama3, LongRoPE, StaticNTK, YaRN
+from ropecheck.schedules import ROPE_TYPES, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
 from ropecheck.spec import RopeSpec
 from ropecheck.symbolic.decide import decide_step
 from ropecheck.symbolic.mathlines import aligned_latex
@@ -52,6 +52,8 @@ EXAMPLES: dict[str, RopeSpec] = {
     "yarn": RopeSpec(head_dim=64, scaling=YaRN(4.0, 4096)),
     "llama3": RopeSpec(head_dim=128, base=500000.0, scaling=Llama3(8.0, 1.0, 4.0, 8192)),
     "longrope": RopeSpec(head_dim=4, scaling=LongRoPE((1.0, 2.0), (4.0, 8.0), 4), max_position_embeddings=16),
+    # Gemma 4's global layers: 6 of 8 pairs turn (theta_4 below is one of them); pairs 6 and 7 turn by 0
+    "proportional": RopeSpec(head_dim=16, base=1e6, scaling=Proportional(1.0, 0.75)),
 }
 
 #: For the length-dependent schedules: (query length, key length) on either side of where theta changes.
@@ -76,8 +78,9 @@ def context_extension() -> Proof:
         "Context extension: which schedules stay relative",
         r"A schedule keeps the relative property exactly when every angle is linear in the position, "
         r"$\varphi_i(m) = m\,\theta'_i$ with $\theta'_i$ independent of $m$. Every schedule of `RopeSpec` -- default, "
-        r"linear/PI, static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3 -- gives such "
-        r"$\theta'_i(L)$; dynamic NTK and LongRoPE with keys cached at another length than the query's do not. "
+        r"linear/PI, static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3, proportional -- gives such "
+        r"$\theta'_i(L)$ (proportional RoPE's pairs that do not turn have $\theta'_i = 0$); dynamic NTK and "
+        r"LongRoPE with keys cached at another length than the query's do not. "
         r"YaRN's attention factor multiplies every score by the same constant.",
         formula="\n".join(
             [

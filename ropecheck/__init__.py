@@ -17,7 +17,7 @@ Example:
 
 from .errors import ConfigError, RopeCheckError, SpecError, UsageError
 from .reference import apply_rope, layout_permutation, rope_matrix
-from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, StaticNTK, YaRN
+from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
 from .spec import RopeSpec
 from .verify import VerifyReport, verify
 from .version import __version__
@@ -30,6 +30,7 @@ __all__ = [
     "Linear",
     "Llama3",
     "LongRoPE",
+    "Proportional",
     "RopeCheckError",
     "RopeSpec",
     "SpecError",

@@ -29,7 +29,16 @@ from .errors import SpecError
 
 __all__ = ["SCHEMES", "Axis", "MultiAxis", "axial", "mrope", "progressions", "runs"]
 
-Scheme = Literal["mrope", "mrope-interleaved", "axial-shared", "axial-alternating", "axial-split", "custom"]
+Scheme = Literal[
+    "mrope",
+    "mrope-interleaved",
+    "axial-shared",
+    "axial-shared-reversed",
+    "axial-paired",
+    "axial-alternating",
+    "axial-split",
+    "custom",
+]
 
 #: The schemes and what they mean, in a line each (shown by ``ropecheck spec``).
 SCHEMES: dict[str, str] = {
@@ -37,6 +46,10 @@ SCHEMES: dict[str, str] = {
     "mrope-interleaved": "M-RoPE interleaved: axes take turns over the frequency pairs (Qwen3-VL)",
     "axial-shared": "2-D axial: the first half of the pairs by row, the second by column, one shared table "
     "over d/2 (Qwen2-VL's vision encoder)",
+    "axial-shared-reversed": "2-D axial: the first half of the pairs by column, the second by row, one shared "
+    "table over d/2 (Inkling 2's vision encoder)",
+    "axial-paired": "2-D axial: pairs alternate column, row at the same frequency of one table over d/2 "
+    "(Kimi-K2.5's vision encoder)",
     "axial-alternating": "2-D axial: rows take the even, columns the odd frequencies of one 1-D table "
     "(Pixtral's vision encoder)",
     "axial-split": "N-D axial: each axis its own slice of the pairs with its own table (video transformers)",
@@ -283,7 +296,7 @@ def mrope(
 
 def axial(
     rotary_dim: int,
-    style: Literal["shared", "alternating", "split"] = "shared",
+    style: Literal["shared", "shared-reversed", "paired", "alternating", "split"] = "shared",
     *,
     names: tuple[str, ...] = ("h", "w"),
     sections: tuple[int, ...] | None = None,
@@ -295,6 +308,9 @@ def axial(
       ``pairs / len(names)`` pairs, every axis with the same table over ``rotary_dim / len(names)``.
     * ``alternating`` (Pixtral): 2-D only; rows take frequencies ``0, 2, 4, ...`` and columns
       ``1, 3, 5, ...`` of the 1-D table over ``rotary_dim``, rows' pairs first.
+    * ``shared-reversed`` (Inkling 2's vision encoder): as ``shared``, the last axis's block first.
+    * ``paired`` (Kimi-K2.5's vision encoder): 2-D; pair ``2j`` is the column at frequency ``j`` and
+      pair ``2j+1`` the row at ``j``, both tables over ``rotary_dim / 2``.
     * ``split`` (video transformers): axis ``a`` takes ``sections[a]`` pairs with its own
       table over ``2 * sections[a]`` dims (and its own base where ``bases`` gives one).
 
@@ -312,6 +328,15 @@ def axial(
         for a, name in enumerate(names):
             block = tuple(range(a * per, (a + 1) * per))
             axes.append(Axis(name, block, tuple(range(per)), 2 * per))
+    elif style == "shared-reversed":  # Inkling 2's vision encoder: the last axis's block first
+        for a, name in enumerate(names):
+            block = tuple(range((n - 1 - a) * per, (n - a) * per))
+            axes.append(Axis(name, block, tuple(range(per)), 2 * per))
+    elif style == "paired":  # Kimi-K2.5's vision encoder: pair 2j the last axis at j, pair 2j+1 the first at j
+        if n != 2:
+            raise SpecError("axes", "paired axial RoPE is 2-D (rows and columns)")
+        for a, name in enumerate(names):
+            axes.append(Axis(name, tuple(2 * k + 1 - a for k in range(per)), tuple(range(per)), 2 * per))
     elif style == "alternating":
         if n != 2:
             raise SpecError("axes", "alternating axial RoPE is 2-D (rows and columns)")
@@ -327,5 +352,5 @@ def axial(
             axes.append(Axis(name, tuple(range(start, start + size)), tuple(range(size)), 2 * size, base))
             start += size
     else:
-        raise SpecError("axes.style", f"must be shared, alternating or split, got {style!r}")
+        raise SpecError("axes.style", f"must be shared, shared-reversed, paired, alternating or split, got {style!r}")
     return MultiAxis(f"axial-{style}", tuple(axes), sections=sections, text_same_position=False)  # type: ignore[arg-type]

@@ -49,6 +49,7 @@ from .schedules import (
     Linear,
     Llama3,
     LongRoPE,
+    Proportional,
     Scaling,
     StaticNTK,
     YaRN,
@@ -71,7 +72,7 @@ __all__ = [
 ]
 
 # Architectures whose RoPE pairs adjacent dims (x_2i, x_2i+1) rather than (x_i, x_i+r/2).
-INTERLEAVED_MODEL_TYPES = frozenset({"gptj", "codegen", "cohere", "cohere2", "chatglm", "glm"})
+INTERLEAVED_MODEL_TYPES = frozenset({"gptj", "codegen", "cohere", "cohere2", "chatglm", "glm", "inkling2_vision"})
 
 #: The largest config file read (bytes): published config.json files are a few KB, the
 #: largest (per-layer settings) well under 1 MiB.
@@ -100,6 +101,12 @@ AXIAL_VISION_MODEL_TYPES: dict[str, tuple[str, str]] = {
     "qwen2_5_vl": ("shared", "hidden_size"),
     "qwen2_5_vl_vision": ("shared", "hidden_size"),
     "pixtral": ("alternating", "hidden_size"),
+    "glm5_next_vision": ("shared", "hidden_size"),
+    "exaone4_5_vision": ("shared", "hidden_size"),
+    "video_llama_3_vision": ("shared", "hidden_size"),
+    "lfm3_vl_vision": ("shared", "hidden_size"),
+    "inkling2_vision": ("shared-reversed", "hidden_size"),
+    "kimi_k25_vision": ("paired", "hidden_size"),
 }
 _NON_JSON = re.compile(r"-?\b(?:NaN|Infinity)\b")
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -297,6 +304,13 @@ def scaling_from_dict(
         return Default()
     if rope_type == "linear":
         return Linear(factor=params["factor"])
+    if rope_type == "proportional":
+        prf = params.get("partial_rotary_factor")
+        check_number(f"{prefix}.partial_rotary_factor", prf, allow_none=True)
+        return Proportional(
+            factor=1.0 if params.get("factor") is None else params["factor"],
+            partial_rotary_factor=1.0 if prf is None else prf,
+        )
     if rope_type == "static-ntk":
         return StaticNTK(factor=params["factor"])
     if rope_type == "dynamic":
@@ -438,7 +452,18 @@ def spec_fields_and_keys(
     check_number(base_key, base)
 
     prf_given = params.get("partial_rotary_factor") is not None or cfg.get("partial_rotary_factor") is not None
-    if cfg.get("qk_rope_head_dim") is not None:
+    raw_type = params.get("rope_type", params.get("type"))
+    proportional = isinstance(raw_type, str) and _TYPE_ALIASES.get(raw_type, raw_type) == "proportional"
+    if proportional:
+        # proportional RoPE (Gemma 4) returns frequencies for the whole head: partial_rotary_factor says how many
+        # of its pairs turn (the schedule's field), the rest turn by 0
+        rotary_dim = head_dim
+        prf_key, prf = _first(
+            (f"{prefix}.partial_rotary_factor", params.get("partial_rotary_factor")),
+            (f"{where}partial_rotary_factor", cfg.get("partial_rotary_factor")),
+        )
+        params = {**params, "partial_rotary_factor": 1.0 if prf is None else prf}
+    elif cfg.get("qk_rope_head_dim") is not None:
         # MLA: the rotary head is the whole q_pe/k_pe part; a partial_rotary_factor in such a config is
         # qk_rope_head_dim / (qk_nope_head_dim + qk_rope_head_dim), relative to the full head, not to this part
         rotary_dim = head_dim

@@ -3,7 +3,7 @@
 A schedule says what the inverse frequencies theta_i are for a spec (and, for dynamic NTK
 and LongRoPE, for the current length), and what attention factor multiplies cos and sin:
 ``Default``, ``Linear`` (position interpolation), ``StaticNTK``, ``DynamicNTK``, ``YaRN``,
-``Llama3`` and ``LongRoPE``. :class:`~ropecheck.spec.RopeSpec` holds one.
+``Llama3``, ``LongRoPE`` and ``Proportional``. :class:`~ropecheck.spec.RopeSpec` holds one.
 
 Design constraints:
 
@@ -42,6 +42,7 @@ __all__ = [
     "Linear",
     "Llama3",
     "LongRoPE",
+    "Proportional",
     "Scaling",
     "StaticNTK",
     "YaRN",
@@ -449,9 +450,52 @@ class LongRoPE:
         return out
 
 
-Scaling = Default | Linear | StaticNTK | DynamicNTK | YaRN | Llama3 | LongRoPE
+@dataclass(frozen=True)
+class Proportional:
+    """Proportional RoPE (Gemma 4): frequencies spread over the whole rotary head, only the first pairs turning.
+
+    theta_i = base^(-2i/r) / factor for the first k = floor(p*r/2) pairs (p = ``partial_rotary_factor``), and
+    0 for the other r/2 - k: those pairs turn by 0, so their dims come back unchanged. Unlike partial rotary
+    (``rotary_dim`` < ``head_dim``) the exponent's denominator is the whole r, and the dims that do not turn are
+    the layout's last pairs (in the half-split layout the end of each half), not the dims after rotary_dim.
+    """
+
+    factor: float = 1.0
+    partial_rotary_factor: float = 1.0
+    rope_type: ClassVar[str] = "proportional"
+
+    def validate(self, spec: RopeSpec) -> None:
+        check_positive("rope_scaling.factor", self.factor)
+        check_number("rope_scaling.partial_rotary_factor", self.partial_rotary_factor)
+        if not 0 < self.partial_rotary_factor <= 1:
+            raise SpecError(
+                "rope_scaling.partial_rotary_factor", f"must be in (0, 1], got {self.partial_rotary_factor!r}"
+            )
+        if self.turning(spec.rotary_dim) < 1:
+            raise SpecError(
+                "rope_scaling.partial_rotary_factor",
+                f"turns no pair: int({self.partial_rotary_factor!r} * {spec.rotary_dim} // 2) = 0",
+            )
+
+    def turning(self, rotary_dim: int) -> int:
+        """k, the number of pairs that turn: ``int(p * r // 2)``, as transformers computes it."""
+        return int(self.partial_rotary_factor * rotary_dim // 2)
+
+    def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
+        k = self.turning(spec.rotary_dim)
+        theta = default_inv_freq_mp(spec.base, spec.rotary_dim)
+        return [t / _mpf(self.factor) if i < k else mpmath.mpf(0) for i, t in enumerate(theta)]
+
+    def attention_factor(self, spec: RopeSpec) -> float:
+        return 1.0
+
+    def params(self) -> dict[str, Any]:
+        return {"factor": self.factor, "partial_rotary_factor": self.partial_rotary_factor}
+
+
+Scaling = Default | Linear | StaticNTK | DynamicNTK | YaRN | Llama3 | LongRoPE | Proportional
 ROPE_TYPES: dict[str, type] = {
-    cls.rope_type: cls for cls in (Default, Linear, StaticNTK, DynamicNTK, YaRN, Llama3, LongRoPE)
+    cls.rope_type: cls for cls in (Default, Linear, StaticNTK, DynamicNTK, YaRN, Llama3, LongRoPE, Proportional)
 }
 
 

@@ -43,6 +43,7 @@ from .schedules import (
     DynamicNTK,
     Layout,
     LongRoPE,
+    Proportional,
     Scaling,
     check_int,
     check_positive,
@@ -182,11 +183,14 @@ class RopeSpec:
                     "and 1e300",
                 )
         lengths: list[int | None] = [None]
+        turning = self.scaling.turning(self.rotary_dim) if isinstance(self.scaling, Proportional) else self.half
         if isinstance(self.scaling, LongRoPE):  # the long factors too
             lengths.append(self.scaling.original_max_position_embeddings + 1)
         for seq_len in lengths:
             for i, theta in enumerate(_inv_freq_mp_cached(self, seq_len)):
                 value = float(theta)
+                if value == 0 and isinstance(self.scaling, Proportional) and i >= turning:
+                    continue  # a pair proportional RoPE leaves unturned
                 if not (math.isfinite(value) and value > 0):
                     raise SpecError(
                         "rope_scaling",
@@ -238,6 +242,16 @@ class RopeSpec:
         """The indices of the rotated dims, in order (``rotary_dim`` of them)."""
         return np.arange(self.rotary_start, self.rotary_start + self.rotary_dim)
 
+    def turning_pairs(self) -> int:
+        """How many of the r/2 pairs turn (theta_i > 0): all of them, except under proportional RoPE."""
+        return self.scaling.turning(self.rotary_dim) if isinstance(self.scaling, Proportional) else self.half
+
+    def turning_dims(self) -> np.ndarray:
+        """The dims that turn, in order: :meth:`rotated_dims` less the pairs proportional RoPE leaves at angle 0."""
+        if self.turning_pairs() == self.half:
+            return self.rotated_dims()
+        return np.sort(self.pairs()[: self.turning_pairs()].ravel())
+
     @property
     def conventions(self) -> dict[str, Any]:
         """The deliberate conventions that differ from the defaults (empty for a plain HF-style spec)."""
@@ -273,8 +287,9 @@ class RopeSpec:
         return _inv_freq_cached(self, None if seq_len is None else int(seq_len)).copy()
 
     def wavelengths(self, seq_len: int | None = None) -> np.ndarray:
-        """2*pi/theta_i, in tokens."""
-        return 2 * np.pi / self.inv_freq(seq_len)
+        """2*pi/theta_i, in tokens (infinite for a pair that does not turn: proportional RoPE's last pairs)."""
+        with np.errstate(divide="ignore"):
+            return 2 * np.pi / self.inv_freq(seq_len)
 
     def pairs(self) -> np.ndarray:
         """The (a, b) dimension index pairs rotated together, shape (r/2, 2), pair i at theta_i."""

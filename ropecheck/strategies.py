@@ -42,7 +42,18 @@ from .errors import UsageError
 from .properties import Sample, position_limit
 from .protocol import round_to_dtype
 from .reference import MAX_EXACT_POSITION
-from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, Scaling, StaticNTK, YaRN
+from .schedules import (
+    ROPE_TYPES,
+    Default,
+    DynamicNTK,
+    Linear,
+    Llama3,
+    LongRoPE,
+    Proportional,
+    Scaling,
+    StaticNTK,
+    YaRN,
+)
 from .spec import RopeSpec
 from .tolerance import dtype_name
 
@@ -213,13 +224,20 @@ def _longrope(draw: st.DrawFn, rotary_dim: int) -> LongRoPE:
     return LongRoPE(tuple(draw(factors)), tuple(draw(factors)), draw(_original_length()), factor=draw(_factor()))
 
 
+@st.composite
+def _proportional(draw: st.DrawFn, rotary_dim: int) -> Proportional:
+    # only the fractions that leave at least one pair turning for this rotary_dim (as a real config would)
+    fractions = [p for p in (1.0, 0.5, 0.25, 0.75) if int(p * rotary_dim // 2) >= 1]
+    return Proportional(draw(_choice((1.0, 2.0, 8.0))), draw(_choice(tuple(fractions))))
+
+
 def schedules(rotary_dim: int, *, kinds: Sequence[str] | None = None) -> st.SearchStrategy[Scaling]:
     """Frequency schedules valid for ``rotary_dim``: any of ``ROPE_TYPES`` (default first).
 
     Args:
         rotary_dim: the rotated dims (LongRoPE needs rotary_dim/2 factors).
         kinds: rope types to draw from (``"default"``, ``"linear"``, ``"static-ntk"``,
-            ``"dynamic"``, ``"yarn"``, ``"llama3"``, ``"longrope"``); all by default.
+            ``"dynamic"``, ``"yarn"``, ``"llama3"``, ``"longrope"``, ``"proportional"``); all by default.
 
     Example:
         >>> type(schedules(8, kinds=["linear"]).example()).__name__
@@ -241,6 +259,7 @@ def _schedules(rotary_dim: int, names: tuple[str, ...]) -> st.SearchStrategy[Sca
         "yarn": _yarn(),
         "llama3": _llama3(),
         "longrope": _longrope(rotary_dim),
+        "proportional": _proportional(rotary_dim),
     }
     return st.one_of(*(table[k] for k in names))
 

@@ -45,6 +45,8 @@ __all__ = ["MODES", "Driven", "NotDriven", "code_path", "prepare"]
 MODES = ("fp32", "cast")
 
 _NOT_TEXT = ("Vision", "DiT", "Patch", "2D", "Image")
+#: head_dim set when a family's defaults derive an odd rotary_dim from hidden_size / num_attention_heads
+_FALLBACK_HEAD_DIM = 128
 
 
 class NotDriven(Exception):
@@ -61,6 +63,8 @@ class Driven:
     rotary_class: str
     apply_function: str
     notes: tuple[str, ...] = ()
+    #: the model's own context where the code has a fixed-size table (positions past it never reach the table)
+    max_position: int | None = None
 
 
 def _text_config(config: Any) -> Any:
@@ -90,10 +94,22 @@ def _layer_types(params: Any, rope: Any = None) -> list[str]:
     return [""]
 
 
+#: Keys the rotary module reads as attributes, which a config may hold under its own names (``attribute_map``)
+_READ_AS_THE_MODEL_DOES = ("hidden_size", "num_attention_heads", "max_position_embeddings", "rope_parameters")
+
+
 def _config_dict(config: Any) -> dict[str, Any]:
     """The config as the spec reader reads it, with ``head_dim`` as the model's attention reads it
     (``config.head_dim``, a property in some families, absent from ``to_dict()``)."""
     out = dict(config.to_dict())
+    for key in _READ_AS_THE_MODEL_DOES:  # names the config maps onto its own (DBRX: d_model, n_heads, max_seq_len)
+        if out.get(key) is None:
+            try:
+                value = getattr(config, key, None)
+            except Exception:  # a per-layer attribute that refuses a global read
+                value = None
+            if value is not None:
+                out[key] = value
     try:
         head_dim = getattr(config, "head_dim", None)
     except Exception:  # a per-layer attribute that refuses a global read: the per-layer configs carry it
@@ -107,10 +123,13 @@ def _layer_config(config: Any, layer_type: str, whole: dict[str, Any]) -> dict[s
     """The config a layer type's rotary reads: its own resolved config where the family has one per layer type
     (``per_layer_config``: a head_dim per layer type), else the whole config."""
     per_layer = getattr(config, "per_layer_config", None)
-    if layer_type and isinstance(per_layer, dict) and layer_type in per_layer:
+    if not layer_type or per_layer is None:
+        return whole
+    try:  # a dict by layer type, or transformers' per-layer view (indexed by layer or by layer type)
         sub = per_layer[layer_type]
-        return _config_dict(sub) if hasattr(sub, "to_dict") else dict(sub)
-    return whole
+    except (KeyError, IndexError, TypeError, ValueError):
+        return whole
+    return _config_dict(sub) if hasattr(sub, "to_dict") else dict(sub)
 
 
 def _rotary_candidates(family: Family) -> list[str]:
@@ -200,10 +219,13 @@ def prepare(family: Family) -> list[Driven]:
     sub-config of the family's config in turn (an encoder's, a decoder's), and the page says which.
     """
     if not family.rotary_classes:
+        table = _prepare_table(family)
+        if table is not None:
+            return table
         raise NotDriven("no rotary embedding module: the sin/cos table is built inside the attention or model code")
     candidates = _rotary_candidates(family)
     if not candidates:
-        raise NotDriven(f"only a vision rotary embedding (2-D positions): {', '.join(family.rotary_classes)}")
+        return _prepare_vision(family)
     try:
         cfg_mod = importlib.import_module(family.config_module)
         top = getattr(cfg_mod, family.config_class)()
@@ -232,7 +254,160 @@ def prepare(family: Family) -> list[Driven]:
                 for d in drivens:
                     d.notes = (f"driven from the {key} sub-config (the text config does not build it)", *d.notes)
             return drivens
+    odd = [e for e in errors if e.startswith("the spec from the config: rotary_dim: must be even")]
+    if odd:
+        # defaults that no checkpoint uses: hidden_size/num_attention_heads gives an odd rotary_dim (GLM-4 MoE's
+        # 4096/96 * 0.5 = 21); the family's own head_dim key set to a common size gives the model as released
+        derived = _config_dict(config).get("head_dim") or getattr(config, "hidden_size", 0) // max(
+            getattr(config, "num_attention_heads", 1), 1
+        )
+        sized = copy.deepcopy(config)
+        sized.head_dim = _FALLBACK_HEAD_DIM
+        drivens = _try(modeling, sized, candidates, apply_names, errors)
+        if drivens is not None:
+            for d in drivens:
+                d.notes = (
+                    f"the config's defaults give head_dim {derived} and an odd {odd[0].split('got ')[-1]} rotary dims, "
+                    f"which no model uses: driven with head_dim={_FALLBACK_HEAD_DIM}",
+                    *d.notes,
+                )
+            return drivens
     raise NotDriven("; ".join(dict.fromkeys(errors)))
+
+
+def _prepare_vision(family: Family) -> list[Driven]:
+    """A vision encoder's 2-D axial rotary, driven from its vision config with patch positions (h, w).
+
+    The rotary module takes one (h, w) row per patch, ``(patches, 2)``, and returns cos/sin per patch; the spec's
+    pair -> axis assignment is the reader's (``AXIAL_VISION_MODEL_TYPES``), never taken from this code.
+    """
+    only = f"only a vision rotary embedding (2-D positions): {', '.join(family.rotary_classes)}"
+    try:
+        modeling = importlib.import_module(family.module)
+        top = getattr(importlib.import_module(family.config_module), family.config_class)()
+    except Exception as exc:  # the family's own code failed: the reason of the skip
+        raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
+    subs = [
+        (key, sub)
+        for key in sorted(getattr(top, "sub_configs", None) or {})
+        if "vision" in key and (sub := getattr(top, key, None)) is not None and hasattr(sub, "to_dict")
+    ]
+    if "vision" in type(top).__name__.lower():
+        subs.insert(0, ("", top))
+    fns = [f for f in family.apply_functions if "vision" in f] + [
+        f for f in family.apply_functions if f == "apply_rotary_pos_emb"
+    ]
+    errors: list[str] = []
+    for key, config in subs:
+        try:
+            spec = RopeSpec.from_hf_config(_config_dict(config), config_key=".")
+        except RopeCheckError as exc:
+            errors.append(f"the spec from the {key or 'top-level'} config: {exc}")
+            continue
+        if spec.axes is None or len(spec.axes.axes) != 2:
+            errors.append(f"the reader knows no 2-D axial layout for model_type {config.model_type!r}")
+            continue
+        for cls_name in family.rotary_classes:
+            for fn_name in fns:
+                try:
+                    return [_drive_vision(modeling, config, spec, cls_name, fn_name, key)]
+                except Exception as exc:
+                    errors.append(f"{cls_name} + {fn_name}: {type(exc).__name__}: {exc}")
+    raise NotDriven("; ".join([only, *dict.fromkeys(errors)]))
+
+
+def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_name: str, key: str) -> Driven:
+    import torch  # heavy: imported when used
+
+    rope = getattr(modeling, cls_name)(config)
+    apply_fn = getattr(modeling, fn_name)
+    heads_axis = "unsqueeze_dim" in inspect.signature(apply_fn).parameters
+
+    def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        b, s = x.shape[:2]
+        patches = positions.permute(1, 2, 0).reshape(b * s, 2)  # (patches, (h, w)), as the encoder builds them
+        cos, sin = module(x, patches)
+        cos, sin = cos.reshape(b, s, -1), sin.reshape(b, s, -1)
+        # q as (batch, seq, heads, head_dim): the vision functions unsqueeze cos at -2, the others take the axis
+        out = apply_fn(x, x, cos, sin, unsqueeze_dim=2) if heads_axis else apply_fn(x, x, cos, sin)
+        return (out[0] if isinstance(out, tuple) else out).to(x.dtype)
+
+    probe = torch.randn(1, 3, 2, spec.head_dim)
+    out = run(rope, probe, torch.zeros(2, 1, 3, dtype=torch.long))
+    if tuple(out.shape) != tuple(probe.shape):
+        raise NotDriven(f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
+
+    def make(mode: str) -> Callable[..., Any]:
+        modules: dict[Any, Any] = {}
+
+        def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+            module = rope if mode == "fp32" else modules.setdefault(x.dtype, copy.deepcopy(rope).to(x.dtype))
+            return run(module, x, positions)
+
+        fn.rope_convention = "axes"  # type: ignore[attr-defined]
+        fn.rope_backend = "torch"  # type: ignore[attr-defined]
+        return fn
+
+    notes = (
+        f"vision encoder only: driven from the {key or 'top-level'} config with 2-D patch positions (h, w), "
+        f"{spec.axes.scheme if spec.axes else ''}",
+    )
+    return Driven("", spec, make, cls_name, fn_name, notes)
+
+
+#: A module-level table builder ``f(num_pos, rotary_dim) -> [sin | cos]`` (GPT-J, CodeGen): the attention indexes
+#: the table by position, splits it into sin and cos, and calls ``apply(x_rot, sin, cos)`` on the first rotary_dim dims.
+_TABLE_FUNCTION = "create_sinusoidal_positions"
+
+
+def _prepare_table(family: Family) -> list[Driven] | None:
+    """The family driven through its module-level sin/cos table (None when the module has none)."""
+    try:
+        modeling = importlib.import_module(family.module)
+        make_table = getattr(modeling, _TABLE_FUNCTION, None)
+        if make_table is None:
+            return None
+        config = _text_config(getattr(importlib.import_module(family.config_module), family.config_class)())
+    except Exception as exc:  # the family's own code failed: the reason of the skip
+        raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
+    names = [
+        f
+        for f in family.apply_functions
+        if list(inspect.signature(getattr(modeling, f)).parameters)[:3] == ["tensor", "sin", "cos"]
+    ]
+    if not names:
+        raise NotDriven(f"{_TABLE_FUNCTION} builds the table, but no apply function takes (tensor, sin, cos)")
+    apply_fn = getattr(modeling, names[0])
+    try:
+        spec = RopeSpec.from_hf_config(_config_dict(config), config_key=".")
+    except RopeCheckError as exc:
+        raise NotDriven(f"the spec from the config: {exc}") from exc
+    length = spec.max_position_embeddings or 2048
+    r = spec.rotary_dim
+
+    def make(mode: str) -> Callable[..., Any]:
+        import torch  # heavy: imported when used
+
+        built = make_table(length, r)  # the model's buffer, float32 as built
+        tables: dict[Any, Any] = {}
+
+        def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+            table = built if mode == "fp32" else tables.setdefault(x.dtype, built.to(x.dtype))  # model.to(dtype)
+            sincos = table[positions].to(x.dtype)  # (batch, seq, rotary_dim), as the attention gathers it
+            sin, cos = torch.split(sincos, sincos.shape[-1] // 2, dim=-1)
+            out = apply_fn(x[..., :r], sin, cos)  # q is (batch, seq, heads, head_dim) there
+            return torch.cat([out, x[..., r:]], dim=-1).to(x.dtype)
+
+        fn.rope_convention = "positions"  # type: ignore[attr-defined]
+        fn.rope_backend = "torch"  # type: ignore[attr-defined]
+        return fn
+
+    note = (
+        f"no rotary module: the attention indexes {_TABLE_FUNCTION}({length}, {r}) by position and calls "
+        f"{names[0]}(q[..., :{r}], sin, cos); the rest of the head passes through; judged over the table's "
+        f"{length} positions (the model's context)"
+    )
+    return [Driven("", spec, make, _TABLE_FUNCTION, names[0], (note,), max_position=length)]
 
 
 def _try(modeling: Any, config: Any, candidates: list[str], apply_names: list[str], errors: list[str]) -> Any:
@@ -335,14 +510,14 @@ def code_path(family: Family, driven: Driven) -> str:
     """A short hash of the code a verdict runs: the rotary class's ``forward`` and default frequencies, and the
     apply function, with docstrings, comments and the family's class-name prefix left out -- clones share it."""
     modeling = importlib.import_module(family.module)
-    cls = getattr(modeling, driven.rotary_class)
-    prefix = driven.rotary_class[: -len("RotaryEmbedding")]
+    cls: Any = getattr(modeling, driven.rotary_class)
+    suffix = "RotaryEmbedding"
+    prefix = driven.rotary_class[: -len(suffix)] if driven.rotary_class.endswith(suffix) else ""
+    table = (
+        (cls,) if not inspect.isclass(cls) else (cls.forward, getattr(cls, "compute_default_rope_parameters", None))  # type: ignore[attr-defined]
+    )
     parts = []
-    for obj in (
-        cls.forward,
-        getattr(cls, "compute_default_rope_parameters", None),
-        getattr(modeling, driven.apply_function),
-    ):
+    for obj in (*table, getattr(modeling, driven.apply_function)):
         if obj is None:
             continue
         try:

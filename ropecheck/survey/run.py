@@ -115,7 +115,7 @@ def run_family(
                     name=name,
                     dtypes=mode_dtypes,
                     device="cpu",
-                    max_position=max_position,
+                    max_position=min(max_position, driven.max_position or max_position),
                     timeout=timeout,
                 )
             except RopeCheckError as exc:  # the spec or options do not fit this family: ours to explain

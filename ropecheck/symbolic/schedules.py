@@ -16,6 +16,7 @@ expression (a float parameter is read as the exact rational it prints as).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy as np
 import sympy
 from sympy import Max, Min, Piecewise, Rational, log, pi
 
-from ..schedules import Default, DynamicNTK, Linear, Llama3, LongRoPE, StaticNTK, YaRN
+from ..schedules import Default, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
 from ..spec import RopeSpec
 
 __all__ = ["SYMBOLIC_SCHEDULES", "agreement", "exact", "theta_expression"]
@@ -105,6 +106,12 @@ def _longrope(spec: RopeSpec, sch: Any, i: int, length: Any) -> Any:
     return Piecewise((theta / long_, sympy.Gt(length, l0)), (theta / short, True))
 
 
+def _proportional(spec: RopeSpec, sch: Any, i: int, length: Any) -> Any:
+    if i >= sch.turning(spec.rotary_dim):  # a pair that does not turn
+        return sympy.Integer(0)
+    return _default(spec, i) / exact(sch.factor)
+
+
 #: schedule class -> its theta_i(L) as an exact expression
 SYMBOLIC_SCHEDULES: dict[type, Callable[[RopeSpec, Any, int, Any], Any]] = {
     Default: lambda spec, sch, i, length: _default(spec, i),
@@ -114,6 +121,7 @@ SYMBOLIC_SCHEDULES: dict[type, Callable[[RopeSpec, Any, int, Any], Any]] = {
     YaRN: _yarn,
     Llama3: _llama3,
     LongRoPE: _longrope,
+    Proportional: _proportional,
 }
 
 
@@ -137,5 +145,7 @@ def agreement(spec: RopeSpec, lengths: tuple[int | None, ...] = (None,)) -> floa
     for length in lengths:
         got = np.array([float(sympy.N(theta_expression(spec, i, length), 30)) for i in range(spec.half)])
         want = spec.inv_freq(length)
-        worst = max(worst, float(np.max(np.abs(got - want) / np.abs(want))))
+        if not np.array_equal(got == 0, want == 0):  # a pair that turns in one and not in the other
+            return math.inf
+        worst = max(worst, float(np.max(np.abs(got - want) / np.where(want == 0, 1.0, np.abs(want)))))
     return worst

@@ -101,7 +101,8 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
             shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:2])
             out.append(_d("layout", got=ident.layout, want=spec.layout, shown=shown))
         return out
-    if ident.layout != spec.layout and ident.pairs:
+    turning = [tuple(int(j) for j in pair) for pair in spec.pairs()[: spec.turning_pairs()]]
+    if ident.layout != spec.layout and ident.pairs and [tuple(p) for p in ident.pairs] != turning:
         if ident.layout in ("half", "interleaved"):
             shown = ", ".join(f"({a}, {b})" for a, b in ident.pairs[:2])
             out.append(_d("layout", got=ident.layout, want=spec.layout, shown=shown))
@@ -134,10 +135,10 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
             )
         )
     out += _scale(ident, spec)
-    if not ident.inv_freq or len(ident.inv_freq) != spec.half:
+    if not ident.inv_freq or len(ident.inv_freq) not in {spec.half, spec.turning_pairs()}:
         return out
     seq_len = expected_seq_len(spec, list(ident.positions))
-    want_t = spec.inv_freq(seq_len)
+    want_t = spec.inv_freq(seq_len)[: len(ident.inv_freq)]  # proportional RoPE: the pairs that turn
     got_t = np.array(ident.inv_freq)
     # the phase at position 0: an offset of k positions shows as phi_i(0) = k theta_i
     ph0 = np.array(ident.phase0) * (1.0 if spec.direction > 0 else -1.0)
@@ -167,7 +168,7 @@ def _rotated_dims(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     want_dims = spec.rotated_dims().tolist()
     got_dims = list(ident.rotated_dims)
     r_spec = spec.rotary_dim
-    if got_dims == want_dims or not got_dims:
+    if got_dims == want_dims or got_dims == spec.turning_dims().tolist() or not got_dims:
         return []
     if len(got_dims) == r_spec:
         msg = (
@@ -231,6 +232,7 @@ def _low_precision_entries(ident: Identification) -> str | None:
 
 
 def _matches(got: np.ndarray, want: np.ndarray, tol: np.ndarray) -> bool:
+    want = want[: len(got)]  # proportional RoPE: only the pairs that turn were identified
     return bool(np.all(np.abs(got - want) / want <= np.maximum(tol, 1e-6)))
 
 
@@ -259,7 +261,7 @@ def _frequency_words(
         if abs(b / spec.base - 1) > 1e-6 and _matches(got, spec.with_(base=b).inv_freq(seq_len), tol):
             return _d("base_wrong", got=b, want=spec.base)
     if spec.rope_type != "default":
-        plain = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()
+        plain = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()[:n]
         if np.allclose(got, plain, rtol=1e-5):
             return _d("scaling_missing", rope_type=spec.rope_type, base=spec.base)
     for name in ("bfloat16", "float16"):
@@ -363,7 +365,7 @@ def _ntk_length(got: np.ndarray, spec: RopeSpec) -> int | None:
     length = int(round((grow + s - 1) * l0 / s))
     if length <= l0 or abs(length - l0) < 1:
         return None
-    if np.allclose(got, spec.inv_freq(length), rtol=1e-4):
+    if np.allclose(got, spec.inv_freq(length)[: len(got)], rtol=1e-4):
         return length
     return None
 

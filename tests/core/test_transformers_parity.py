@@ -97,6 +97,13 @@ CASES = {
         131072,
         [None, 4096, 4097, 100000],
     ),
+    # Gemma 4's global layers: a quarter of the pairs turn, at frequencies over the whole head; the rest turn by 0
+    "proportional": ({"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, 131072, [None]),
+    "proportional-factor": (
+        {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.5, "factor": 8.0},
+        131072,
+        [None],
+    ),
 }
 
 
@@ -119,8 +126,7 @@ def _hf_inv_freq(cfg: LlamaConfig, seq_len: int | None) -> tuple[np.ndarray, flo
 
 def test_every_rope_type_is_covered() -> None:
     covered = {params["rope_type"] for params, _, _ in CASES.values()}
-    offered = set(ROPE_INIT_FUNCTIONS) - {"proportional"}  # a Gemma-specific layout of the default schedule
-    assert offered <= covered
+    assert set(ROPE_INIT_FUNCTIONS) <= covered
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -131,7 +137,8 @@ def test_inv_freq_and_attention_factor_match_transformers(name: str) -> None:
     for seq_len in seq_lens:
         theirs, att = _hf_inv_freq(cfg, seq_len)
         mine = ours.inv_freq(seq_len)
-        rel = np.abs(mine - theirs) / np.abs(theirs)
+        assert np.array_equal(mine == 0, theirs == 0), (mine, theirs)  # the same pairs turn (proportional)
+        rel = np.abs(mine - theirs) / np.where(theirs == 0, 1.0, np.abs(theirs))
         assert rel.max() <= REL_TOL, f"{name} seq_len={seq_len}: max rel diff {rel.max():.2e} at index {rel.argmax()}"
         assert abs(ours.attention_factor - att) <= REL_TOL * abs(att), (ours.attention_factor, att)
 

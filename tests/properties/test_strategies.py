@@ -44,7 +44,9 @@ def test_rotary_dims_are_even_and_fit(data: st.DataObject, d: int) -> None:
 def test_specs_are_valid_and_have_finite_frequencies(spec: RopeSpec) -> None:
     assert spec.rotary_dim <= spec.head_dim and spec.layout in ("half", "interleaved")
     inv = spec.inv_freq()
-    assert inv.shape == (spec.half,) and np.all(np.isfinite(inv)) and np.all(inv > 0)
+    k = spec.turning_pairs()  # all pairs turn, except proportional RoPE's last ones (theta 0)
+    assert 1 <= k <= spec.half and inv.shape == (spec.half,) and np.all(np.isfinite(inv))
+    assert np.all(inv[:k] > 0) and np.all(inv[k:] == 0), (spec, inv)
 
 
 @pytest.mark.parametrize("kind", list(ROPE_TYPES))

@@ -88,9 +88,81 @@ def test_the_installed_families_include_the_known_ones() -> None:
     found = discover()
     for name in ("llama", "gemma3", "modernbert", "cohere2", "qwen2"):
         assert name in found
-    assert "gptj" in found and not found["gptj"].rotary_classes  # found, and skipped with its reason
+    assert "clvp" in found and not found["clvp"].rotary_classes  # found, and skipped with its reason
     with pytest.raises(NotDriven, match="no rotary embedding module"):
-        prepare(found["gptj"])
+        prepare(found["clvp"])
+
+
+def test_a_module_level_sin_cos_table_is_driven_as_the_attention_uses_it() -> None:
+    """GPT-J: no rotary module; create_sinusoidal_positions indexed by position, apply on the first rotary_dim dims."""
+    (driven,) = prepare(discover()["gptj"])
+    assert (driven.spec.layout, driven.spec.head_dim, driven.spec.rotary_dim) == ("interleaved", 256, 64)
+    assert driven.max_position == 2048  # judged over the table the model builds (n_positions)
+    result = run_family(discover()["gptj"], dtypes=("float32",), max_position=512)
+    assert cells(result, ("float32",)) == {"fp32/float32": []}
+
+
+def test_a_broken_table_family_fails_with_the_right_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    import transformers.models.gptj.modeling_gptj as gptj
+
+    def half_split(x):  # type: ignore[no-untyped-def]  # rotate_half where GPT-J pairs (2i, 2i+1)
+        half = x.shape[-1] // 2
+        return __import__("torch").cat((-x[..., half:], x[..., :half]), dim=-1)
+
+    monkeypatch.setattr(gptj, "rotate_every_two", half_split)
+    result = run_family(discover()["gptj"], dtypes=("float32",), max_position=512)
+    assert "layout" in cells(result, ("float32",))["fp32/float32"]
+
+
+def test_proportional_rope_conforms_and_a_wrong_one_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LFM3's global layers: half of the pairs turn, at frequencies over the whole head (Gemma 4's proportional)."""
+    family = discover()["lfm3"]
+    full = [d for d in prepare(family) if d.layer_type == "full_attention"]
+    assert full and full[0].spec.rope_type == "proportional" and full[0].spec.turning_pairs() == 32
+    result = run_family(family, dtypes=("float32",), max_position=512)
+    assert cells(result, ("float32",))["fp32/full_attention/float32"] == []
+
+    import torch
+    from transformers import modeling_rope_utils
+
+    def over_the_turning_dims(config, device=None, seq_len=None, layer_type=None):  # type: ignore[no-untyped-def]
+        # the partial-rotary way: the exponent over the turning dims (2k), not over the whole head
+        inv, att = modeling_rope_utils._compute_proportional_rope_parameters(config, device, seq_len, layer_type)
+        k = int((inv > 0).sum())
+        inv[:k] = 1.0 / (inv.new_tensor(1e6) ** (torch.arange(0, 2 * k, 2, dtype=torch.float) / (2 * k)))
+        return inv, att
+
+    monkeypatch.setitem(modeling_rope_utils.ROPE_INIT_FUNCTIONS, "proportional", over_the_turning_dims)
+    result = run_family(family, dtypes=("float32",), max_position=512)
+    assert cells(result, ("float32",))["fp32/full_attention/float32"] != []
+
+
+def test_config_names_mapped_onto_the_standard_ones_are_read() -> None:
+    """DBRX's config says d_model, n_heads, max_seq_len: the rotary module reads them as hidden_size & co."""
+    (driven,) = prepare(discover()["dbrx"])
+    assert (driven.spec.head_dim, driven.spec.max_position_embeddings) == (2048 // 16, 2048)
+
+
+def test_defaults_with_an_odd_rotary_dim_are_driven_at_a_usable_head_dim_and_say_so() -> None:
+    (driven,) = prepare(discover()["glm4_moe"])
+    assert (driven.spec.head_dim, driven.spec.rotary_dim) == (128, 64)
+    assert any("odd 21 rotary dims" in n for n in driven.notes)
+
+
+def test_a_vision_encoder_is_driven_with_patch_positions() -> None:
+    (driven,) = prepare(discover()["glm5_next"])
+    assert driven.spec.axes is not None and driven.spec.axes.scheme == "axial-shared"
+    result = run_family(discover()["glm5_next"], dtypes=("float32",), max_position=512)
+    assert cells(result, ("float32",)) == {"fp32/float32": []}
+
+
+def test_a_vision_encoder_read_with_the_wrong_axes_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader's pair -> axis table has teeth: GLM-5's shared layout read as Inkling 2's reversed one."""
+    from ropecheck import hf
+
+    monkeypatch.setitem(hf.AXIAL_VISION_MODEL_TYPES, "glm5_next_vision", ("shared-reversed", "hidden_size"))
+    result = run_family(discover()["glm5_next"], dtypes=("float32",), max_position=512)
+    assert any(label.startswith("axes/") for label in cells(result, ("float32",))["fp32/float32"])
 
 
 def test_layer_types_are_driven_one_by_one() -> None:
@@ -197,10 +269,10 @@ def test_the_report_section_holds_for_a_reviewed_family(monkeypatch: pytest.Monk
     import ropecheck.report.survey as section_module
 
     found = discover()
-    monkeypatch.setattr(section_module, "discover", lambda: {"nanochat": found["nanochat"], "gptj": found["gptj"]})
+    monkeypatch.setattr(section_module, "discover", lambda: {"nanochat": found["nanochat"], "clvp": found["clvp"]})
     section = section_module.collect_survey(lambda message: None)
     rows = {r.name: r for r in section.rows}
-    assert rows["gptj"].verdict == "SKIP" and rows["gptj"].held
+    assert rows["clvp"].verdict == "SKIP" and rows["clvp"].held
     assert rows["nanochat / float32"].verdict == "FAIL" and rows["nanochat / float32"].held  # the reviewed convention
     assert section.held
     assert {p.path for p in section.pages} >= {"survey/README.md", "survey/families/nanochat.md"}
