@@ -67,6 +67,25 @@ class Driven:
     max_position: int | None = None
 
 
+def _per_dtype(mode: str, built: Any, cast: Callable[[Any, Any], Any]) -> Callable[[Any], Any]:
+    """dtype -> ``built`` in the ``fp32`` mode; in the ``cast`` mode ``cast(built, dtype)``, made once per dtype
+    (as ``model.to(dtype)`` casts the module or buffer once, not on every call)."""
+    cache: dict[Any, Any] = {}
+
+    def get(dtype: Any) -> Any:
+        if mode == "fp32":
+            return built
+        if dtype not in cache:
+            cache[dtype] = cast(built, dtype)
+        return cache[dtype]
+
+    return get
+
+
+def _cast_module(module: Any, dtype: Any) -> Any:
+    return copy.deepcopy(module).to(dtype)
+
+
 def _text_config(config: Any) -> Any:
     get = getattr(config, "get_text_config", None)
     if get is None:
@@ -338,11 +357,10 @@ def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_
         raise NotDriven(f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
 
     def make(mode: str) -> Callable[..., Any]:
-        modules: dict[Any, Any] = {}
+        module_for = _per_dtype(mode, rope, _cast_module)
 
         def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-            module = rope if mode == "fp32" else modules.setdefault(x.dtype, copy.deepcopy(rope).to(x.dtype))
-            return run(module, x, positions)
+            return run(module_for(x.dtype), x, positions)
 
         fn.rope_convention = "axes"  # type: ignore[attr-defined]
         fn.rope_backend = "torch"  # type: ignore[attr-defined]
@@ -388,12 +406,11 @@ def _prepare_table(family: Family) -> list[Driven] | None:
     def make(mode: str) -> Callable[..., Any]:
         import torch  # heavy: imported when used
 
-        built = make_table(length, r)  # the model's buffer, float32 as built
-        tables: dict[Any, Any] = {}
+        # the model's buffer, float32 as built; cast as model.to(dtype) casts it
+        table_for = _per_dtype(mode, make_table(length, r), lambda table, dtype: table.to(dtype))
 
         def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-            table = built if mode == "fp32" else tables.setdefault(x.dtype, built.to(x.dtype))  # model.to(dtype)
-            sincos = table[positions].to(x.dtype)  # (batch, seq, rotary_dim), as the attention gathers it
+            sincos = table_for(x.dtype)[positions].to(x.dtype)  # (batch, seq, rotary_dim), as the attention gathers it
             sin, cos = torch.split(sincos, sincos.shape[-1] // 2, dim=-1)
             out = apply_fn(x[..., :r], sin, cos)  # q is (batch, seq, heads, head_dim) there
             return torch.cat([out, x[..., r:]], dim=-1).to(x.dtype)
@@ -476,14 +493,7 @@ def _drive(
         )
 
     def make(mode: str) -> Callable[..., Any]:
-        modules: dict[Any, Any] = {}
-
-        def module_for(dtype: Any) -> Any:
-            if mode == "fp32":
-                return rope
-            if dtype not in modules:
-                modules[dtype] = copy.deepcopy(rope).to(dtype)
-            return modules[dtype]
+        module_for = _per_dtype(mode, rope, _cast_module)
 
         def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
             cos, sin = _call_rope(module_for(x.dtype), x, positions, layer_type)
