@@ -62,6 +62,7 @@ from .schedules import (
 __all__ = [
     "AXIAL_VISION_MODEL_TYPES",
     "INTERLEAVED_MODEL_TYPES",
+    "MROPE_INTERLEAVED_MODEL_TYPES",
     "MAX_CONFIG_BYTES",
     "TOP_LEVEL",
     "load_config",
@@ -72,7 +73,23 @@ __all__ = [
 ]
 
 # Architectures whose RoPE pairs adjacent dims (x_2i, x_2i+1) rather than (x_i, x_i+r/2).
-INTERLEAVED_MODEL_TYPES = frozenset({"gptj", "codegen", "cohere", "cohere2", "chatglm", "glm", "inkling2_vision"})
+INTERLEAVED_MODEL_TYPES = frozenset(
+    {"gptj", "codegen", "cohere", "cohere2", "chatglm", "glm", "inkling2_vision", "hy_v4_vl_text"}
+)
+#: text model types whose M-RoPE is interleaved (Qwen3-VL's pair i -> axis i mod 3) when the config does not say
+#: ``mrope_interleaved``: their code has no other way (the published Qwen3-VL configs say it; some defaults do not)
+MROPE_INTERLEAVED_MODEL_TYPES = frozenset(
+    {
+        "qwen3_vl_text",
+        "qwen3_vl_moe_text",
+        "qwen3_5_text",
+        "qwen3_5_moe_text",
+        "qwen3_omni_moe_text",
+        "qwen4_exp_text",
+        "hy_v4_vl_text",
+        "cosmos3_edge_text",
+    }
+)
 
 #: The largest config file read (bytes): published config.json files are a few KB, the
 #: largest (per-layer settings) well under 1 MiB.
@@ -511,7 +528,7 @@ def spec_fields_and_keys(
         "scaling": scaling,
         "max_position_embeddings": max_pos,
     }
-    axes = _multi_axis(params, prefix, rotary_dim, vision)
+    axes = _multi_axis(params, prefix, rotary_dim, vision, cfg.get("model_type"))
     if axes is not None:
         fields["axes"] = axes
     keys = {
@@ -536,7 +553,7 @@ def _axial_vision(cfg: Mapping[str, Any], source: str) -> tuple[str, str] | None
 
 
 def _multi_axis(
-    params: Mapping[str, Any], prefix: str, rotary_dim: Any, vision: tuple[str, str] | None
+    params: Mapping[str, Any], prefix: str, rotary_dim: Any, vision: tuple[str, str] | None, model_type: Any = None
 ) -> MultiAxis | None:
     """The :class:`~ropecheck.axes.MultiAxis` a config describes (``mrope_section``, a vision encoder), or None."""
     if not isinstance(rotary_dim, int) or isinstance(rotary_dim, bool) or rotary_dim < 2 or rotary_dim % 2:
@@ -547,6 +564,8 @@ def _multi_axis(
     interleaved = params.get("mrope_interleaved")
     if interleaved is not None:
         check_bool(f"{prefix}.mrope_interleaved", interleaved)
+    elif section is not None and isinstance(model_type, str) and model_type.lower() in MROPE_INTERLEAVED_MODEL_TYPES:
+        interleaved = True
     if section is None:
         if interleaved:
             raise SpecError(f"{prefix}.mrope_section", "required with mrope_interleaved but missing")

@@ -254,9 +254,8 @@ def prepare(family: Family) -> list[Driven]:
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
     params = getattr(config, "rope_parameters", None) or {}
     flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
-    for p in flat:
-        if isinstance(p, dict) and p.get("mrope_section"):
-            raise NotDriven(f"multi-axis positions (mrope_section {p['mrope_section']})")
+    # M-RoPE the config declares: driven with one position row per axis, (axes, batch, seq), as the model builds them
+    axes = max((len(p["mrope_section"]) for p in flat if isinstance(p, dict) and p.get("mrope_section")), default=0)
     apply_names = _apply_candidates(family, config)
     if not apply_names:
         raise NotDriven("no apply_rotary* function for 1-D positions in the modeling module")
@@ -267,7 +266,7 @@ def prepare(family: Family) -> list[Driven]:
         if (sub := getattr(top, key, None)) is not None and sub is not config and hasattr(sub, "to_dict")
     ]
     for key, cfg in tried:
-        drivens = _try(modeling, cfg, candidates, apply_names, errors)
+        drivens = _try(modeling, cfg, candidates, apply_names, errors, axes)
         if drivens is not None:
             if key:
                 for d in drivens:
@@ -282,7 +281,7 @@ def prepare(family: Family) -> list[Driven]:
         )
         sized = copy.deepcopy(config)
         sized.head_dim = _FALLBACK_HEAD_DIM
-        drivens = _try(modeling, sized, candidates, apply_names, errors)
+        drivens = _try(modeling, sized, candidates, apply_names, errors, axes)
         if drivens is not None:
             for d in drivens:
                 d.notes = (
@@ -427,7 +426,51 @@ def _prepare_table(family: Family) -> list[Driven] | None:
     return [Driven("", spec, make, _TABLE_FUNCTION, names[0], (note,), max_position=length)]
 
 
-def _try(modeling: Any, config: Any, candidates: list[str], apply_names: list[str], errors: list[str]) -> Any:
+def _takes_table_rows(apply_fn: Callable[..., Any]) -> bool:
+    """``apply(tensor, sin, cos)``: one tensor and the gathered rows of a ``[sin | cos]`` table (GPT-J, CodeGen)."""
+    return list(inspect.signature(apply_fn).parameters)[:3] == ["tensor", "sin", "cos"]
+
+
+def _drive_sin_cos(rope: Any, apply_fn: Callable[..., Any], cfg_dict: dict[str, Any], cls: str, fn: str) -> Driven:
+    """A rotary module that gathers its ``[sin | cos]`` table by position and returns ``(sin, cos)`` -- in that
+    order -- for ``apply(x_rot, sin, cos)``; the attention rotates the first rotary_dim dims and passes the rest."""
+    import torch  # heavy: imported when used
+
+    spec = RopeSpec.from_hf_config(cfg_dict, config_key=".")
+    r = spec.rotary_dim
+    length = int(getattr(rope, "max_positions", 0) or spec.max_position_embeddings or 2048)
+
+    def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        sin, cos = module(x, positions)  # (batch, seq, rotary_dim / 2) each
+        out = apply_fn(x[..., :r], sin, cos)  # q is (batch, seq, heads, head_dim) there
+        return torch.cat([out, x[..., r:]], dim=-1).to(x.dtype)
+
+    probe = torch.randn(1, 3, 2, spec.head_dim)
+    out = run(rope, probe, torch.arange(3)[None])
+    if tuple(out.shape) != tuple(probe.shape):
+        raise NotDriven(f"{fn} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
+
+    def make(mode: str) -> Callable[..., Any]:
+        module_for = _per_dtype(mode, rope, _cast_module)
+
+        def fn_(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+            return run(module_for(x.dtype), x, positions)
+
+        fn_.rope_convention = "positions"  # type: ignore[attr-defined]
+        fn_.rope_backend = "torch"  # type: ignore[attr-defined]
+        return fn_
+
+    note = (
+        f"{cls} returns (sin, cos), gathered from its {length}-row table, and the attention calls "
+        f"{fn}(q[..., :{r}], sin, cos); the rest of the head passes through; judged over the table's "
+        f"{length} positions (the model's context)"
+    )
+    return Driven("", spec, make, cls, fn, (note,), max_position=length)
+
+
+def _try(
+    modeling: Any, config: Any, candidates: list[str], apply_names: list[str], errors: list[str], axes: int = 0
+) -> Any:
     """The drivens of the first rotary class and apply function that work with ``config``, else None."""
     params = getattr(config, "rope_parameters", None) or {}
     cfg_dict = _config_dict(config)
@@ -440,9 +483,11 @@ def _try(modeling: Any, config: Any, candidates: list[str], apply_names: list[st
         for fn_name in apply_names:
             apply_fn = getattr(modeling, fn_name)
             try:
+                if _takes_table_rows(apply_fn):
+                    return [_drive_sin_cos(rope, apply_fn, cfg_dict, cls_name, fn_name)]
                 _check_params(apply_fn)
                 return [
-                    _drive(rope, apply_fn, _layer_config(config, lt, cfg_dict), lt, cls_name, fn_name)
+                    _drive(rope, apply_fn, _layer_config(config, lt, cfg_dict), lt, cls_name, fn_name, axes)
                     for lt in _layer_types(params, rope)
                 ]
             except NotDriven as exc:
@@ -455,13 +500,24 @@ def _try(modeling: Any, config: Any, candidates: list[str], apply_names: list[st
 
 
 def _drive(
-    rope: Any, apply_fn: Callable[..., Any], cfg_dict: dict[str, Any], layer_type: str, cls_name: str, fn_name: str
+    rope: Any,
+    apply_fn: Callable[..., Any],
+    cfg_dict: dict[str, Any],
+    layer_type: str,
+    cls_name: str,
+    fn_name: str,
+    axes: int = 0,
 ) -> Driven:
+    """One layer type of a family; ``axes`` > 0: M-RoPE, called with positions ``(axes, batch, seq)``."""
     import torch  # heavy: imported when used
 
     spec = RopeSpec.from_hf_config(cfg_dict, layer_type=layer_type or "full_attention", config_key=".")
+    if axes and (spec.axes is None or len(spec.axes.axes) != axes):
+        raise NotDriven(f"the spec from the config has no {axes}-axis M-RoPE the positions could drive")
     x = torch.randn(1, 3, 2, spec.head_dim)
     positions = torch.arange(3)[None]
+    if axes:
+        positions = torch.stack([positions * (a + 1) for a in range(axes)])  # distinct per axis
     cos, sin = _call_rope(rope, x, positions, layer_type)
     split = sin is not None and cos.shape[-1] < spec.head_dim
     notes: list[str] = []
@@ -499,11 +555,15 @@ def _drive(
             cos, sin = _call_rope(module_for(x.dtype), x, positions, layer_type)
             return _apply(apply_fn, x, cos, sin, split, heads_first)
 
-        fn.rope_convention = "positions"  # type: ignore[attr-defined]
+        fn.rope_convention = "axes" if axes else "positions"  # type: ignore[attr-defined]
         fn.rope_backend = "torch"  # type: ignore[attr-defined]
         return fn
 
-    if str(cfg_dict.get("model_type", "")).lower() not in INTERLEAVED_MODEL_TYPES and spec.layout == "half":
+    if axes:
+        notes.append(
+            f"M-RoPE: driven with {axes} position rows (axes, batch, seq), {spec.axes.scheme if spec.axes else ''}"
+        )
+    elif str(cfg_dict.get("model_type", "")).lower() not in INTERLEAVED_MODEL_TYPES and spec.layout == "half":
         # a config does not say how its dims pair up (the reader knows it only for the model types it lists):
         # take the pairing the code uses when it is interleaved, and say so
         try:

@@ -18,6 +18,7 @@ from ropecheck.cli import main
 from ropecheck.errors import ExitCode
 from ropecheck.survey import (
     Expected,
+    Family,
     NotDriven,
     Registry,
     cells,
@@ -93,8 +94,8 @@ def test_the_installed_families_include_the_known_ones() -> None:
         prepare(found["clvp"])
 
 
-def test_a_module_level_sin_cos_table_is_driven_as_the_attention_uses_it() -> None:
-    """GPT-J: no rotary module; create_sinusoidal_positions indexed by position, apply on the first rotary_dim dims."""
+def test_gptj_is_driven_as_its_attention_uses_its_table() -> None:
+    """GPT-J: a [sin | cos] table gathered by position, apply(q[..., :rotary_dim], sin, cos), the rest passed."""
     (driven,) = prepare(discover()["gptj"])
     assert (driven.spec.layout, driven.spec.head_dim, driven.spec.rotary_dim) == ("interleaved", 256, 64)
     assert driven.max_position == 2048  # judged over the table the model builds (n_positions)
@@ -105,12 +106,38 @@ def test_a_module_level_sin_cos_table_is_driven_as_the_attention_uses_it() -> No
 def test_a_broken_table_family_fails_with_the_right_finding(monkeypatch: pytest.MonkeyPatch) -> None:
     import transformers.models.gptj.modeling_gptj as gptj
 
-    def half_split(x):  # type: ignore[no-untyped-def]  # rotate_half where GPT-J pairs (2i, 2i+1)
-        half = x.shape[-1] // 2
-        return __import__("torch").cat((-x[..., half:], x[..., :half]), dim=-1)
-
-    monkeypatch.setattr(gptj, "rotate_every_two", half_split)
+    monkeypatch.setattr(gptj, "rotate_every_two", _half_split)
     result = run_family(discover()["gptj"], dtypes=("float32",), max_position=512)
+    assert "layout" in cells(result, ("float32",))["fp32/float32"]
+
+
+def _half_split(x):  # type: ignore[no-untyped-def]  # rotate_half where GPT-J pairs (2i, 2i+1)
+    half = x.shape[-1] // 2
+    return __import__("torch").cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+TABLE_FAMILY = Family(
+    "table_family",
+    "fixtures.survey.table_family",
+    "TableConfig",
+    "fixtures.survey.table_family",
+    rotary_classes=(),
+    apply_functions=("apply_rotary_pos_emb",),
+)
+
+
+def test_a_module_level_table_without_a_rotary_class_is_driven(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GPT-J and CodeGen up to transformers 5.23: no rotary module, create_sinusoidal_positions at module level."""
+    (driven,) = prepare(TABLE_FAMILY)
+    assert driven.rotary_class == "create_sinusoidal_positions"
+    assert (driven.spec.layout, driven.spec.head_dim, driven.spec.rotary_dim) == ("interleaved", 256, 64)
+    assert driven.max_position == 1024
+    assert cells(run_family(TABLE_FAMILY, dtypes=("float32",), max_position=512), ("float32",)) == {"fp32/float32": []}
+
+    from fixtures.survey import table_family
+
+    monkeypatch.setattr(table_family, "ROTATE", _half_split)
+    result = run_family(TABLE_FAMILY, dtypes=("float32",), max_position=512)
     assert "layout" in cells(result, ("float32",))["fp32/float32"]
 
 
@@ -163,6 +190,40 @@ def test_a_vision_encoder_read_with_the_wrong_axes_fails(monkeypatch: pytest.Mon
     monkeypatch.setitem(hf.AXIAL_VISION_MODEL_TYPES, "glm5_next_vision", ("shared-reversed", "hidden_size"))
     result = run_family(discover()["glm5_next"], dtypes=("float32",), max_position=512)
     assert any(label.startswith("axes/") for label in cells(result, ("float32",))["fp32/float32"])
+
+
+def test_an_mrope_text_model_is_driven_with_one_position_row_per_axis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cosmos3-Edge's config declares mrope_section [24, 20, 20]; its code interleaves the axes (Qwen3-VL's way)."""
+    family = discover()["cosmos3_edge"]
+    (driven,) = prepare(family)
+    assert driven.spec.axes is not None and driven.spec.axes.describe() == "mrope-interleaved t:24 h:20 w:20"
+    assert cells(run_family(family, dtypes=("float32",), max_position=512), ("float32",)) == {"fp32/float32": []}
+
+    modeling = __import__(family.module, fromlist=["_"])
+    cls = getattr(modeling, driven.rotary_class)
+
+    def sections(self, freq):  # type: ignore[no-untyped-def]  # consecutive sections (Qwen2-VL) where it interleaves
+        chunks = freq.split(self.mrope_section, dim=-1)
+        out = __import__("torch").cat([chunk[i] for i, chunk in enumerate(chunks)], dim=-1)
+        return __import__("torch").cat((out, out), dim=-1)
+
+    monkeypatch.setattr(cls, "recomposition_frequencies", sections)
+    result = run_family(family, dtypes=("float32",), max_position=512)
+    assert any(label.startswith("axes/") for label in cells(result, ("float32",))["fp32/float32"])
+
+
+def test_the_reader_knows_which_mrope_text_models_interleave() -> None:
+    from ropecheck import RopeSpec
+
+    params = {"rope_theta": 1e4, "mrope_section": [24, 20, 20]}
+    cfg = {"hidden_size": 2048, "num_attention_heads": 16, "head_dim": 128, "rope_parameters": params}
+    read = {
+        mt: RopeSpec.from_hf_config({**cfg, "model_type": mt}).axes.scheme  # type: ignore[union-attr]
+        for mt in ("qwen2_vl_text", "cosmos3_edge_text")
+    }
+    assert read == {"qwen2_vl_text": "mrope", "cosmos3_edge_text": "mrope-interleaved"}
+    said = {**cfg, "model_type": "cosmos3_edge_text", "rope_parameters": {**params, "mrope_interleaved": False}}
+    assert RopeSpec.from_hf_config(said).axes.scheme == "mrope"  # type: ignore[union-attr]  # the config's word wins
 
 
 def test_layer_types_are_driven_one_by_one() -> None:
