@@ -211,7 +211,7 @@ def run_isolated(
         _child(fn, args, kwargs, wfd, out_file.fileno(), err_file.fileno(), memory_limit)
     os.close(wfd)
     outcome = Outcome(status="lost", timeout=timeout, memory_limit=memory_limit)
-    buffer = b""
+    buffer = bytearray()  # appended in place: a large result (tens of MB) costs linear time, not quadratic
     final: tuple[Any, ...] | None = None
     deadline = None if timeout is None or not math.isfinite(timeout) else t0 + timeout
     timed_out = False
@@ -222,22 +222,24 @@ def run_isolated(
             if not ready:
                 timed_out = True
                 break
-            chunk = os.read(rfd, 1 << 16)
+            chunk = os.read(rfd, 1 << 20)
             if not chunk:
                 break
             buffer += chunk
-            while len(buffer) >= 8:
-                (size,) = struct.unpack("!Q", buffer[:8])
-                if len(buffer) < 8 + size:
+            start = 0
+            while len(buffer) - start >= 8:
+                (size,) = struct.unpack_from("!Q", buffer, start)
+                if len(buffer) - start < 8 + size:
                     break
-                frame = pickle.loads(buffer[8 : 8 + size])
-                buffer = buffer[8 + size :]
+                frame = pickle.loads(bytes(buffer[start + 8 : start + 8 + size]))
+                start += 8 + size
                 if frame[0] == "message":
                     outcome.messages.append(frame[1])
                     if on_message is not None:
                         on_message(frame[1])
                 else:
                     final = frame
+            del buffer[:start]
     except BaseException:
         _kill(pid)
         os.close(rfd)

@@ -88,6 +88,8 @@ def _child(load: Callable[[], Loaded], options: dict[str, Any]) -> tuple[str, An
             listener=lambda kind, payload: send((kind, payload)),
             **options,
         )
+        if report.identification is not None:  # the checks have read them: not worth a trip through the pipe
+            report.identification = report.identification.without_matrices()
         return ("report", report)
     except RopeCheckError as exc:
         return ("usage", f"{exc}")

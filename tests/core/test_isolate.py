@@ -78,6 +78,47 @@ def test_progress_messages_arrive_even_when_the_child_dies() -> None:
     assert outcome.status == "exited" and seen == ["first", {"check": 2}] == outcome.messages
 
 
+def _half_split_rope(x, positions):  # type: ignore[no-untyped-def]  # base 10000, rotate_half, in float64
+    import torch
+
+    d = x.shape[-1]
+    inv_freq = 1.0 / (10000.0 ** (torch.arange(0, d, 2, dtype=torch.float64) / d))
+    angles = positions.to(torch.float64)[..., None, None] * inv_freq  # (batch, seq, 1, d/2)
+    cos, sin = torch.cat([angles.cos()] * 2, -1), torch.cat([angles.sin()] * 2, -1)
+    rotated = torch.cat([-x[..., d // 2 :], x[..., : d // 2]], -1)
+    return (x.double() * cos + rotated.double() * sin).to(x.dtype)
+
+
+def _many_frames_then_a_large_result() -> bytes:
+    for i in range(300):
+        send(("check", i, bytes([i % 256]) * 1000))
+    return bytes(range(256)) * (160 << 10)  # 40 MiB, read in many pipe chunks
+
+
+def test_large_results_and_many_messages_arrive_intact_and_in_order() -> None:
+    seen: list[object] = []
+    outcome = run_isolated(_many_frames_then_a_large_result, on_message=seen.append)
+    assert outcome.status == "ok"
+    assert seen == [("check", i, bytes([i % 256]) * 1000) for i in range(300)]
+    assert outcome.value == bytes(range(256)) * (160 << 10)
+
+
+def test_a_verdict_leaves_the_probe_matrices_in_the_child() -> None:
+    """What crosses the pipe is the verdict; the (probes, d, d) matrices the checks read stay behind."""
+    from ropecheck import RopeSpec
+    from ropecheck.verify.supervise import Loaded, verify_isolated
+
+    spec = RopeSpec(head_dim=64)
+
+    def load() -> Loaded:
+        return Loaded(_half_split_rope, spec, 64, "reference")
+
+    report = verify_isolated(load, name="reference", dtypes=("float32",), max_position=512, backward=False)
+    assert report.conforms and report.identification is not None
+    assert report.identification.matrices.shape == (0, 64, 64)
+    assert "base 10000" in report.identification.describe()
+
+
 def test_in_child_is_true_only_in_the_child() -> None:
     assert not in_child()
     assert run_isolated(in_child).value is True
