@@ -293,6 +293,32 @@ def prepare(family: Family) -> list[Driven]:
     raise NotDriven("; ".join(dict.fromkeys(errors)))
 
 
+def _check_shape(run: Callable[..., Any], rope: Any, head_dim: int, positions: Any, fn_name: str) -> None:
+    """``run(rope, q, positions)`` on a small q returns q's shape, or the family cannot be driven this way."""
+    import torch  # heavy: imported when used
+
+    probe = torch.randn(1, 3, 2, head_dim)
+    out = run(rope, probe, positions)
+    if tuple(out.shape) != tuple(probe.shape):
+        raise NotDriven(f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
+
+
+def _maker(run: Callable[..., Any], rope: Any, convention: str) -> Callable[[str], Callable[..., Any]]:
+    """``make(mode)``: the target ``fn(x, positions)`` that calls ``run`` with the module built or cast for ``mode``."""
+
+    def make(mode: str) -> Callable[..., Any]:
+        module_for = _per_dtype(mode, rope, _cast_module)
+
+        def fn(x: Any, positions: Any) -> Any:
+            return run(module_for(x.dtype), x, positions)
+
+        fn.rope_convention = convention  # type: ignore[attr-defined]
+        fn.rope_backend = "torch"  # type: ignore[attr-defined]
+        return fn
+
+    return make
+
+
 def _prepare_vision(family: Family) -> list[Driven]:
     """A vision encoder's 2-D axial rotary, driven from its vision config with patch positions (h, w).
 
@@ -350,21 +376,8 @@ def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_
         out = apply_fn(x, x, cos, sin, unsqueeze_dim=2) if heads_axis else apply_fn(x, x, cos, sin)
         return (out[0] if isinstance(out, tuple) else out).to(x.dtype)
 
-    probe = torch.randn(1, 3, 2, spec.head_dim)
-    out = run(rope, probe, torch.zeros(2, 1, 3, dtype=torch.long))
-    if tuple(out.shape) != tuple(probe.shape):
-        raise NotDriven(f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
-
-    def make(mode: str) -> Callable[..., Any]:
-        module_for = _per_dtype(mode, rope, _cast_module)
-
-        def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-            return run(module_for(x.dtype), x, positions)
-
-        fn.rope_convention = "axes"  # type: ignore[attr-defined]
-        fn.rope_backend = "torch"  # type: ignore[attr-defined]
-        return fn
-
+    _check_shape(run, rope, spec.head_dim, torch.zeros(2, 1, 3, dtype=torch.long), fn_name)
+    make = _maker(run, rope, "axes")
     notes = (
         f"vision encoder only: driven from the {key or 'top-level'} config with 2-D patch positions (h, w), "
         f"{spec.axes.scheme if spec.axes else ''}",
@@ -445,21 +458,8 @@ def _drive_sin_cos(rope: Any, apply_fn: Callable[..., Any], cfg_dict: dict[str, 
         out = apply_fn(x[..., :r], sin, cos)  # q is (batch, seq, heads, head_dim) there
         return torch.cat([out, x[..., r:]], dim=-1).to(x.dtype)
 
-    probe = torch.randn(1, 3, 2, spec.head_dim)
-    out = run(rope, probe, torch.arange(3)[None])
-    if tuple(out.shape) != tuple(probe.shape):
-        raise NotDriven(f"{fn} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
-
-    def make(mode: str) -> Callable[..., Any]:
-        module_for = _per_dtype(mode, rope, _cast_module)
-
-        def fn_(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-            return run(module_for(x.dtype), x, positions)
-
-        fn_.rope_convention = "positions"  # type: ignore[attr-defined]
-        fn_.rope_backend = "torch"  # type: ignore[attr-defined]
-        return fn_
-
+    _check_shape(run, rope, spec.head_dim, torch.arange(3)[None], fn)
+    make = _maker(run, rope, "positions")
     note = (
         f"{cls} returns (sin, cos), gathered from its {length}-row table, and the attention calls "
         f"{fn}(q[..., :{r}], sin, cos); the rest of the head passes through; judged over the table's "
