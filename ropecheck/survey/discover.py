@@ -18,6 +18,7 @@ is imported lazily.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import re
 from collections.abc import Callable, Mapping
@@ -133,23 +134,42 @@ def _used_names(source: str) -> set[str]:
         tree = ast.parse(source)
     except SyntaxError:  # unreadable: count every defined name as used rather than drop the family
         return set(_ROTARY_CLASS.findall(source)) | set(_APPLY_FN.findall(source))
-    # a decorator's argument is no use: `@use_kernelized_func(apply_rotary_pos_emb)` on an attention class
+    # one walk that never enters a decorator: `@use_kernelized_func(apply_rotary_pos_emb)` on an attention class
     # that never calls it registers a kernel for code that does not run
-    skip = {
-        id(n)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        for d in node.decorator_list
-        for n in ast.walk(d)
-    }
-    return {
-        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in skip
-    }
+    used: set[str] = set()
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                used.add(node.id)
+            continue
+        for name, value in ast.iter_fields(node):
+            if name == "decorator_list":
+                continue
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
+    return used
 
 
 def discover(registry: Registry | None = None) -> dict[str, Family]:
-    """Every family with a rotary embedding class or an ``apply_rotary*`` function it uses, by model_type (sorted)."""
-    reg = registry or installed_registry()
+    """Every family with a rotary embedding class or an ``apply_rotary*`` function it uses, by model_type (sorted).
+
+    The installed transformers (no ``registry``) is read once per process: its files do not change under it.
+    """
+    if registry is None:
+        return dict(_discover_installed())
+    return _discover(registry)
+
+
+@functools.lru_cache(maxsize=1)
+def _discover_installed() -> dict[str, Family]:
+    return _discover(installed_registry())
+
+
+def _discover(reg: Registry) -> dict[str, Family]:
     by_module: dict[str, list[str]] = {}
     for model_type in reg.config_names:
         by_module.setdefault(reg.module_name(model_type), []).append(model_type)
@@ -159,9 +179,12 @@ def discover(registry: Registry | None = None) -> dict[str, Family]:
         source = reg.source(module)
         if source is None:
             continue
+        defined_classes, defined_functions = _ROTARY_CLASS.findall(source), _APPLY_FN.findall(source)
+        if not defined_classes and not defined_functions:
+            continue  # nothing rotary defined: no need to read its syntax tree
         used = _used_names(source)
-        classes = tuple(c for c in dict.fromkeys(_ROTARY_CLASS.findall(source)) if c in used)
-        functions = tuple(f for f in dict.fromkeys(_APPLY_FN.findall(source)) if f in used)
+        classes = tuple(c for c in dict.fromkeys(defined_classes) if c in used)
+        functions = tuple(f for f in dict.fromkeys(defined_functions) if f in used)
         if not classes and not functions:
             continue
         config_module = f"{reg.package}.{name}.configuration_{name}"
