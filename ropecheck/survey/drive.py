@@ -400,11 +400,7 @@ def _prepare_table(family: Family) -> list[Driven] | None:
         config = _text_config(getattr(importlib.import_module(family.config_module), family.config_class)())
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
-    names = [
-        f
-        for f in family.apply_functions
-        if list(inspect.signature(getattr(modeling, f)).parameters)[:3] == ["tensor", "sin", "cos"]
-    ]
+    names = [f for f in family.apply_functions if _takes_table_rows(getattr(modeling, f))]
     if not names:
         raise NotDriven(f"{_TABLE_FUNCTION} builds the table, but no apply function takes (tensor, sin, cos)")
     apply_fn = getattr(modeling, names[0])
@@ -415,28 +411,29 @@ def _prepare_table(family: Family) -> list[Driven] | None:
     length = spec.max_position_embeddings or 2048
     r = spec.rotary_dim
 
-    def make(mode: str) -> Callable[..., Any]:
+    def run(table: Any, x: Any, positions: Any) -> Any:
         import torch  # heavy: imported when used
 
-        # the model's buffer, float32 as built; cast as model.to(dtype) casts it
-        table_for = _per_dtype(mode, make_table(length, r), lambda table, dtype: table.to(dtype))
+        sincos = table[positions].to(x.dtype)  # (batch, seq, rotary_dim), as the attention gathers it
+        sin, cos = torch.split(sincos, sincos.shape[-1] // 2, dim=-1)
+        return _apply_rows(apply_fn, x, sin, cos, r)
 
-        def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-            sincos = table_for(x.dtype)[positions].to(x.dtype)  # (batch, seq, rotary_dim), as the attention gathers it
-            sin, cos = torch.split(sincos, sincos.shape[-1] // 2, dim=-1)
-            out = apply_fn(x[..., :r], sin, cos)  # q is (batch, seq, heads, head_dim) there
-            return torch.cat([out, x[..., r:]], dim=-1).to(x.dtype)
-
-        fn.rope_convention = "positions"  # type: ignore[attr-defined]
-        fn.rope_backend = "torch"  # type: ignore[attr-defined]
-        return fn
-
+    # the model's buffer, float32 as built; cast as model.to(dtype) casts it
+    make = _maker(run, make_table(length, r), "positions")
     note = (
         f"no rotary module: the attention indexes {_TABLE_FUNCTION}({length}, {r}) by position and calls "
         f"{names[0]}(q[..., :{r}], sin, cos); the rest of the head passes through; judged over the table's "
         f"{length} positions (the model's context)"
     )
     return [Driven("", spec, make, _TABLE_FUNCTION, names[0], (note,), max_position=length)]
+
+
+def _apply_rows(apply_fn: Callable[..., Any], x: Any, sin: Any, cos: Any, r: int) -> Any:
+    """``apply(x[..., :r], sin, cos)`` with the rest of the head passed through, as GPT-J's attention calls it
+    (q is ``(batch, seq, heads, head_dim)`` there)."""
+    import torch  # heavy: imported when used
+
+    return torch.cat([apply_fn(x[..., :r], sin, cos), x[..., r:]], dim=-1).to(x.dtype)
 
 
 def _takes_table_rows(apply_fn: Callable[..., Any]) -> bool:
@@ -455,8 +452,7 @@ def _drive_sin_cos(rope: Any, apply_fn: Callable[..., Any], cfg_dict: dict[str, 
 
     def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
         sin, cos = module(x, positions)  # (batch, seq, rotary_dim / 2) each
-        out = apply_fn(x[..., :r], sin, cos)  # q is (batch, seq, heads, head_dim) there
-        return torch.cat([out, x[..., r:]], dim=-1).to(x.dtype)
+        return _apply_rows(apply_fn, x, sin, cos, r)
 
     _check_shape(run, rope, spec.head_dim, torch.arange(3)[None], fn)
     make = _maker(run, rope, "positions")
@@ -548,17 +544,10 @@ def _drive(
             "they are put back in x's order"
         )
 
-    def make(mode: str) -> Callable[..., Any]:
-        module_for = _per_dtype(mode, rope, _cast_module)
+    def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        return _apply(apply_fn, x, *_call_rope(module, x, positions, layer_type), split, heads_first)
 
-        def fn(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-            cos, sin = _call_rope(module_for(x.dtype), x, positions, layer_type)
-            return _apply(apply_fn, x, cos, sin, split, heads_first)
-
-        fn.rope_convention = "axes" if axes else "positions"  # type: ignore[attr-defined]
-        fn.rope_backend = "torch"  # type: ignore[attr-defined]
-        return fn
-
+    make = _maker(run, rope, "axes" if axes else "positions")
     if axes:
         notes.append(
             f"M-RoPE: driven with {axes} position rows (axes, batch, seq), {spec.axes.scheme if spec.axes else ''}"
