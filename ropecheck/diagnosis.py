@@ -15,8 +15,8 @@ at the other end, frequencies or angles rounded to a low-precision dtype, anothe
 with the fp64 reference and keeps the one that explains the output, if any does.
 
 Design constraints: below the verifier and beside the properties (both import it), so no
-import of either; pure numpy and the reference, except the dtype roundings (torch, imported
-on use); a hypothesis is accepted only when it explains the output to within the tolerance
+import of either; pure numpy and the reference (bfloat16 rounded as torch rounds it, with
+numpy); a hypothesis is accepted only when it explains the output to within the tolerance
 the comparison itself used, and much better than the spec does.
 """
 
@@ -32,6 +32,7 @@ import numpy as np
 from .reference import apply_rope, cos_sin, rotate
 from .schedules import DynamicNTK, Linear, LongRoPE
 from .spec import RopeSpec
+from .tolerance import round_bfloat16
 
 __all__ = [
     "CAUSES",
@@ -372,15 +373,13 @@ _HINTS.update(
 
 
 def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
-    """``values`` rounded to ``dtype`` (float64 out); bfloat16 through torch (imported on use)."""
+    """``values`` rounded to ``dtype`` (float64 out); bfloat16 as torch rounds it (:func:`round_bfloat16`)."""
     values = np.asarray(values, dtype=np.float64)
     if dtype in ("float64",):
         return values
     if dtype in ("float32", "float16"):
         return values.astype(dtype).astype(np.float64)
-    import torch  # heavy: imported when used
-
-    return torch.from_numpy(np.ascontiguousarray(values)).to(torch.bfloat16).double().numpy()
+    return round_bfloat16(values)
 
 
 def rotate_by(x: np.ndarray, spec: RopeSpec, angles: np.ndarray, *, scale: float | None = None) -> np.ndarray:

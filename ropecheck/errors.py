@@ -19,6 +19,7 @@ __all__ = [
     "ConfigError",
     "UsageError",
     "TargetError",
+    "TargetMemoryError",
     "ClaimParseError",
     "ClaimLimitError",
 ]
@@ -34,6 +35,10 @@ class ExitCode(enum.IntEnum):
     INTERNAL = 70  #: a bug in ropecheck itself (BSD sysexits' EX_SOFTWARE): please report it
     INTERRUPTED = 130  #: stopped by Ctrl-C (128 + SIGINT)
     PIPE = 141  #: the reader of stdout went away (128 + SIGPIPE, as a shell's own writers end)
+
+
+class TargetMemoryError(MemoryError):
+    """The judged target ran out of memory (an allocation in its process failed): a finding, not ours."""
 
 
 class InternalError(Exception):

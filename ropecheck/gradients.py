@@ -44,7 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from .protocol import Implementation, describe_exception, round_to_dtype
+from .errors import TargetMemoryError
+from .protocol import Implementation, round_to_dtype
 from .reference import apply_rope
 from .spec import RopeSpec
 from .tolerance import UNIT_ROUNDOFF, dtype_name, tolerance
@@ -119,109 +120,30 @@ class _NoAutograd(Exception):
     """The target has no autograd path for this call: the check is skipped with this reason."""
 
 
-def _torch_vjp(
-    impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str, device: str
-) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
-    """(output, gradient, the gradient's dtype, double backward (d<grad, x>/dg) or None, why it is None)."""
-    import torch  # heavy: imported when used
-
-    tdt = getattr(torch, dtype)
-    args: tuple[Any, ...] = ()
-    if isinstance(arg, np.ndarray):
-        args = (torch.tensor(arg, device=device),)
-    elif arg is not None:
-        args = (int(arg),)
-
-    def forward() -> tuple[Any, Any]:
-        leaf = torch.tensor(x, device=device).to(tdt).requires_grad_(True)
-        try:
-            out = impl.fn(leaf.clone(), *args)  # an in-place target writes into a copy, not into the leaf
-        except Exception as exc:  # a target that refuses inputs requiring grad has no autograd path
-            raise _NoAutograd(f"the target raised when x requires grad: {describe_exception(exc, impl.fn)}") from exc
-        if not isinstance(out, torch.Tensor) or tuple(out.shape) != tuple(x.shape):
-            raise _NoAutograd("the output under autograd is not a tensor of x's shape (the forward checks judge it)")
-        if not out.requires_grad:
-            raise _NoAutograd("the output carries no autograd graph (computed outside autograd, or detached)")
-        return leaf, out
-
-    leaf, out = forward()
-    try:
-        (grad,) = torch.autograd.grad(out, leaf, torch.tensor(g, device=device).to(tdt), allow_unused=True)
-    except Exception as exc:
-        raise RuntimeError(f"the backward raised {describe_exception(exc, impl.fn)}") from exc
-    if grad is None:
-        raise _NoAutograd("the output does not depend on x through autograd")
-    out64 = out.detach().to("cpu").double().numpy()
-    grad64 = grad.detach().to("cpu").double().numpy()
-    gdt = str(grad.dtype).replace("torch.", "")
-    # the double backward, on a fresh call: create_graph changes what some backends (compiled graphs) accept
-    leaf, out = forward()
-    gt = torch.tensor(g, device=device).to(tdt).requires_grad_(True)
-    try:
-        (grad2,) = torch.autograd.grad(out, leaf, gt, create_graph=True, allow_unused=True)
-        if grad2 is None or not grad2.requires_grad:
-            return out64, grad64, gdt, None, "the backward is not differentiable (no double backward claimed)"
-        (dd,) = torch.autograd.grad(grad2, gt, leaf.detach(), allow_unused=True)
-    except RuntimeError as exc:
-        text = str(exc)
-        if any(k in text for k in ("double backward", "once_differentiable", "create_graph")):
-            return out64, grad64, gdt, None, f"the target does not support double backward ({text.splitlines()[0]})"
-        raise RuntimeError(f"the double backward raised {describe_exception(exc, impl.fn)}") from exc
-    if dd is None:
-        return (
-            out64,
-            grad64,
-            gdt,
-            None,
-            "no double backward: the gradient does not depend on g through autograd "
-            "(once_differentiable, or a detached backward)",
-        )
-    return out64, grad64, gdt, dd.detach().to("cpu").double().numpy(), ""
-
-
-def _jax_vjp(
-    impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str
-) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
-    """The same as :func:`_torch_vjp` with ``jax.vjp`` (CPU)."""
-    import jax  # optional: imported when used
-    import jax.numpy as jnp
-
-    jdt = getattr(jnp, dtype)
-    xj = jnp.asarray(x).astype(jdt)
-    gj = jnp.asarray(g).astype(jdt)
-    args: tuple[Any, ...] = ()
-    if isinstance(arg, np.ndarray):
-        args = (jnp.asarray(arg.astype(np.int32)),)
-    elif arg is not None:
-        args = (int(arg),)
-    try:
-        out, pullback = jax.vjp(lambda v: impl.fn(v, *args), xj)
-    except Exception as exc:
-        raise _NoAutograd(
-            f"the target cannot be differentiated by jax.vjp: {describe_exception(exc, impl.fn)}"
-        ) from exc
-    try:
-        (grad,) = pullback(gj)
-    except Exception as exc:
-        raise RuntimeError(f"the backward raised {describe_exception(exc, impl.fn)}") from exc
-    out64, grad64 = np.asarray(out, np.float64), np.asarray(grad, np.float64)
-    gdt = str(grad.dtype)
-    try:
-        _, pull2 = jax.vjp(lambda gg: pullback(gg)[0], gj)
-        (dd,) = pull2(xj)
-    except Exception as exc:
-        return out64, grad64, gdt, None, f"the target does not support double backward ({type(exc).__name__})"
-    return out64, grad64, gdt, np.asarray(dd, np.float64), ""
-
-
 def _vjp(
     impl: Implementation, x: np.ndarray, g: np.ndarray, arg: Any, dtype: str, device: str
 ) -> tuple[np.ndarray, np.ndarray, str, np.ndarray | None, str]:
-    if impl.resolved_backend == "numpy":
-        raise _NoAutograd("a numpy target has no autograd")
-    if impl.resolved_backend == "jax":
-        return _jax_vjp(impl, x, g, arg, dtype)
-    return _torch_vjp(impl, x, g, arg, dtype, device)
+    """(output, gradient, the gradient's dtype, double backward (d<grad, x>/dg) or None, why it is None).
+
+    The autograd calls run where the target lives (:mod:`ropecheck.host`); only their values come back.
+    """
+    positions = arg if isinstance(arg, np.ndarray) else None
+    offset = None if positions is not None or arg is None else int(arg)
+    reply = impl.request("vjp", x=np.ascontiguousarray(x), g=np.ascontiguousarray(g), dtype=dtype, device=device,
+                         positions=positions, offset=offset)  # fmt: skip
+    status = reply.get("status")
+    if status == "no_autograd":
+        raise _NoAutograd(str(reply.get("why", "")))
+    if status == "memory":
+        raise TargetMemoryError(f"{impl.name} ran out of memory: {reply.get('error')}")
+    if status != "ok":
+        raise RuntimeError(str(reply.get("error", status)))
+    out, grad, double = reply.get("out"), reply.get("grad"), reply.get("double")
+    if not all(isinstance(v, np.ndarray) and v.shape == x.shape for v in (out, grad)) or not (
+        double is None or (isinstance(double, np.ndarray) and double.shape == x.shape)
+    ):
+        raise _NoAutograd("the output or gradient under autograd is not of x's shape (the forward checks judge it)")
+    return out, grad, str(reply.get("grad_dtype", "")), double, str(reply.get("why", ""))  # type: ignore[return-value]
 
 
 def _within(err: np.ndarray, bound: np.ndarray) -> bool:

@@ -9,7 +9,8 @@ level; Gemma-style configs nest ``rope_parameters`` by layer type; multimodal co
 the text model in ``text_config``. This module accepts all of them -- and nothing that
 transformers would reject, nor anything it would silently read as something else:
 
-* The file must be UTF-8 JSON holding an object, without ``NaN``/``Infinity`` (Python's
+* The file must be a regular file (a FIFO, a device or a socket is refused without
+  blocking) of UTF-8 JSON holding an object, without ``NaN``/``Infinity`` (Python's
   ``json`` accepts them; JSON does not), at most :data:`MAX_CONFIG_BYTES` long; a file
   nested too deeply or with a number too long to convert is a ``ConfigError``, not a
   traceback.
@@ -38,7 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from .axes import MultiAxis, axial, mrope
-from .errors import ConfigError, SpecError
+from .errors import ConfigError, SpecError, UsageError
+from .inputs import is_folder, read_input
 from .schedules import (
     MAX_HEAD_DIM,
     MAX_POSITION_EMBEDDINGS,
@@ -167,25 +169,31 @@ def _parse_json(text: str, source: str) -> Any:
         raise ConfigError(f"{source} holds a number too long to read: {str(exc).split(';')[0]}") from None
 
 
-def load_config(config: Any) -> dict[str, Any]:
-    """Turn a path, a mapping or a transformers config object into a dict (``ConfigError`` if it cannot)."""
+def load_config(config: Any, *, flag: str | None = None) -> dict[str, Any]:
+    """Turn a path, a mapping or a transformers config object into a dict (``ConfigError`` if it cannot).
+
+    A path is read as a regular file only, at most :data:`MAX_CONFIG_BYTES` of it
+    (:func:`ropecheck.inputs.read_input`): a FIFO, a device or a socket is refused at once. A
+    folder stands for its ``config.json``. ``flag`` (``"--hf-config"``) names where the path came
+    from in messages, which are then :class:`~ropecheck.errors.UsageError`.
+    """
     if isinstance(config, Mapping):
         return dict(config)
     if hasattr(config, "to_dict") and callable(config.to_dict):
         return dict(config.to_dict())
     if isinstance(config, (str, os.PathLike)):
+        error: type[Exception] = ConfigError if flag is None else UsageError
         path = Path(config)
-        if path.is_dir():
+        if is_folder(path):
+            if not (path / "config.json").exists():
+                where = f"{flag} {path}" if flag else str(path)
+                raise error(f"{where}: a folder without a config.json (give the config file or its folder)")
             path = path / "config.json"
-        if not path.exists():
-            raise ConfigError(f"config file not found: {path}")
-        try:
-            with path.open("rb") as fh:
-                raw = fh.read(MAX_CONFIG_BYTES + 1)
-        except OSError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
-        if len(raw) > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MiB; a config.json is a few KB")
+        if not os.path.lexists(path):
+            raise error(f"{flag + ': ' if flag else ''}config file not found: {path}")
+        raw = read_input(
+            path, name=flag or "config file", limit=MAX_CONFIG_BYTES, hint="a config.json is a few KB", error=error
+        )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -498,6 +506,12 @@ def spec_fields_and_keys(
             raise SpecError(prf_key, f"must be in (0, 1], got {prf!r}")
         sized = isinstance(head_dim, int) and not isinstance(head_dim, bool) and abs(head_dim) <= MAX_HEAD_DIM
         rotary_dim = int(head_dim * prf) if sized else head_dim  # else the spec reports head_dim itself
+        if sized and head_dim >= 2 and rotary_dim < 2:
+            raise SpecError(
+                prf_key,
+                f"gives rotary_dim int({head_dim} * {prf!r}) = {rotary_dim}; it must be at least 2/head_dim = "
+                f"{2 / head_dim:.6g} (accepted range [{2 / head_dim:.6g}, 1])",
+            )
 
     max_key, max_pos = _first(
         (f"{where}max_position_embeddings", cfg.get("max_position_embeddings")),

@@ -42,10 +42,13 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",
+    "ChildEnded",
     "Outcome",
+    "TargetProcess",
     "available",
     "describe_outcome",
     "in_child",
+    "kill_tree",
     "run_isolated",
     "send",
 ]
@@ -127,9 +130,10 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     global _CHANNEL
     code = 0
     try:
-        os.setpgid(0, 0)  # its own process group: a timeout kills whatever it started too
+        _die_with_parent()
         if faulthandler.is_enabled():  # a crash is reported by the parent, not dumped on its terminal
             faulthandler.disable()
+        _keep_only_fds(wfd, out_fd, err_fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -152,6 +156,9 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
             frame = ("memory", str(exc) or "MemoryError")
         except BaseException as exc:  # every escape is reported, KeyboardInterrupt included
             frame = ("raised", type(exc).__name__, f"{type(exc).__name__}: {exc}", traceback.format_exc())
+        with contextlib.suppress(Exception):  # what it printed is in the files before the result is read
+            sys.stdout.flush()
+            sys.stderr.flush()
         try:
             _write_frame(wfd, frame)
         except Exception as exc:  # an unpicklable result is reported, not lost
@@ -205,23 +212,30 @@ def run_isolated(
     rfd, wfd = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
+
+    def worker() -> None:  # pragma: no cover - runs in the child, reported through the pipe
         os.close(rfd)
         _child(fn, args, kwargs, wfd, out_file.fileno(), err_file.fileno(), memory_limit)
+
+    pid, status_fd = _spawn(worker)
     os.close(wfd)
     outcome = Outcome(status="lost", timeout=timeout, memory_limit=memory_limit)
     buffer = bytearray()  # appended in place: a large result (tens of MB) costs linear time, not quadratic
     final: tuple[Any, ...] | None = None
     deadline = None if timeout is None or not math.isfinite(timeout) else t0 + timeout
     timed_out = False
+    status: int | None = None
     try:
-        while True:
+        while final is None:  # until the result, not until EOF: a grandchild may hold the pipe open
             wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready, _, _ = select.select([rfd], [], [], wait)
+            ready, _, _ = select.select([rfd, status_fd], [], [], wait)
             if not ready:
                 timed_out = True
                 break
+            if rfd not in ready:  # the worker ended: what it wrote is in the pipe already
+                status = _worker_status(status_fd)
+                if not select.select([rfd], [], [], 0)[0]:
+                    break
             chunk = os.read(rfd, 1 << 20)
             if not chunk:
                 break
@@ -240,14 +254,13 @@ def run_isolated(
                 else:
                     final = frame
             del buffer[:start]
-    except BaseException:
-        _kill(pid)
+        if final is None and status is None and not timed_out and select.select([status_fd], [], [], 2.0)[0]:
+            status = _worker_status(status_fd)
+    finally:  # on every path (Ctrl-C too): the child, and whatever it started, does not outlive the call
+        kill_tree(pid)
+        os.waitpid(pid, 0)
         os.close(rfd)
-        raise
-    if timed_out:
-        _kill(pid)
-    os.close(rfd)
-    _, status = os.waitpid(pid, 0)
+        os.close(status_fd)
     outcome.seconds = time.perf_counter() - t0
     outcome.stdout, outcome.stderr = _read_tail(out_file), _read_tail(err_file)
     out_file.close()
@@ -271,9 +284,9 @@ def run_isolated(
             )
             if _looks_like_memory(outcome.error):
                 outcome.status = "memory"
-    elif os.WIFSIGNALED(status):
+    elif status is not None and os.WIFSIGNALED(status):
         outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(status)
-    elif os.WIFEXITED(status):
+    elif status is not None and os.WIFEXITED(status):
         outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(status)
     return outcome
 
@@ -283,10 +296,105 @@ def _looks_like_memory(error: str | None) -> bool:
     return "memoryerror" in text or "can't allocate memory" in text or "out of memory" in text
 
 
-def _kill(pid: int) -> None:
-    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+def _children_by_parent() -> dict[int, list[int]]:
+    """Every process's children, read from ``/proc`` (empty where there is no ``/proc``)."""
+    tree: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return tree
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat_line = fh.read()
+        except OSError:
+            continue
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")"
+        fields = stat_line[stat_line.rfind(b")") + 2 :].split()
+        if len(fields) > 1:
+            tree.setdefault(int(fields[1]), []).append(int(name))
+    return tree
+
+
+def _descendants(pid: int) -> set[int]:
+    tree = _children_by_parent()
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def kill_tree(pid: int) -> None:
+    """Kill ``pid``, its process group and every process descended from it; nothing they start escapes.
+
+    The tree is frozen first (SIGSTOP, repeated until no new process appears), so a process
+    cannot fork past the walk; then every member gets SIGKILL. A child made by
+    :func:`run_isolated` or :class:`TargetProcess` is a subreaper (Linux), so a grandchild that
+    double-forks or calls ``setsid`` stays in its tree while the child lives.
+    """
+    seen: set[int] = set()
+    for _ in range(100):
+        members = {pid} | _descendants(pid)
+        new = members - seen
+        for member in new:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(member, signal.SIGSTOP)
+        seen |= members
+        if not new:
+            break
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    for member in seen:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            target()
+            os.kill(member, signal.SIGKILL)
+
+
+def _keep_only_fds(*keep: int) -> None:
+    """Close every inherited file descriptor but stdin/stdout/stderr and ``keep``: the target's process
+    holds its own channel and nothing of its parent's (a test runner's pipes, a CI job's log)."""
+    top = max(3, *keep) + 1
+    with contextlib.suppress(ValueError, OSError):
+        top = max(top, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    top = min(top, 1 << 16)
+    with contextlib.suppress(OSError):  # nor does it read the parent's standard input
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+    start = 3
+    for fd in sorted(k for k in keep if k >= 3):
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, top)
+
+
+def _die_with_parent() -> None:
+    """This process gets SIGKILL when its parent ends (Linux ``PR_SET_PDEATHSIG``); a no-op elsewhere."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)
+
+
+def _become_subreaper() -> None:
+    """Orphans of this process's descendants come back to it (Linux ``PR_SET_CHILD_SUBREAPER``), and it
+    dies with its parent (``PR_SET_PDEATHSIG``); a no-op elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        pass
 
 
 def describe_outcome(outcome: Outcome, what: str = "the target") -> str:
@@ -317,4 +425,322 @@ def describe_outcome(outcome: Outcome, what: str = "the target") -> str:
         return f"{what} raised {outcome.error}"
     if outcome.status == "lost":
         return f"{what} ended without a result (exit status unknown)"
+    if outcome.status == "channel":
+        return f"{what}'s process broke ropecheck's channel ({outcome.error}) and was stopped"
     return f"{what} finished"
+
+
+# --------------------------------------------------------------------------- a target held in a child
+
+
+def _spawn(worker: Callable[[], Any]) -> tuple[int, int]:
+    """Fork a guardian that forks ``worker``; returns (the guardian's pid, the fd its word arrives on).
+
+    The guardian runs no code of the target's: it is a session leader and a subreaper
+    (:func:`_become_subreaper`), so every process the worker starts -- even one that double-forks,
+    calls ``setsid``, or outlives the worker -- stays in the guardian's tree until
+    :func:`kill_tree` ends it. When the worker ends, the guardian writes its raw wait status (4
+    bytes) on the returned fd; it then only reaps orphans until it is killed.
+    """
+    status_r, status_w = os.pipe()
+    guardian = os.fork()
+    if guardian:
+        os.close(status_w)
+        return guardian, status_r
+    try:  # pragma: no cover - the guardian
+        os.close(status_r)
+        os.setsid()  # its own session and group: the terminal's Ctrl-C is the parent's to handle
+        _become_subreaper()
+        worker_pid = os.fork()
+        if worker_pid == 0:
+            os.close(status_w)
+            try:
+                worker()
+            finally:
+                os._exit(70)
+        for fd in range(3, 1024):  # the worker's pipes are the worker's: EOF must not wait on a copy here
+            if fd != status_w:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        while True:
+            try:
+                pid, raw = os.wait()
+            except ChildProcessError:
+                time.sleep(3600)
+                continue
+            if pid == worker_pid:
+                os.write(status_w, struct.pack("!i", raw))
+    finally:
+        os._exit(0)
+
+
+def _worker_status(fd: int) -> int | None:
+    """The worker's raw wait status, once the guardian has written it (None if the guardian is gone)."""
+    data = bytearray()
+    while len(data) < 4:
+        chunk = os.read(fd, 4 - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return int(struct.unpack("!i", bytes(data))[0])
+
+
+class ChildEnded(BaseException):
+    """The child holding a target ended, hung past its deadline or broke its channel.
+
+    A BaseException, so no ``except Exception`` between the request and the supervisor (a
+    check's, a property's) takes it for a target's ordinary failure: the supervisor writes
+    the verdict from the checks that finished, with this outcome as the finding.
+    """
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.status)
+        self.outcome = outcome
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    """``size`` bytes from a blocking fd; None at end of file."""
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = os.read(fd, min(size - len(chunks), 1 << 20))
+        if not chunk:
+            return None
+        chunks += chunk
+    return bytes(chunks)
+
+
+def _serve(setup: Callable[[], Any], rfd: int, wfd: int) -> None:  # pragma: no cover - runs in the child
+    """The child's loop: ``setup()`` gives (answerer, first reply); then one reply per request until EOF."""
+    from . import wire
+
+    def reply(message: Any) -> None:
+        with contextlib.suppress(Exception):  # what it printed is in the files before the reply is read
+            sys.stdout.flush()
+            sys.stderr.flush()
+        try:
+            frame = wire.encode(message)
+        except Exception as exc:  # a reply that cannot travel is reported, not lost
+            frame = wire.encode({"status": "internal", "error": f"the reply could not be encoded: {exc}"})
+        view = memoryview(frame)
+        while view:
+            view = view[os.write(wfd, view) :]
+
+    try:
+        answerer, first = setup()
+    except MemoryError as exc:
+        answerer, first = None, {"status": "memory", "error": str(exc) or "MemoryError"}
+    reply(first)
+    if answerer is None:
+        return
+    while True:
+        prefix = _read_exact(rfd, 12)
+        if prefix is None:
+            return
+        body = _read_exact(rfd, wire.frame_length(prefix, 1 << 40))
+        if body is None:
+            return
+        try:
+            answer = answerer(wire.decode(body))
+        except MemoryError as exc:
+            answer = {"status": "memory", "error": str(exc) or "MemoryError"}
+        except SystemExit as exc:  # the target called exit: say how, then leave as it asked
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            reply({"status": "exited", "code": code, "error": f"SystemExit({exc.code!r})"})
+            raise
+        except Exception:
+            answer = {"status": "internal", "error": traceback.format_exc()}
+        except BaseException as exc:  # KeyboardInterrupt and the like, raised by the target
+            answer = {"status": "ended", "error": f"{type(exc).__name__}: {exc}", "type": type(exc).__name__}
+        reply(answer)
+
+
+def _target_child(setup: Callable[[], Any], rfd: int, wfd: int, out_fd: int, err_fd: int,
+                  memory_limit: int | None) -> None:  # fmt: skip  # pragma: no cover - runs in the child
+    code = 0
+    try:
+        _die_with_parent()
+        if faulthandler.is_enabled():
+            faulthandler.disable()
+        _keep_only_fds(rfd, wfd, out_fd, err_fd)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
+        sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
+        if memory_limit:
+            limit = _address_space() + int(memory_limit)
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _serve(setup, rfd, wfd)
+    except SystemExit as exc:  # the target called exit: the parent reads the code from the status
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
+        code = 70
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+
+class TargetProcess:
+    """A child process that holds a target and answers requests about it, at arm's length.
+
+    ``setup()`` runs in the child (imports the target) and returns ``(answer, first)``: the
+    function that answers each request, and the first reply (what was loaded). Requests go
+    down as :mod:`ropecheck.wire` frames and replies come back the same way -- data only,
+    checked on arrival, never unpickled. Each reply is awaited until ``deadline`` (a
+    ``time.monotonic()`` instant, None for none); the parent reads one reply per request, not
+    until the end of the pipe, so a grandchild that keeps the pipe open changes nothing.
+    Whatever goes wrong -- the child exits, crashes, hangs, runs out of memory, writes
+    garbage -- the request raises :class:`ChildEnded`. :meth:`close` ends the child and
+    every process it started (:func:`kill_tree`) and reaps it, on every path.
+
+    Example:
+        >>> with TargetProcess(lambda: (lambda m: {"twice": 2 * m["n"]}, {"status": "ok"})) as proc:
+        ...     proc.start()["status"], proc.request({"n": 21})["twice"]
+        ('ok', 42)
+    """
+
+    def __init__(self, setup: Callable[[], Any], *, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+                 deadline: float | None = None, timeout: float | None = None) -> None:  # fmt: skip
+        self.setup = setup
+        self.memory_limit = memory_limit
+        self.deadline = deadline
+        self.timeout = timeout  # the whole run's limit in seconds, for the finding's sentence
+        self.pid: int | None = None
+        self.outcome: Outcome | None = None
+        self._t0 = time.perf_counter()
+
+    def __enter__(self) -> TargetProcess:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def start(self) -> Any:
+        """Fork the child, run ``setup`` there, and return its first reply."""
+        self._out, self._err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        down_r, self._down = os.pipe()
+        self._up, up_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        down, up, out, err = self._down, self._up, self._out.fileno(), self._err.fileno()
+
+        def worker() -> None:  # pragma: no cover - the child
+            os.close(down)
+            os.close(up)
+            _target_child(self.setup, down_r, up_w, out, err, self.memory_limit)
+
+        self.pid, self._status = _spawn(worker)
+        self._raw: int | None = None
+        os.close(down_r)
+        os.close(up_w)
+        os.set_blocking(self._down, False)
+        return self._receive(4 << 20)
+
+    def request(self, message: Any) -> Any:
+        """Send one request and return the child's reply (:class:`ChildEnded` if there is none)."""
+        from . import wire
+
+        if self.outcome is not None:
+            raise ChildEnded(self.outcome)
+        frame = wire.encode(message)
+        self._send(frame)
+        return self._receive(4 * len(frame) + (4 << 20))
+
+    def _remaining(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def _send(self, frame: bytes) -> None:
+        view = memoryview(frame)
+        while view:
+            _, ready, _ = select.select([], [self._down], [], self._remaining())
+            if not ready:
+                self._end("timeout")
+            try:
+                view = view[os.write(self._down, view) :]
+            except BlockingIOError:
+                continue
+            except BrokenPipeError:
+                self._end(None)
+
+    def _read(self, size: int) -> bytes:
+        chunks = bytearray()
+        while len(chunks) < size:
+            ready, _, _ = select.select([self._up, self._status], [], [], self._remaining())
+            if not ready:
+                self._end("timeout")
+            if self._up not in ready:  # the worker ended; what it wrote before is already in the pipe
+                self._raw = _worker_status(self._status)
+                if not select.select([self._up], [], [], 0)[0]:
+                    self._end(None)
+            chunk = os.read(self._up, min(size - len(chunks), 1 << 20))
+            if not chunk:
+                self._end(None)
+            chunks += chunk
+        return bytes(chunks)
+
+    def _receive(self, limit: int) -> Any:
+        from . import wire
+
+        try:
+            body = self._read(wire.frame_length(self._read(12), limit))
+            return wire.decode(body)
+        except wire.WireError as exc:
+            self._end("channel", str(exc))
+
+    def _end(self, status: str | None, error: str = "") -> Any:
+        """Stop the child and raise :class:`ChildEnded` with what happened to it."""
+        raw = self._finish(wait_first=status is None)
+        outcome = self.outcome = self._outcome(status, raw, error)
+        raise ChildEnded(outcome)
+
+    def _finish(self, *, wait_first: bool) -> int | None:
+        """Kill the whole tree and reap the guardian; the worker's raw wait status (None: killed by us)."""
+        if self.pid is None:
+            return None
+        pid, self.pid = self.pid, None
+        if wait_first and self._raw is None:  # the pipe closed: give an exiting worker a moment to say how it ended
+            if select.select([self._status], [], [], 2.0)[0]:
+                self._raw = _worker_status(self._status)
+        kill_tree(pid)
+        os.waitpid(pid, 0)
+        for fd in (self._down, self._up, self._status):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        return self._raw
+
+    def _outcome(self, status: str | None, raw: int | None, error: str) -> Outcome:
+        outcome = Outcome(status="lost", timeout=self.timeout, memory_limit=self.memory_limit, error=error or None)
+        if status is not None:
+            outcome.status = status
+        elif raw is not None and os.WIFSIGNALED(raw) and os.WTERMSIG(raw) != signal.SIGKILL:
+            outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(raw)
+        elif raw is not None and os.WIFEXITED(raw):
+            outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(raw)
+        elif raw is not None and os.WIFSIGNALED(raw):
+            outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(raw)
+        outcome.seconds = time.perf_counter() - self._t0
+        outcome.stdout, outcome.stderr = _read_tail(self._out), _read_tail(self._err)
+        return outcome
+
+    def fail(self, status: str, error: str, exit_code: int | None = None) -> ChildEnded:
+        """End the child for a reason the caller found in a reply (``memory``); the exception to raise."""
+        raw = self._finish(wait_first=False)
+        self.outcome = self._outcome(status, raw, error)
+        if exit_code is not None:
+            self.outcome.exit_code = exit_code
+        return ChildEnded(self.outcome)
+
+    def close(self) -> Outcome:
+        """End the child and everything it started (on every path); what it printed, in an outcome."""
+        if self.outcome is None:
+            raw = self._finish(wait_first=False)
+            self.outcome = self._outcome("ok", raw, "") if hasattr(self, "_out") else Outcome(status="ok")
+        for fh in (getattr(self, "_out", None), getattr(self, "_err", None)):
+            if fh is not None:
+                with contextlib.suppress(Exception):
+                    fh.close()
+        return self.outcome

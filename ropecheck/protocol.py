@@ -25,20 +25,17 @@ raises :class:`~ropecheck.errors.TargetError`, which the properties turn into a 
 
 from __future__ import annotations
 
-import inspect
-import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from .errors import TargetError, UsageError
+from .errors import TargetError, TargetMemoryError, UsageError
+from .host import Host, LocalHost, describe_exception, detect_convention, is_out_of_memory, to_numpy64
 from .reference import apply_rope, effective_seq_len
 from .spec import RopeSpec
-from .tolerance import dtype_name
+from .tolerance import dtype_name, round_bfloat16
 
 __all__ = [
     "is_out_of_memory",
@@ -66,127 +63,20 @@ def _torch() -> Any:
     return torch
 
 
-def detect_convention(fn: Callable[..., Any]) -> str:
-    """The calling convention read from ``fn``'s signature (a TorchScript function or module: its schema).
-
-    One parameter: ``"none"``; a second one named like ``offset``/``start`` or annotated
-    ``int``: ``"offset"``; otherwise (or ``*args``): ``"positions"``.
-
-    Example:
-        >>> detect_convention(lambda x, offset=0: x)
-        'offset'
-    """
-    schema = _torchscript_schema(fn)
-    if schema is not None:  # a ScriptModule's Python signature is (*args, **kwargs): read the compiled one
-        args = [a for a in schema.arguments if a.name != "self" and not getattr(a, "kwarg_only", False)]
-        if len(args) <= 1:
-            return "none"
-        second = args[1]
-        if str(second.type) == "int" or "offset" in second.name.lower() or "start" in second.name.lower():
-            return "offset"
-        return "positions"
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return "positions"
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if any(p.kind == p.VAR_POSITIONAL for p in params):
-        return "positions"
-    if len(positional) <= 1:
-        return "none"
-    second = positional[1]
-    if "offset" in second.name.lower() or "start" in second.name.lower() or second.annotation in (int, "int"):
-        return "offset"
-    return "positions"
-
-
-def _torchscript_schema(fn: Any) -> Any:
-    """The compiled schema of a TorchScript function (``fn.schema``) or module (``fn.forward.schema``), else None."""
-    if not type(fn).__module__.startswith("torch"):
-        return None
-    for owner in (fn, getattr(fn, "forward", None)):
-        schema = getattr(owner, "schema", None)
-        if schema is not None and hasattr(schema, "arguments"):
-            return schema
-    return None
-
-
-def _target_files(fn: Any, name: str) -> set[str]:
-    """The source files the target's own code lives in (its module's file, its function's, its class's)."""
-    files: set[str] = set()
-    for obj in (fn, getattr(fn, "__func__", None), getattr(fn, "forward", None), type(fn)):
-        if obj is None:
-            continue
-        try:
-            files.add(str(Path(inspect.getfile(obj)).resolve()))
-        except (TypeError, OSError):
-            pass
-        module = sys.modules.get(getattr(obj, "__module__", "") or "")
-        if getattr(module, "__file__", None):
-            files.add(str(Path(module.__file__).resolve()))  # type: ignore[union-attr, arg-type]
-    head, sep, _ = name.rpartition(":")
-    if sep and head.endswith(".py"):
-        files.add(str(Path(head).resolve()))
-    return {f for f in files if not f.startswith(str(Path(__file__).resolve().parent))}
-
-
-def describe_exception(exc: BaseException, fn: Any = None, name: str = "") -> str:
-    """``Type: text (at file:line in function: `source`)`` -- the exception a target raised, for a finding.
-
-    The text is never empty (``(no message)`` for a bare ``assert``), and the frame is the last
-    one in the target's own file (else the last one outside ropecheck and the libraries).
-
-    Example:
-        >>> describe_exception(AssertionError())
-        'AssertionError (no message)'
-    """
-    text = str(exc).strip().splitlines()
-    shown = " ".join(line.strip() for line in text[:3]) if text else ""
-    if len(shown) > 400:  # long texts (TorchScript's) are cut at a word, never inside one
-        shown = shown[:400].rsplit(" ", 1)[0] + " ..."
-    out = f"{type(exc).__name__}: {shown}" if shown else f"{type(exc).__name__} (no message)"
-    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
-    own = _target_files(fn, name) if fn is not None or name else set()
-    pick = None
-    for fr in frames:
-        path = str(Path(fr.filename).resolve()) if fr.filename and not fr.filename.startswith("<") else fr.filename
-        if path in own:
-            pick = fr
-    if pick is None:
-        here = str(Path(__file__).resolve().parent)
-        for fr in frames:
-            path = fr.filename or ""
-            if path.startswith("<") or path.startswith(here) or "site-packages" in path or "/lib/python" in path:
-                continue
-            pick = fr
-    if pick is not None:
-        where = f"{_short_path(pick.filename)}:{pick.lineno} in {pick.name}"
-        out += f" (at {where}" + (f": `{pick.line.strip()}`)" if pick.line else ")")
-    return out
-
-
-def _short_path(filename: str) -> str:
-    try:
-        return str(Path(filename).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return filename
-
-
 def round_to_dtype(x: np.ndarray, dtype: Any) -> np.ndarray:
-    """``x`` rounded to ``dtype`` and promoted back to float64 (what the implementation sees)."""
+    """``x`` rounded to ``dtype`` and promoted back to float64 (what the implementation sees).
+
+    bfloat16 is rounded here with numpy (round to nearest even, as torch converts), so judging a
+    target needs no torch in ropecheck's own process.
+    """
     name = dtype_name(dtype)
     if name == "float64":
         return np.asarray(x, dtype=np.float64)
     if name in ("float32", "float16"):
         return np.asarray(x, dtype=np.float64).astype(name).astype(np.float64)
-    torch = _torch()
-    return torch.from_numpy(np.asarray(x, dtype=np.float64)).to(torch.bfloat16).double().numpy()
-
-
-def is_out_of_memory(exc: BaseException) -> bool:
-    """torch and numpy report a failed allocation as RuntimeError/ValueError text, not MemoryError."""
-    text = str(exc).lower()
-    return "can't allocate memory" in text or "out of memory" in text or "unable to allocate" in text
+    if name == "bfloat16":
+        return round_bfloat16(x)
+    raise UsageError(f"unknown dtype {name!r}")
 
 
 def _output_error(message: str) -> TargetError:
@@ -196,33 +86,19 @@ def _output_error(message: str) -> TargetError:
     return err
 
 
-def _jax_array(x64: np.ndarray, dtype: str) -> Any:
-    """x64 as a jax array of ``dtype`` on jax's default (CPU) device; bfloat16 through ml_dtypes."""
-    try:
-        import jax.numpy as jnp  # optional: imported when used
-    except ImportError as exc:
-        raise UsageError("this target is a JAX function; install jax with `pip install 'ropecheck[jax]'`") from exc
-    return jnp.asarray(np.asarray(x64, dtype=np.float64)).astype(getattr(jnp, dtype))
-
-
-def _to_numpy64(value: Any) -> np.ndarray:
-    if isinstance(value, np.ndarray):
-        return value.astype(np.float64)
-    if type(value).__module__.startswith("torch"):
-        return value.detach().to("cpu").double().numpy()
-    return np.asarray(value, dtype=np.float64)
-
-
 @dataclass(frozen=True)
 class Implementation:
-    """A RoPE callable with its calling convention and backend.
+    """A RoPE callable with its calling convention and backend, called through a host.
 
     Args:
-        fn: the callable under the canonical protocol.
+        fn: the callable under the canonical protocol (None when ``host`` holds it elsewhere).
         convention: ``"positions"``, ``"offset"`` or ``"none"`` (default: from the signature).
         backend: ``"torch"``, ``"numpy"`` or ``"auto"`` (torch tensors first; numpy arrays
             when the callable rejects tensors).
         name: for messages.
+        host: where the calls are answered (:mod:`ropecheck.host`): this process by default, or
+            the child process a supervised verdict runs the target in.
+        key: which of the host's callables (0: the target; others are derived from it).
 
     Example:
         >>> impl = Implementation(lambda x, positions: x, convention="positions", backend="numpy")
@@ -230,11 +106,14 @@ class Implementation:
         (1, 2, 1, 2)
     """
 
-    fn: Callable[..., Any]
+    fn: Callable[..., Any] | None
     convention: str = "positions"
     backend: str = "auto"
     name: str = "implementation"
     _resolved: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    host: Host | None = field(default=None, repr=False, compare=False)
+    key: int = 0
+    _local: list[Host] = field(default_factory=list, repr=False, compare=False)
 
     # ------------------------------------------------------------------ raw calls
 
@@ -243,25 +122,30 @@ class Implementation:
         """The backend in use: ``backend``, or for ``"auto"`` the one the first call settled on."""
         return self._resolved.get("backend", "torch" if self.backend == "auto" else self.backend)
 
-    def _wrap(self, x64: np.ndarray, dtype: str, device: str) -> Any:
-        if self.resolved_backend == "jax":
-            return _jax_array(x64, dtype)
-        if self.resolved_backend == "numpy":
-            if dtype == "bfloat16":
-                raise UsageError("numpy has no bfloat16; use a torch implementation or another dtype")
-            return np.asarray(x64, dtype=dtype)
-        torch = _torch()
-        return torch.tensor(np.asarray(x64, dtype=np.float64), device=device).to(getattr(torch, dtype))
+    def _host(self) -> Host:
+        if self.host is not None:
+            return self.host
+        if not self._local:
+            if self.fn is None:
+                raise UsageError("an Implementation needs a callable or a host")
+            self._local.append(LocalHost(self.fn, self.name))
+        return self._local[0]
 
-    def _positions(self, positions: np.ndarray, device: str) -> Any:
-        if self.resolved_backend == "jax":  # int32: jax's default integer (int64 needs jax_enable_x64)
-            import jax.numpy as jnp  # optional: imported when used
+    def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        """One request to the host that holds the target (:mod:`ropecheck.host`), with this backend."""
+        return self._host().request(op, key=self.key, backend=self.resolved_backend, **fields)
 
-            return jnp.asarray(np.asarray(positions, dtype=np.int32))
-        if self.resolved_backend == "numpy":
-            return np.asarray(positions, dtype=np.int64)
-        torch = _torch()
-        return torch.tensor(np.asarray(positions, dtype=np.int64), device=device)
+    def derive(self, kind: str, **params: Any) -> Implementation:
+        """A callable made from this one where the target lives: ``"axes"`` (its 1-D view), ``"compile"``."""
+        reply = self._host().request("derive", key=self.key, kind=kind, **params)
+        if reply.get("status") != "ok":
+            raise TargetError(f"{self.name}: {kind} failed: {reply.get('error', reply.get('status'))}")
+        return Implementation(None, "positions" if kind == "axes" else self.convention, self.backend, self.name,
+                              host=self._host(), key=int(reply["key"]))  # fmt: skip
+
+    def cuda_available(self) -> bool:
+        """Whether CUDA is available where the target runs."""
+        return bool(self._host().request("device").get("cuda", False))
 
     def call(
         self,
@@ -280,7 +164,7 @@ class Implementation:
         if self.backend == "auto" and "backend" not in self._resolved:
             try:
                 out = self._call(x, dtype=dtype, device=device, positions=positions, offset=offset)
-                self._resolved["backend"] = "torch"
+                self._resolved.setdefault("backend", "torch")
                 return out
             except TargetError as torch_error:
                 if dtype == "bfloat16" or device != "cpu":
@@ -302,37 +186,28 @@ class Implementation:
         positions: np.ndarray | None,
         offset: int | None,
     ) -> np.ndarray:
-        xin = self._wrap(x, dtype, device)
-        try:
-            if positions is not None:
-                out = self.fn(xin, self._positions(positions, device))
-            elif offset is not None:
-                out = self.fn(xin, int(offset))
-            else:
-                out = self.fn(xin)
-        except MemoryError:
-            raise  # the whole verdict's problem: a supervisor reports it as the target running out of memory
-        except Exception as exc:  # the target's own failure is a finding, not our crash
-            if is_out_of_memory(exc):
-                raise MemoryError(f"{self.name} ran out of memory: {exc}") from exc
-            raise TargetError(f"{self.name} raised {describe_exception(exc, self.fn, self.name)}") from exc
-        if (
-            self._resolved.get("backend") == "numpy"
-            and self.backend == "auto"
-            and type(out).__module__.startswith("jax")
-        ):
-            self._resolved["backend"] = "jax"  # a JAX function takes numpy arrays and returns jax arrays
-        if out is None or tuple(getattr(out, "shape", ())) != tuple(x.shape):
-            raise _output_error(
-                f"{self.name} returned shape {tuple(getattr(out, 'shape', ()))}, expected x's shape {tuple(x.shape)}"
-            )
-        try:
-            return _to_numpy64(out)
-        except Exception as exc:  # something shaped like x that is not a tensor or an array of numbers
-            raise _output_error(
-                f"{self.name} returned a {type(out).__name__} that is not a tensor of numbers: "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        if positions is not None:
+            positions = np.ascontiguousarray(positions, dtype=np.int64)
+        reply = self.request("call", x=x, dtype=dtype, device=device, positions=positions,
+                             offset=None if offset is None else int(offset))  # fmt: skip
+        status = reply.get("status")
+        if status == "ok":
+            out = reply.get("out")
+            if not isinstance(out, np.ndarray) or out.shape != x.shape or out.dtype != np.float64:
+                raise _output_error(f"{self.name} returned something that is not float values of x's shape")
+            if self._resolved.get("backend") == "numpy" and self.backend == "auto":
+                if str(reply.get("module", "")).startswith("jax"):  # a JAX function takes numpy, returns jax
+                    self._resolved["backend"] = "jax"
+            return out
+        error = str(reply.get("error", status))
+        if status == "memory":
+            raise TargetMemoryError(f"{self.name} ran out of memory: {error}")
+        if status == "usage":
+            raise UsageError(error)
+        if status == "bad_output":
+            raise _output_error(f"{self.name} {error}")
+        raise TargetError(f"{self.name} raised {error}")
 
     # ------------------------------------------------------------------ any positions
 
@@ -427,7 +302,8 @@ def as_implementation(
     if isinstance(fn, Implementation):
         if convention is None and backend is None and name is None:
             return fn
-        return Implementation(fn.fn, convention or fn.convention, backend or fn.backend, name or fn.name)
+        return Implementation(fn.fn, convention or fn.convention, backend or fn.backend, name or fn.name,
+                              host=fn.host, key=fn.key)  # fmt: skip
     if not callable(fn):
         raise UsageError(f"the implementation must be callable, got {type(fn).__name__}")
     conv = convention or getattr(fn, "rope_convention", None) or detect_convention(fn)
@@ -455,11 +331,11 @@ def reference_impl(spec: RopeSpec, form: str = "elementwise") -> Callable[..., A
     """
 
     def reference(x: Any, positions: Any) -> Any:
-        p = _to_numpy64(positions).astype(np.int64)[..., None]  # broadcast over heads
+        p = to_numpy64(positions).astype(np.int64)[..., None]  # broadcast over heads
         if isinstance(x, np.ndarray):
             return apply_rope(x.astype(np.float64), p, spec, form=form).astype(x.dtype)  # type: ignore[arg-type]
         torch = _torch()
-        y = apply_rope(_to_numpy64(x), p, spec, form=form)  # type: ignore[arg-type]
+        y = apply_rope(to_numpy64(x), p, spec, form=form)  # type: ignore[arg-type]
         return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
     reference.rope_convention = "positions"  # type: ignore[attr-defined]

@@ -18,10 +18,14 @@ does -- its finding code (``positions/positions_ignored``, ``precision/angles_lo
 ...), its sentence and the fix -- then one ``torch.testing.assert_close``-like message per
 failed property, plus the RoPE context (position, dimension pair, dtype, layout).
 
-The implementation runs in a forked child process (:mod:`ropecheck.isolate`; turn it off
-with ``--ropecheck-no-isolate``): if it exits, crashes, runs out of memory or hangs past
-``--ropecheck-timeout``, the test fails saying so, instead of the whole pytest session ending
-(``os._exit(0)`` in a RoPE would otherwise end the run with exit status 0).
+The implementation is called in a forked child process (:mod:`ropecheck.isolate`; turn it off
+with ``--ropecheck-no-isolate``) and only its outputs come back, as data: every property,
+comparison and diagnosis is computed in the test's process. If the implementation exits,
+crashes, runs out of memory or hangs past ``--ropecheck-timeout``, the test fails saying so,
+instead of the whole pytest session ending (``os._exit(0)`` in a RoPE would otherwise end the
+run with exit status 0), and nothing it started outlives the check. What this cannot give: a
+module the test file imports runs in the test's process, before any check -- code that must not
+be trusted is judged with ``ropecheck verify`` (its file is imported only in the child).
 
 Design constraints: thin -- options in one ``ropecheck`` group with constant names, a
 report-header line, a marker; torch is imported only when a test uses the fixture or the
@@ -30,14 +34,17 @@ marker, so collecting other projects' tests stays cheap.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from .errors import UsageError
-from .isolate import available, describe_outcome, run_isolated
+from .errors import TargetMemoryError, UsageError
+from .host import ProcessHost, TargetHost
+from .isolate import ChildEnded, TargetProcess, available, describe_outcome
 from .properties import PROPERTIES, as_implementation, backward_results, failure_message, run_all
+from .protocol import Implementation
 from .version import __version__
 
 __all__ = [
@@ -179,20 +186,27 @@ class RopeChecker:
         self.isolate = isolate and available()
         self.timeout = timeout or None
 
-    def _run(self, job: Callable[[], Any]) -> Any:
-        """``job()`` in a child process (the implementation's exit or crash fails the test), or here."""
+    def _run(self, impl: Any, job: Callable[[Any], Any], *, compile: bool = False) -> Any:
+        """``job(target)``: here, with the implementation's calls answered by a child process that holds it
+        (its exit, crash, memory blow-up or hang fails the test), or in this process without isolation."""
         __tracebackhide__ = True
         if not self.isolate:
-            return job()
-        outcome = run_isolated(_contained, job, timeout=self.timeout)
-        if not outcome.ok:
-            raise AssertionError(describe_outcome(outcome, "the implementation") + _tail(outcome.stderr))
-        kind, value = outcome.value
-        if kind == "assertion":
-            raise AssertionError(value)
-        if kind == "usage":
-            raise UsageError(value)
-        return value
+            return job(_compiled(impl) if compile else impl)
+        deadline = None if not self.timeout else time.monotonic() + self.timeout
+        fn, name = impl.fn, impl.name
+        process = TargetProcess(lambda: (TargetHost(fn, name).answer, {"status": "ok"}), deadline=deadline,
+                                timeout=self.timeout)  # fmt: skip
+        try:
+            process.start()
+            remote = Implementation(None, impl.convention, impl.backend, name, host=ProcessHost(process))
+            return job(_compiled(remote) if compile else remote)
+        except ChildEnded as ended:
+            outcome = ended.outcome
+        except TargetMemoryError as exc:
+            outcome = process.fail("memory", str(exc)).outcome
+        finally:
+            process.close()
+        raise AssertionError(describe_outcome(outcome, "the implementation") + _tail(outcome.stderr))
 
     def _options(self, overrides: dict[str, Any]) -> dict[str, Any]:
         opts = dict(self.defaults)
@@ -220,19 +234,13 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        return cast(
-            "list[PropertyResult]",
-            self._run(
-                lambda: run_all(
-                    impl,
-                    o["spec"],
-                    dtype=o["dtype"],
-                    device=o["device"],
-                    seed=o["seed"],
-                    properties=o.get("properties"),
-                )
-            ),
-        )
+
+        def job(target: Any) -> list[PropertyResult]:
+            return run_all(
+                target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+            )
+
+        return cast("list[PropertyResult]", self._run(impl, job))
 
     def check(
         self,
@@ -259,37 +267,34 @@ class RopeChecker:
 
         o = self._options({"spec": spec, "dtype": dtype, "device": device, "seed": seed, "properties": properties})
         impl = as_implementation(fn, convention=convention, backend=backend)
-        if o["compile"]:
-            impl = _compiled(impl)
 
-        def job() -> list[PropertyResult]:
+        def job(target: Any) -> tuple[list[PropertyResult], str | None]:
             results = run_all(
-                impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
+                target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
             )
             grads = []  # the backward checks, where autograd is supported; asserted, not returned
             if o["backward"] and o.get("properties") is None:
-                grads = backward_results(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
+                grads = backward_results(target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
                 grads = [r for r in grads if not r.passed]
             if all(r.passed for r in results + grads):
-                return results
-            header = verify_diagnosis(impl, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
-            raise AssertionError(failure_message(results + grads, header=header))
+                return results, None
+            header = verify_diagnosis(target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"])
+            return results, failure_message(results + grads, header=header)
 
-        return cast("list[PropertyResult]", self._run(job))
+        results, failure = self._run(impl, job, compile=bool(o["compile"]))
+        if failure is not None:
+            raise AssertionError(failure)
+        return cast("list[PropertyResult]", results)
 
 
 def _compiled(impl: Any) -> Any:
-    """``impl`` wrapped in ``torch.compile`` (the backend :func:`~ropecheck.verify.compiled.choose_backend` picks)."""
-    import torch._dynamo  # heavy: imported when used
+    """``impl`` wrapped in ``torch.compile`` where it runs, with the backend that
+    :func:`~ropecheck.verify.compiled.choose_backend` picks (dynamo's recompile limit raised, so no
+    call silently runs eagerly)."""
+    from .verify.compiled import choose_backend
 
-    from .protocol import Implementation
-    from .verify.compiled import RECOMPILE_LIMIT, choose_backend, compile_target
-
-    cfg = torch._dynamo.config
-    name = "recompile_limit" if hasattr(cfg, "recompile_limit") else "cache_size_limit"
-    setattr(cfg, name, max(getattr(cfg, name), RECOMPILE_LIMIT))  # no call may silently run eagerly
     backend, _ = choose_backend()
-    return Implementation(compile_target(impl.fn, backend), impl.convention, impl.backend, impl.name)
+    return impl.derive("compile", backend=backend)
 
 
 def verify_diagnosis(impl: Any, spec: RopeSpec, *, dtype: str, device: str, seed: int) -> str:
@@ -315,16 +320,6 @@ def verify_diagnosis(impl: Any, spec: RopeSpec, *, dtype: str, device: str, seed
     for other in report.findings[1:3]:
         lines.append(f"Also [{other.label}]: {other.message}")
     return "\n".join(lines)
-
-
-def _contained(job: Callable[[], Any]) -> tuple[str, Any]:
-    """In the child: the job's value, or its assertion or usage error as data for the parent to raise."""
-    try:
-        return ("value", job())
-    except AssertionError as exc:
-        return ("assertion", str(exc))
-    except UsageError as exc:
-        return ("usage", str(exc))
 
 
 def _tail(text: str) -> str:

@@ -33,7 +33,10 @@ if TYPE_CHECKING:  # annotations only: spec.py imports this module
 __all__ = [
     "DPS",
     "LAYOUTS",
+    "ATTENTION_FACTOR_RANGE",
+    "BETA_RANGE",
     "MAX_HEAD_DIM",
+    "MAX_INV_FREQ",
     "MAX_POSITION_EMBEDDINGS",
     "ROPE_TYPES",
     "Default",
@@ -65,6 +68,15 @@ MAX_HEAD_DIM = 65536
 #: The largest context length (and original context length) a spec accepts: the reference's
 #: exact phase reduction is exact at every position below 2^32, and no model is near it.
 MAX_POSITION_EMBEDDINGS = 1 << 32
+#: The largest inverse frequency a spec accepts: float32's largest number / 2^32, so the angle m*theta_i
+#: stays finite in float32 (the dtype targets compute angles in) at every position below 2^32.
+MAX_INV_FREQ = float(np.finfo(np.float32).max) / MAX_POSITION_EMBEDDINGS
+#: The attention factor's accepted range (given, or derived from the factors): outputs of |x| <= 4 times it
+#: stay finite in float16 and far from its subnormals; published schedules give 1 to about 3.
+ATTENTION_FACTOR_RANGE = (2.0**-10, 2.0**10)
+#: YaRN's beta_fast/beta_slow accepted range: ln(L_0 / (2 pi beta)) stays finite for every L_0 <= 2^32
+#: (published values: 32 and 1).
+BETA_RANGE = (2.0**-64, 2.0**64)
 
 
 def _mpf(x: Any) -> mpmath.mpf:
@@ -125,6 +137,23 @@ def check_bool(field_name: str, value: Any) -> None:
 
 def _check_original(field_name: str, value: Any) -> None:
     check_int(field_name, value, maximum=MAX_POSITION_EMBEDDINGS)
+
+
+def _check_context(factor: float, original: int, original_name: str = "original_max_position_embeddings") -> None:
+    """The scaled context factor x original stays within 2^32 positions (the reference's exact range)."""
+    if factor * original > MAX_POSITION_EMBEDDINGS:
+        top = MAX_POSITION_EMBEDDINGS / original
+        raise SpecError(
+            "rope_scaling.factor",
+            f"must be at most 2^32 / {original_name} = {top:.6g} (the scaled context factor x {original} "
+            f"must stay within 2^32 positions), got {describe_value(factor)}",
+        )
+
+
+def _check_range(field_name: str, value: float, bounds: tuple[float, float], why: str) -> None:
+    low, high = bounds
+    if not low <= value <= high:
+        raise SpecError(field_name, f"must be between {low:.6g} and {high:.6g} ({why}), got {describe_value(value)}")
 
 
 # --------------------------------------------------------------------------- schedules
@@ -208,6 +237,7 @@ class DynamicNTK:
     def validate(self, spec: RopeSpec) -> None:
         check_positive("rope_scaling.factor", self.factor)
         _check_original("max_position_embeddings", self.original_max_position_embeddings)
+        _check_context(self.factor, self.original_max_position_embeddings, "max_position_embeddings")
 
     def inv_freq_mp(self, spec: RopeSpec, seq_len: int | None) -> list[mpmath.mpf]:
         r = spec.rotary_dim
@@ -250,8 +280,11 @@ class YaRN:
     def validate(self, spec: RopeSpec) -> None:
         check_positive("rope_scaling.factor", self.factor)
         _check_original("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        _check_context(self.factor, self.original_max_position_embeddings)
         check_positive("rope_scaling.beta_fast", self.beta_fast)
         check_positive("rope_scaling.beta_slow", self.beta_slow)
+        for name, beta in (("beta_fast", self.beta_fast), ("beta_slow", self.beta_slow)):
+            _check_range(f"rope_scaling.{name}", beta, BETA_RANGE, "so the ramp's ends stay finite")
         check_number("rope_scaling.mscale", self.mscale, allow_none=True)
         check_number("rope_scaling.mscale_all_dim", self.mscale_all_dim, allow_none=True)
         check_positive("rope_scaling.attention_factor", self.attention, allow_none=True)
@@ -347,6 +380,7 @@ class Llama3:
         check_positive("rope_scaling.low_freq_factor", self.low_freq_factor)
         check_positive("rope_scaling.high_freq_factor", self.high_freq_factor)
         _check_original("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
+        _check_context(self.factor, self.original_max_position_embeddings)
         if self.high_freq_factor <= self.low_freq_factor:
             raise SpecError(
                 "rope_scaling.high_freq_factor",
@@ -403,6 +437,8 @@ class LongRoPE:
     def validate(self, spec: RopeSpec) -> None:
         _check_original("rope_scaling.original_max_position_embeddings", self.original_max_position_embeddings)
         check_positive("rope_scaling.factor", self.factor, allow_none=True)
+        if self.factor is not None:
+            _check_context(self.factor, self.original_max_position_embeddings)
         check_positive("rope_scaling.attention_factor", self.attention, allow_none=True)
         half = spec.rotary_dim // 2
         for name in ("short_factor", "long_factor"):

@@ -34,9 +34,11 @@ from . import hf
 from .axes import MultiAxis
 from .errors import SpecError
 from .schedules import (
+    ATTENTION_FACTOR_RANGE,
     DPS,
     LAYOUTS,
     MAX_HEAD_DIM,
+    MAX_INV_FREQ,
     MAX_POSITION_EMBEDDINGS,
     ROPE_TYPES,
     Default,
@@ -45,6 +47,7 @@ from .schedules import (
     LongRoPE,
     Proportional,
     Scaling,
+    YaRN,
     check_int,
     check_positive,
     default_inv_freq_mp,
@@ -172,7 +175,8 @@ class RopeSpec:
         self._check_derived()
 
     def _check_derived(self) -> None:
-        """Every inverse frequency finite and positive in fp64; the attention factor too."""
+        """Every inverse frequency finite, positive and at most ``MAX_INV_FREQ`` in fp64; the attention factor in
+        ``ATTENTION_FACTOR_RANGE``. Each problem names the key that caused it (``base``, ``rope_scaling.factor``)."""
         for i, theta in enumerate(default_inv_freq_mp(self.base, self.rotary_dim)):
             value = float(theta)
             if not (math.isfinite(value) and value > 0):
@@ -182,11 +186,16 @@ class RopeSpec:
                     f"which is {'0' if value == 0 else 'infinite'} in float64; use a base between about 1e-300 "
                     "and 1e300",
                 )
+        fastest = max(default_inv_freq_mp(self.base, self.rotary_dim))
+        if float(fastest) > MAX_INV_FREQ:  # after the check above: an infinite theta is named as such first
+            i = default_inv_freq_mp(self.base, self.rotary_dim).index(fastest)
+            raise SpecError("base", _too_fast(i, fastest) + "; use a larger base")
         lengths: list[int | None] = [None]
         turning = self.scaling.turning(self.rotary_dim) if isinstance(self.scaling, Proportional) else self.half
         if isinstance(self.scaling, LongRoPE):  # the long factors too
             lengths.append(self.scaling.original_max_position_embeddings + 1)
         for seq_len in lengths:
+            key = _schedule_key(self.scaling, seq_len)
             for i, theta in enumerate(_inv_freq_mp_cached(self, seq_len)):
                 value = float(theta)
                 if value == 0 and isinstance(self.scaling, Proportional) and i >= turning:
@@ -197,12 +206,27 @@ class RopeSpec:
                         f"gives inverse frequency theta_{i} = {mpmath.nstr(theta, 3)}, which is not a finite positive "
                         f"float64 number; check the schedule's factors ({self.scaling.params()})",
                     )
+            fastest = max(_inv_freq_mp_cached(self, seq_len))
+            if float(fastest) > MAX_INV_FREQ:
+                i = _inv_freq_mp_cached(self, seq_len).index(fastest)
+                raise SpecError(
+                    key, _too_fast(i, fastest) + f"; check the schedule's factors ({self.scaling.params()})"
+                )
+        key = _attention_key(self.scaling)
         try:
             factor = float(self.scaling.attention_factor(self))
         except (ArithmeticError, ValueError) as exc:
             raise SpecError("rope_scaling.attention_factor", f"cannot be computed from this schedule: {exc}") from None
         if not (math.isfinite(factor) and factor > 0):
-            raise SpecError("rope_scaling.attention_factor", f"must be finite and positive, got {factor!r}")
+            raise SpecError(key, f"gives the attention factor {factor!r}; it must be finite and positive")
+        low, high = ATTENTION_FACTOR_RANGE
+        if not low <= factor <= high:
+            given = "" if key.endswith("attention_factor") else f"gives the attention factor {factor:.6g}; it "
+            raise SpecError(
+                key,
+                f"{given}must be between {low:g} and {high:g} (the RoPE output is x times it, which must stay "
+                f"finite in float16), got {describe_value(factor) if not given else f'{factor:.6g}'}",
+            )
 
     # ------------------------------------------------------------------ derived tables
 
@@ -384,6 +408,29 @@ class RopeSpec:
             if key == exc.field:
                 raise
             raise SpecError(key, str(exc)[len(exc.field) + 2 :]) from None
+
+
+def _too_fast(i: int, theta: mpmath.mpf) -> str:
+    return (
+        f"gives inverse frequency theta_{i} = {mpmath.nstr(theta, 3)}, above {MAX_INV_FREQ:.3g} (float32's largest "
+        "number / 2^32: the angle m*theta_i must stay finite in float32 at every position below 2^32)"
+    )
+
+
+def _schedule_key(scaling: Scaling, seq_len: int | None) -> str:
+    """The config key a schedule's frequencies come from: the LongRoPE list in use, else the factor."""
+    if isinstance(scaling, LongRoPE):
+        return "rope_scaling.long_factor" if scaling.uses_long(seq_len) else "rope_scaling.short_factor"
+    return "rope_scaling.factor" if hasattr(scaling, "factor") else "rope_scaling"
+
+
+def _attention_key(scaling: Scaling) -> str:
+    """The config key the attention factor comes from: given, from YaRN's mscale pair, or from the factor."""
+    if getattr(scaling, "attention", None) is not None:
+        return "rope_scaling.attention_factor"
+    if isinstance(scaling, YaRN) and scaling.mscale and scaling.mscale_all_dim:
+        return "rope_scaling.mscale"
+    return "rope_scaling.factor" if isinstance(scaling, (YaRN, LongRoPE)) else "rope_scaling.attention_factor"
 
 
 @functools.lru_cache(maxsize=1024)

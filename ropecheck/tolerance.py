@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .errors import UsageError
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "cos_sin_ulps",
     "dtype_name",
     "gamma",
+    "round_bfloat16",
     "tolerance",
 ]
 
@@ -104,6 +107,31 @@ def gamma(k: float, u: float) -> float:
 def cos_sin_ulps(device: str) -> float:
     """How many ulps cos/sin may be off on ``device`` ("cpu", "cuda", "cuda:N")."""
     return COS_SIN_ULPS["cuda" if str(device).startswith("cuda") else "cpu"]
+
+
+def round_bfloat16(x: Any) -> np.ndarray:
+    """``x`` rounded to bfloat16 as torch's ``.to(torch.bfloat16)`` does, as float64.
+
+    torch converts float64 through float32 (two roundings, each to nearest even); so does this,
+    with numpy: float32 first, then 8 significant bits, quantum ``2^(e-7)`` for a value in
+    ``[2^e, 2^(e+1))``, never finer than the smallest subnormal ``2^-133``; beyond the largest
+    finite bfloat16 the result is an infinity.
+
+    Example:
+        >>> round_bfloat16([1.0 + 2**-8, 1.0 + 3 * 2**-8, 1e39]).tolist()
+        [1.0, 1.015625, inf]
+    """
+    with np.errstate(over="ignore"):
+        v = np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+    out = v.copy()
+    finite = np.isfinite(v) & (v != 0)
+    if finite.any():
+        _, e = np.frexp(v[finite])  # v = m 2^e with 0.5 <= |m| < 1: 8 bits means quantum 2^(e-8)
+        q = np.maximum(e - 8, -133)
+        r = np.ldexp(np.rint(np.ldexp(v[finite], -q)), q)
+        r[np.abs(r) >= 2.0**128 * (1 - 2.0**-9)] = np.inf * np.sign(r[np.abs(r) >= 2.0**128 * (1 - 2.0**-9)])
+        out[finite] = r
+    return out
 
 
 def dtype_name(dtype: Any) -> str:

@@ -8,11 +8,17 @@ quicker local profile, or pick one with ``--hypothesis-profile``.
 
 Tests that need CUDA carry ``@pytest.mark.gpu`` and nothing else: the hook below skips them,
 with the reason, where CUDA is not available (the same checks run on the CPU elsewhere).
+
+The process-leak check: after every test, no child process ropecheck started to hold a target
+(a session leader: the guardian of :class:`ropecheck.isolate.TargetProcess` and
+:func:`~ropecheck.isolate.run_isolated`) may be left.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import torch
@@ -37,3 +43,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("gpu") is not None:
             item.add_marker(skip)
+
+
+def _session_leader_children() -> set[int]:
+    """This process's children that lead their own session (what ropecheck's isolation makes)."""
+    found: set[int] = set()
+    for task in Path("/proc/self/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for pid in children:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z" and fields[3] == pid:  # state, ppid, pgrp, session
+                found.add(int(pid))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_process_left_behind() -> Iterator[None]:
+    """Fail a test after which a child ropecheck started to run a target is still alive."""
+    before = _session_leader_children()
+    yield
+    left = _session_leader_children() - before
+    assert not left, f"processes started to hold a target outlived the test: {sorted(left)}"

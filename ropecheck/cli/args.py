@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ExitCode, SpecError, UsageError
-from ..hf import read_rope_config, scaling_from_dict
+from ..hf import load_config, read_rope_config, scaling_from_dict
 from ..io import check_writable, write_output
 from ..schedules import MAX_HEAD_DIM, MAX_POSITION_EMBEDDINGS
 from ..spec import RopeSpec
@@ -32,6 +32,8 @@ __all__ = [
     "check_int_range",
     "check_outputs",
     "conventions_from_args",
+    "hf_config_from_args",
+    "json_text",
     "parse_size",
     "spec_from_args",
     "spec_source",
@@ -49,14 +51,16 @@ MAX_VERIFY_POSITION = 1 << 31
 def check_outputs(args: argparse.Namespace) -> None:
     """Every output path a command was given can be written (a usage error naming the flag if not).
 
-    Commands list their output flags as ``outputs=[(flag, dest, is_directory, unless_dest)]`` in
-    their parser's defaults; ``unless_dest`` names a flag that turns the writing off.
+    Commands list their output flags as ``outputs=[(flag, dest, kind, unless_dest)]`` in their
+    parser's defaults: ``kind`` is False for a file, True for a folder files are written into,
+    ``"tree"`` for a folder ropecheck replaces as a whole (missing, empty or its own: see
+    :func:`~ropecheck.io.check_replaceable`); ``unless_dest`` names a flag that turns the writing off.
     """
-    for flag, dest, is_directory, unless in getattr(args, "outputs", []):
+    for flag, dest, kind, unless in getattr(args, "outputs", []):
         path = getattr(args, dest, None)
         if path in (None, "") or (unless and getattr(args, unless, False)):
             continue
-        check_writable(path, flag, directory=is_directory)
+        check_writable(path, flag, directory=bool(kind), tree=kind == "tree")
 
 
 def check_int_range(flag: str, value: int, low: int, high: int) -> None:
@@ -195,8 +199,13 @@ def spec_source(args: argparse.Namespace) -> str | None:
     """Where an --hf-config spec was read (``"text_config of PATH"``, ``"the top level of PATH"``); None without one."""
     if not args.hf_config:
         return None
-    _, source = read_rope_config(args.hf_config, config_key=getattr(args, "config_key", None))
+    _, source = read_rope_config(hf_config_from_args(args), config_key=getattr(args, "config_key", None))
     return f"{'the top level' if source == 'top level' else source} of {args.hf_config}"
+
+
+def hf_config_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--hf-config`` file as a dict: a regular file only, bounded (one line naming the flag if not)."""
+    return load_config(args.hf_config, flag="--hf-config")
 
 
 def _spec_from_args(args: argparse.Namespace) -> RopeSpec:
@@ -209,7 +218,9 @@ def _spec_from_args(args: argparse.Namespace) -> RopeSpec:
         if not isinstance(scaling_json, dict):
             raise UsageError("--rope-scaling must be a JSON object")
     if args.hf_config:
-        spec = RopeSpec.from_hf_config(args.hf_config, layout=args.layout, config_key=getattr(args, "config_key", None))
+        spec = RopeSpec.from_hf_config(
+            hf_config_from_args(args), layout=args.layout, config_key=getattr(args, "config_key", None)
+        )
         changes: dict[str, Any] = {}
         if args.head_dim is not None:
             changes["head_dim"] = args.head_dim
@@ -241,10 +252,14 @@ def _spec_from_args(args: argparse.Namespace) -> RopeSpec:
     )
 
 
+def json_text(data: Any) -> str:
+    """The text every command writes for JSON data (numpy values as plain numbers)."""
+    return json.dumps(data, indent=2, sort_keys=False, default=_json_default) + "\n"
+
+
 def write_json(data: Any, target: str) -> None:
     """Write JSON to a path (atomically), through a FIFO or device, or to stdout for ``-`` (see :mod:`ropecheck.io`)."""
-    text = json.dumps(data, indent=2, sort_keys=False, default=_json_default) + "\n"
-    write_output(target, text)
+    write_output(target, json_text(data))
 
 
 def _json_default(obj: Any) -> Any:

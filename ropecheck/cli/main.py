@@ -12,6 +12,7 @@ output pipe ends the command quietly with 141. The table is :class:`~ropecheck.e
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
@@ -21,13 +22,30 @@ from typing import Any, NoReturn
 
 from ..errors import ExitCode, InternalError, RopeCheckError
 from ..version import __version__
-from . import audit, bench, claim, precision, prove, report, spec, survey, verify
 from .args import EXIT_USAGE, check_outputs
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
-#: The command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[ModuleType, ...] = (spec, report, verify, survey, prove, claim, audit, precision, bench)
+#: Each command's module under ``ropecheck.cli``, in the order ``--help`` lists them. A command line
+#: that names its command imports only that module: ``ropecheck verify`` never imports SymPy or the
+#: report code, so a verdict costs little more than the target's own imports.
+COMMAND_MODULES: dict[str, str] = {
+    "spec": "spec",
+    "report": "report",
+    "verify": "verify",
+    "adapters": "verify",
+    "survey": "survey",
+    "prove": "prove",
+    "claim": "claim",
+    "audit": "audit",
+    "precision": "precision",
+    "bench": "bench",
+}
+
+
+def _modules(only: str | None = None) -> list[ModuleType]:
+    names = dict.fromkeys(COMMAND_MODULES.values()) if only is None else [COMMAND_MODULES[only]]
+    return [importlib.import_module(f"{__package__}.{name}") for name in names]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,7 +55,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone (its module is the only one imported)."""
 
     parser = _Parser(
         prog="ropecheck",
@@ -45,15 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ropecheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in COMMANDS:
+    for module in _modules(command):
         module.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit code (see :class:`~ropecheck.errors.ExitCode`)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    first = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(first if first in COMMAND_MODULES and "--help" not in words[:1] else None)
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("ropecheck: error: give a command (see ropecheck --help)", file=sys.stderr)

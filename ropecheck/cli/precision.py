@@ -3,7 +3,9 @@
 Writes ``<out>/<name>.csv``, ``<out>/<name>.json`` and ``<out>/<name>-{output,angle}.svg``
 (default out: ``reports/precision``); ``--reproduce`` also writes the reproductions of the
 reported failures (``reproductions.json``, ``violation.svg``) and the folder's ``README.md``.
-File names come from :mod:`ropecheck.precision.pages`, the folder's one writer. Exit code 0,
+File names come from :mod:`ropecheck.precision.pages`, the folder's one writer; they are written
+as one atomic replacement of the folder (which must be new, empty or ropecheck's own), every
+other file in it kept. Exit code 0,
 or 1 when a careful policy (or an ``--impl`` target) exceeds the error model's careful bound;
 2 on a usage error.
 """
@@ -20,7 +22,7 @@ from typing import Any, cast
 from rich.console import Console
 
 from ..errors import RopeCheckError, UsageError
-from ..io import write_output
+from ..io import replace_tree
 from ..isolate import describe_outcome, run_isolated
 from ..precision import sweep as S
 from ..precision.pages import collect as collect_reproductions
@@ -108,7 +110,7 @@ def add_parser(sub: Any) -> None:
         help="with --impl: address space it may add, e.g. 8G; 0 for no limit (default %(default)s)",
     )
     add_spec_arguments(p)
-    p.set_defaults(run=run, outputs=[("--json", "json", False, None), ("--out", "out", True, "no_files")])
+    p.set_defaults(run=run, outputs=[("--json", "json", False, None), ("--out", "out", "tree", "no_files")])
 
 
 def _impl_sweep(args: argparse.Namespace, sweep: Callable[[Any, str], Sweep], memory_limit: int | None) -> Sweep | None:
@@ -191,8 +193,8 @@ def run(args: argparse.Namespace) -> int:
         if args.reproduce:
             console.print("running the reproductions of reported precision failures ...")
             files.update(reproduction_files(collect_reproductions()))
-        for name, content in files.items():
-            write_output(out / name, content)
+        # one atomic replacement: this sweep's files are new, every other file of the folder stays
+        replace_tree(out, files, keep=lambda rel: True, flag="--out")
         console.print(f"wrote {', '.join(sorted(files))} to {out}/")
     exceeded = sw.failures()
     if exceeded:

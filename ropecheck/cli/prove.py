@@ -8,7 +8,9 @@ when every theorem reaches its intended verdict (the intended refutations includ
 otherwise, 2 for a usage error.
 
 Design constraints: proving and rendering live in :mod:`ropecheck.symbolic`; this module
-only selects, times and writes (atomically, through :mod:`ropecheck.io`).
+only selects, times and writes: every page is rendered first, then the folder is replaced in
+one atomic step (:func:`ropecheck.io.replace_tree`; the pages of theorems not run this time are
+kept), so a Ctrl-C or a kill leaves the old pages or the new ones, never a mix.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..io import write_output
+from ..io import replace_tree
 from ..proofs import FAMILIES, run_proofs
 from ..proofs.relative_position_general import MAX_CONCRETE_D
 from ..symbolic import (
@@ -39,7 +41,7 @@ from ..symbolic.certify import (
 )
 from ..symbolic.latexdoc import render_proofs_latex
 from ..version import __version__
-from .args import EXIT_FAIL, EXIT_OK, write_json
+from .args import EXIT_FAIL, EXIT_OK, json_text, write_json
 
 __all__ = ["DEFAULT_OUT", "add_parser", "run"]
 
@@ -61,7 +63,12 @@ def add_parser(sub: Any) -> None:
         metavar="N",
         help=f"also run the full expansion check for one concrete even d (2..{MAX_CONCRETE_D})",
     )
-    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
+    p.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        metavar="DIR",
+        help=f"output folder (default {DEFAULT_OUT}): new, empty, or one ropecheck wrote",
+    )
     p.add_argument(
         "--json", nargs="?", const="", metavar="PATH", help="also write JSON (default DIR/proofs.json; '-' for stdout)"
     )
@@ -78,7 +85,7 @@ def add_parser(sub: Any) -> None:
         metavar="PATH",
         help="with --certify: .v files or folders of them to check (default: the installed proofs/coq)",
     )
-    p.set_defaults(run=run, outputs=[("--out", "out", True, "no_write"), ("--json", "json", False, None)])
+    p.set_defaults(run=run, outputs=[("--out", "out", "tree", "no_write"), ("--json", "json", False, None)])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         )
     certified_ok = True
     index = _installed_index()
+    pages: dict[str, str] = {}  # relative to --out; written in one step at the end
     if coq is not None:
         exe, files = coq
         t1 = time.perf_counter()
@@ -136,14 +144,18 @@ def run(args: argparse.Namespace) -> int:
         certified_ok = all(r.status.value == "CERTIFIED" for r in results)
         _print_twins(proofs, results, index)
         if not args.no_write:
-            page = render_certificates_markdown(results, index, families=list(FAMILIES))
-            write_output(Path(args.out) / "certificates.md", page)
+            pages["certificates.md"] = render_certificates_markdown(results, index, families=list(FAMILIES))
     if not args.no_write and proofs:
-        _write(proofs, Path(args.out), numbers, total, args.all, index)
+        pages.update(_pages(proofs, Path(args.out), numbers, total, args.all, index))
+    data = proofs_to_json(proofs, total_seconds=total) if args.json is not None else None
+    if args.json == "" and not args.no_write:  # the default DIR/proofs.json goes with the pages
+        pages["proofs.json"] = json_text(data)
+    elif args.json is not None:
+        write_json(data, args.json or str(Path(args.out) / "proofs.json"))
+    if pages:
+        replace_tree(args.out, pages, keep=lambda rel: True, flag="--out")
+    if not args.no_write and proofs:
         print(f"wrote {len(proofs)} theorem page(s) and index.md to {args.out}")
-    if args.json is not None:
-        target = args.json or str(Path(args.out) / "proofs.json")
-        write_json(proofs_to_json(proofs, total_seconds=total), target)
     return EXIT_OK if all(p.as_intended for p in proofs) and certified_ok else EXIT_FAIL
 
 
@@ -183,16 +195,19 @@ def _print_twins(proofs: list[Any], results: list[CertificateResult], index: lis
         print(f"  {p.name:<28} {p.verdict.value} (SymPy); {coq}")
 
 
-def _write(
+def _pages(
     proofs: list[Any], out: Path, numbers: dict[str, int], total: float, full_index: bool, index: list[dict[str, Any]]
-) -> None:
+) -> dict[str, str]:
+    """Every page to write into ``out`` (relative name -> text); nothing is written here."""
+    pages: dict[str, str] = {}
     for p in proofs:
-        page = render_proof_markdown(p, number=numbers.get(p.family), timings=False, certificates=index)
-        write_output(out / f"{p.name}.md", page)
+        pages[f"{p.name}.md"] = render_proof_markdown(
+            p, number=numbers.get(p.family), timings=False, certificates=index
+        )
         if p.data.get("decay_curve"):
-            write_output(out / "decay.svg", decay_svg(p.data["decay_curve"]))
-    index_page = out / "index.md"
-    if full_index or not index_page.exists():
-        write_output(index_page, render_index_markdown(proofs, numbers=numbers, total_seconds=total))
+            pages["decay.svg"] = decay_svg(p.data["decay_curve"])
+    if full_index or not (out / "index.md").exists():
+        pages["index.md"] = render_index_markdown(proofs, numbers=numbers, total_seconds=total)
     if full_index:  # the LaTeX document holds every theorem, so only a full run rewrites it
-        write_output(out / "proofs.tex", render_proofs_latex(proofs, numbers=numbers, version=__version__))
+        pages["proofs.tex"] = render_proofs_latex(proofs, numbers=numbers, version=__version__)
+    return pages

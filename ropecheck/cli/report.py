@@ -71,9 +71,14 @@ def add_parser(sub: Any) -> None:
         "the precision sweeps, then write reports/: README.md, index.html (self-contained), report.json, "
         "detail pages and SVG plots. Exit 0 only if every expected verdict held.",
     )
-    p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default: reports)")
+    p.add_argument(
+        "--out",
+        default="reports",
+        metavar="DIR",
+        help="output folder (default: reports): new, empty, or one ropecheck wrote",
+    )
     p.add_argument("--only", metavar="KEYS", help="comma-separated sections to run (default: all)")
-    p.set_defaults(run=run, outputs=[("--out", "out", True, None)])
+    p.set_defaults(run=run, outputs=[("--out", "out", "tree", None)])
 
 
 def _versions() -> dict[str, str]:
@@ -209,18 +214,21 @@ def carry_over(report: Report, out: Path) -> Report:
 def write_report(report: Report, out: Path) -> list[str]:
     """Write the report into ``out`` as one atomic replacement of the folder; returns the paths written.
 
-    The sections that ran replace everything they own -- their folder, and every file the
-    previous report listed for them -- so a page whose adapter was skipped this time is
-    removed rather than left behind; files no section owns (``benchmarks/``), and the files of
-    sections carried over from an earlier run, are kept as they are.
+    Only a folder ropecheck can tell is its own is replaced (:func:`ropecheck.io.replace_tree`),
+    and in it only the files ropecheck wrote: a full run replaces all of them, so a page whose
+    adapter was skipped this time is removed rather than left behind; a partial run replaces
+    the summary files and every file the previous report listed for the sections that ran,
+    and keeps the files of the sections carried over, wherever they are (``proofs/certificates.md``
+    belongs to the certificates section). Files ropecheck did not write (``benchmarks/``, a
+    user's notes) are kept as they are.
     """
     files = report_files(report)
     keys = {s.key for s in report.sections if not s.carried}
-    folders = tuple(SECTION_FOLDERS[k] for k in keys if k in SECTION_FOLDERS)
+    partial = any(s.carried for s in report.sections)
     stale = _previously_owned(out, keys)
 
     def keep(rel: str) -> bool:
-        return not (rel in SUMMARY_FILES or rel.startswith(folders) or rel in stale)
+        return partial and rel not in SUMMARY_FILES and rel not in stale
 
     replace_tree(out, files, keep=keep)
     return sorted(files)

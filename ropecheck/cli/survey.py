@@ -18,13 +18,13 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..inputs import read_input
 from ..io import is_stdout, replace_tree, write_output
 from ..survey.discover import Family, discover, transformers_version
-from ..survey.expected import EXPECTED_PATH, compare, expected_document, load_expected
+from ..survey.expected import EXPECTED_LIMIT, EXPECTED_PATH, compare, expected_document, load_expected
 from ..survey.render import cells, counts, render_index, render_pages, survey_data
 from ..survey.run import DEFAULT_MAX_POSITION, FamilyResult, run_survey
 from ..tolerance import dtype_name
@@ -51,7 +51,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--dtype", default="float32,bfloat16,float16", help="comma-separated dtypes (default: %(default)s)")
     p.add_argument("--json", metavar="PATH", help="the survey as JSON (schema ropecheck.survey/1; - for stdout)")
-    p.add_argument("--out", metavar="DIR", help="write README.md, survey.json and families/<model_type>.md there")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write README.md, survey.json and families/<model_type>.md there (a new or empty folder, or one "
+        "ropecheck wrote)",
+    )
     p.add_argument(
         "-j",
         "--jobs",
@@ -83,7 +88,7 @@ def add_parser(sub: Any) -> None:
         run=run,
         outputs=[
             ("--json", "json", False, None),
-            ("--out", "out", True, None),
+            ("--out", "out", "tree", None),
             ("--write-expected", "write_expected", False, None),
         ],
     )
@@ -149,9 +154,10 @@ def run(args: argparse.Namespace) -> int:
             args.out,
             pages,
             keep=lambda rel: not (rel in ("README.md", "survey.json") or rel.startswith("families/")),
+            flag="--out",
         )
     if args.write_expected:
-        base = json.loads(Path(args.expected or EXPECTED_PATH).read_text(encoding="utf-8"))
+        base = json.loads(read_input(args.expected or EXPECTED_PATH, name="--expected", limit=EXPECTED_LIMIT))
         write_output(args.write_expected, json.dumps(expected_document(version, actual, base), indent=2) + "\n")
     if not (args.json and is_stdout(args.json)):
         _summary(results, dtypes, mismatches, expected, version, invocation, seconds, args.out)

@@ -6,28 +6,27 @@ Exit codes (the CI contract, :class:`~ropecheck.errors.ExitCode`): 0 the target 
 deviates); 2 a usage error (bad flags, unwritable output path, target not importable or not
 callable), checked before any work; 70 a bug in ropecheck.
 
-Design constraints: argument checks and file writing only. The target is imported and
-judged in a child process (:func:`ropecheck.verify.supervise.verify_isolated`): whatever it
-does, this process writes the verdict and every requested output. The child's own deadline
-stops Python-level hangs; the parent kills a child stuck past it. torch runs on one CPU
-thread unless ``OMP_NUM_THREADS`` says otherwise: the probes are small tensors, where
-intra-op threads only add overhead (5-15x slower verdicts on a busy 2-core machine).
+Design constraints: argument checks and file writing only. The target is imported in a child
+process that only calls it (:func:`ropecheck.verify.supervise.verify_isolated`); the verdict is
+computed here, and whatever the target does, this process writes it and every requested output.
+The child runs torch on one CPU thread unless ``OMP_NUM_THREADS`` says otherwise: the probes
+are small tensors, where intra-op threads only add overhead.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from ..adapters import ADAPTERS, get_adapter
-from ..errors import UsageError
+from ..errors import TargetError, UsageError
 from ..io import is_stdout, replace_tree, write_output
 from ..protocol import as_implementation
 from ..spec import RopeSpec
@@ -36,6 +35,7 @@ from ..tolerance import dtype_name
 from ..verify.batch import AdapterVerdict, render_adapter_pages, verify_adapters
 from ..verify.identify import identify
 from ..verify.model import DEFAULT_DTYPES, POSITION_MODES
+from ..verify.probes import check_own_memory
 from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
 from ..verify.supervise import Loaded, verify_isolated
 from .args import (
@@ -153,7 +153,7 @@ def add_parser(sub: Any) -> None:
             ("--json", "json", False, None),
             ("--junit", "junit", False, None),
             ("--markdown", "markdown", False, None),
-            ("--report-dir", "report_dir", True, None),
+            ("--report-dir", "report_dir", "tree", None),
         ],
     )
 
@@ -178,29 +178,21 @@ def _spec_flags_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, k) is not None for k in ("hf_config", "head_dim", "rotary_dim", "base", "rope_scaling"))
 
 
-def _load(args: argparse.Namespace, spec: RopeSpec | None) -> Loaded:
-    """Import the target and settle its spec -- run in the child process, never in ropecheck's own."""
-    mode = args.positions
+def _load(args: argparse.Namespace) -> Loaded:
+    """Import the target -- run in the child process, never in ropecheck's own."""
     if args.adapter:
-        adapter = get_adapter(args.adapter)
-        fn, adapter_spec = adapter.load()
-        use = spec if spec is not None else adapter_spec
-        if spec is None and conventions_from_args(args):
-            use = use.with_(**conventions_from_args(args))
-        return Loaded(fn, use, use.head_dim, f"adapter:{adapter.name}", mode)
-    fn = load_target(args.target)
-    if spec is None:  # identify mode
-        return Loaded(fn, None, args.head_dim, args.target, mode)
-    if args.layout == "auto" and mode != "axes":
-        spec = _layout_from_target(fn, spec, mode, args)
-    return Loaded(fn, spec, spec.head_dim, args.target, mode)
+        fn, _ = get_adapter(args.adapter).load()
+        return Loaded(fn, f"adapter:{args.adapter}", args.positions)
+    return Loaded(load_target(args.target), args.target, args.positions)
 
 
 def _spec_in_parent(args: argparse.Namespace) -> RopeSpec | None:
-    """The spec the flags describe (no target code runs for it); None to identify the target or
-    (with --adapter and no spec flags) to take the adapter's."""
+    """The spec the flags describe, or the adapter's (no target code runs for it); None to identify the target."""
     if args.adapter:
-        return spec_from_args(_with_layout(args)) if _spec_flags_given(args) else None
+        if _spec_flags_given(args):
+            return spec_from_args(_with_layout(args))
+        spec = get_adapter(args.adapter).spec
+        return spec.with_(**conventions_from_args(args)) if conventions_from_args(args) else spec
     identify_only = args.hf_config is None and args.base is None and args.rope_scaling is None
     if args.layout == "auto" and identify_only and args.rotary_dim is None:
         if args.head_dim is None:
@@ -217,29 +209,30 @@ def _with_layout(args: argparse.Namespace) -> argparse.Namespace:
     return ns
 
 
-def _layout_from_target(fn: Any, spec: Any, mode: str | None, args: argparse.Namespace) -> Any:
+def _layout_from_target(args: argparse.Namespace) -> Callable[[Any, Any], Any] | None:
     """--layout auto with a spec: take the pairing the target uses (when it is one of the two)."""
+    if args.adapter or args.layout != "auto" or args.positions == "axes":
+        return None
 
-    impl = as_implementation(fn, convention=POSITION_MODES.get(mode) if mode else None)
-    try:
+    def adjust(impl: Any, spec: Any) -> Any:
+        if spec is None:
+            return None
+        if args.positions:
+            impl = as_implementation(impl, convention=POSITION_MODES.get(args.positions, args.positions))
         limit = args.max_position or spec.max_position_embeddings or 65  # inside the valid range
-        ident = identify(
-            impl, spec.head_dim, max_position=min(64, limit - 1), dtype="float32", device=args.device or "cpu"
-        )
-    except Exception:
-        return spec
-    if ident.layout in ("half", "interleaved"):
-        return spec.with_(layout=ident.layout)
-    return spec
+        try:
+            ident = identify(
+                impl, spec.head_dim, max_position=min(64, limit - 1), dtype="float32", device=args.device or "cpu"
+            )
+        except (TargetError, UsageError):  # the checks say what is wrong with the target
+            return spec
+        return spec.with_(layout=ident.layout) if ident.layout in ("half", "interleaved") else spec
+
+    return adjust
 
 
 def run(args: argparse.Namespace) -> int:
-    dtypes = _parse_dtypes(args.dtype or ",".join(DEFAULT_DTYPES))
-    restore = _one_thread()
-    try:
-        return _run(args, dtypes)
-    finally:
-        restore()
+    return _run(args, _parse_dtypes(args.dtype or ",".join(DEFAULT_DTYPES)))
 
 
 def _check_options(args: argparse.Namespace) -> int | None:
@@ -273,8 +266,12 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         split_target(args.target)
         name = args.target
     spec = _spec_in_parent(args)
+    check_own_memory(spec, args.head_dim, args.max_position, args.max_position_embeddings, memory_limit)
     report = verify_isolated(
-        lambda: _load(args, spec),
+        partial(_load, args),
+        spec=spec,
+        head_dim=None if spec is not None else args.head_dim,
+        adjust=_layout_from_target(args),
         name=name,
         dtypes=dtypes,
         device=args.device,
@@ -303,17 +300,6 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
             for item in render_terminal(report, verbose=args.verbose):
                 console.print(item)
     return EXIT_OK if report.conforms else EXIT_FAIL
-
-
-def _one_thread() -> Callable[[], None]:
-    """One intra-op torch thread, unless the user chose a number with OMP_NUM_THREADS; returns the undo."""
-    if "OMP_NUM_THREADS" in os.environ:
-        return lambda: None
-    import torch  # heavy: imported when used
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    return lambda: torch.set_num_threads(before)
 
 
 def run_adapters(args: argparse.Namespace) -> int:
@@ -372,5 +358,6 @@ def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...], memory_
             args.report_dir,
             pages,
             keep=lambda rel: rel not in ours and not rel.endswith(("-cuda.md", "-cuda.json")),
+            flag="--report-dir",
         )
     return EXIT_FAIL if any(v.report is not None and not v.report.conforms for v in verdicts) else EXIT_OK

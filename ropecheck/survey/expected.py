@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..inputs import read_input
 
-__all__ = ["EXPECTED_PATH", "Expected", "Mismatch", "compare", "load_expected"]
+__all__ = ["EXPECTED_LIMIT", "EXPECTED_PATH", "Expected", "Mismatch", "compare", "load_expected"]
 
 #: The reviewed file shipped with the package (package data, found through importlib.resources).
 EXPECTED_PATH = Path(str(resources.files("ropecheck.survey") / "expected.json"))
@@ -62,12 +63,17 @@ class Mismatch:
         return f"{self.family} {self.cell}: {'; '.join(parts)}"
 
 
+#: The largest expected-findings file read (the packaged one is well under 1 MiB).
+EXPECTED_LIMIT = 16 << 20
+
+
 def load_expected(version: str, path: str | Path | None = None) -> Expected:
     """The expectations for ``version`` (none listed: every cell expected to pass)."""
     p = Path(path) if path is not None else EXPECTED_PATH
+    raw = read_input(p, name="--expected", limit=EXPECTED_LIMIT)  # a regular file only: never a FIFO or device
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:
         raise UsageError(f"--expected {p}: cannot read the expected findings ({exc})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("versions", {}), dict):
         raise UsageError(f"--expected {p}: not an expected-findings file (a 'versions' object)")

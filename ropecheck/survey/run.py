@@ -78,7 +78,7 @@ class FamilyResult:
 
 
 def _load(driven: Driven, mode: str, name: str) -> Loaded:
-    return Loaded(driven.make(mode), driven.spec, driven.spec.head_dim, name)
+    return Loaded(driven.make(mode), name)
 
 
 def run_family(
@@ -112,6 +112,7 @@ def run_family(
             try:
                 report = verify_isolated(
                     partial(_load, driven, mode, name),
+                    spec=driven.spec,
                     name=name,
                     dtypes=mode_dtypes,
                     device="cpu",

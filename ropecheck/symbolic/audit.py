@@ -35,8 +35,10 @@ would; an inner product of complex values as the real one (the default) and as
 
 Design constraints: every definition and step is read and decided in a forked child
 (:func:`ropecheck.isolate.run_isolated`) bounded by ``timeout`` seconds and ``memory_limit``
-bytes -- a step past them is UNDECIDED, naming the limit; the audit itself never raises on a
-document's content. Results are data (:class:`AuditResult`); rendering is :mod:`.auditrender`.
+bytes -- a step past them is UNDECIDED, naming the limit -- and the whole audit by a document
+time limit, past which every step left is UNDECIDED ("document time limit reached"); the
+audit itself never raises on a document's content. Results are data (:class:`AuditResult`);
+rendering is :mod:`.auditrender`.
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ from .sympy_syntax import INNER_PRODUCTS
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
     "STEP_TIMEOUT",
+    "DOCUMENT_TIMEOUT",
+    "DOCUMENT_TIME_LIMIT_REASON",
     "AuditDefinition",
     "AuditResult",
     "AuditStep",
@@ -82,6 +86,11 @@ __all__ = [
 
 #: The time limit of one step, in seconds (the claim checker's).
 STEP_TIMEOUT = CLAIM_TIMEOUT
+#: The time limit of a whole document, in seconds: a derivation of a few hundred steps takes under a
+#: minute; past this the remaining steps are UNDECIDED with :data:`DOCUMENT_TIME_LIMIT_REASON`.
+DOCUMENT_TIMEOUT = 600.0
+#: The reason of a step the document's time limit left undecided.
+DOCUMENT_TIME_LIMIT_REASON = "document time limit reached"
 #: Domains a document gets without declaring them: positions are whole numbers.
 AUDIT_DEFAULT_DOMAINS: dict[str, str] = {"m": "integer", "n": "integer"}
 UNREAD = "UNREAD"
@@ -192,6 +201,7 @@ class AuditResult:
     declared: dict[str, str]
     seconds: float
     timeout: float | None
+    document_timeout: float | None = None
 
     def counts(self) -> dict[str, int]:
         return {s: sum(1 for x in self.steps if x.status == s) for s in _STATUSES}
@@ -199,6 +209,11 @@ class AuditResult:
     @property
     def decided_fraction(self) -> float:
         return sum(x.decided for x in self.steps) / len(self.steps) if self.steps else 1.0
+
+    @property
+    def left_by_time_limit(self) -> int:
+        """How many steps the document's time limit left undecided (0 when it was not reached)."""
+        return sum(1 for x in self.steps if x.reason == DOCUMENT_TIME_LIMIT_REASON)
 
     @property
     def exit_code(self) -> int:
@@ -216,6 +231,8 @@ class AuditResult:
             "declared_domains": self.declared,
             "default_domains": {k: v for k, v in AUDIT_DEFAULT_DOMAINS.items() if k not in self.declared},
             "time_limit_per_step": self.timeout,
+            "document_time_limit": self.document_timeout,
+            "steps_left_by_time_limit": self.left_by_time_limit,
             "definitions": [d.to_dict() for d in self.definitions],
             "steps": [s.to_dict() for s in self.steps],
             "seconds": round(self.seconds, 3),
@@ -568,9 +585,20 @@ class _Auditor:
     timeout: float | None
     memory_limit: int | None
     progress: Callable[[AuditStep, int], None] | None
+    deadline: float | None = None  # time.monotonic() at which the document's time limit is reached
     steps: list[AuditStep] = field(default_factory=list)
     definitions: list[AuditDefinition] = field(default_factory=list)
     unread: list[tuple[_Head, Link]] = field(default_factory=list)
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def limits(self) -> tuple[float | None, bool]:
+        """(the time limit of the next step or definition, whether the document's limit cut it short)."""
+        if self.deadline is None or self.timeout is None:
+            return self.timeout, False
+        left = max(self.deadline - time.monotonic(), 0.01)
+        return (left, True) if left < self.timeout else (self.timeout, False)
 
     def declare(self, found: dict[str, str]) -> None:
         try:
@@ -604,8 +632,14 @@ class _Auditor:
                 )
                 return True
             return False
-        outcome = _run(_define_in_child, head, link, body, self.scope, timeout=self.timeout,
-                       memory_limit=self.memory_limit)  # fmt: skip
+        if self.out_of_time():
+            outcome = _Outcome("UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
+        else:
+            timeout, cut = self.limits()
+            outcome = _run(_define_in_child, head, link, body, self.scope, timeout=timeout,
+                           memory_limit=self.memory_limit)  # fmt: skip
+            if cut and outcome.reason.startswith("time limit of"):
+                outcome.reason = DOCUMENT_TIME_LIMIT_REASON
         if outcome.status != "DEFINED" or outcome.definition is None:
             # a new name whose definition cannot be read: steps that use it are not decided (UNREAD), since
             # read as a free number it could make a correct step look false
@@ -640,7 +674,9 @@ class _Auditor:
     def step(self, left: Link, right: Link) -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
-        if right.relation != "=":
+        if self.out_of_time():
+            s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
+        elif right.relation != "=":
             why = f"{right.relation} is not an equality; only '=' steps are decided"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
         elif not left.text or not right.text:
@@ -650,7 +686,10 @@ class _Auditor:
             why = f"uses {where.text.strip()}, whose definition (line {where.line}) could not be read"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
         else:
-            o = _run(_step_in_child, left, right, self.scope, timeout=self.timeout, memory_limit=self.memory_limit)
+            timeout, cut = self.limits()
+            o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+            if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
+                o.reason = DOCUMENT_TIME_LIMIT_REASON
             sides = [e for e in (o.lhs, o.rhs) if e is not None]
             s = AuditStep(
                 number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
@@ -684,14 +723,17 @@ def audit_document(
     timeout: float | None = STEP_TIMEOUT,
     memory_limit: int | None = CLAIM_MEMORY_LIMIT,
     progress: Callable[[AuditStep, int], None] | None = None,
+    document_timeout: float | None = None,
 ) -> AuditResult:
     """Audit every step of a Markdown (``latex=False``) or LaTeX document's display math.
 
     ``latex=None`` picks LaTeX for a ``.tex`` path or a document with ``\\documentclass``.
     ``domains`` states names' domains as the flags do (``{"q": "complex"}``); the document's
     own declarations add to them. Each step gets ``timeout`` seconds and ``memory_limit``
-    bytes (None and None: in-process, unbounded). ``progress(step, number)`` is called after
-    each step.
+    bytes (None and None: in-process, unbounded). ``document_timeout`` bounds the whole audit
+    (seconds, None for no bound): once it is reached, every step left is UNDECIDED with the
+    reason :data:`DOCUMENT_TIME_LIMIT_REASON`, never decided, and a step running then is cut
+    short. ``progress(step, number)`` is called after each step.
 
     Example:
         >>> r = audit_document("$$\\\\cos^2 x + \\\\sin^2 x = 1 = 2$$")
@@ -699,11 +741,12 @@ def audit_document(
         ['PROVED', 'REFUTED']
     """
     t0 = time.perf_counter()
+    deadline = None if document_timeout is None else time.monotonic() + document_timeout
     if latex is None:
         latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
     scope = Scope(domains={**AUDIT_DEFAULT_DOMAINS, **stated}, strict_products=True)
-    auditor = _Auditor(path, scope, dict(stated), timeout, memory_limit, progress)
+    auditor = _Auditor(path, scope, dict(stated), timeout, memory_limit, progress, deadline)
     blocks, lines = math_blocks(text, latex=latex)
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
@@ -719,7 +762,8 @@ def audit_document(
                     auditor.declare(found)
                 continue
             auditor.chain(chain, audited=block.kind == "display")
-    return AuditResult(path, auditor.steps, auditor.definitions, auditor.declared, time.perf_counter() - t0, timeout)
+    seconds = time.perf_counter() - t0
+    return AuditResult(path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, document_timeout)
 
 
 # what derivations are made of: parsed once in this process, the ANTLR parser's prediction cache

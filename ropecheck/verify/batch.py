@@ -93,6 +93,7 @@ def verify_adapters(
             t0 = time.perf_counter()
             report = verify_isolated(
                 partial(_load_adapter, adapter),
+                spec=adapter.spec,
                 name=f"adapter:{name}",
                 dtypes=judged,
                 device=device,
@@ -125,6 +126,7 @@ def verify_adapter_compiled(
     t0 = time.perf_counter()
     report = verify_isolated(
         partial(_load_adapter, adapter),
+        spec=adapter.spec,
         name=f"adapter:{name}",
         dtypes=judged,
         device="cpu",
@@ -143,8 +145,8 @@ def compiled_cell(report: VerifyReport, dtype: str) -> str:
 
 
 def _load_adapter(adapter: Adapter) -> Loaded:
-    fn, spec = adapter.load()
-    return Loaded(fn, spec, spec.head_dim, f"adapter:{adapter.name}")
+    fn, _ = adapter.load()
+    return Loaded(fn, f"adapter:{adapter.name}")
 
 
 def dtype_cell(report: VerifyReport, dtype: str) -> str:

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from ..diagnosis import explain, sentence
-from ..errors import TargetError, UsageError
+from ..errors import TargetError, TargetMemoryError, UsageError
 from ..gradients import check_backward
 from ..properties import PROPERTIES, PropertyResult, draw_sample
-from ..protocol import Implementation, describe_exception, is_out_of_memory
+from ..protocol import Implementation
 from ..schedules import Default, LongRoPE
 from ..spec import RopeSpec
 from ..tolerance import UNIT_ROUNDOFF
@@ -31,7 +31,7 @@ from .compare import compare, describe_deviation, matrix_deviation
 from .evidence import against_reference, raised_check, usable_top
 from .identify import Identification, identify, position_cap, probe_positions
 from .model import Check, VerifyReport
-from .probes import random_x, torch_module
+from .probes import random_x
 from .scenarios import check_past_original, check_scenarios
 
 __all__ = ["check_behaviour", "check_gradients", "check_identification", "check_interface", "check_precision"]
@@ -79,74 +79,21 @@ def check_interface(
         return False
     except Exception:  # the output could not even be read back (e.g. a meta tensor): classify it below
         pass
-    xin = impl._wrap(x64, dtype, device)
-    pin = impl._positions(positions, device)
-    x_before = xin.clone() if hasattr(xin, "clone") else xin.copy()
-    p_before = pin.clone() if hasattr(pin, "clone") else pin.copy()
-    try:
-        if impl.convention == "positions":
-            out = impl.fn(xin, pin)
-        elif impl.convention == "offset":
-            out = impl.fn(xin, 0)
-        else:
-            out = impl.fn(xin)
-    except MemoryError:
-        raise
-    except Exception as exc:
-        if is_out_of_memory(exc):
-            raise MemoryError(f"{impl.name} ran out of memory: {exc}") from exc
-        shown = describe_exception(exc, impl.fn, impl.name)
-        report.add(Check(name, "interface", "fail", f"{impl.name} raised {shown}", dtype, "", "raised"))
+    reply = impl.request(
+        "interface",
+        x=x64,
+        dtype=dtype,
+        device=device,
+        positions=positions if impl.convention == "positions" else None,
+        offset=0 if impl.convention == "offset" else None,
+    )
+    if reply.get("status") == "memory":
+        raise TargetMemoryError(f"{impl.name} ran out of memory: {reply.get('error')}")
+    if reply.get("status") != "ok":
+        report.add(Check(name, "interface", "fail", f"{impl.name} raised {reply.get('error')}", dtype, "", "raised"))
         return False
-    problems: list[tuple[str, str, str]] = []
-    is_torch = type(xin).__module__.startswith("torch")
-    if is_torch and not type(out).__module__.startswith("torch"):
-        problems.append(("not_tensor", f"returned a {type(out).__name__}, expected a torch tensor", "return a tensor"))
-    elif not hasattr(out, "shape") or not hasattr(out, "dtype"):
-        problems.append(("not_tensor", f"returned a {type(out).__name__}, expected an array", "return an array"))
-    else:
-        if tuple(out.shape) != tuple(xin.shape):
-            problems.append(
-                (
-                    "shape",
-                    f"returned shape {tuple(out.shape)}, expected x's {tuple(xin.shape)}",
-                    "return x's shape (batch, seq, heads, head_dim)",
-                )
-            )
-        if str(out.dtype) != str(xin.dtype):
-            problems.append(
-                (
-                    "dtype",
-                    f"returned dtype {str(out.dtype).replace('torch.', '')} for {dtype} input",
-                    "cast the result back to x.dtype (out.type_as(x))",
-                )
-            )
-        if is_torch and str(out.device) != str(xin.device):
-            problems.append(
-                ("device", f"returned a tensor on {out.device} for input on {xin.device}", "keep x's device")
-            )
-        finite = (is_torch and str(out.device) != str(xin.device)) or bool(
-            torch_module()
-            .isfinite(out.double() if is_torch else torch_module().as_tensor(np.asarray(out, np.float64)))
-            .all()
-        )
-        if not finite:
-            problems.append(
-                ("nonfinite", "the output holds NaN or inf", "look for overflow in the cos/sin cache or a division")
-            )
-    same_x = bool((xin == x_before).all()) if is_torch else bool(np.array_equal(xin, x_before))
-    if not same_x and not allow_inplace:
-        problems.append(
-            (
-                "mutation",
-                "x was modified in place (the input changed during the call)",
-                "return a new tensor (avoid x.mul_ / x[...] = ...), or pass --allow-inplace if in-place is intended",
-            )
-        )
-    if hasattr(pin, "shape") and impl.convention == "positions":
-        same_p = bool((pin == p_before).all()) if is_torch else bool(np.array_equal(pin, p_before))
-        if not same_p:
-            problems.append(("mutation", "the positions tensor was modified in place", "do not write into positions"))
+    problems = interface_problems(reply, x64, positions if impl.convention == "positions" else None, dtype,
+                                  allow_inplace)  # fmt: skip
     if problems:
         for code, msg, hint in problems:
             report.add(Check(f"interface:{code}", "interface", "fail", msg, dtype, hint, code))
@@ -155,6 +102,54 @@ def check_interface(
         Check(name, "interface", "pass", f"returns x's shape and dtype on {device}, finite, input untouched", dtype)
     )
     return True
+
+
+def interface_problems(
+    facts: dict[str, Any], x64: np.ndarray, positions: np.ndarray | None, dtype: str, allow_inplace: bool
+) -> list[tuple[str, str, str]]:
+    """(code, what is wrong, how to fix it) for each problem the raw facts of one call show."""
+    problems: list[tuple[str, str, str]] = []
+    is_torch = str(facts.get("in_module", "")).startswith("torch")
+    out_shape, out_dtype = facts.get("shape"), facts.get("dtype")
+    if is_torch and not str(facts.get("module", "")).startswith("torch"):
+        problems.append(("not_tensor", f"returned a {facts.get('type')}, expected a torch tensor", "return a tensor"))
+    elif out_shape is None or out_dtype is None:
+        problems.append(("not_tensor", f"returned a {facts.get('type')}, expected an array", "return an array"))
+    else:
+        in_shape = tuple(x64.shape)
+        if tuple(out_shape) != in_shape:
+            problems.append(
+                ("shape", f"returned shape {tuple(out_shape)}, expected x's {in_shape}",
+                 "return x's shape (batch, seq, heads, head_dim)")
+            )  # fmt: skip
+        if str(out_dtype) != str(facts.get("in_dtype")):
+            fix = "cast the result back to x.dtype (out.type_as(x))"
+            problems.append(("dtype", f"returned dtype {out_dtype} for {dtype} input", fix))
+        moved = is_torch and str(facts.get("device")) != str(facts.get("in_device"))
+        if moved:
+            problems.append(
+                ("device", f"returned a tensor on {facts.get('device')} for input on {facts.get('in_device')}",
+                 "keep x's device")
+            )  # fmt: skip
+        out = facts.get("out")
+        finite = moved or (isinstance(out, np.ndarray) and bool(np.isfinite(out).all()))
+        if not finite:
+            problems.append(
+                ("nonfinite", "the output holds NaN or inf", "look for overflow in the cos/sin cache or a division")
+            )
+    after = facts.get("x_after")
+    if not (isinstance(after, np.ndarray) and np.array_equal(after, x64)) and not allow_inplace:
+        problems.append(
+            (
+                "mutation",
+                "x was modified in place (the input changed during the call)",
+                "return a new tensor (avoid x.mul_ / x[...] = ...), or pass --allow-inplace if in-place is intended",
+            )
+        )
+    p_after = facts.get("positions_after")
+    if positions is not None and not (isinstance(p_after, np.ndarray) and np.array_equal(p_after, positions)):
+        problems.append(("mutation", "the positions tensor was modified in place", "do not write into positions"))
+    return problems
 
 
 def check_identification(

@@ -19,19 +19,13 @@ Design constraints: torch imported on use; the wrapper keeps the target's callin
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import shutil
-from collections.abc import Callable, Iterator
-from typing import Any
 
 from .model import VerifyReport
 
-__all__ = ["RECOMPILE_LIMIT", "choose_backend", "compile_target", "mark_compiled_only", "recompile_limit"]
-
-#: dynamo's recompile limit during a compiled verdict (its default, 8, would let later calls run eagerly)
-RECOMPILE_LIMIT = 256
+__all__ = ["choose_backend", "mark_compiled_only"]
 
 
 def choose_backend(requested: str | None = None) -> tuple[str, str]:
@@ -43,33 +37,6 @@ def choose_backend(requested: str | None = None) -> tuple[str, str]:
     if found:
         return "inductor", f"inductor (C++ compiler {shutil.which(found)})"
     return "aot_eager", "aot_eager: no C++ compiler on PATH, which inductor needs on CPU (install g++ to use inductor)"
-
-
-def compile_target(fn: Callable[..., Any], backend: str) -> Callable[..., Any]:
-    """``torch.compile(fn, backend=backend)``, keeping the attributes that carry the calling convention."""
-    import torch  # heavy: imported when used
-
-    compiled = torch.compile(fn, backend=backend, dynamic=None)
-    for attr in ("rope_convention", "rope_backend"):
-        if hasattr(fn, attr):
-            with contextlib.suppress(AttributeError, TypeError):
-                setattr(compiled, attr, getattr(fn, attr))
-    return compiled
-
-
-@contextlib.contextmanager
-def recompile_limit(limit: int = RECOMPILE_LIMIT) -> Iterator[None]:
-    """Raise dynamo's recompile limit for the duration (so no call silently runs eagerly)."""
-    import torch._dynamo  # heavy: imported when used
-
-    cfg = torch._dynamo.config
-    name = "recompile_limit" if hasattr(cfg, "recompile_limit") else "cache_size_limit"
-    old = getattr(cfg, name)
-    setattr(cfg, name, max(old, limit))
-    try:
-        yield
-    finally:
-        setattr(cfg, name, old)
 
 
 def mark_compiled_only(compiled: VerifyReport, eager: VerifyReport, backend_note: str) -> None:

@@ -44,6 +44,8 @@ __all__ = [
     "dim_ranges",
     "expected_seq_len",
     "identify",
+    "IDENTIFY_COPIES",
+    "own_memory_bytes",
     "position_cap",
     "probe_matrices",
     "probe_positions",
@@ -52,6 +54,23 @@ __all__ = [
 # fn(x) targets: one call of (1, L, d, d) elements reaches position L-1; keep it bounded (L = 256 at d = 128:
 # the precision check reaches further with one call of (1, L, 2, d)).
 NONE_MAX_ELEMENTS = 1 << 22
+#: How many (P, d, d) float64 arrays identification holds at its peak: the basis-vector input, the target's
+#: output read back, the matrices, and the analysis' working copy (|M| with the diagonal cleared).
+IDENTIFY_COPIES = 4
+
+
+def own_memory_bytes(head_dim: int, positions: int) -> int:
+    """Bytes ropecheck itself needs to identify a target: ``positions`` probe matrices of ``head_dim`` squared.
+
+    An upper bound for :func:`probe_matrices` and :func:`analyse`: :data:`IDENTIFY_COPIES` float64
+    arrays of shape (P, d, d), plus the d x d identity the probes are cut from.
+
+    Example:
+        >>> own_memory_bytes(128, 40) >> 20
+        20
+    """
+    d, p = int(head_dim), max(int(positions), 1)
+    return 8 * d * d * (IDENTIFY_COPIES * p + 1)
 
 
 @dataclass

@@ -52,14 +52,9 @@ def _word(name: str) -> str:
 
 
 def text_view(impl: Implementation, axes: int) -> Implementation:
-    """The target as a 1-D RoPE: ``(batch, seq)`` positions given on every one of ``axes`` axes."""
-
-    def one_position(x: Any, positions: Any) -> Any:
-        if isinstance(positions, np.ndarray):  # a numpy target
-            return impl.fn(x, np.ascontiguousarray(np.broadcast_to(positions, (axes, *positions.shape))))
-        return impl.fn(x, positions.unsqueeze(0).expand(axes, *positions.shape).contiguous())
-
-    return Implementation(one_position, "positions", impl.backend, impl.name)
+    """The target as a 1-D RoPE: ``(batch, seq)`` positions given on every one of ``axes`` axes
+    (a callable made where the target lives, :mod:`ropecheck.host`)."""
+    return impl.derive("axes", axes=int(axes))
 
 
 class AxisIdentification:

@@ -54,7 +54,7 @@ from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
-from .compiled import choose_backend, compile_target, mark_compiled_only, recompile_limit
+from .compiled import choose_backend, mark_compiled_only
 from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
 from .multiaxis import check_axes_reference, check_axes_relative, check_multi_axis, text_view
 from .probes import identification_dtype
@@ -157,14 +157,9 @@ def verify(
     dts = tuple(dtype_name(t) for t in dtypes)
     if not dts:
         raise UsageError("give at least one dtype")
-    dev = device or _default_device()
-    if dev not in ("cpu", "cuda") and not dev.startswith("cuda:"):
-        raise UsageError(f"device must be 'cpu' or 'cuda', got {dev!r}")
-    if dev.startswith("cuda") and not __import__("torch").cuda.is_available():
-        raise UsageError("device 'cuda' asked for, but CUDA is not available here")
     conv = None
     outer: Implementation | None = None
-    if positions_mode is None and getattr(fn, "rope_convention", None) == "axes":
+    if positions_mode is None and _declared_convention(fn) == "axes":
         positions_mode = "axes"  # a multi-axis callable (ropecheck.adapters.axes_fn) says so itself
     if positions_mode == "axes":
         if spec is None or spec.axes is None:
@@ -180,6 +175,11 @@ def verify(
             raise UsageError(f"positions mode must be one of {', '.join(POSITION_MODES)}, got {positions_mode!r}")
         conv = POSITION_MODES.get(positions_mode, positions_mode)
     impl = as_implementation(fn, convention=conv, name=name)
+    dev = device or ("cuda" if impl.cuda_available() else "cpu")
+    if dev not in ("cpu", "cuda") and not dev.startswith("cuda:"):
+        raise UsageError(f"device must be 'cpu' or 'cuda', got {dev!r}")
+    if dev.startswith("cuda") and not impl.cuda_available():
+        raise UsageError("device 'cuda' asked for, but CUDA is not available here")
     max_position, range_source = valid_range(spec, max_position, context, default=VERIFY_MAX_POSITION)
     if max_position < 8:
         raise UsageError(f"max_position must be >= 8, got {max_position}")
@@ -248,10 +248,13 @@ def _verify_compiled(
     chosen, note = choose_backend(backend)
     if impl.backend == "numpy":
         raise UsageError("--compile needs a torch target (torch.compile); this target takes numpy arrays")
-    target = Implementation(compile_target(impl.fn, chosen), impl.convention, impl.backend, impl.name)
-    with recompile_limit():  # compiled first: the eager run's calls must not fill a cache the graph then reads
-        report = verify(target, spec, listener=listener, **options)
-    eager = verify(fn, spec, **options)
+    try:
+        target = impl.derive("compile", backend=chosen)
+    except TargetError as exc:
+        raise UsageError(f"--compile: torch.compile could not wrap the target: {exc}") from None
+    # compiled first: the eager run's calls must not fill a cache the graph then reads
+    report = verify(target, spec, listener=listener, **options)
+    eager = verify(impl, spec, **options)
     mark_compiled_only(report, eager, note)
     report.duration_s = time.perf_counter() - t0
     return report
@@ -276,13 +279,13 @@ def _from_target(exc: BaseException) -> bool:
     return False
 
 
-def _default_device() -> str:
-    try:
-        import torch  # heavy: imported when used
-
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    except Exception:  # pragma: no cover
-        return "cpu"
+def _declared_convention(fn: Any) -> str | None:
+    """The convention a callable declares itself (``rope_convention``); for a target held by a
+    child process, the parent passes ``positions_mode`` from what the child read instead."""
+    if isinstance(fn, Implementation):
+        return None
+    value = getattr(fn, "rope_convention", None)
+    return value if isinstance(value, str) else None
 
 
 def _run_axes(

@@ -1,44 +1,51 @@
-"""One verdict at arm's length: load and verify the target in a child process, judge what happened.
+"""One verdict at arm's length: the target runs in a child process, the verdict is computed here.
 
-:func:`verify_isolated` runs ``load()`` (import the target, read its spec) and :func:`verify`
-in a forked child (:func:`ropecheck.isolate.run_isolated`). The child streams the report's
-header and every check as it finishes, so whatever the target does -- return, raise, call
-``exit``/``os._exit``, segfault, abort, exhaust its memory limit, hang, print -- the parent
-still has the checks that ran and writes a verdict: the target's misbehaviour is a finding
-(``exited``, ``crashed``, ``memory``, ``timeout``, ``raised``) naming the check that was
-running, exit 1. A user mistake found while loading (a module that does not import, a bad
-spec) comes back as a :class:`~ropecheck.errors.RopeCheckError` (exit 2); a bug in ropecheck
-as :class:`~ropecheck.errors.InternalError` (exit 70) -- never as the target's fault.
+:func:`verify_isolated` starts a :class:`~ropecheck.isolate.TargetProcess` whose child runs
+``load()`` (imports the target) and then only answers requests: call the target on these
+values, take its gradient, compile it (:mod:`ropecheck.host`). Identification, the fp64
+reference, every comparison, property, bound and the verdict run in *this* process, on the raw
+values that come back as data (:mod:`ropecheck.wire`). A target that patches numpy, torch,
+mpmath or ropecheck in its own process can only change its own outputs -- which is what is
+judged. Whatever the target does -- raise, call ``exit``/``os._exit``, segfault, abort, exhaust
+its memory limit, hang, print, fork -- this process keeps the checks that finished and writes a
+verdict: the target's misbehaviour is a finding (``exited``, ``crashed``, ``memory``,
+``timeout``, ``raised``, ``channel``) naming the check that was running, exit 1; the child and
+every process it started are ended on every path. A user mistake found while loading (a module
+that does not import) comes back as a :class:`~ropecheck.errors.RopeCheckError` (exit 2); a bug
+in ropecheck as :class:`~ropecheck.errors.InternalError` (exit 70) -- never as the target's fault.
 
-Design constraints: the child runs torch on one thread (a forked OpenMP pool is not safe);
-the parent never imports the target; where ``fork`` is missing the verdict runs in-process
-and says so in its notes.
+Design constraints: this process imports no torch and never the target (a verdict costs one
+torch import, the child's); the spec is settled here, before the child starts; the child runs
+torch on one thread; where ``fork`` is missing the verdict runs in-process and says so.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from ..errors import InternalError, RopeCheckError, UsageError
-from ..isolate import DEFAULT_MEMORY_LIMIT, Outcome, available, describe_outcome, run_isolated, send
+from ..errors import InternalError, RopeCheckError, TargetMemoryError, UsageError
+from ..host import ProcessHost, TargetHost, target_meta
+from ..isolate import DEFAULT_MEMORY_LIMIT, ChildEnded, Outcome, TargetProcess, available, describe_outcome
+from ..protocol import CONVENTIONS, Implementation
 from ..spec import RopeSpec
 from .model import VERIFY_MAX_POSITION, Check, VerifyReport
 from .run import verify
 
-__all__ = ["PROCESS_CODES", "KILL_GRACE_S", "Loaded", "verify_isolated"]
-
-#: How long past ``timeout`` the parent waits before it kills a child stuck where the
-#: in-process deadline cannot reach (C code, another thread).
-KILL_GRACE_S = 10.0
+__all__ = ["PROCESS_CODES", "Loaded", "verify_isolated"]
 
 #: Finding code for each way a child can end without a verdict.
 PROCESS_CODES = {
     "exited": "exited",
     "signaled": "crashed",
     "lost": "crashed",
+    "channel": "crashed",
     "memory": "memory",
     "timeout": "timeout",
     "raised": "raised",
@@ -46,7 +53,8 @@ PROCESS_CODES = {
 
 _HINTS = {
     "exited": "a RoPE function must return its result: remove sys.exit/os._exit/quit from the code path",
-    "crashed": "a native extension or ctypes call crashed: run the target alone under gdb or faulthandler",
+    "crashed": "a native extension or ctypes call crashed, or the target wrote into ropecheck's channel: run "
+    "the target alone under gdb or faulthandler",
     "memory": "the target allocates far more than a RoPE needs (a table per call, a leak?); "
     "or raise --memory-limit if this much is intended",
     "timeout": "look for an endless loop, a blocking call, or a lock held by another thread in the target",
@@ -56,117 +64,130 @@ _HINTS = {
 
 @dataclass(frozen=True)
 class Loaded:
-    """What ``load()`` gives the verdict: the callable, the spec (None: identify it), and options."""
+    """What ``load()`` gives, in the child: the callable, its name, and the calling convention if one was chosen."""
 
     fn: Callable[..., Any]
-    spec: RopeSpec | None
-    head_dim: int | None
     name: str
     positions_mode: str | None = None
 
 
-def _one_torch_thread() -> None:
-    try:
-        import torch  # heavy: imported when used
-
-        torch.set_num_threads(1)
-    except ImportError:  # pragma: no cover - torch is a core dependency
-        pass
-
-
-def _child(load: Callable[[], Loaded], options: dict[str, Any]) -> tuple[str, Any]:
-    _one_torch_thread()
+def _setup(load: Callable[[], Any]) -> tuple[Any, dict[str, Any]]:
+    """In the child: import the target; the answering function and what the judge needs to know of it."""
     try:
         loaded = load()
-        send(("loaded", loaded.name))
-        report = verify(
-            loaded.fn,
-            loaded.spec,
-            head_dim=loaded.head_dim,
-            positions_mode=loaded.positions_mode,
-            name=loaded.name,
-            listener=lambda kind, payload: send((kind, payload)),
-            **options,
-        )
-        if report.identification is not None:  # the checks have read them: not worth a trip through the pipe
-            report.identification = report.identification.without_matrices()
-        return ("report", report)
+        fn, name = (loaded.fn, loaded.name) if isinstance(loaded, Loaded) else (loaded, "")
+        meta = target_meta(fn, name or None)
     except RopeCheckError as exc:
-        return ("usage", f"{exc}")
+        return None, {"status": "usage", "error": str(exc)}
     except MemoryError:
-        raise  # reported by the child runner as "memory", with the checks sent so far
-    except InternalError as exc:
-        return ("internal", str(exc))
+        raise
     except Exception:
-        return ("internal", traceback.format_exc())
+        return None, {"status": "internal", "error": traceback.format_exc()}
+    if "torch" in sys.modules and "OMP_NUM_THREADS" not in os.environ:  # small probes: threads only add overhead
+        sys.modules["torch"].set_num_threads(1)
+    mode = loaded.positions_mode if isinstance(loaded, Loaded) else None
+    return TargetHost(fn, meta["label"]).answer, {"status": "ok", "positions_mode": mode, **meta}
+
+
+class _Progress:
+    """What the parent knows of a verdict in progress: the report, its stage, whether the target loaded."""
+
+    def __init__(self) -> None:
+        self.report: VerifyReport | None = None
+        self.stage: str | None = None
+        self.loaded = False
+
+    def listen(self, kind: str, payload: Any) -> None:
+        if kind == "start":
+            self.report = payload
+        elif kind == "stage":
+            self.stage = payload
 
 
 def verify_isolated(
-    load: Callable[[], Loaded],
+    load: Callable[[], Any],
     *,
+    spec: RopeSpec | None,
     name: str,
     dtypes: tuple[str, ...],
-    device: str | None = None,
-    max_position: int | None = None,
-    allow_inplace: bool = False,
-    seed: int = 0,
+    head_dim: int | None = None,
+    positions_mode: str | None = None,
     timeout: float | None = None,
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-    context: int | None = None,
-    conventions: dict[str, Any] | None = None,
-    backward: bool = True,
-    compile: bool = False,
-    compile_backend: str | None = None,
+    adjust: Callable[[Implementation, RopeSpec | None], RopeSpec | None] | None = None,
+    **options: Any,
 ) -> VerifyReport:
-    """Load and verify a target in a child process; a verdict whatever the target does.
+    """Verify a target held by a child process; a verdict whatever the target does.
 
     Args:
-        load: imports the target and builds its spec, in the child (so an import that exits
-            or crashes is the target's failure, not the supervisor's end).
-        name: the target's name for the verdict, should the child die before ``load`` returns.
-        timeout: seconds for the whole verdict (the child's own deadline stops Python-level
-            hangs; the parent kills the child :data:`KILL_GRACE_S` later).
+        load: imports the target and returns it (a callable or a :class:`Loaded`), in the child.
+        spec: what it should implement, settled in this process (None: identify it; needs ``head_dim``).
+        name: the target's name for the verdict.
+        timeout: seconds for the whole verdict; a target still running then is stopped (with
+            everything it started) and the verdict says which check it was in.
         memory_limit: bytes of address space the child may add (None: no limit).
-        context, conventions, backward, compile, compile_backend: as :func:`~ropecheck.verify.run.verify`
-            (identification's range and conventions; the backward checks; torch.compile).
+        adjust: called with the target (an :class:`Implementation`) and the spec before the checks;
+            returns the spec to judge against (``--layout auto`` takes the pairing from the target).
+        options: as :func:`~ropecheck.verify.run.verify` (dtypes, device, max_position, seed, ...).
 
     Raises:
         UsageError: ``load`` found a user mistake (exit 2).
         InternalError: a bug in ropecheck (exit 70).
     """
-    options: dict[str, Any] = {
-        "dtypes": dtypes,
-        "device": device,
-        "max_position": max_position,
-        "allow_inplace": allow_inplace,
-        "seed": seed,
-        "timeout": timeout,
-        "context": context,
-        "conventions": conventions,
-        "backward": backward,
-        "compile": compile,
-        "compile_backend": compile_backend,
-    }
+    options = dict(options, dtypes=dtypes)
     if not available():  # pragma: no cover - POSIX machines only
         loaded = load()
-        report = verify(loaded.fn, loaded.spec, head_dim=loaded.head_dim, positions_mode=loaded.positions_mode,
-                        name=loaded.name, **options)  # fmt: skip
+        fn = loaded.fn if isinstance(loaded, Loaded) else loaded
+        report = verify(fn, spec, head_dim=head_dim, positions_mode=positions_mode, name=name, timeout=timeout,
+                        **options)  # fmt: skip
         report.notes.append("this platform cannot fork: the target ran in ropecheck's own process")
         return report
-    events: list[tuple[str, Any]] = []
-    kill_after = None if not timeout else timeout + KILL_GRACE_S
-    outcome = run_isolated(_child, load, options, timeout=kill_after, memory_limit=memory_limit,
-                           on_message=events.append)  # fmt: skip
-    if outcome.ok:
-        kind, payload = outcome.value
-        if kind == "usage":
-            raise UsageError(payload)
-        if kind == "internal":
-            raise InternalError(payload)
-        report = payload
-        _note_output(report, outcome)
-        return report
-    return _judge_failure(outcome, events, name=name, options=options)
+    deadline = None if not timeout else time.monotonic() + timeout
+    process = TargetProcess(partial(_setup, load), memory_limit=memory_limit, deadline=deadline, timeout=timeout)
+    progress = _Progress()
+    try:
+        report = _judge(process, progress, spec, name, head_dim, positions_mode, adjust, options)
+    except ChildEnded as ended:
+        report = _judge_failure(ended.outcome, progress, name=name, options=options)
+    except TargetMemoryError as exc:
+        report = _judge_failure(process.fail("memory", str(exc)).outcome, progress, name=name, options=options)
+    finally:
+        outcome = process.close()
+    _note_output(report, outcome)
+    return report
+
+
+def _judge(
+    process: TargetProcess,
+    progress: _Progress,
+    spec: RopeSpec | None,
+    name: str,
+    head_dim: int | None,
+    positions_mode: str | None,
+    adjust: Callable[[Implementation, RopeSpec | None], RopeSpec | None] | None,
+    options: dict[str, Any],
+) -> VerifyReport:
+    """Load the target in the child, then run the whole verdict here with its calls answered there."""
+    meta = process.start()
+    status = meta.get("status") if isinstance(meta, dict) else None
+    if status == "usage":
+        raise UsageError(str(meta["error"]))
+    if status == "memory":
+        raise process.fail("memory", str(meta.get("error")))
+    if status != "ok":
+        raise InternalError(str(meta.get("error") if isinstance(meta, dict) else meta))
+    progress.loaded = True
+    declared = meta.get("declared_convention")
+    convention = declared if declared in CONVENTIONS else str(meta.get("convention"))
+    if convention not in CONVENTIONS:
+        convention = "positions"
+    mode = positions_mode or meta.get("positions_mode") or ("axes" if declared == "axes" else None)
+    backend = str(meta.get("backend"))
+    impl = Implementation(None, convention, backend if backend in ("torch", "numpy", "jax") else "auto", name,
+                          host=ProcessHost(process))  # fmt: skip
+    if adjust is not None:
+        spec = adjust(impl, spec)
+    return verify(impl, spec, head_dim=head_dim, positions_mode=mode, name=name, listener=progress.listen, **options)
 
 
 def _note_output(report: VerifyReport, outcome: Outcome) -> None:
@@ -179,40 +200,25 @@ def _note_output(report: VerifyReport, outcome: Outcome) -> None:
             )
 
 
-def _judge_failure(
-    outcome: Outcome, events: list[tuple[str, Any]], *, name: str, options: dict[str, Any]
-) -> VerifyReport:
-    """The verdict when the child ended without one: the checks it sent, and what the target did."""
-    report: VerifyReport | None = None
-    stage, loaded = None, False
-    checks: list[tuple[Check, str | None]] = []
-    for kind, payload in events:
-        if kind == "loaded":
-            loaded = True
-        elif kind == "start":
-            report = payload
-        elif kind == "stage":
-            stage = payload
-        elif kind == "check":
-            checks.append(payload)
+def _judge_failure(outcome: Outcome, progress: _Progress, *, name: str, options: dict[str, Any]) -> VerifyReport:
+    """The verdict when the child ended before the verdict did: the checks that finished, and what the target did."""
+    report = progress.report
     if report is None:
         report = VerifyReport(
             target=name,
             spec=None,
             spec_source="none",
             dtypes=tuple(options["dtypes"]),
-            device=options["device"] or "cpu",
-            max_position=options["max_position"] or VERIFY_MAX_POSITION,
+            device=options.get("device") or "cpu",
+            max_position=options.get("max_position") or VERIFY_MAX_POSITION,
             convention="unknown",
-            seed=options["seed"],
+            seed=options.get("seed", 0),
         )
     report.listener = None
-    for check, message in checks:
-        report.add(check, message)
-    if not loaded:
-        where = " while it was being imported and its spec read"
-    elif stage:
-        where = f" during {stage}"
+    if not progress.loaded:
+        where = " while it was being imported"
+    elif progress.stage:
+        where = f" during {progress.stage}"
     else:
         where = ""
     code = PROCESS_CODES[outcome.status]
@@ -221,7 +227,6 @@ def _judge_failure(
         last = [line for line in outcome.traceback.strip().splitlines() if line.strip()]
         evidence += f" ({last[-1].strip()})" if last else ""
     report.add(Check("process", "process", "fail", evidence, None, _HINTS[code], code))
-    _note_output(report, outcome)
     report.prune()
     report.duration_s = outcome.seconds
     return report

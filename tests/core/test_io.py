@@ -77,13 +77,14 @@ def test_unwritable_paths_are_usage_errors(tmp_path: Path, make, message: str) -
 
 def test_replace_tree_swaps_the_whole_folder_and_keeps_what_it_is_told(tmp_path: Path) -> None:
     out = tmp_path / "reports"
-    (out / "verify").mkdir(parents=True)
-    (out / "verify" / "gone.md").write_text("stale page of an adapter skipped this time")
+    replace_tree(out, {"verify/gone.md": "stale page of an adapter skipped this time", "a.md": "a"}, keep=bool)
     (out / "benchmarks").mkdir()
-    (out / "benchmarks" / "b.md").write_text("kept")
+    (out / "benchmarks" / "b.md").write_text("kept: not ropecheck's")
     replace_tree(out, {"verify/new.md": "fresh", "README.md": "top"}, keep=lambda rel: not rel.startswith("verify/"))
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        ".ropecheck-manifest.json",
         "README.md",
+        "a.md",
         "benchmarks/b.md",
         "verify/new.md",
     ]
@@ -103,8 +104,7 @@ def test_a_failure_while_writing_a_tree_leaves_the_old_tree_and_no_litter(
 ) -> None:
     """A kill (here: an exception) in the write phase leaves the old report whole, and no hidden build folder."""
     out = tmp_path / "reports"
-    out.mkdir()
-    (out / "README.md").write_text("old")
+    replace_tree(out, {"README.md": "old"}, keep=bool)
     calls = {"n": 0}
     real = Path.write_bytes
 

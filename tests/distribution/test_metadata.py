@@ -107,8 +107,8 @@ def test_no_module_reads_the_checkout() -> None:
     users = sorted(
         str(p.relative_to(package)) for p in package.rglob("*.py") if "__file__" in p.read_text(encoding="utf-8")
     )
-    # protocol.py and verify/run.py: the package's own folder, to tell the target's frames from ropecheck's
-    assert users == ["bench/verify.py", "protocol.py", "verify/run.py"], users
+    # host.py and verify/run.py: the package's own folder, to tell the target's frames from ropecheck's
+    assert users == ["bench/verify.py", "host.py", "verify/run.py"], users
     bench = (package / "bench" / "verify.py").read_text(encoding="utf-8")
     assert '"pyproject.toml").is_file()' in bench, "the corpus lookup must check it is in a source checkout"
     run = (package / "verify" / "run.py").read_text(encoding="utf-8")

@@ -92,7 +92,7 @@ def test_writes_csv_json_svg_deterministically(tmp_path: Path) -> None:
     ]
     assert main([*args, "--out", str(tmp_path / "a"), "--json", str(tmp_path / "a.json")]) == 0
     assert main([*args, "--out", str(tmp_path / "b")]) == 0
-    files = sorted(p.name for p in (tmp_path / "a").iterdir())
+    files = sorted(p.name for p in (tmp_path / "a").iterdir() if not p.name.startswith("."))
     assert files == [
         "fp32-angles-d32-cpu-n3000-angle.svg",
         "fp32-angles-d32-cpu-n3000-output.svg",

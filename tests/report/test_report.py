@@ -37,7 +37,7 @@ def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -
         ta, tb = (a / rel).read_text(), (b / rel).read_text()
         if rel.suffix == ".json":
             da, db = json.loads(ta), json.loads(tb)
-            da.pop("header"), db.pop("header")
+            da.pop("header", None), db.pop("header", None)  # the manifest has none
             assert da == db, rel
         else:
             assert strip_volatile(ta) == strip_volatile(tb), rel
@@ -49,7 +49,7 @@ def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -
 def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
     """The cheap and medium sections' pages and plots in reports/ match a fresh run byte for byte."""
     assert _run(tmp_path, f"{CHEAP},{MEDIUM}") == 0
-    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file() and not p.name.startswith("."))
     pages = [rel for rel in written if rel.name not in ("README.md", "index.html", "report.json")]
     assert {Path("reference.md"), Path("proofs/index.md"), Path("properties.md"), Path("plots/decay.svg")} <= set(pages)
     for rel in pages:  # a page may carry its own volatile block (the proof index's times)
@@ -62,8 +62,8 @@ def test_prove_and_report_write_the_same_proof_pages(tmp_path: Path) -> None:
     """`ropecheck prove --all --d 64` and `ropecheck report` leave reports/proofs/ alike (outside the times)."""
     assert main(["prove", "--all", "--d", "64", "--out", str(tmp_path / "proofs")]) == 0
     assert _run(tmp_path / "report", "proofs") == 0
-    pages = sorted(p.name for p in (tmp_path / "proofs").iterdir())
-    assert pages == sorted(p.name for p in (tmp_path / "report" / "proofs").iterdir())
+    pages = sorted(p.name for p in (tmp_path / "proofs").iterdir() if not p.name.startswith("."))
+    assert pages == sorted(p.name for p in (tmp_path / "report" / "proofs").iterdir() if not p.name.startswith("."))
     for name in pages:
         a, b = (tmp_path / "proofs" / name).read_text(), (tmp_path / "report" / "proofs" / name).read_text()
         assert strip_volatile(a) == strip_volatile(b), name
@@ -347,8 +347,9 @@ def test_verify_all_adapters_and_report_write_the_same_verify_pages(
     assert main(["verify", "--all-adapters", "--device", "cpu", "--report-dir", str(tmp_path / "cli")]) == 1
     assert _run(tmp_path / "report", "verify") == 0
     cli, rep = tmp_path / "cli", tmp_path / "report" / "verify"
-    assert sorted(p.name for p in cli.iterdir()) == sorted(p.name for p in rep.iterdir())
-    for p in cli.iterdir():
+    cli_pages = sorted((p for p in cli.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
+    assert [p.name for p in cli_pages] == sorted(p.name for p in rep.iterdir() if not p.name.startswith("."))
+    for p in cli_pages:
         a, b = p.read_text(), (rep / p.name).read_text()
         if p.name == "README.md":  # the first lines say how each was invoked
             a, b = a.split("| adapter |", 1)[1], b.split("| adapter |", 1)[1]
@@ -367,8 +368,15 @@ def test_a_rerun_section_drops_pages_it_no_longer_writes_and_keeps_other_files(t
     from ropecheck.report import Page, Report, Row, Section
 
     out = tmp_path / "reports"
-    (out / "verify").mkdir(parents=True)
-    (out / "verify" / "skipped-now.md").write_text("CONFORMS (from an earlier run)")
+    earlier = Section(
+        "verify",
+        "Third-party implementations",
+        "intro",
+        rows=[Row("skipped-now / float32", "PASS", "PASS", "ok")],
+        pages=[Page("verify/skipped-now.md", "skipped-now", "CONFORMS (from an earlier run)")],
+    )
+    write_report(Report(header={}, sections=[earlier]), out)
+    assert (out / "verify" / "skipped-now.md").is_file()
     (out / "benchmarks").mkdir()
     (out / "benchmarks" / "verify.md").write_text("kept")
     (out / "properties.md").write_text("another section's page")

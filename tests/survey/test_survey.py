@@ -16,6 +16,7 @@ pytest.importorskip("transformers", reason="the survey drives the installed tran
 
 from ropecheck.cli import main
 from ropecheck.errors import ExitCode
+from ropecheck.io import replace_tree
 from ropecheck.survey import (
     Expected,
     Family,
@@ -290,8 +291,9 @@ def test_a_new_finding_exits_1_and_a_listed_one_exits_0(tmp_path: Path, capsys: 
     assert "new finding direction" in capsys.readouterr().out
     listed = _expected_file(tmp_path, {"nanochat": {"fp32/float32": ["direction"]}})
     out = tmp_path / "pages"
-    (out / "families").mkdir(parents=True)
-    (out / "families" / "gone.md").write_text("a family no longer surveyed")
+    # an earlier survey's pages (written the way the survey writes them), then a user's file beside them
+    earlier = {"README.md": "# survey\n", "families/gone.md": "a family no longer surveyed"}
+    replace_tree(out, earlier, keep=lambda rel: False)
     (out / "notes.txt").write_text("not the survey's")
     assert main([*argv, "--expected", listed, "--out", str(out), "--json", str(tmp_path / "s.json")]) == ExitCode.OK
     assert (out / "families" / "nanochat.md").exists() and (out / "README.md").exists()
@@ -308,7 +310,7 @@ def test_a_new_finding_exits_1_and_a_listed_one_exits_0(tmp_path: Path, capsys: 
         (["--dtype", "float13"], "float13"),
         (["-j", "0"], "-j"),
         (["--max-position", "8"], "--max-position"),
-        (["--expected", "/nonexistent/expected.json"], "cannot read"),
+        (["--expected", "/nonexistent/expected.json"], "--expected /nonexistent/expected.json: no such file"),
     ],
     ids=["unknown-family", "bad-dtype", "no-workers", "tiny-range", "no-expected-file"],
 )

@@ -52,7 +52,7 @@ def test_text_and_mathml() -> None:
 def test_cli_prove_writes_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "proofs"
     assert main(["prove", "relative_position", "layouts", "--d", "8", "--out", str(out), "--json"]) == 0
-    names = sorted(p.name for p in out.iterdir())
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
     assert names == [
         "index.md",
         "layouts_agree.md",

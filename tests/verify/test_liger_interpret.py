@@ -44,11 +44,12 @@ def _load(mutant: str | None) -> Loaded:
     fn, spec = ADAPTER.load()  # first: the kernel is imported under the interpreter
     if mutant:
         _module(FIXTURES / "triton" / "liger_mutants.py").apply(mutant)
-    return Loaded(fn, spec, spec.head_dim, f"adapter:liger-interpret{'+' + mutant if mutant else ''}")
+    return Loaded(fn, f"adapter:liger-interpret{'+' + mutant if mutant else ''}")
 
 
 def _verify(mutant: str | None, dtypes: tuple[str, ...]):
-    return verify_isolated(partial(_load, mutant), name="adapter:liger-interpret", dtypes=dtypes, device="cpu")
+    return verify_isolated(partial(_load, mutant), spec=ADAPTER.spec, name="adapter:liger-interpret", dtypes=dtypes,
+                           device="cpu")  # fmt: skip
 
 
 def test_the_kernel_conforms_but_for_its_double_backward() -> None:

@@ -53,7 +53,8 @@ def test_broken_target_is_caught_with_its_finding(path: Path) -> None:
     options = getattr(module, "OPTIONS", {})
     if getattr(module, "ISOLATED", False):  # it ends or crashes the process: judged from a child process
         report = verify_isolated(
-            lambda: Loaded(load_target(f"{path}:rope"), spec, spec.head_dim, path.stem),
+            lambda: Loaded(load_target(f"{path}:rope"), path.stem),
+            spec=spec,
             name=path.stem,
             dtypes=DEFAULT_DTYPES,
             device="cpu",

@@ -1,0 +1,156 @@
+"""The gate nothing can fool: the verdict is computed outside the judged process, and no process outlives it.
+
+Each target in ``tests/fixtures/hostile/`` attacks the judge: it patches numpy, torch, mpmath or
+ropecheck in its own process, forks a grandchild that holds the channel open, starts processes that
+would outlive ropecheck, writes into the channel, or kills itself. ``ropecheck verify`` must judge the
+identity functions as what they are (DOES NOT CONFORM), a correct target as conforming in its normal
+time, and leave no process behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ropecheck.cli.main import main
+from ropecheck.isolate import kill_tree
+
+HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
+ARGS = ["--head-dim", "16", "--layout", "half", "--dtype", "float32", "--max-position", "256", "--no-backward"]
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting to be reaped by init is not alive)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _verdict(tmp_path: Path, target: str, *extra: str) -> tuple[int, dict]:
+    out = tmp_path / "v.json"
+    code = main(["verify", f"{HOSTILE / target}:rope", *ARGS, *extra, "--json", str(out)])
+    return code, json.loads(out.read_text())
+
+
+@pytest.fixture
+def pids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The file the hostile targets write their processes' pids to; after the test, none may be alive."""
+    path = tmp_path / "pids"
+    path.write_text("")
+    monkeypatch.setenv("ROPECHECK_TEST_PIDS", str(path))
+
+    def read() -> list[int]:
+        return [int(line) for line in path.read_text().split()]
+
+    yield read
+    leftover = [pid for pid in read() if _alive(pid)]
+    for pid in leftover:  # never leave them on the machine, even when the test failed
+        kill_tree(pid)
+    assert not leftover, f"processes started by the target outlived ropecheck: {leftover}"
+
+
+@pytest.mark.parametrize(
+    "target", ["patches_numpy.py", "patches_torch.py", "patches_mpmath.py", "patches_ropecheck.py"]
+)
+def test_an_identity_that_patches_the_judge_in_its_own_process_does_not_conform(tmp_path: Path, target: str) -> None:
+    code, data = _verdict(tmp_path, target)
+    assert code == 1 and data["conforms"] is False, data["findings"]
+    assert any(f["code"] in ("angles", "identification", "positions", "precision") for f in data["findings"])
+
+
+def test_a_grandchild_holding_the_pipe_changes_nothing(tmp_path: Path, pids) -> None:
+    t0 = time.monotonic()
+    code, data = _verdict(tmp_path, "grandchild_holds_pipe.py", "--timeout", "0")
+    assert code == 0 and data["conforms"] is True, data["findings"]
+    assert time.monotonic() - t0 < 60
+    assert len(pids()) == 1
+
+
+def test_processes_the_target_starts_do_not_outlive_the_verdict(tmp_path: Path, pids) -> None:
+    code, data = _verdict(tmp_path, "starts_sleep.py")
+    assert code == 0 and data["conforms"] is True, data["findings"]
+    assert len(pids()) == 2  # the Popen'd sleep and the setsid'd double-fork: the fixture checks both are gone
+
+
+def test_a_target_that_exits_leaves_no_process_behind(tmp_path: Path, pids) -> None:
+    code, data = _verdict(tmp_path, "exits_after_spawning.py")
+    assert code == 1 and data["findings"][0]["code"] == "exited"
+    assert len(pids()) == 1
+
+
+@pytest.mark.parametrize("target, finding", [("writes_into_channel.py", "crashed"), ("kills_itself.py", "crashed")])
+def test_a_broken_channel_or_a_self_kill_is_the_targets_finding(tmp_path: Path, target: str, finding: str) -> None:
+    code, data = _verdict(tmp_path, target)
+    assert code == 1 and data["findings"][0]["code"] == finding, data["findings"]
+
+
+def test_ctrl_c_ends_the_child_and_what_it_started(tmp_path: Path) -> None:
+    """SIGINT to ropecheck mid-verdict: exit 130, and the target's sleeper is gone."""
+    pid_file = tmp_path / "pids"
+    pid_file.write_text("")
+    hang = tmp_path / "hang.py"
+    hang.write_text(
+        "import os, subprocess, time\n"
+        "def rope(x, positions):\n"
+        "    p = subprocess.Popen(['sleep', '600'])\n"
+        f"    open({str(pid_file)!r}, 'a').write(f'{{p.pid}}\\n')\n"
+        "    time.sleep(600)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ropecheck", "verify", f"{hang}:rope", *ARGS],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not pid_file.read_text().strip() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(2)
+    assert proc.wait(timeout=30) == 130
+    sleeper = int(pid_file.read_text().split()[0])
+    time.sleep(0.2)
+    alive = _alive(sleeper)
+    if alive:
+        kill_tree(sleeper)
+    assert not alive, "the target's sleeper outlived ropecheck after Ctrl-C"
+
+
+def test_ropecheck_judging_a_target_imports_no_torch_itself(tmp_path: Path) -> None:
+    """The judging process stays light: torch is imported once, by the child that runs the target."""
+    script = (
+        "import sys\n"
+        "from ropecheck.cli.main import main\n"
+        f"code = main(['verify', {str(HOSTILE / '_rope.py') + ':rope'!r}, *{ARGS!r}, '-q'])\n"
+        "print('torch' in sys.modules, code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip().splitlines()[-1] == "False 0", out.stdout + out.stderr
+
+
+def test_no_child_is_left_after_a_verdict() -> None:
+    """The process-leak check: after any verify, this process has no child left."""
+    before = _children()
+    main(["verify", f"{HOSTILE / '_rope.py'}:rope", *ARGS, "-q"])
+    assert _children() - before == set()
+
+
+def _children() -> set[int]:
+    me = str(os.getpid())
+    found = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if fields[1] == me and fields[0] != "Z":
+                found.add(int(name))
+    return found
