@@ -15,12 +15,20 @@ Example:
     True
 """
 
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from .errors import ConfigError, RopeCheckError, SpecError, UsageError
-from .reference import apply_rope, layout_permutation, rope_matrix
-from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
-from .spec import RopeSpec
-from .verify import VerifyReport, verify
 from .version import __version__
+
+if TYPE_CHECKING:  # the names below are imported on first use (see _LAZY)
+    from .reference import apply_rope, layout_permutation, rope_matrix
+    from .schedules import ROPE_TYPES, Default, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
+    from .spec import RopeSpec
+    from .verify.model import VerifyReport
+    from .verify.run import verify
 
 __all__ = [
     "ROPE_TYPES",
@@ -44,3 +52,43 @@ __all__ = [
     "rope_matrix",
     "verify",
 ]
+
+#: The re-exported names imported on first use, and their modules: ``import ropecheck`` (and every
+#: ``ropecheck`` command, which imports it first) costs almost nothing, so ``ropecheck verify`` can
+#: start the target's process before it imports the verifier.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("apply_rope", "layout_permutation", "rope_matrix"), "reference"),
+    **dict.fromkeys(
+        ("ROPE_TYPES", "Default", "DynamicNTK", "Linear", "Llama3", "LongRoPE", "Proportional", "StaticNTK", "YaRN"),
+        "schedules",
+    ),
+    "RopeSpec": "spec",
+    "VerifyReport": "verify.model",
+    "verify": "verify.run",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """``ropecheck.verify`` is the function, as it always was: importing the subpackage of the same
+    name does not rebind it (the subpackage is reached through its modules, ``ropecheck.verify.run``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "verify" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

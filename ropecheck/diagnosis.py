@@ -40,6 +40,8 @@ __all__ = [
     "Diagnosis",
     "explain",
     "fmt_base",
+    "is_protocol_error",
+    "length_dependence",
     "rotate_by",
     "round_to",
     "sentence",
@@ -169,6 +171,20 @@ _HINTS: dict[str, str] = {
     "index_shifted": "theta_i = base^(-2i/rotary_dim) for i = 0 .. rotary_dim/2 - 1",
     "angle_scaled": "rotate each pair once by m*theta_i",
 }
+
+
+#: What a call the target cannot take at all says (Python's and TorchScript's argument errors).
+_PROTOCOL_ERRORS: tuple[str, ...] = ("positional argument", "unexpected keyword", "Expected a value of type")
+
+
+def is_protocol_error(text: str) -> bool:
+    """Whether a target's exception text says it cannot take the call at all (the protocol, not a RoPE bug).
+
+    Example:
+        >>> is_protocol_error("TypeError: rope() missing 1 required positional argument: 'positions'")
+        True
+    """
+    return any(k in text for k in _PROTOCOL_ERRORS)
 
 
 def sentence(cause: str, **kw: Any) -> tuple[str, str]:
@@ -369,6 +385,22 @@ _HINTS.update(
 )
 
 
+# --------------------------------------------------------------------------- recognising a cause from two calls
+
+
+def length_dependence(spec: RopeSpec, detail: str, *, otherwise: tuple[str, str]) -> tuple[str, str, str | None]:
+    """(message, hint, cause) for a token whose rotation depends on the call (its length or largest position).
+
+    Under dynamic NTK the cause is ``ntk_call_length`` (its frequencies are fixed below the original
+    context, so the call can only matter through a length taken from the wrong place), worded with
+    ``detail``; under any other schedule no cause is named and ``otherwise`` (message, hint) says it.
+    """
+    if isinstance(spec.scaling, DynamicNTK):
+        msg, hint = sentence("ntk_call_length", detail=detail)
+        return msg, hint, "ntk_call_length"
+    return otherwise[0], otherwise[1], None
+
+
 # --------------------------------------------------------------------------- recognising a cause in an output
 
 
@@ -426,6 +458,44 @@ def explain(
         return _explain(got, x, positions, spec, dtype=dtype, bound=bound, seq_len=seq_len, families=families)
 
 
+@dataclass(frozen=True)
+class _Call:
+    """One call's evidence, as the hypotheses read it: the input, its positions (batch, seq), the spec, the dtype
+    and the length the spec's frequencies are taken for."""
+
+    x: np.ndarray
+    positions: np.ndarray
+    spec: RopeSpec
+    dtype: str
+    seq_len: int | None
+
+    @property
+    def pos4(self) -> np.ndarray:
+        return self.positions[..., None]
+
+    def rope(self, positions: np.ndarray | None = None, spec: RopeSpec | None = None, **kw: Any) -> np.ndarray:
+        """The reference output at ``positions`` (default: the call's) under ``spec`` (default: the call's)."""
+        pos = self.pos4 if positions is None else positions
+        return apply_rope(self.x, pos, self.spec if spec is None else spec, seq_len=self.seq_len, **kw)
+
+    def by(self, theta: np.ndarray) -> Callable[[], np.ndarray]:
+        """The prediction with frequencies ``theta`` (the call's positions, the spec's layout and scale)."""
+        pos = self.positions[..., None, None].astype(np.float64)  # (batch, seq, 1 head, 1 pair)
+        return lambda: rotate_by(self.x, self.spec, pos * theta)
+
+
+#: consider(family, cause, prediction, **words): the hypothesis that ``prediction()`` is the output.
+_Consider = Callable[..., None]
+#: The hypotheses :func:`explain` tries, in order (a tie goes to the first): each says whether it applies to a
+#: call and, where it does, what the output would be under its cause.
+_HYPOTHESES: list[Callable[[_Consider, _Call], None]] = []
+
+
+def _hypothesis(fn: Callable[[_Consider, _Call], None]) -> Callable[[_Consider, _Call], None]:
+    _HYPOTHESES.append(fn)
+    return fn
+
+
 def _explain(
     got: np.ndarray,
     x: np.ndarray,
@@ -440,15 +510,14 @@ def _explain(
     got, x = np.asarray(got, np.float64), np.asarray(x, np.float64)
     positions = np.broadcast_to(np.asarray(positions, np.int64), x.shape[:2])
     bound = np.broadcast_to(np.asarray(bound, np.float64), got.shape)
-    L = _seq_len(spec, positions, seq_len)
-    pos4 = positions[..., None]
+    call = _Call(x, positions, spec, dtype, _seq_len(spec, positions, seq_len))
 
     def misfit(pred: np.ndarray) -> float:
         with np.errstate(invalid="ignore", over="ignore"):
             r = np.abs(got - pred) / bound
         return float(np.nanmax(np.where(np.isfinite(r), r, np.inf), initial=0.0))
 
-    base = misfit(apply_rope(x, pos4, spec, seq_len=L))
+    base = misfit(call.rope())
     if base <= 1.0:
         return None
     found: list[tuple[float, Diagnosis]] = []
@@ -464,86 +533,103 @@ def _explain(
             msg, hint = sentence(cause or family, **words)
             found.append((m, Diagnosis(family, cause, msg, hint, dict(words.get("where", {})))))
 
-    B, S = positions.shape
-    arange = np.broadcast_to(np.arange(S, dtype=np.int64)[None], positions.shape)
+    for hypothesis in _HYPOTHESES:
+        hypothesis(consider, call)
+    if not found:
+        return None
+    return min(found, key=lambda t: t[0])[1]
+
+
+@_hypothesis
+def _positions_ignored(consider: _Consider, call: _Call) -> None:
+    positions = call.positions
+    arange = np.broadcast_to(np.arange(positions.shape[1], dtype=np.int64)[None], positions.shape)
     if not np.array_equal(arange, positions):
         b, s = map(int, np.argwhere(arange != positions)[0])
         consider(
             "positions",
             "positions_ignored",
-            lambda: apply_rope(x, arange[..., None], spec, seq_len=L),
+            lambda: call.rope(arange[..., None]),
             position=int(positions[b, s]),
             index=s,
         )
-    if B > 1 and not np.all(positions == positions[:1]):
+
+
+@_hypothesis
+def _positions_from_row0(consider: _Consider, call: _Call) -> None:
+    positions = call.positions
+    if positions.shape[0] > 1 and not np.all(positions == positions[:1]):
         row0 = np.broadcast_to(positions[:1], positions.shape)
         b, s = map(int, np.argwhere(row0 != positions)[0])
         consider(
             "positions",
             "positions_from_row0",
-            lambda: apply_rope(x, row0[..., None], spec, seq_len=L),
+            lambda: call.rope(row0[..., None]),
             row=b,
             position=int(positions[b, s]),
             as_position=int(positions[0, s]),
         )
 
+
+@_hypothesis
+def _positions_shifted(consider: _Consider, call: _Call) -> None:
     def shifted(k: int) -> Callable[[], np.ndarray]:
-        return lambda: apply_rope(x, pos4 + k, spec, seq_len=L)
+        return lambda: call.rope(call.pos4 + k)
 
     for k in (1, -1, 2, -2):
-        if positions.min() + k >= 0:
+        if call.positions.min() + k >= 0:
             consider("positions", "positions_shifted", shifted(k), k=k)
-    consider(
-        "direction",
-        None,
-        lambda: apply_rope(x, pos4, spec.with_(direction=-spec.direction), seq_len=L),
-        declared=spec.direction,
-    )
+
+
+@_hypothesis
+def _direction_layout_phase(consider: _Consider, call: _Call) -> None:
+    spec = call.spec
+    reverse = spec.with_(direction=-spec.direction)
+    consider("direction", None, lambda: call.rope(spec=reverse), declared=spec.direction)
     other = "interleaved" if spec.layout == "half" else "half"
-    consider(
-        "layout", None, lambda: apply_rope(x, pos4, spec.with_(layout=other), seq_len=L), got=other, want=spec.layout
-    )
-    consider("phase", None, lambda: _swapped(x, positions, spec, L))
+    consider("layout", None, lambda: call.rope(spec=spec.with_(layout=other)), got=other, want=spec.layout)
+    consider("phase", None, lambda: _swapped(call.x, call.positions, spec, call.seq_len))
+
+
+@_hypothesis
+def _attention_factor(consider: _Consider, call: _Call) -> None:
+    spec = call.spec
     factor = spec.attention_factor
     if abs(spec.schedule_attention_factor - 1.0) > 1e-6 and abs(factor - 1.0) > 1e-6:
-        consider(
-            "scale",
-            "attention_factor_missing",
-            lambda: apply_rope(x, pos4, spec, seq_len=L, scaled=False),
-            expected=factor,
-        )
+        consider("scale", "attention_factor_missing", lambda: call.rope(scaled=False), expected=factor)
         consider(
             "scale",
             "attention_factor_twice",
-            lambda: _rescaled(apply_rope(x, pos4, spec, seq_len=L), spec, factor),
+            lambda: _rescaled(call.rope(), spec, factor),
             got=factor * factor,
             expected=factor,
         )
-    if spec.rotary_dim < spec.head_dim:
-        flip = "last" if spec.rotary_dims == "first" else "first"
-        moved = spec.with_(rotary_dims=flip)
+
+
+@_hypothesis
+def _rotary_dims(consider: _Consider, call: _Call) -> None:
+    spec = call.spec
+    if spec.rotary_dim >= spec.head_dim:
+        return
+    flip = "last" if spec.rotary_dims == "first" else "first"
+    moved = spec.with_(rotary_dims=flip)
+    consider(
+        "rotary_dim",
+        "rotary_dims_misplaced",
+        lambda: call.rope(spec=moved),
+        text=f"dims {_span(moved)} are rotated and dims {_span(spec)} expected: partial rotary applied to the "
+        "wrong end of the head" + (" (pass --rotary-dims last if the model puts them there)" if flip == "last" else ""),
+    )
+    full = spec.with_(rotary_dim=spec.head_dim, rotary_dims="first", scaling=_rescaled_schedule(spec))
+    if full is not None:
         consider(
             "rotary_dim",
-            "rotary_dims_misplaced",
-            lambda: apply_rope(x, pos4, moved, seq_len=L),
-            text=f"dims {_span(moved)} are rotated and dims {_span(spec)} expected: partial rotary applied to the "
-            "wrong end of the head"
-            + (" (pass --rotary-dims last if the model puts them there)" if flip == "last" else ""),
+            "partial_rotary_ignored",
+            lambda: call.rope(spec=full),
+            rotated=f"0-{spec.head_dim - 1}",
+            rotary_dim=spec.rotary_dim,
+            passthrough=_passthrough(spec),
         )
-        full = spec.with_(rotary_dim=spec.head_dim, rotary_dims="first", scaling=_rescaled_schedule(spec))
-        if full is not None:
-            consider(
-                "rotary_dim",
-                "partial_rotary_ignored",
-                lambda: apply_rope(x, pos4, full, seq_len=L),
-                rotated=f"0-{spec.head_dim - 1}",
-                rotary_dim=spec.rotary_dim,
-                passthrough=_passthrough(spec),
-            )
-    _frequency_hypotheses(consider, x, positions, spec, dtype, L)
-    if not found:
-        return None
-    return min(found, key=lambda t: t[0])[1]
 
 
 def _span(spec: RopeSpec) -> str:
@@ -581,104 +667,111 @@ def _swapped(x: np.ndarray, positions: np.ndarray, spec: RopeSpec, seq_len: int 
     return out
 
 
-def _frequency_hypotheses(
-    consider: Callable[..., None],
-    x: np.ndarray,
-    positions: np.ndarray,
-    spec: RopeSpec,
-    dtype: str,
-    seq_len: int | None,
-) -> None:
-    """Frequency and angle hypotheses: another base, the scaling left out, LongRoPE's other factors, the
-    dynamic-NTK length, and theta_i, positions or angles rounded to a low-precision dtype."""
-    pos = positions[..., None, None].astype(np.float64)  # (batch, seq, 1 head, 1 pair)
-    theta = spec.inv_freq(seq_len)
-    pos4 = positions[..., None]
-
-    def by(t: np.ndarray) -> Callable[[], np.ndarray]:
-        return lambda: rotate_by(x, spec, pos * t)
-
+@_hypothesis
+def _other_base(consider: _Consider, call: _Call) -> None:
+    """Another base (rope_theta not passed through), then the spec's scaling left out."""
+    spec = call.spec
     for b in COMMON_BASES:
         if abs(b / spec.base - 1) > 1e-6:
             other = spec.with_(base=b)
-            consider(
-                "frequencies",
-                "base_wrong",
-                lambda other=other: apply_rope(x, pos4, other, seq_len=seq_len),
-                got=b,
-                want=spec.base,
-            )
+            consider("frequencies", "base_wrong", lambda other=other: call.rope(spec=other), got=b, want=spec.base)
     if spec.rope_type != "default":
         plain = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base)
-        consider("frequencies", "scaling_missing", by(plain.inv_freq()), rope_type=spec.rope_type, base=spec.base)
-    if isinstance(spec.scaling, LongRoPE):
-        l0 = spec.scaling.original_max_position_embeddings
-        if seq_len is not None and seq_len <= l0:
-            consider("frequencies", "longrope_long_factors_early", by(spec.inv_freq(l0 + 1)), l0=l0)
-        elif seq_len is not None:
+        consider("frequencies", "scaling_missing", call.by(plain.inv_freq()), rope_type=spec.rope_type, base=spec.base)
+
+
+@_hypothesis
+def _longrope_factors(consider: _Consider, call: _Call) -> None:
+    """LongRoPE's other factor set for the call's length."""
+    spec, seq_len = call.spec, call.seq_len
+    if not isinstance(spec.scaling, LongRoPE) or seq_len is None:
+        return
+    l0 = spec.scaling.original_max_position_embeddings
+    if seq_len <= l0:
+        consider("frequencies", "longrope_long_factors_early", call.by(spec.inv_freq(l0 + 1)), l0=l0)
+    else:
+        consider(
+            "frequencies",
+            "longrope_short_factors_late",
+            call.by(spec.inv_freq(l0)),
+            l0=l0,
+            position=int(seq_len) - 1,  # the call's largest position (the tokens compared may stop short of it)
+        )
+
+
+@_hypothesis
+def _ntk_length(consider: _Consider, call: _Call) -> None:
+    """Dynamic NTK's frequencies for another length than the call's."""
+    spec, seq_len = call.spec, call.seq_len
+    if not isinstance(spec.scaling, DynamicNTK) or seq_len is None:
+        return
+    l0 = spec.scaling.original_max_position_embeddings
+    for length in sorted({l0, int(spec.scaling.factor * l0), seq_len - 1, seq_len + 1, int(call.positions.shape[1])}):
+        if length != seq_len and length >= 1 and not (length <= l0 and seq_len <= l0):
             consider(
                 "frequencies",
-                "longrope_short_factors_late",
-                by(spec.inv_freq(l0)),
-                l0=l0,
-                position=int(seq_len) - 1,  # the call's largest position (the tokens compared may stop short of it)
+                "ntk_length_wrong",
+                call.by(spec.inv_freq(length)),
+                length=length,
+                expected=seq_len,
+                where={"length": length},
             )
-    if isinstance(spec.scaling, DynamicNTK) and seq_len is not None:
-        l0 = spec.scaling.original_max_position_embeddings
-        for length in sorted({l0, int(spec.scaling.factor * l0), seq_len - 1, seq_len + 1, int(positions.shape[1])}):
-            if length != seq_len and length >= 1 and not (length <= l0 and seq_len <= l0):
-                consider(
-                    "frequencies",
-                    "ntk_length_wrong",
-                    by(spec.inv_freq(length)),
-                    length=length,
-                    expected=seq_len,
-                    where={"length": length},
-                )
+
+
+@_hypothesis
+def _exponent_and_index(consider: _Consider, call: _Call) -> None:
+    """theta_i with the wrong exponent or index; every angle doubled; linear scaling left out."""
+    spec = call.spec
     r = spec.rotary_dim
     i = np.arange(spec.half, dtype=np.float64)
     if spec.rope_type == "default":
         consider(
             "frequencies",
             "exponent_wrong",
-            by(spec.base ** (-i / r)),
+            call.by(spec.base ** (-i / r)),
             text=f"frequencies follow base^(-i/{r}), expected base^(-2i/{r}) (wrong exponent)",
         )
         if r != spec.head_dim:
             consider(
                 "frequencies",
                 "exponent_wrong",
-                by(spec.base ** (-2 * i / spec.head_dim)),
+                call.by(spec.base ** (-2 * i / spec.head_dim)),
                 text=f"frequencies follow base^(-2i/{spec.head_dim}), expected base^(-2i/{r}): head_dim instead of "
                 "rotary_dim in the exponent",
             )
         consider(
             "frequencies",
             "index_shifted",
-            by(spec.base ** (-2 * (i + 1) / r)),
+            call.by(spec.base ** (-2 * (i + 1) / r)),
             text=f"frequencies follow base^(-2(i+1)/{r}): the frequency index starts at 1, expected 0",
         )
+    theta = spec.inv_freq(call.seq_len)
     consider(
         "frequencies",
         "angle_scaled",
-        by(2 * theta),
+        call.by(2 * theta),
         text="every angle is twice the expected (2*m*theta_i): cos/sin applied twice",
     )
     if isinstance(spec.scaling, Linear):
         consider(
-            "frequencies",
-            "scaling_missing",
-            by(theta * spec.scaling.factor),
-            rope_type="linear",
-            base=spec.base,
+            "frequencies", "scaling_missing", call.by(theta * spec.scaling.factor), rope_type="linear", base=spec.base
         )
+
+
+@_hypothesis
+def _low_precision(consider: _Consider, call: _Call) -> None:
+    """theta_i, positions or angles rounded to bfloat16/float16."""
+    spec, dtype = call.spec, call.dtype
+    pos = call.positions[..., None, None].astype(np.float64)  # (batch, seq, 1 head, 1 pair)
+    theta = spec.inv_freq(call.seq_len)
+    x = call.x
     lows = [dtype] if dtype in ("bfloat16", "float16") else ["bfloat16", "float16"]
     t32 = round_to(theta, "float32")
     for dt in lows:
         consider(
             "precision" if dt == dtype else "frequencies",  # a float32 call with bf16 theta_i: its frequencies differ
             "inv_freq_low_precision",
-            by(round_to(round_to(theta, dt), "float32")),
+            call.by(round_to(round_to(theta, dt), "float32")),
             dtype=dt,
         )
         if dt == dtype:  # positions and angles in the input's dtype: only for that dtype's calls

@@ -181,6 +181,46 @@ def check_backward(
     return results
 
 
+@dataclass(frozen=True)
+class _Gradient:
+    """One gradient under judgment, with the fp64 reference and the bounds that each cause's test reads."""
+
+    spec: RopeSpec
+    x: np.ndarray
+    g: np.ndarray
+    pos: np.ndarray  # (batch, seq)
+    out: np.ndarray  # the target's forward, from the same call
+    grad: np.ndarray
+    dt: str
+    pos_b: np.ndarray  # positions broadcast to x's shape
+    want: np.ndarray  # the transpose W R(-theta) g
+    bound: np.ndarray  # per element, scaled by max|g|
+    rot: np.ndarray  # which dims the spec rotates
+    err: np.ndarray  # |grad - want|
+    worst: float  # the largest err / bound on the rotated dims
+    details: dict[str, Any]
+
+    @classmethod
+    def of(
+        cls, spec: RopeSpec, x: np.ndarray, g: np.ndarray, pos: np.ndarray, out: np.ndarray, grad: np.ndarray, dt: str
+    ) -> _Gradient:
+        pos_b = np.broadcast_to(pos[:, :, None, None], x.shape)
+        want = apply_rope(g, pos[..., None], dataclasses.replace(spec, direction=-spec.direction))
+        bound = gradient_bound(dt, pos_b, max(spec.attention_factor, 1.0) * float(np.abs(g).max()))
+        rot = np.zeros(spec.head_dim, dtype=bool)
+        rot[spec.rotated_dims()] = True
+        err = np.abs(grad - want)
+        worst = float(np.nanmax(err[..., rot] / bound[..., rot])) if rot.any() else 0.0
+        details = {"worst_over_bound": worst, "positions": pos.tolist()}
+        return cls(spec, x, g, pos, out, grad, dt, pos_b, want, bound, rot, err, worst, details)
+
+    def fail(self, cause: str, evidence: str) -> BackwardResult:
+        return BackwardResult("backward", "fail", evidence, self.dt, cause, _HINTS[cause], self.details)
+
+    def passed(self, evidence: str) -> BackwardResult:
+        return BackwardResult("backward", "pass", evidence, self.dt, details=self.details)
+
+
 def _judge_gradient(
     spec: RopeSpec,
     x: np.ndarray,
@@ -191,97 +231,112 @@ def _judge_gradient(
     gdt: str,
     dt: str,
 ) -> BackwardResult:
-    a = spec.attention_factor
-    p4 = pos[..., None]
-    pos_b = np.broadcast_to(pos[:, :, None, None], x.shape)
-    want = apply_rope(g, p4, dataclasses.replace(spec, direction=-spec.direction))
-    fwd_want = apply_rope(x, p4, spec)
-    bound = gradient_bound(dt, pos_b, max(a, 1.0) * float(np.abs(g).max()))
-    fwd_bound = gradient_bound(dt, pos_b, max(a, 1.0) * float(np.abs(x).max()))
-    rot = np.zeros(spec.head_dim, dtype=bool)
-    rot[spec.rotated_dims()] = True
-    err = np.abs(grad - want)
-    rot_ok = _within(err[..., rot], bound[..., rot])
+    c = _Gradient.of(spec, x, g, pos, out, grad, dt)
+    rot = c.rot
+    rot_ok = _within(c.err[..., rot], c.bound[..., rot])
     pass_ok = bool(np.array_equal(grad[..., ~rot], g[..., ~rot]))
-    worst = float(np.nanmax(err[..., rot] / bound[..., rot])) if rot.any() else 0.0
-    details = {"worst_over_bound": worst, "positions": pos.tolist()}
-
-    def fail(cause: str, evidence: str) -> BackwardResult:
-        return BackwardResult("backward", "fail", evidence, dt, cause, _HINTS[cause], details)
-
     if gdt != dt:
-        return fail("backward_dtype", f"the gradient of a {dt} input is {gdt}, not {dt}")
+        return c.fail("backward_dtype", f"the gradient of a {dt} input is {gdt}, not {dt}")
     if rot_ok and pass_ok:
-        return BackwardResult(
-            "backward",
-            "pass",
+        return c.passed(
             f"the gradient is the transpose W R(-theta) g within the error model's bound at positions up to "
-            f"{int(pos.max())} (worst {worst:.2g} of it); the pass-through dims get g back exactly; int64 positions "
-            "take no gradient",
-            dt,
-            details=details,
+            f"{int(pos.max())} (worst {c.worst:.2g} of it); the pass-through dims get g back exactly; int64 positions "
+            "take no gradient"
         )
-    # the adjoint identity <fn(x), g> = <x, grad>, per token and head: the transpose of the target's own forward
-    lhs, rhs = (out * g).sum(-1), (x * grad).sum(-1)
-    d = spec.head_dim
-    adj_tol = np.sqrt(d) * (fwd_bound[..., 0] * np.linalg.norm(g, axis=-1) + bound[..., 0] * np.linalg.norm(x, axis=-1))
-    adjoint_ok = _within(np.abs(lhs - rhs), adj_tol)
-    fwd_ok = _within(np.abs(out - fwd_want), fwd_bound)
-    if not fwd_ok:
-        if adjoint_ok:
-            return BackwardResult(
-                "backward",
-                "pass",
-                "the gradient is the transpose of the target's own forward (<fn(x), g> = <x, grad> per token); the "
-                "forward itself deviates from the spec, which the forward checks report",
-                dt,
-                details=details,
-            )
-        return fail(
-            "backward_not_transpose",
-            f"the gradient is not the transpose of the forward: <fn(x), g> and <x, grad> differ by up to "
-            f"{float(np.abs(lhs - rhs).max()):.3g} (allowed {float(adj_tol.max()):.3g})",
-        )
+    judged = _against_own_forward(c)
+    if judged is not None:
+        return judged
     if rot_ok:
-        bad = np.argwhere(grad[..., ~rot] != g[..., ~rot])
-        dims = np.nonzero(~rot)[0]
-        k = int(dims[bad[0][-1]])
-        at = tuple(bad[0][:-1]) + (k,)
-        return fail(
-            "backward_passthrough",
-            f"the backward is wrong on the pass-through dims: dim {k} (not rotated, rotary_dim={spec.rotary_dim}) "
-            f"gets {float(grad[at]):.4g} instead of g = {float(g[at]):.4g}",
-        )
-    same_way = apply_rope(g, p4, spec)
-    if _within(np.abs(grad - same_way)[..., rot], bound[..., rot]):
-        return fail(
-            "backward_direction",
-            "the backward rotates the wrong way: the gradient is W R(+theta) g (the forward rotation), not its "
-            f"transpose W R(-theta) g (worst {worst:.3g} of the bound)",
-        )
-    wr, gr = want[..., rot], grad[..., rot]
-    c = float((wr * gr).sum() / max(float((wr * wr).sum()), 1e-300))
-    if abs(c - 1.0) > 1e-3 and _within(np.abs(gr - c * wr), bound[..., rot]):
-        return fail(
-            "backward_attention_factor",
-            f"the backward carries the factor {c * a:.6g} instead of the attention factor {a:.6g} (the gradient is "
-            f"{c:.6g} times the transpose)",
-        )
-    for low in ("bfloat16", "float16"):
-        if UNIT_ROUNDOFF[low] > UNIT_ROUNDOFF[dt]:
-            low_bound = gradient_bound(low, pos_b, max(a, 1.0) * float(np.abs(g).max()))
-            if _within(err[..., rot], low_bound[..., rot]):
-                return fail(
-                    "backward_dtype",
-                    f"the {dt} gradient is off by {float(err[..., rot].max()):.3g} (worst {worst:.3g} of the "
-                    f"{dt} bound) but within {low}'s: the backward computes in {low}",
-                )
-    i = np.unravel_index(int(np.argmax(np.where(rot, err, 0))), err.shape)
-    return fail(
+        return _passthrough_failure(c)
+    # the forward matches the spec: which wrong backward the gradient is (first match wins)
+    for recognise in (_rotates_forward, _wrong_factor, _lower_dtype):
+        judged = recognise(c)
+        if judged is not None:
+            return judged
+    i = np.unravel_index(int(np.argmax(np.where(rot, c.err, 0))), c.err.shape)
+    return c.fail(
         "backward_not_transpose",
-        f"the gradient is not W R(-theta) g: off by {float(err[i]):.3g} (bound {float(bound[i]):.3g}) at position "
+        f"the gradient is not W R(-theta) g: off by {float(c.err[i]):.3g} (bound {float(c.bound[i]):.3g}) at position "
         f"{int(pos[i[0], i[1]])}, dim {int(i[3])}; the forward matches the spec, so the backward is not its transpose",
     )
+
+
+def _against_own_forward(c: _Gradient) -> BackwardResult | None:
+    """When the target's forward deviates from the spec: whether the gradient is at least its transpose.
+
+    The adjoint identity <fn(x), g> = <x, grad>, per token and head, needs no spec. None when the
+    forward matches the spec (the gradient is then judged against the spec's transpose).
+    """
+    spec, x, g = c.spec, c.x, c.g
+    fwd_bound = gradient_bound(c.dt, c.pos_b, max(spec.attention_factor, 1.0) * float(np.abs(x).max()))
+    if _within(np.abs(c.out - apply_rope(x, c.pos[..., None], spec)), fwd_bound):
+        return None
+    lhs, rhs = (c.out * g).sum(-1), (x * c.grad).sum(-1)
+    norms = fwd_bound[..., 0] * np.linalg.norm(g, axis=-1) + c.bound[..., 0] * np.linalg.norm(x, axis=-1)
+    adj_tol = np.sqrt(spec.head_dim) * norms
+    if _within(np.abs(lhs - rhs), adj_tol):
+        return c.passed(
+            "the gradient is the transpose of the target's own forward (<fn(x), g> = <x, grad> per token); the "
+            "forward itself deviates from the spec, which the forward checks report"
+        )
+    return c.fail(
+        "backward_not_transpose",
+        f"the gradient is not the transpose of the forward: <fn(x), g> and <x, grad> differ by up to "
+        f"{float(np.abs(lhs - rhs).max()):.3g} (allowed {float(adj_tol.max()):.3g})",
+    )
+
+
+def _passthrough_failure(c: _Gradient) -> BackwardResult:
+    """The rotated dims are right, so the first pass-through dim that does not get g back is named."""
+    rot = c.rot
+    bad = np.argwhere(c.grad[..., ~rot] != c.g[..., ~rot])
+    dims = np.nonzero(~rot)[0]
+    k = int(dims[bad[0][-1]])
+    at = tuple(bad[0][:-1]) + (k,)
+    return c.fail(
+        "backward_passthrough",
+        f"the backward is wrong on the pass-through dims: dim {k} (not rotated, rotary_dim={c.spec.rotary_dim}) "
+        f"gets {float(c.grad[at]):.4g} instead of g = {float(c.g[at]):.4g}",
+    )
+
+
+def _rotates_forward(c: _Gradient) -> BackwardResult | None:
+    same_way = apply_rope(c.g, c.pos[..., None], c.spec)
+    if not _within(np.abs(c.grad - same_way)[..., c.rot], c.bound[..., c.rot]):
+        return None
+    return c.fail(
+        "backward_direction",
+        "the backward rotates the wrong way: the gradient is W R(+theta) g (the forward rotation), not its "
+        f"transpose W R(-theta) g (worst {c.worst:.3g} of the bound)",
+    )
+
+
+def _wrong_factor(c: _Gradient) -> BackwardResult | None:
+    a = c.spec.attention_factor
+    wr, gr = c.want[..., c.rot], c.grad[..., c.rot]
+    k = float((wr * gr).sum() / max(float((wr * wr).sum()), 1e-300))  # least-squares factor grad / want
+    if not (abs(k - 1.0) > 1e-3 and _within(np.abs(gr - k * wr), c.bound[..., c.rot])):
+        return None
+    return c.fail(
+        "backward_attention_factor",
+        f"the backward carries the factor {k * a:.6g} instead of the attention factor {a:.6g} (the gradient is "
+        f"{k:.6g} times the transpose)",
+    )
+
+
+def _lower_dtype(c: _Gradient) -> BackwardResult | None:
+    """A gradient outside its dtype's bound but within a lower dtype's: computed in that dtype."""
+    dt, rot = c.dt, c.rot
+    for low in ("bfloat16", "float16"):
+        if UNIT_ROUNDOFF[low] > UNIT_ROUNDOFF[dt]:
+            low_bound = gradient_bound(low, c.pos_b, max(c.spec.attention_factor, 1.0) * float(np.abs(c.g).max()))
+            if _within(c.err[..., rot], low_bound[..., rot]):
+                return c.fail(
+                    "backward_dtype",
+                    f"the {dt} gradient is off by {float(c.err[..., rot].max()):.3g} (worst {c.worst:.3g} of the "
+                    f"{dt} bound) but within {low}'s: the backward computes in {low}",
+                )
+    return None
 
 
 def _judge_double(

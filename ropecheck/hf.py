@@ -301,26 +301,8 @@ def scaling_from_dict(
     dict is used as given (and checked), never replaced by a default: only a missing or
     null optional key takes one (beta_fast 32, beta_slow 1, truncate true).
     """
-    if params is not None and not isinstance(params, Mapping):
-        raise SpecError(prefix, f"must be an object, got {type(params).__name__}")
-    params = dict(params or {})
-    raw_type = params.get("rope_type", params.get("type", "default"))
-    raw_type = "default" if raw_type is None else raw_type
-    if not isinstance(raw_type, str):
-        raise SpecError(f"{prefix}.rope_type", f"must be a string, got {describe_value(raw_type)}")
-    rope_type = _TYPE_ALIASES.get(raw_type, raw_type)
-    if rope_type not in ROPE_TYPES:
-        raise SpecError(
-            f"{prefix}.rope_type",
-            f"unknown rope type {describe_value(raw_type)}; expected one of {', '.join(ROPE_TYPES)}",
-        )
-    for key in _NUMBERS:
-        check_number(f"{prefix}.{key}", params.get(key), allow_none=True)
-    for key in _REQUIRED.get(rope_type, ()):
-        _get(params, key, rope_type, prefix)
-    if params.get("truncate") is not None:
-        check_bool(f"{prefix}.truncate", params["truncate"])
-    orig_key, orig = _first(
+    params, rope_type = _checked_scaling_params(params, prefix)
+    _, orig = _first(
         ("original_max_position_embeddings", original_max_position_embeddings),
         (f"{prefix}.original_max_position_embeddings", params.get("original_max_position_embeddings")),
         ("max_position_embeddings", max_position_embeddings),
@@ -368,7 +350,34 @@ def scaling_from_dict(
             high_freq_factor=params["high_freq_factor"],
             original_max_position_embeddings=orig,
         )
-    # longrope
+    return _longrope(params, prefix, orig)
+
+
+def _checked_scaling_params(params: Mapping[str, Any] | None, prefix: str) -> tuple[dict[str, Any], str]:
+    """(a copy of ``params``, its canonical rope type), every key a schedule reads checked first."""
+    if params is not None and not isinstance(params, Mapping):
+        raise SpecError(prefix, f"must be an object, got {type(params).__name__}")
+    params = dict(params or {})
+    raw_type = params.get("rope_type", params.get("type", "default"))
+    raw_type = "default" if raw_type is None else raw_type
+    if not isinstance(raw_type, str):
+        raise SpecError(f"{prefix}.rope_type", f"must be a string, got {describe_value(raw_type)}")
+    rope_type = _TYPE_ALIASES.get(raw_type, raw_type)
+    if rope_type not in ROPE_TYPES:
+        raise SpecError(
+            f"{prefix}.rope_type",
+            f"unknown rope type {describe_value(raw_type)}; expected one of {', '.join(ROPE_TYPES)}",
+        )
+    for key in _NUMBERS:
+        check_number(f"{prefix}.{key}", params.get(key), allow_none=True)
+    for key in _REQUIRED.get(rope_type, ()):
+        _get(params, key, rope_type, prefix)
+    if params.get("truncate") is not None:
+        check_bool(f"{prefix}.truncate", params["truncate"])
+    return params, rope_type
+
+
+def _longrope(params: Mapping[str, Any], prefix: str, orig: Any) -> LongRoPE:
     for name in ("short_factor", "long_factor"):
         seq = params[name]
         if not isinstance(seq, (list, tuple)):
@@ -425,48 +434,13 @@ def spec_fields_and_keys(
     """
     cfg, source = read_rope_config(config, config_key=config_key)
     where = "" if source == "top level" else f"{source}."
-
-    for key in ("rope_parameters", "rope_scaling"):
-        if cfg.get(key) is not None and not isinstance(cfg[key], dict):
-            raise SpecError(f"{where}{key}", f"must be an object, got {type(cfg[key]).__name__}")
-    # transformers 5 spells it rope_parameters, 4 rope_scaling; a non-empty rope_parameters wins
-    if cfg.get("rope_parameters"):
-        key, params = "rope_parameters", cfg["rope_parameters"]
-    else:
-        key, params = "rope_scaling", cfg.get("rope_scaling") or {}
-    if params and all(isinstance(v, dict) or v is None for v in params.values()):
-        if layer_type not in params:
-            raise SpecError(f"{where}{key}", f"is nested by layer type ({', '.join(params)}); no {layer_type!r} entry")
-        params = params[layer_type] or {}
-        key = f"{key}.{layer_type}"
-    prefix = f"{where}{key}"
-
+    params, prefix = _rope_params(cfg, where, layer_type)
     vision = _axial_vision(cfg, source)
     if vision is not None and cfg.get("head_dim") is None and cfg.get(vision[1]) is not None:
         cfg = {**cfg, "hidden_size": cfg[vision[1]]}  # the head divides the encoder's width, not the merger's
         if cfg.get("num_attention_heads") is None and cfg.get("num_heads") is not None:
             cfg["num_attention_heads"] = cfg["num_heads"]
-    head_dim = cfg.get("head_dim")
-    if cfg.get("qk_rope_head_dim") is not None:  # MLA (DeepSeek V2/V3): RoPE rotates only the q_pe/k_pe part
-        head_dim = cfg["qk_rope_head_dim"]
-    if head_dim is None:
-        hidden_key, hidden = _first(("hidden_size", cfg.get("hidden_size")), ("n_embd", cfg.get("n_embd")))
-        heads_key, heads = _first(
-            ("num_attention_heads", cfg.get("num_attention_heads")), ("n_head", cfg.get("n_head"))
-        )
-        if hidden is None or heads is None:
-            raise SpecError(
-                f"{where}head_dim", "missing, and hidden_size/num_attention_heads are not both given to derive it"
-            )
-        hidden, heads = _integer(f"{where}{hidden_key}", hidden), _integer(f"{where}{heads_key}", heads)
-        if hidden <= 0 or heads <= 0:
-            raise SpecError(
-                f"{where}{heads_key}",
-                "hidden_size and num_attention_heads must be positive integers, "
-                f"got {describe_value(hidden)}, {describe_value(heads)}",
-            )
-        head_dim = hidden // heads  # as transformers derives it
-
+    head_dim = _head_dim(cfg, where)
     base_key, base = _first(
         (f"{prefix}.rope_theta", params.get("rope_theta")),
         (f"{where}rope_theta", cfg.get("rope_theta")),
@@ -475,44 +449,7 @@ def spec_fields_and_keys(
     if base is None:
         base_key, base = f"{where}rope_theta", 10000.0
     check_number(base_key, base)
-
-    prf_given = params.get("partial_rotary_factor") is not None or cfg.get("partial_rotary_factor") is not None
-    raw_type = params.get("rope_type", params.get("type"))
-    proportional = isinstance(raw_type, str) and _TYPE_ALIASES.get(raw_type, raw_type) == "proportional"
-    if proportional:
-        # proportional RoPE (Gemma 4) returns frequencies for the whole head: partial_rotary_factor says how many
-        # of its pairs turn (the schedule's field), the rest turn by 0
-        rotary_dim = head_dim
-        prf_key, prf = _first(
-            (f"{prefix}.partial_rotary_factor", params.get("partial_rotary_factor")),
-            (f"{where}partial_rotary_factor", cfg.get("partial_rotary_factor")),
-        )
-        params = {**params, "partial_rotary_factor": 1.0 if prf is None else prf}
-    elif cfg.get("qk_rope_head_dim") is not None:
-        # MLA: the rotary head is the whole q_pe/k_pe part; a partial_rotary_factor in such a config is
-        # qk_rope_head_dim / (qk_nope_head_dim + qk_rope_head_dim), relative to the full head, not to this part
-        rotary_dim = head_dim
-    elif cfg.get("rotary_dim") is not None and not prf_given:
-        rotary_dim = cfg["rotary_dim"]
-    else:
-        prf_key, prf = _first(
-            (f"{prefix}.partial_rotary_factor", params.get("partial_rotary_factor")),
-            (f"{where}partial_rotary_factor", cfg.get("partial_rotary_factor")),
-            (f"{where}rotary_pct", cfg.get("rotary_pct")),
-        )
-        prf = 1.0 if prf is None else prf
-        check_number(prf_key, prf)
-        if not 0 < prf <= 1:
-            raise SpecError(prf_key, f"must be in (0, 1], got {prf!r}")
-        sized = isinstance(head_dim, int) and not isinstance(head_dim, bool) and abs(head_dim) <= MAX_HEAD_DIM
-        rotary_dim = int(head_dim * prf) if sized else head_dim  # else the spec reports head_dim itself
-        if sized and head_dim >= 2 and rotary_dim < 2:
-            raise SpecError(
-                prf_key,
-                f"gives rotary_dim int({head_dim} * {prf!r}) = {rotary_dim}; it must be at least 2/head_dim = "
-                f"{2 / head_dim:.6g} (accepted range [{2 / head_dim:.6g}, 1])",
-            )
-
+    rotary_dim, params = _rotary_dim(cfg, params, where, prefix, head_dim)
     max_key, max_pos = _first(
         (f"{where}max_position_embeddings", cfg.get("max_position_embeddings")),
         (f"{where}n_positions", cfg.get("n_positions")),
@@ -553,6 +490,87 @@ def spec_fields_and_keys(
         "rope_scaling": prefix,
     }
     return fields, keys
+
+
+def _rope_params(cfg: Mapping[str, Any], where: str, layer_type: str) -> tuple[dict[str, Any], str]:
+    """(the schedule's parameters, the dotted key they were read from), for ``layer_type`` when nested."""
+    for key in ("rope_parameters", "rope_scaling"):
+        if cfg.get(key) is not None and not isinstance(cfg[key], dict):
+            raise SpecError(f"{where}{key}", f"must be an object, got {type(cfg[key]).__name__}")
+    # transformers 5 spells it rope_parameters, 4 rope_scaling; a non-empty rope_parameters wins
+    if cfg.get("rope_parameters"):
+        key, params = "rope_parameters", cfg["rope_parameters"]
+    else:
+        key, params = "rope_scaling", cfg.get("rope_scaling") or {}
+    if params and all(isinstance(v, dict) or v is None for v in params.values()):
+        if layer_type not in params:
+            raise SpecError(f"{where}{key}", f"is nested by layer type ({', '.join(params)}); no {layer_type!r} entry")
+        params = params[layer_type] or {}
+        key = f"{key}.{layer_type}"
+    return params, f"{where}{key}"
+
+
+def _head_dim(cfg: Mapping[str, Any], where: str) -> Any:
+    """head_dim as given (qk_rope_head_dim for MLA), else hidden_size // num_attention_heads."""
+    head_dim = cfg.get("head_dim")
+    if cfg.get("qk_rope_head_dim") is not None:  # MLA (DeepSeek V2/V3): RoPE rotates only the q_pe/k_pe part
+        head_dim = cfg["qk_rope_head_dim"]
+    if head_dim is not None:
+        return head_dim
+    hidden_key, hidden = _first(("hidden_size", cfg.get("hidden_size")), ("n_embd", cfg.get("n_embd")))
+    heads_key, heads = _first(("num_attention_heads", cfg.get("num_attention_heads")), ("n_head", cfg.get("n_head")))
+    if hidden is None or heads is None:
+        raise SpecError(
+            f"{where}head_dim", "missing, and hidden_size/num_attention_heads are not both given to derive it"
+        )
+    hidden, heads = _integer(f"{where}{hidden_key}", hidden), _integer(f"{where}{heads_key}", heads)
+    if hidden <= 0 or heads <= 0:
+        raise SpecError(
+            f"{where}{heads_key}",
+            "hidden_size and num_attention_heads must be positive integers, "
+            f"got {describe_value(hidden)}, {describe_value(heads)}",
+        )
+    return hidden // heads  # as transformers derives it
+
+
+def _rotary_dim(
+    cfg: Mapping[str, Any], params: dict[str, Any], where: str, prefix: str, head_dim: Any
+) -> tuple[Any, dict[str, Any]]:
+    """(rotary_dim, the schedule's parameters): proportional RoPE moves partial_rotary_factor into them."""
+    prf_given = params.get("partial_rotary_factor") is not None or cfg.get("partial_rotary_factor") is not None
+    raw_type = params.get("rope_type", params.get("type"))
+    if isinstance(raw_type, str) and _TYPE_ALIASES.get(raw_type, raw_type) == "proportional":
+        # proportional RoPE (Gemma 4) returns frequencies for the whole head: partial_rotary_factor says how many
+        # of its pairs turn (the schedule's field), the rest turn by 0
+        _, prf = _first(
+            (f"{prefix}.partial_rotary_factor", params.get("partial_rotary_factor")),
+            (f"{where}partial_rotary_factor", cfg.get("partial_rotary_factor")),
+        )
+        return head_dim, {**params, "partial_rotary_factor": 1.0 if prf is None else prf}
+    if cfg.get("qk_rope_head_dim") is not None:
+        # MLA: the rotary head is the whole q_pe/k_pe part; a partial_rotary_factor in such a config is
+        # qk_rope_head_dim / (qk_nope_head_dim + qk_rope_head_dim), relative to the full head, not to this part
+        return head_dim, params
+    if cfg.get("rotary_dim") is not None and not prf_given:
+        return cfg["rotary_dim"], params
+    prf_key, prf = _first(
+        (f"{prefix}.partial_rotary_factor", params.get("partial_rotary_factor")),
+        (f"{where}partial_rotary_factor", cfg.get("partial_rotary_factor")),
+        (f"{where}rotary_pct", cfg.get("rotary_pct")),
+    )
+    prf = 1.0 if prf is None else prf
+    check_number(prf_key, prf)
+    if not 0 < prf <= 1:
+        raise SpecError(prf_key, f"must be in (0, 1], got {prf!r}")
+    sized = isinstance(head_dim, int) and not isinstance(head_dim, bool) and abs(head_dim) <= MAX_HEAD_DIM
+    rotary_dim = int(head_dim * prf) if sized else head_dim  # else the spec reports head_dim itself
+    if sized and head_dim >= 2 and rotary_dim < 2:
+        raise SpecError(
+            prf_key,
+            f"gives rotary_dim int({head_dim} * {prf!r}) = {rotary_dim}; it must be at least 2/head_dim = "
+            f"{2 / head_dim:.6g} (accepted range [{2 / head_dim:.6g}, 1])",
+        )
+    return rotary_dim, params
 
 
 def _axial_vision(cfg: Mapping[str, Any], source: str) -> tuple[str, str] | None:

@@ -620,7 +620,13 @@ class TargetProcess:
         self.close()
 
     def start(self) -> Any:
-        """Fork the child, run ``setup`` there, and return its first reply."""
+        """Fork the child (unless :meth:`launch` did), run ``setup`` there, and return its first reply."""
+        if self.pid is None and self.outcome is None:
+            self.launch()
+        return self._receive(4 << 20)
+
+    def launch(self) -> None:
+        """Fork the child and let it run ``setup`` while this process goes on (:meth:`start` waits for it)."""
         self._out, self._err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         down_r, self._down = os.pipe()
         self._up, up_w = os.pipe()
@@ -638,7 +644,6 @@ class TargetProcess:
         os.close(down_r)
         os.close(up_w)
         os.set_blocking(self._down, False)
-        return self._receive(4 << 20)
 
     def request(self, message: Any) -> Any:
         """Send one request and return the child's reply (:class:`ChildEnded` if there is none)."""

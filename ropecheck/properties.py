@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .diagnosis import explain
+from .diagnosis import explain, is_protocol_error
 from .errors import TargetError, UsageError
 from .gradients import check_backward
 from .protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
@@ -379,10 +379,7 @@ def _guard(name: str, hint: str) -> Callable[[Callable[..., PropertyResult]], Ca
                 res = check(ctx)
             except TargetError as exc:
                 text = str(exc)
-                protocol = any(
-                    k in text
-                    for k in ("positional argument", "unexpected keyword", "Expected a value of type", "shape")
-                )
+                protocol = is_protocol_error(text) or "shape" in text  # a wrong output shape: the protocol too
                 return PropertyResult(
                     name,
                     False,

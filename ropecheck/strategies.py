@@ -4,9 +4,10 @@ Use them to property-test your own implementation, e.g. with the checks of
 :mod:`ropecheck.properties`::
 
     from hypothesis import given
-    from . import strategies as rst
-    from .properties import check_relative_position
+    from ropecheck import strategies as rst
+    from ropecheck.properties import check_relative_position
 
+    # my_rope(x, positions): your implementation
     @given(data=rst.spec_and_sample())
     def test_relative(data):
         spec, sample = data

@@ -2,7 +2,7 @@
 
 Semantic versioning (MAJOR.MINOR.PATCH): while the major version is 0, a minor release may
 change a contract (the canonical protocol, the exit codes, the verdict names, the JSON
-schemas) and says so in the README's *Changes*; a patch release changes none of them.
+schemas) and says so in ``.github/CHANGELOG.md``; a patch release changes none of them.
 """
 
 __all__ = ["__version__"]

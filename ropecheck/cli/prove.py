@@ -1,8 +1,8 @@
 """``ropecheck prove``: run the symbolic proofs and write ``reports/proofs/``.
 
 Writes one Markdown page per theorem (every step in LaTeX, its verdict and the rewrite that
-decided it) and ``index.md`` with the summary table and, in its marked volatile block, the
-times; ``--json`` adds the full data with every step's time. The pages are the ones
+decided it) and ``index.md`` with the summary table (no times, so the page is the same on every run and
+machine: they are printed, and ``--json`` adds the full data with every step's time). The pages are the ones
 ``ropecheck report`` writes, so either command leaves ``reports/proofs/`` consistent. Exit 0
 when every theorem reaches its intended verdict (the intended refutations included), 1
 otherwise, 2 for a usage error.
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_write:
             pages["certificates.md"] = render_certificates_markdown(results, index, families=list(FAMILIES))
     if not args.no_write and proofs:
-        pages.update(_pages(proofs, Path(args.out), numbers, total, args.all, index))
+        pages.update(_pages(proofs, Path(args.out), numbers, args.all, index))
     data = proofs_to_json(proofs, total_seconds=total) if args.json is not None else None
     if args.json == "" and not args.no_write:  # the default DIR/proofs.json goes with the pages
         pages["proofs.json"] = json_text(data)
@@ -196,7 +196,7 @@ def _print_twins(proofs: list[Any], results: list[CertificateResult], index: lis
 
 
 def _pages(
-    proofs: list[Any], out: Path, numbers: dict[str, int], total: float, full_index: bool, index: list[dict[str, Any]]
+    proofs: list[Any], out: Path, numbers: dict[str, int], full_index: bool, index: list[dict[str, Any]]
 ) -> dict[str, str]:
     """Every page to write into ``out`` (relative name -> text); nothing is written here."""
     pages: dict[str, str] = {}
@@ -207,7 +207,7 @@ def _pages(
         if p.data.get("decay_curve"):
             pages["decay.svg"] = decay_svg(p.data["decay_curve"])
     if full_index or not (out / "index.md").exists():
-        pages["index.md"] = render_index_markdown(proofs, numbers=numbers, total_seconds=total)
+        pages["index.md"] = render_index_markdown(proofs, numbers=numbers, timings=False)  # same on every run
     if full_index:  # the LaTeX document holds every theorem, so only a full run rewrites it
         pages["proofs.tex"] = render_proofs_latex(proofs, numbers=numbers, version=__version__)
     return pages

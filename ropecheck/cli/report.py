@@ -3,7 +3,8 @@
 Runs every collector (:mod:`ropecheck.report.collect`, :mod:`ropecheck.report.engines`)
 under a live progress display, then renders the report (pure) and writes the folder as one
 atomic replacement (:func:`ropecheck.io.replace_tree`): ``README.md``, ``index.html``,
-``report.json``, the detail pages and the SVG plots. Exit 0 only if every expected verdict
+``report.json``, the detail pages, the SVG plots and the reference pages generated from the
+code (``reference/``: :mod:`ropecheck.report.reference`). Exit 0 only if every expected verdict
 held.
 """
 
@@ -33,10 +34,12 @@ from ..report import collect as rc
 from ..report import engines as re_
 from ..report.axes import collect_axes
 from ..report.model import Report, Section
+from ..report.reference import REFERENCE_FOLDER, reference_pages
 from ..report.render import page_bodies, render_html, render_json, render_readme
 from ..report.survey import collect_survey
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK
+from .main import build_parser
 
 __all__ = [
     "COLLECTORS",
@@ -142,6 +145,7 @@ def report_files(report: Report) -> dict[str, str | bytes]:
         for plot in section.plots:
             files[plot.file] = plot.svg.rstrip("\n") + "\n"
         files.update(section.files)
+    files.update(reference_pages(build_parser()))  # generated from the code: cheap, so every run writes them
     files["README.md"] = render_readme(report)
     files["report.json"] = render_json(report)
     files["index.html"] = render_html(report)
@@ -227,8 +231,8 @@ def write_report(report: Report, out: Path) -> list[str]:
     partial = any(s.carried for s in report.sections)
     stale = _previously_owned(out, keys)
 
-    def keep(rel: str) -> bool:
-        return partial and rel not in SUMMARY_FILES and rel not in stale
+    def keep(rel: str) -> bool:  # the reference pages are always rewritten: a page no longer written goes
+        return partial and rel not in SUMMARY_FILES and rel not in stale and not rel.startswith(REFERENCE_FOLDER)
 
     replace_tree(out, files, keep=keep)
     return sorted(files)

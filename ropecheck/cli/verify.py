@@ -20,24 +20,23 @@ import math
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from ..adapters import ADAPTERS, get_adapter
 from ..errors import TargetError, UsageError
 from ..io import is_stdout, replace_tree, write_output
-from ..protocol import as_implementation
 from ..spec import RopeSpec
 from ..target import load_target, split_target
 from ..tolerance import dtype_name
-from ..verify.batch import AdapterVerdict, render_adapter_pages, verify_adapters
-from ..verify.identify import identify
 from ..verify.model import DEFAULT_DTYPES, POSITION_MODES
 from ..verify.probes import check_own_memory
-from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
 from ..verify.supervise import Loaded, verify_isolated
+
+if TYPE_CHECKING:
+    from ..verify.batch import AdapterVerdict
+
+# The checks, the renderers and rich are imported where they are used, after the target's process has
+# started: it imports torch and the target while this process imports them (one torch import per verdict).
 from .args import (
     EXIT_FAIL,
     EXIT_OK,
@@ -65,6 +64,23 @@ def add_parser(sub: Any) -> None:
         "Exit 0: conforms; 1: does not (raised, hung, wrong shape/dtype/device, NaN/inf, mutated input, deviates); "
         "2: usage error.",
     )
+    _add_target_arguments(p)
+    _add_verification_arguments(p)
+    _add_output_arguments(p)
+    p.set_defaults(
+        run=run,
+        outputs=[
+            ("--json", "json", False, None),
+            ("--junit", "junit", False, None),
+            ("--markdown", "markdown", False, None),
+            ("--report-dir", "report_dir", "tree", None),
+        ],
+    )
+    _add_adapters_parser(sub)
+
+
+def _add_target_arguments(p: Any) -> None:
+    """What is verified (a target, one adapter or all of them) and against which spec."""
     p.add_argument("target", nargs="?", metavar="TARGET", help="package.module:attr or path/to/file.py:attr")
     p.add_argument(
         "--adapter",
@@ -87,6 +103,10 @@ def add_parser(sub: Any) -> None:
                 "pairing: interleaved, half, or auto (take it from the target; with no other spec flags: "
                 "identify the target)"
             )
+
+
+def _add_verification_arguments(p: Any) -> None:
+    """How the target is called and judged: dtypes, device, range, convention, limits."""
     g = p.add_argument_group("verification")
     g.add_argument(
         "--dtype",
@@ -141,22 +161,20 @@ def add_parser(sub: Any) -> None:
         metavar="SIZE",
         help="address space the target may add, e.g. 512M, 8G; 0 for no limit (default %(default)s)",
     )
+
+
+def _add_output_arguments(p: Any) -> None:
+    """Which reports are written and how much is printed."""
     o = p.add_argument_group("output")
     o.add_argument("--json", metavar="PATH", help="write the JSON verdict to PATH ('-' for stdout)")
     o.add_argument("--junit", metavar="PATH", help="write a JUnit XML report to PATH")
     o.add_argument("--markdown", metavar="PATH", help="write a Markdown verdict to PATH")
     o.add_argument("-v", "--verbose", action="store_true", help="show every check's full evidence")
     o.add_argument("-q", "--quiet", action="store_true", help="print only the verdict line")
-    p.set_defaults(
-        run=run,
-        outputs=[
-            ("--json", "json", False, None),
-            ("--junit", "junit", False, None),
-            ("--markdown", "markdown", False, None),
-            ("--report-dir", "report_dir", "tree", None),
-        ],
-    )
 
+
+def _add_adapters_parser(sub: Any) -> None:
+    """`ropecheck adapters`: registered here because it lists what `verify --adapter` accepts."""
     a = sub.add_parser(
         "adapters",
         help="list the built-in adapters, with installed/not",
@@ -215,6 +233,9 @@ def _layout_from_target(args: argparse.Namespace) -> Callable[[Any, Any], Any] |
         return None
 
     def adjust(impl: Any, spec: Any) -> Any:
+        from ..protocol import as_implementation
+        from ..verify.identify import identify
+
         if spec is None:
             return None
         if args.positions:
@@ -286,6 +307,10 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
         compile=args.compile,
         compile_backend=args.compile_backend,
     )
+    from rich.console import Console
+
+    from ..verify.render import render_junit, render_markdown, render_terminal, verdict_line
+
     if args.json:
         write_json(report.to_dict(), args.json)
     if args.junit:
@@ -303,6 +328,8 @@ def _run(args: argparse.Namespace, dtypes: tuple[str, ...]) -> int:
 
 
 def run_adapters(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
 
     rows = [a.info() for a in ADAPTERS.values()]
     if args.json:
@@ -326,6 +353,9 @@ def run_adapters(args: argparse.Namespace) -> int:
 
 def _run_all_adapters(args: argparse.Namespace, dtypes: tuple[str, ...], memory_limit: int | None) -> int:
     """Verify every adapter that can run here; the exit code is 1 if any does not conform."""
+
+    from ..verify.batch import render_adapter_pages, verify_adapters
+    from ..verify.render import verdict_line
 
     if args.target or args.adapter:
         raise UsageError("--all-adapters takes no TARGET or --adapter")

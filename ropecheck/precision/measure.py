@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -118,134 +119,246 @@ def measure(
         >>> bool((m["output"][0] < 0.01).all())
         True
     """
-    import torch  # heavy: imported when used
-
     pol = policy(pol)
     dtype = dtype_name(dtype)
     if dtype == "float64":
         raise UsageError("dtype float64 is the reference itself; measure float32, bfloat16 or float16")
     positions = np.asarray(positions, dtype=np.int64).reshape(-1)
-    n, h = positions.size, spec.half
+    n = positions.size
     if seq_len is None and spec.depends_on_length and n:
         seq_len = int(np.abs(positions).max()) + 1
     memo = {} if memo is None else memo
     if n > MAX_ROWS:  # cache-sized pieces (the sweep's chunk size): much faster than one big array
-        parts = []
-        for i in range(0, n, MAX_ROWS):
-            sl = slice(i, i + MAX_ROWS)
-            parts.append(
-                measure(
-                    spec,
-                    pol,
-                    dtype,
-                    positions[sl],
-                    device=device,
-                    seed=seed + i,
-                    phi=None if phi is None else phi[sl],
-                    x=None if x is None else (x[sl] if isinstance(x, np.ndarray) else x[:, :, sl]),
-                    trig=None if trig is None else (trig[0][sl], trig[1][sl]),
-                    memo=memo.setdefault(("part", i), {}),
-                    seq_len=seq_len,
-                )
-            )
-        return {
-            src: (np.concatenate([p[src][0] for p in parts]), np.concatenate([p[src][1] for p in parts]))
-            for src in SOURCES
-        }
-    ddt = torch_dtype(dtype)
-    wdt = torch.float64 if dtype == "float32" else torch.float32  # measurement format (item 6)
+        return _measure_in_parts(spec, pol, dtype, positions, device, seed, phi, x, trig, memo, seq_len)
+    if "chunk" not in memo:
+        memo["chunk"] = _chunk(spec, positions, phi=phi, x=x, trig=trig, seed=seed, seq_len=seq_len)
+    chunk: _Chunk = memo["chunk"]
+    tables = _policy_tables(spec, pol, dtype, device, seq_len, chunk, memo)
+    xkey = ("exact", dtype)
+    if xkey not in memo:
+        memo[xkey] = _exact(spec, dtype, device, seq_len, chunk)
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {"angle": tables.angle, "cos_sin": tables.cos_sin}
+    out.update(_rotated_errors(pol, dtype, tables, chunk, memo[xkey]))
+    return out
 
-    # -- shared by every dtype: table positions, exact phases
-    if "tab" not in memo:
-        kpos = np.maximum(positions - SCORE_DISTANCE, 0)
-        tab, inv = np.unique(np.concatenate([positions, kpos, positions - kpos]), return_inverse=True)
-        memo["tab"] = (
-            tab,
-            _rows(inv[:n]),
-            _rows(inv[n : 2 * n]),
-            _rows(inv[2 * n :]),
-            torch.from_numpy(positions - kpos),
+
+def _measure_in_parts(
+    spec: RopeSpec,
+    pol: Policy,
+    dtype: str,
+    positions: np.ndarray,
+    device: str,
+    seed: int,
+    phi: np.ndarray | None,
+    x: Any,
+    trig: tuple[Any, Any] | None,
+    memo: dict[Any, Any],
+    seq_len: int | None,
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """:func:`measure` over pieces of MAX_ROWS positions, each with its own memo, concatenated."""
+    parts = []
+    for i in range(0, positions.size, MAX_ROWS):
+        sl = slice(i, i + MAX_ROWS)
+        parts.append(
+            measure(
+                spec,
+                pol,
+                dtype,
+                positions[sl],
+                device=device,
+                seed=seed + i,
+                phi=None if phi is None else phi[sl],
+                x=None if x is None else (x[sl] if isinstance(x, np.ndarray) else x[:, :, sl]),
+                trig=None if trig is None else (trig[0][sl], trig[1][sl]),
+                memo=memo.setdefault(("part", i), {}),
+                seq_len=seq_len,
+            )
         )
-        if phi is None:
-            phi = phases(spec, positions, seq_len=seq_len)
-        memo["phi"] = torch.from_numpy(np.ascontiguousarray(phi, dtype=np.float64))
-        if trig is None:
-            trig = (memo["phi"].cos(), memo["phi"].sin())
-        memo["trig64"] = tuple(torch.as_tensor(np.asarray(t, dtype=np.float64)) for t in trig)
-        if x is None:
-            x = np.random.default_rng(seed).standard_normal((n, 2, h, 2))
-        if isinstance(x, np.ndarray) or not hasattr(x, "dtype"):  # (q/k, a/b, n, h), contiguous
-            x = torch.from_numpy(np.ascontiguousarray(np.moveaxis(np.asarray(x, dtype=np.float64), (1, 3), (0, 1))))
-        elif tuple(x.shape) != (2, 2, n, h):
-            raise UsageError(
-                f"x as a tensor must have the (q/k, a/b, position, pair) shape {(2, 2, n, h)}, got {tuple(x.shape)}"
-            )
-        memo["x"] = x.to(torch.float64)
-    tab, iq, ik, it, delta = memo["tab"]
+    return {
+        src: (np.concatenate([p[src][0] for p in parts]), np.concatenate([p[src][1] for p in parts])) for src in SOURCES
+    }
 
-    # -- the policy's tables (shared by dtypes whose formats agree)
+
+@dataclass(frozen=True)
+class _Chunk:
+    """What every dtype and policy of one chunk shares: table positions, exact phases, q/k.
+
+    ``tab`` holds every position a table is needed at (q's, k's and the shifted q's, each
+    once); ``iq``, ``ik``, ``it`` index its rows for q at m, k at m - SCORE_DISTANCE (clamped
+    at 0) and q at their difference; ``delta`` is that difference.
+    """
+
+    tab: np.ndarray
+    iq: Any
+    ik: Any
+    it: Any
+    delta: Any
+    phi: Any  # exact phases, float64 tensor (n, h)
+    trig64: tuple[Any, Any]  # their cos and sin, float64 tensors
+    x: Any  # q and k, float64 tensor (q/k, a/b, position, pair)
+
+
+def _chunk(
+    spec: RopeSpec,
+    positions: np.ndarray,
+    *,
+    phi: np.ndarray | None,
+    x: Any,
+    trig: tuple[Any, Any] | None,
+    seed: int,
+    seq_len: int | None,
+) -> _Chunk:
+    import torch  # heavy: imported when used
+
+    n = positions.size
+    kpos = np.maximum(positions - SCORE_DISTANCE, 0)
+    tab, inv = np.unique(np.concatenate([positions, kpos, positions - kpos]), return_inverse=True)
+    if phi is None:
+        phi = phases(spec, positions, seq_len=seq_len)
+    phi_t = torch.from_numpy(np.ascontiguousarray(phi, dtype=np.float64))
+    if trig is None:
+        trig = (phi_t.cos(), phi_t.sin())
+    trig64 = tuple(torch.as_tensor(np.asarray(t, dtype=np.float64)) for t in trig)
+    return _Chunk(
+        tab=tab,
+        iq=_rows(inv[:n]),
+        ik=_rows(inv[n : 2 * n]),
+        it=_rows(inv[2 * n :]),
+        delta=torch.from_numpy(positions - kpos),
+        phi=phi_t,
+        trig64=(trig64[0], trig64[1]),
+        x=_qk_tensor(x, n, spec.half, seed),
+    )
+
+
+def _qk_tensor(x: Any, n: int, h: int, seed: int) -> Any:
+    """q and k as a float64 tensor (q/k, a/b, position, pair): random, from an array, or checked."""
+    import torch  # heavy: imported when used
+
+    if x is None:
+        x = np.random.default_rng(seed).standard_normal((n, 2, h, 2))
+    if isinstance(x, np.ndarray) or not hasattr(x, "dtype"):  # (q/k, a/b, n, h), contiguous
+        x = torch.from_numpy(np.ascontiguousarray(np.moveaxis(np.asarray(x, dtype=np.float64), (1, 3), (0, 1))))
+    elif tuple(x.shape) != (2, 2, n, h):
+        raise UsageError(
+            f"x as a tensor must have the (q/k, a/b, position, pair) shape {(2, 2, n, h)}, got {tuple(x.shape)}"
+        )
+    return x.to(torch.float64)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """A policy's cos/sin tables at the chunk's table positions, and the two sources they decide."""
+
+    cos: Any
+    sin: Any
+    angle: tuple[np.ndarray, np.ndarray]
+    cos_sin: tuple[np.ndarray, np.ndarray]
+
+
+def _policy_tables(
+    spec: RopeSpec, pol: Policy, dtype: str, device: str, seq_len: int | None, chunk: _Chunk, memo: dict[Any, Any]
+) -> _Tables:
+    """The policy's tables, memoised by their formats: dtypes whose formats agree share them."""
+    import torch  # heavy: imported when used
+
     fmts = tuple(pol.fmt(w, dtype) for w in ("inv_freq", "positions", "angle", "cache")) + (pol.tf32, device)
     tkey = ("tables", fmts)
     if tkey not in memo:
-        ang = policy_angles(pol, spec.inv_freq(seq_len), tab, dtype, device)
+        ang = policy_angles(pol, spec.inv_freq(seq_len), chunk.tab, dtype, device)
         cdt = torch_dtype(pol.fmt("cache", dtype))
         c, s = ang.cos().to(cdt), ang.sin().to(cdt)
-        a64 = ang[iq].to(device="cpu", dtype=torch.float64)
-        e_ang = wrap_angle(a64 - memo["phi"]).abs_()
+        a64 = ang[chunk.iq].to(device="cpu", dtype=torch.float64)
+        e_ang = wrap_angle(a64 - chunk.phi).abs_()
         # cos/sin of the applied angle in fp64, or in fp32 for a bf16/fp16 cache (item 6)
         mdt = torch.float64 if cdt in (torch.float32, torch.float64) else torch.float32
         am = a64.to(mdt)
-        cm, sm = c[iq].to(device="cpu", dtype=mdt), s[iq].to(device="cpu", dtype=mdt)
+        cm, sm = c[chunk.iq].to(device="cpu", dtype=mdt), s[chunk.iq].to(device="cpu", dtype=mdt)
         e_cs = torch.maximum((cm - am.cos()).abs_(), (sm - am.sin()).abs_())
-        memo[tkey] = (c, s, _red(e_ang), _red(e_cs))
-    c, s, r_ang, r_cs = memo[tkey]
+        memo[tkey] = _Tables(c, s, _red(e_ang), _red(e_cs))
+    tables: _Tables = memo[tkey]
+    return tables
 
-    # -- exact values in the measurement format (shared by dtypes with the same D)
-    xkey = ("exact", dtype)
-    if xkey not in memo:
-        xd = memo["x"].to(ddt)
-        xw = xd.to(wdt)
-        qa, qb, ka, kb = xw[0, 0], xw[0, 1], xw[1, 0], xw[1, 1]
-        cphi, sphi = (t.to(wdt) for t in memo["trig64"])
-        rho2 = qa * qa + qb * qb
-        rho = rho2.sqrt()
-        rho = torch.where(rho == 0, torch.ones_like(rho), rho)
-        ea, eb = qa * cphi - qb * sphi, qb * cphi + qa * sphi
-        # exact score Re(z_q conj(z_k) e^{i theta (m - n)}), m - n in {0, .., SCORE_DISTANCE}
-        dphi = torch.from_numpy(phases(spec, np.arange(SCORE_DISTANCE + 1), seq_len=seq_len))
-        dsel = delta[:1] if bool((delta == delta[0]).all()) else delta  # one row, broadcast, when all alike
-        dc, ds = dphi.cos().to(wdt)[dsel], dphi.sin().to(wdt)[dsel]
-        exact = ((qa * ka + qb * kb) * dc - (qb * ka - qa * kb) * ds).sum(-1).double()
-        denom = (rho2.sum(-1).double() * (ka * ka + kb * kb).sum(-1).double()).sqrt()
-        kf = xd[1].float()  # k at position 0 (the shifted score): no rotation in any format
-        memo[xkey] = (xd.to(device), (qa, qb), rho, (ea, eb), exact, denom, kf)
-    xd, (qa, qb), rho, (ea, eb), exact, denom, kf = memo[xkey]
 
-    # -- the policy's rotations: q at m, k at m - 1, q at 1 (k at 0 is x itself)
+def _formats(dtype: str) -> tuple[Any, Any]:
+    """(D, the measurement format): fp64 for float32 outputs, fp32 for bf16/fp16 ones (item 6)."""
+    import torch  # heavy: imported when used
+
+    return torch_dtype(dtype), (torch.float64 if dtype == "float32" else torch.float32)
+
+
+@dataclass(frozen=True)
+class _Exact:
+    """q, k rounded to D and the exact values they are measured against (shared by dtypes with one D)."""
+
+    xd: Any  # q and k in D, on the device
+    qa: Any  # q's pair components and norm, in the measurement format
+    qb: Any
+    rho: Any  # zero norms replaced by 1
+    ea: Any  # q exactly rotated by the exact phases
+    eb: Any
+    exact: Any  # exact score of q at m and k at m - SCORE_DISTANCE, float64
+    denom: Any  # |q| |k|, float64
+    kf: Any  # k at position 0 (the shifted score) in fp32: no rotation in any format
+
+
+def _exact(spec: RopeSpec, dtype: str, device: str, seq_len: int | None, chunk: _Chunk) -> _Exact:
+    import torch  # heavy: imported when used
+
+    ddt, wdt = _formats(dtype)
+    xd = chunk.x.to(ddt)
+    xw = xd.to(wdt)
+    qa, qb, ka, kb = xw[0, 0], xw[0, 1], xw[1, 0], xw[1, 1]
+    cphi, sphi = (t.to(wdt) for t in chunk.trig64)
+    rho2 = qa * qa + qb * qb
+    rho = rho2.sqrt()
+    rho = torch.where(rho == 0, torch.ones_like(rho), rho)
+    ea, eb = qa * cphi - qb * sphi, qb * cphi + qa * sphi
+    # exact score Re(z_q conj(z_k) e^{i theta (m - n)}), m - n in {0, .., SCORE_DISTANCE}
+    dphi = torch.from_numpy(phases(spec, np.arange(SCORE_DISTANCE + 1), seq_len=seq_len))
+    delta = chunk.delta
+    dsel = delta[:1] if bool((delta == delta[0]).all()) else delta  # one row, broadcast, when all alike
+    dc, ds = dphi.cos().to(wdt)[dsel], dphi.sin().to(wdt)[dsel]
+    exact = ((qa * ka + qb * kb) * dc - (qb * ka - qa * kb) * ds).sum(-1).double()
+    denom = (rho2.sum(-1).double() * (ka * ka + kb * kb).sum(-1).double()).sqrt()
+    return _Exact(xd.to(device), qa, qb, rho, ea, eb, exact, denom, xd[1].float())
+
+
+def _rotated_errors(
+    pol: Policy, dtype: str, tables: _Tables, chunk: _Chunk, ex: _Exact
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The rotation, output, score and relative sources of the policy's rotations.
+
+    q is rotated at m, k at m - SCORE_DISTANCE and q at their difference (k at 0 is x itself).
+    """
+    import torch  # heavy: imported when used
+
+    ddt, wdt = _formats(dtype)
     rdt = torch_dtype(pol.fmt("rotate", dtype))
-    cr, sr = c.to(rdt), s.to(rdt)
+    cr, sr = tables.cos.to(rdt), tables.sin.to(rdt)
 
     def rot(xa: Any, xb: Any, rows: Any) -> tuple[Any, Any]:
         a, b, c_, s_ = xa.to(rdt), xb.to(rdt), cr[rows], sr[rows]
         return (a * c_ - b * s_).to(ddt), (b * c_ + a * s_).to(ddt)
 
-    ya, yb = rot(xd[0, 0], xd[0, 1], iq)
-    ka_hat, kb_hat = rot(xd[1, 0], xd[1, 1], ik)
-    ta, tb = rot(xd[0, 0], xd[0, 1], it)
+    xd, qa, qb = ex.xd, ex.qa, ex.qb
+    ya, yb = rot(xd[0, 0], xd[0, 1], chunk.iq)
+    ka_hat, kb_hat = rot(xd[1, 0], xd[1, 1], chunk.ik)
+    ta, tb = rot(xd[0, 0], xd[0, 1], chunk.it)
     cpu = lambda t, dt: t.to(device="cpu", dtype=dt)
 
-    out: dict[str, tuple[np.ndarray, np.ndarray]] = {"angle": r_ang, "cos_sin": r_cs}
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     yaw, ybw = cpu(ya, wdt), cpu(yb, wdt)
-    cw, sw = cpu(c[iq], wdt), cpu(s[iq], wdt)
+    cw, sw = cpu(tables.cos[chunk.iq], wdt), cpu(tables.sin[chunk.iq], wdt)
     ra = (yaw - (qa * cw - qb * sw)).abs_()
     rb = (ybw - (qb * cw + qa * sw)).abs_()
-    out["rotation"] = _red(torch.maximum(ra, rb).div_(rho))
-    out["output"] = _red(torch.hypot(yaw - ea, ybw - eb).div_(rho))
-    f32 = torch.float32
+    out["rotation"] = _red(torch.maximum(ra, rb).div_(ex.rho))
+    out["output"] = _red(torch.hypot(yaw - ex.ea, ybw - ex.eb).div_(ex.rho))
+    f32, kf = torch.float32, ex.kf
     s_hat = ((cpu(ya, f32) * cpu(ka_hat, f32)).sum(-1) + (cpu(yb, f32) * cpu(kb_hat, f32)).sum(-1)).double()
     s_shift = ((cpu(ta, f32) * kf[0]).sum(-1) + (cpu(tb, f32) * kf[1]).sum(-1)).double()
-    err = (s_hat - exact).abs_().div_(denom).numpy()
-    rel = (s_hat - s_shift).abs_().div_(denom).numpy()
+    err = (s_hat - ex.exact).abs_().div_(ex.denom).numpy()
+    rel = (s_hat - s_shift).abs_().div_(ex.denom).numpy()
     err, rel = np.where(np.isnan(err), np.inf, err), np.where(np.isnan(rel), np.inf, rel)
     out["score"], out["relative"] = (err, err), (rel, rel)
     return out

@@ -8,21 +8,40 @@ sweep of another length never overwrites the report's.
 
 Design constraints: pure functions return ``{relative path: content}``; the callers write
 (atomically, :mod:`ropecheck.io`); everything is deterministic (fixed seeds, deterministic
-SVG), so a rerun on the same machine rewrites identical bytes.
+SVG), so a rerun on the same machine rewrites identical bytes; measured figures are written to
+:data:`DIGITS` significant digits, so another machine's rerun does too.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 from typing import Any
 
 from ..spec import RopeSpec
 from . import repro as R
 from .model import fp32_angle_limit, tolerance_at
 from .policies import POLICIES, one_torch_thread
-from .sweep import Sweep, json_safe, render_csv, render_plot, violation_plot
+from .sweep import Sweep, json_safe, render_plot, violation_plot
 
-__all__ = ["collect", "render_readme", "reproduction_files", "reproductions_json", "sweep_files", "sweep_stem"]
+__all__ = [
+    "DIGITS",
+    "collect",
+    "render_readme",
+    "reproduction_files",
+    "reproductions_json",
+    "stable_csv",
+    "stable_floats",
+    "sweep_files",
+    "sweep_stem",
+]
+
+#: Significant digits of the measured figures in the folder's CSV and JSON files. Their last bits
+#: differ from one CPU to another (another libm, another SIMD path or summation order); four digits
+#: read the same on every machine and still show every difference the pages discuss.
+DIGITS = 4
 
 
 def collect() -> dict[str, Any]:
@@ -288,9 +307,38 @@ Policy `tf32-matmul-angles` simulates it on the CPU.
 """
 
 
+def stable_floats(obj: Any) -> Any:
+    """``obj`` (JSON-ready data) with every measured float rounded to :data:`DIGITS` significant digits.
+
+    Integral floats (positions, bases, positions rounded to TF32) are exact on every machine and kept.
+
+    Example:
+        >>> stable_floats({"error": 0.0770601234, "position": 16376.0})
+        {'error': 0.07706, 'position': 16376.0}
+    """
+    if isinstance(obj, float):
+        return obj if not math.isfinite(obj) or obj.is_integer() else float(f"{obj:.{DIGITS}g}")
+    if isinstance(obj, dict):
+        return {k: stable_floats(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [stable_floats(v) for v in obj]
+    return obj
+
+
+def stable_csv(sw: Sweep) -> str:
+    """One sweep's band table as CSV, each float to :data:`DIGITS` significant digits."""
+    rows = sw.rows()
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: (f"{v:.{DIGITS}g}" if isinstance(v, float) else v) for k, v in r.items()})
+    return buf.getvalue()
+
+
 def reproductions_json(d: dict[str, Any]) -> str:
-    """``reproductions.json``: strict JSON (NaN as null, an infinite error as "inf")."""
-    return json.dumps(json_safe(d), indent=1, default=float, allow_nan=False) + "\n"
+    """``reproductions.json``: strict JSON (NaN as null, an infinite error as "inf"), floats :func:`stable_floats`."""
+    return json.dumps(stable_floats(json_safe(d)), indent=1, default=float, allow_nan=False) + "\n"
 
 
 def sweep_stem(sw: Sweep) -> str:
@@ -302,10 +350,10 @@ def sweep_stem(sw: Sweep) -> str:
 def sweep_files(sw: Sweep, *, plots: bool = False) -> dict[str, str | bytes]:
     """One sweep's files: the band table as CSV, and with ``plots`` its JSON and output/angle plots."""
     stem = sweep_stem(sw)
-    files: dict[str, str | bytes] = {f"{stem}.csv": render_csv(sw)}
+    files: dict[str, str | bytes] = {f"{stem}.csv": stable_csv(sw)}
     if plots:
         stable = {k: v for k, v in sw.to_dict().items() if k != "seconds"}  # byte-identical across reruns
-        files[f"{stem}.json"] = json.dumps(stable, indent=1) + "\n"
+        files[f"{stem}.json"] = json.dumps(stable_floats(stable), indent=1) + "\n"
         for src in ("output", "angle"):
             files[f"{stem}-{src}.svg"] = render_plot([sw], src)
     return files

@@ -252,77 +252,125 @@ def run_sweep(
         progress = len(starts) > 8
     if workers is None:
         workers = min(2, os.cpu_count() or 1) if len(starts) > 1 and device == "cpu" else 1
-    h = spec.half
-    seq_len = max_position if spec.depends_on_length else None
-    # one pool of random q/k, each chunk a different window of it (x is rounded to D per dtype)
-    import torch  # heavy: imported when used
-
-    pool = torch.from_numpy(
-        np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, h), dtype=np.float32)
-    ).double()
-
-    def one(i: int, start: int) -> tuple[np.ndarray, dict[str, dict[str, tuple[np.ndarray, np.ndarray]]]]:
-        pos = np.arange(start, min(start + chunk, max_position), dtype=np.int64)
-        off = (i * 7919) % (POOL_EXTRA + 1)
-        x = pool[:, :, off : off + pos.size]  # (q/k, a/b, position, pair)
-        res: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
-        if impl is None:
-            memo: dict[Any, Any] = {}
-            for dt in dtypes:
-                res[dt] = measure(spec, target, dt, pos, device=device, x=x, memo=memo, seq_len=seq_len)
-        else:
-            for dt in dtypes:
-                res[dt] = measure_impl(spec, impl, dt, pos, device=device, seed=i)
-        return pos, res
-
-    def fold(pos: np.ndarray, res: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]]) -> None:
-        for dt, m in res.items():
-            for src in SOURCES:
-                sw.table[dt][src].add(pos, *m[src])
-                sw.plot[dt][src].add(pos, *m[src])
-
+    run = _ChunkRun.new(spec, target, dtypes, device, max_position, impl, chunk)
     bar: Any = None
+    advance: Callable[[], None] = lambda: None
     if progress:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
+        bar = _progress_bar()
         bar.start()
         task = bar.add_task(
             f"precision {target} ({len(dtypes)} dtypes, chunks of {chunk} positions)", total=len(starts)
         )
+        advance = lambda: bar.advance(task)
     t0 = time.perf_counter()
     try:
-        if workers <= 1:
-            with one_torch_thread():
-                for i, start in enumerate(starts):
-                    fold(*one(i, start))
-                    if bar is not None:
-                        bar.advance(task)
-        else:
-            with one_torch_thread(), ThreadPoolExecutor(max_workers=workers) as ex:
-                # in order, at most 2 * workers chunks in flight: the fold order (and the result) is fixed
-                pending: list[Any] = []
-                for i, start in enumerate(starts):
-                    pending.append(ex.submit(one, i, start))
-                    if len(pending) >= 2 * workers:
-                        fold(*pending.pop(0).result())
-                        if bar is not None:
-                            bar.advance(task)
-                for f in pending:
-                    fold(*f.result())
-                    if bar is not None:
-                        bar.advance(task)
+        _measure_chunks(run, starts, workers, lambda pos, res: _fold(sw, pos, res), advance)
     finally:
         if bar is not None:
             bar.stop()
     sw.seconds = time.perf_counter() - t0
     return sw
+
+
+_ChunkResult = dict[str, dict[str, tuple[np.ndarray, np.ndarray]]]  # per dtype, per source: (max, mean)
+
+
+@dataclass(frozen=True)
+class _ChunkRun:
+    """What measuring one chunk of a sweep needs: the same for every chunk, so threads share it."""
+
+    spec: RopeSpec
+    target: str
+    dtypes: tuple[str, ...]
+    device: str
+    max_position: int
+    impl: Callable[..., Any] | None
+    chunk: int
+    seq_len: int | None
+    pool: Any  # random q/k (q/k, a/b, row, pair), float64 tensor: each chunk reads a window of it
+
+    @classmethod
+    def new(
+        cls,
+        spec: RopeSpec,
+        target: str,
+        dtypes: tuple[str, ...],
+        device: str,
+        max_position: int,
+        impl: Callable[..., Any] | None,
+        chunk: int,
+    ) -> _ChunkRun:
+        import torch  # heavy: imported when used
+
+        seq_len = max_position if spec.depends_on_length else None
+        # one pool of random q/k, each chunk a different window of it (x is rounded to D per dtype)
+        pool = torch.from_numpy(
+            np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, spec.half), dtype=np.float32)
+        ).double()
+        return cls(spec, target, dtypes, device, max_position, impl, chunk, seq_len, pool)
+
+    def measure(self, i: int, start: int) -> tuple[np.ndarray, _ChunkResult]:
+        """Chunk ``i`` (positions from ``start``), measured in every dtype."""
+        pos = np.arange(start, min(start + self.chunk, self.max_position), dtype=np.int64)
+        off = (i * 7919) % (POOL_EXTRA + 1)
+        x = self.pool[:, :, off : off + pos.size]  # (q/k, a/b, position, pair)
+        res: _ChunkResult = {}
+        if self.impl is None:
+            memo: dict[Any, Any] = {}
+            for dt in self.dtypes:
+                res[dt] = measure(
+                    self.spec, self.target, dt, pos, device=self.device, x=x, memo=memo, seq_len=self.seq_len
+                )
+        else:
+            for dt in self.dtypes:
+                res[dt] = measure_impl(self.spec, self.impl, dt, pos, device=self.device, seed=i)
+        return pos, res
+
+
+def _fold(sw: Sweep, pos: np.ndarray, res: _ChunkResult) -> None:
+    for dt, m in res.items():
+        for src in SOURCES:
+            sw.table[dt][src].add(pos, *m[src])
+            sw.plot[dt][src].add(pos, *m[src])
+
+
+def _measure_chunks(
+    run: _ChunkRun,
+    starts: list[int],
+    workers: int,
+    fold: Callable[[np.ndarray, _ChunkResult], None],
+    advance: Callable[[], None],
+) -> None:
+    """Measure every chunk and fold each result in chunk order (so the sweep does not depend on ``workers``)."""
+    if workers <= 1:
+        with one_torch_thread():
+            for i, start in enumerate(starts):
+                fold(*run.measure(i, start))
+                advance()
+        return
+    with one_torch_thread(), ThreadPoolExecutor(max_workers=workers) as ex:
+        # in order, at most 2 * workers chunks in flight: the fold order (and the result) is fixed
+        pending: list[Any] = []
+        for i, start in enumerate(starts):
+            pending.append(ex.submit(run.measure, i, start))
+            if len(pending) >= 2 * workers:
+                fold(*pending.pop(0).result())
+                advance()
+        for f in pending:
+            fold(*f.result())
+            advance()
+
+
+def _progress_bar() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
 
 
 # ------------------------------------------------------------------------------ rendering

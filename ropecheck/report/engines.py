@@ -257,8 +257,9 @@ def collect_properties(progress: Progress) -> Section:
 # ----------------------------------------------------------------------------------- verify
 
 #: What real libraries are known to do in low precision, found by this verifier and written
-#: up in the README's findings: (adapter, dtype) -> the finding codes expected there. A row
-#: whose findings differ from this table (a library fixed, or a new regression) does not hold.
+#: up in the adapters guide (ropecheck/adapters/README.md): (adapter, dtype) -> the finding
+#: codes expected there. A row whose findings differ from this table (a library fixed, or a
+#: new regression) does not hold.
 KNOWN_FINDINGS: dict[tuple[str, str], tuple[str, ...]] = {
     # positions built as arange(seq, dtype=x.dtype); one bf16 call corrupts the shared angle cache
     ("rotary-embedding-torch", "bfloat16"): ("precision", "state"),
@@ -285,7 +286,8 @@ def verify_expectation(
         expected = f"FAIL ({', '.join(known_codes)})"
         evidence += f"; known: {', '.join(known_codes)}"
     elif known_codes and not codes:
-        evidence += f"; the known {', '.join(known_codes)} finding is gone: update KNOWN_FINDINGS and the README"
+        gone = f"; the known {', '.join(known_codes)} finding is gone"
+        evidence += f"{gone}: update KNOWN_FINDINGS and ropecheck/adapters/README.md"
     return verdict, expected, evidence
 
 
@@ -350,7 +352,7 @@ def collect_verify(progress: Progress) -> Section:
         verdicts,
         DEFAULT_DTYPES,
         invocation=f"`ropecheck verify --adapter NAME` with default options on {', '.join(devices)}; "
-        "expected low-precision findings are listed in the README's findings",
+        "expected low-precision findings are listed in ropecheck/adapters/README.md",
     )
     pages = [
         Page(f"verify/{path}", "Adapter verdicts" if path == "README.md" else f"verify {path[:-3]}", text)
@@ -362,7 +364,7 @@ def collect_verify(progress: Progress) -> Section:
         "Third-party implementations",
         "The black-box verifier on every adapter installed here: identification from basis vectors, behaviour "
         "checks, and precision against the fp64 reference with the error model's bound. A library's known "
-        "low-precision finding is expected FAIL (see the README's findings); anything else must conform. "
+        "low-precision finding is expected FAIL (see ropecheck/adapters/README.md); anything else must conform. "
         "Every verdict includes the backward checks; the rows marked torch.compile verify "
         f"{', '.join(COMPILED_ADAPTERS)} compiled ({COMPILE_BACKEND} backend) and compare with the eager verdict.",
         rows=rows,

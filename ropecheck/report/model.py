@@ -112,7 +112,7 @@ class Report:
         return all(s.held for s in self.sections)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON document (``report.json``); see the README for the schema."""
+        """The JSON document (``report.json``); see ``ropecheck/report/README.md`` for the schema."""
         return {
             "schema": SCHEMA,
             "header": self.header,

@@ -419,14 +419,7 @@ def check_claim(
     check_text(text)  # too long or too deep to read: exit 2 before any work
     if syntax not in ("auto", "sympy", "latex"):
         raise UsageError(f"syntax must be 'auto', 'sympy' or 'latex', got {syntax!r}")
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT
-    ):
-        raise UsageError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
-    if memory_limit is not None and (
-        isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0
-    ):
-        raise UsageError(f"memory_limit must be a positive number of bytes, got {memory_limit!r}")
+    _check_limits(timeout, memory_limit)
     _check_domains(domains)
     if (timeout is None and memory_limit is None) or not isolate.available():
         try:
@@ -458,3 +451,14 @@ def check_claim(
     return ClaimResult(
         text, used, lhs, rhs, Verdict.UNDECIDED, method, None, time.perf_counter() - t0, domains=described
     )
+
+
+def _check_limits(timeout: float | None, memory_limit: int | None) -> None:
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT
+    ):
+        raise UsageError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
+    if memory_limit is not None and (
+        isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0
+    ):
+        raise UsageError(f"memory_limit must be a positive number of bytes, got {memory_limit!r}")

@@ -25,7 +25,7 @@ limit                       value        past it
 ``timeout`` may be raised up to ``MAX_TIMEOUT`` (3600 s); ``memory_limit`` is extra address
 space for the child beyond what the caller had mapped when it forked.
 
-Why these values: every claim in this project's tests and README is under 200 characters,
+Why these values: every claim in this project's tests and guides is under 200 characters,
 nests brackets at most 4 deep and decides in under 1.1 s; ``R(a)**64 == R(64*a)`` decides
 in about 1.1 s and ``(a+b+c+d)**20`` (1771 terms) in 0.8 s on a 2-core machine, while the
 time grows faster than the term count past that (5456 terms: 2.8 s; the 4096 products of

@@ -421,12 +421,13 @@ def render_index_markdown(
     *,
     numbers: dict[str, int] | None = None,
     total_seconds: float | None = None,
-    timings: bool = True,
+    timings: bool = False,
 ) -> str:
-    """The summary page: one row per theorem with its verdict; the times in a marked volatile block.
+    """The summary page: one row per theorem with its verdict; with ``timings``, the times in a volatile block.
 
-    The times sit between the volatile-block markers (see :mod:`ropecheck.io`),
-    so two runs give pages that differ only inside that block; ``timings=False`` omits it.
+    The page written to a folder (``prove --out``, ``reports/proofs/index.md``) holds no times,
+    so it is the same on every run and every machine (the times are printed, and in ``--json``);
+    ``timings=True`` adds them between the volatile-block markers (see :mod:`ropecheck.io`).
     """
     numbers = numbers or {}
     ok = all(p.as_intended for p in proofs)

@@ -14,17 +14,21 @@ Example:
     True
 """
 
-from .model import (
-    DEFAULT_DTYPES,
-    FINDING_CODES,
-    POSITION_MODES,
-    VERIFY_MAX_POSITION,
-    Check,
-    Finding,
-    VerifyReport,
-)
-from .render import render_junit, render_markdown, render_terminal, verdict_line
-from .run import verify
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported on first use (see _LAZY): importing a module of this package stays cheap
+    from .model import (
+        DEFAULT_DTYPES,
+        FINDING_CODES,
+        POSITION_MODES,
+        VERIFY_MAX_POSITION,
+        Check,
+        Finding,
+        VerifyReport,
+    )
+    from .render import render_junit, render_markdown, render_terminal, verdict_line
+    from .run import verify
 
 __all__ = [
     "DEFAULT_DTYPES",
@@ -40,3 +44,33 @@ __all__ = [
     "verdict_line",
     "verify",
 ]
+
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "DEFAULT_DTYPES",
+            "FINDING_CODES",
+            "POSITION_MODES",
+            "VERIFY_MAX_POSITION",
+            "Check",
+            "Finding",
+            "VerifyReport",
+        ),
+        "model",
+    ),
+    **dict.fromkeys(("render_junit", "render_markdown", "render_terminal", "verdict_line"), "render"),
+    "verify": "run",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -25,16 +25,15 @@ elsewhere (identification, precision, properties) are pruned from the findings.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..diagnosis import sentence
+from ..diagnosis import length_dependence, sentence
 from ..errors import TargetError, UsageError
-from ..protocol import Implementation
 from ..reference import apply_rope
-from ..schedules import DynamicNTK
-from ..spec import RopeSpec
 from .identify import position_cap
-from .model import Check, VerifyReport
+from .model import Check, RunContext, VerifyReport
 from .probes import per_position_bound, random_x
 
 __all__ = ["check_heads", "check_rows", "check_dtype_state", "DtypeSentinel"]
@@ -51,10 +50,10 @@ def _bound(dtype: str, positions: np.ndarray, scale: float) -> np.ndarray:
     return per_position_bound(dtype, positions, scale)
 
 
-def check_heads(report: VerifyReport, impl: Implementation, spec_d: int, dtype: str, device: str, seed: int) -> bool:
+def check_heads(report: VerifyReport, ctx: RunContext, dtype: str) -> bool:
     """Record the heads check; True when the heads are independent (identification can probe)."""
-
-    rng = np.random.default_rng(seed + 3)
+    impl, spec_d, device = ctx.impl, ctx.head_dim, ctx.device
+    rng = np.random.default_rng(ctx.seed + 3)
     heads_ok = True
     # heads: positions 0..5 (every convention expresses them in one native call)
     x = random_x(rng, (1, 6, 4, spec_d), dtype)
@@ -88,9 +87,18 @@ def check_heads(report: VerifyReport, impl: Implementation, spec_d: int, dtype: 
     return heads_ok
 
 
-def check_rows(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, top: int
-) -> None:
+@dataclass(frozen=True)
+class _Rows:
+    """One call with several batch rows (``full``) and each row called alone (``alone``), with the bound."""
+
+    x: np.ndarray
+    pos: np.ndarray
+    full: np.ndarray
+    alone: np.ndarray
+    bound: np.ndarray
+
+
+def check_rows(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
     """Record the rows check: rows in one call against each row alone, and each row against the reference.
 
     ``fn(x, positions)``: three rows at different positions (left padding, a later row) in one
@@ -101,8 +109,9 @@ def check_rows(
     one native call (batch independence); per-row positions are emulated by per-row calls in
     the position scenarios.
     """
-    rng = np.random.default_rng(seed + 4)
-    lo = min(top, 64)
+    impl, spec, device = ctx.impl, ctx.rope, ctx.device
+    rng = np.random.default_rng(ctx.seed + 4)
+    lo = min(ctx.top, 64)
     x = random_x(rng, (3, 6, 1, spec.head_dim), dtype)
     if impl.convention == "positions":
         pos = np.array([[0, 1, 2, 3, 4, 5], [0, 0, 0, 1, 2, 3], [lo - 5, lo - 4, lo - 3, lo - 2, lo - 1, lo]], np.int64)
@@ -117,76 +126,70 @@ def check_rows(
         return
     scale = max(spec.attention_factor, 1.0) * float(np.abs(x).max())
     bound = 2 * _bound(dtype, np.broadcast_to(pos[:, :, None, None], x.shape), scale)
-    ratio = np.abs(full - alone) / bound
-    if not np.any(ratio > 1):
-        own = bool(np.all(np.abs(alone - apply_rope(x, pos[..., None], spec)) <= bound))
-        if impl.convention != "positions":
-            conv = "fn(x, offset)" if impl.convention == "offset" else "fn(x)"
-            ev = (
-                f"each batch row rotates as it does alone ({conv}: every row of a call has the same positions; "
-                "per-row positions are checked through per-row calls in the position scenarios)"
-            )
-        elif own:
-            ev = "each batch row rotates by its own positions"
-        else:  # independent rows, but not at their positions: identification says what they are rotated by
-            ev = "each batch row rotates as it does alone (not by the spec's rotation at its positions: see findings)"
-        report.add(Check("axes:rows", "interface", "pass", ev, dtype))
-        return
-    b, s, _, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    rows = _Rows(x, pos, full, alone, bound)
+    if np.any(np.abs(full - alone) / bound > 1):
+        _rows_differ(report, ctx, dtype, rows)
+    else:
+        _rows_pass(report, ctx, dtype, rows)
+
+
+def _rows_pass(report: VerifyReport, ctx: RunContext, dtype: str, rows: _Rows) -> None:
+    """The rows are independent: say so, and whether each is rotated by its own positions."""
+    conv = ctx.impl.convention
+    own = bool(np.all(np.abs(rows.alone - apply_rope(rows.x, rows.pos[..., None], ctx.rope)) <= rows.bound))
+    if conv != "positions":
+        name = "fn(x, offset)" if conv == "offset" else "fn(x)"
+        ev = (
+            f"each batch row rotates as it does alone ({name}: every row of a call has the same positions; "
+            "per-row positions are checked through per-row calls in the position scenarios)"
+        )
+    elif own:
+        ev = "each batch row rotates by its own positions"
+    else:  # independent rows, but not at their positions: identification says what they are rotated by
+        ev = "each batch row rotates as it does alone (not by the spec's rotation at its positions: see findings)"
+    report.add(Check("axes:rows", "interface", "pass", ev, dtype))
+
+
+def _rows_differ(report: VerifyReport, ctx: RunContext, dtype: str, rows: _Rows) -> None:
+    """A row differs from the same row alone: the first row's positions, the call's largest position, or mixing."""
+    spec, x, pos, full, alone, bound = ctx.rope, rows.x, rows.pos, rows.full, rows.alone, rows.bound
+    positions = ctx.impl.convention == "positions"
+    b, s, _, j = np.unravel_index(int(np.argmax(np.abs(full - alone) / bound)), full.shape)
+    by = float(np.abs(full - alone)[b, s, 0, j])
     first_row = np.broadcast_to(pos[:1], pos.shape)
-    want_first = apply_rope(x, first_row[..., None], spec)
-    if impl.convention == "positions" and np.all(np.abs(full - want_first) <= bound):
-        msg, hint = sentence("positions_from_row0", row=int(b), position=int(pos[b, s]), as_position=int(pos[0, s]))
+    if positions and np.all(np.abs(full - apply_rope(x, first_row[..., None], spec)) <= bound):
+        msg, _ = sentence("positions_from_row0", row=int(b), position=int(pos[b, s]), as_position=int(pos[0, s]))
+        ev = (
+            f"every batch row is rotated at the first row's positions: row {b}'s token at position {pos[b, s]} "
+            f"is rotated as position {pos[0, s]} (positions[0] broadcast over the batch)"
+        )
         report.add(
-            Check(
-                "axes:rows",
-                "interface",
-                "fail",
-                f"every batch row is rotated at the first row's positions: row {b}'s token at position {pos[b, s]} "
-                f"is rotated as position {pos[0, s]} (positions[0] broadcast over the batch)",
-                dtype,
-                _HINT_ROWS,
-                "positions",
-                cause="positions_from_row0",
-            ),
+            Check("axes:rows", "interface", "fail", ev, dtype, _HINT_ROWS, "positions", cause="positions_from_row0"),
             msg,
         )
         return
-    if impl.convention == "positions" and _depends_on_largest_position(
-        impl, x, pos, full, bound, int(b), dtype, device
-    ):
-        ntk = isinstance(spec.scaling, DynamicNTK)
+    if positions and _depends_on_largest_position(ctx, dtype, rows, int(b)):
         detail = (
             f"row {b} (positions up to {int(pos[b].max())}) rotates differently when another row of the call reaches "
-            f"position {int(pos.max())} (token {s}, dim {j}, by {float(np.abs(full - alone)[b, s, 0, j]):.3g})"
+            f"position {int(pos.max())} (token {s}, dim {j}, by {by:.3g})"
         )
-        if ntk:
-            msg, hint = sentence("ntk_call_length", detail=detail + ", below the original context")
-        else:
-            msg = f"a token's rotation depends on the largest position in the call: {detail}"
-            hint = "frequencies must not change with the call's largest position (inside the schedule's fixed range)"
-        report.add(
-            Check(
-                "axes:rows",
-                "interface",
-                "fail",
-                msg,
-                dtype,
-                hint,
-                "length_dependence",
-                cause="ntk_call_length" if ntk else None,
+        msg, hint, cause = length_dependence(
+            spec,
+            detail + ", below the original context",
+            otherwise=(
+                f"a token's rotation depends on the largest position in the call: {detail}",
+                "frequencies must not change with the call's largest position (inside the schedule's fixed range)",
             ),
-            msg,
         )
+        report.add(Check("axes:rows", "interface", "fail", msg, dtype, hint, "length_dependence", cause=cause), msg)
         return
-    rows = "rows at different positions" if impl.convention == "positions" else "several rows"
-    by = float(np.abs(full - alone)[b, s, 0, j])
+    what = "rows at different positions" if positions else "several rows"
     report.add(
         Check(
             "axes:rows",
             "interface",
             "fail",
-            f"batch rows are mixed: row {b} of a call with {rows} differs from the row rotated alone (token {s}, "
+            f"batch rows are mixed: row {b} of a call with {what} differs from the row rotated alone (token {s}, "
             f"dim {j}, by {by:.3g})",
             dtype,
             _HINT_ROWS,
@@ -195,26 +198,19 @@ def check_rows(
     )
 
 
-def _depends_on_largest_position(
-    impl: Implementation,
-    x: np.ndarray,
-    pos: np.ndarray,
-    full: np.ndarray,
-    bound: np.ndarray,
-    b: int,
-    dtype: str,
-    device: str,
-) -> bool:
+def _depends_on_largest_position(ctx: RunContext, dtype: str, rows: _Rows, b: int) -> bool:
     """Row b beside a zero row that reaches the full call's largest position -- two different such rows, one
     before it and one after -- gives the full call's row b both times: the call's largest position decides."""
+    x, pos, full, bound = rows.x, rows.pos, rows.full, rows.bound
     far = int(np.argmax(pos.max(axis=1)))
     if far == b:
         return False
     zero = np.zeros_like(x[b])
     flat = np.full_like(pos[far], pos.max())
+    run = ctx.impl.run
     try:
-        after = impl.run(np.stack([x[b], zero]), np.stack([pos[b], pos[far]]), dtype=dtype, device=device)[0]
-        before = impl.run(np.stack([zero, x[b]]), np.stack([flat, pos[b]]), dtype=dtype, device=device)[1]
+        after = run(np.stack([x[b], zero]), np.stack([pos[b], pos[far]]), dtype=dtype, device=ctx.device)[0]
+        before = run(np.stack([zero, x[b]]), np.stack([flat, pos[b]]), dtype=dtype, device=ctx.device)[1]
     except (TargetError, UsageError):
         return False
     return bool(np.all(np.abs(after - full[b]) <= bound[b]) and np.all(np.abs(before - full[b]) <= bound[b]))
@@ -227,12 +223,12 @@ class DtypeSentinel:
     float32 output after that call: :meth:`check` reports it once, naming the dtype.
     """
 
-    def __init__(self, impl: Implementation, spec: RopeSpec, base_dtype: str, device: str, seed: int, top: int) -> None:
-
-        self.impl, self.spec, self.base_dtype, self.device = impl, spec, base_dtype, device
-        cap = min(position_cap(spec, top), 4096)  # below L0 for dynamic NTK and LongRoPE: fixed frequencies there
+    def __init__(self, ctx: RunContext, base_dtype: str) -> None:
+        spec = ctx.rope
+        self.impl, self.spec, self.base_dtype, self.device = ctx.impl, spec, base_dtype, ctx.device
+        cap = min(position_cap(spec, ctx.top), 4096)  # below L0 for dynamic NTK and LongRoPE: fixed frequencies there
         self.pos = np.unique(np.array([0, 1, 2, 3, 100, 257, 300, 1000, 2047, 4095, cap], np.int64).clip(0, cap))[None]
-        self.x = random_x(np.random.default_rng(seed + 6), (1, self.pos.shape[1], 2, spec.head_dim), "bfloat16")
+        self.x = random_x(np.random.default_rng(ctx.seed + 6), (1, self.pos.shape[1], 2, spec.head_dim), "bfloat16")
         want = apply_rope(self.x, self.pos[..., None], spec)
         scale = max(spec.attention_factor, 1.0) * float(np.abs(self.x).max())
         self.bound = 2 * _bound(base_dtype, np.broadcast_to(self.pos[:, :, None, None], self.x.shape), scale)
@@ -273,16 +269,7 @@ class DtypeSentinel:
         )
 
 
-def check_dtype_state(
-    report: VerifyReport,
-    impl: Implementation,
-    spec: RopeSpec,
-    dtypes: list[str],
-    sentinel: DtypeSentinel,
-    device: str,
-    seed: int,
-    top: int,
-) -> None:
+def check_dtype_state(report: VerifyReport, ctx: RunContext, dtypes: list[str], sentinel: DtypeSentinel) -> None:
     """A long call in each low-precision dtype, then the sentinel again (caches only a longer call refills).
 
     Run after the precision checks and before the behaviour checks, whose long float32 calls
@@ -294,13 +281,14 @@ def check_dtype_state(
     if not others or not sentinel.ok or sentinel.reported:
         return
     # up to the common cache size, longer than every earlier call of a single position run
-    long = min(top + 1, 8192)
+    impl, spec = ctx.impl, ctx.rope
+    long = min(ctx.top + 1, 8192)
     if spec.depends_on_length:
         long = min(long, spec.scaling.original_max_position_embeddings)  # type: ignore[union-attr]
-    x = random_x(np.random.default_rng(seed + 5), (1, long, 1, spec.head_dim), "bfloat16")
+    x = random_x(np.random.default_rng(ctx.seed + 5), (1, long, 1, spec.head_dim), "bfloat16")
     for dt in others:
         try:
-            impl.run(x, np.arange(long, dtype=np.int64)[None], dtype=dt, device=device)
+            impl.run(x, np.arange(long, dtype=np.int64)[None], dtype=dt, device=ctx.device)
         except (TargetError, UsageError):
             continue
         sentinel.check(report, dt, f"a {dt} call of length {long}")

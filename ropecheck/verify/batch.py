@@ -187,6 +187,13 @@ def _library(adapter: Adapter) -> str:
         return adapter.library
 
 
+def _skip_reason(v: AdapterVerdict) -> str:
+    """Why an adapter was not judged; a missing library in one form, whatever else the machine lacks."""
+    if not v.adapter.installed:  # before CUDA: the page must not depend on what else this machine has
+        return f"not installed: {v.adapter.library}"
+    return v.reason or ""
+
+
 def render_adapter_pages(
     verdicts: Sequence[AdapterVerdict], dtypes: Sequence[str], *, invocation: str
 ) -> dict[str, str]:
@@ -203,7 +210,7 @@ def render_adapter_pages(
     ]
     for v in verdicts:
         if v.report is None:
-            index.append(f"| `{v.name}` | {v.adapter.library} | - | skipped: {v.reason} | |")
+            index.append(f"| `{v.name}` | {v.adapter.library} | - | skipped: {_skip_reason(v)} | |")
             continue
         r = v.report
         per_dtype = [

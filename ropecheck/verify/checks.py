@@ -19,18 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnosis import explain, sentence
+from ..diagnosis import explain, is_protocol_error, sentence
 from ..errors import TargetError, TargetMemoryError, UsageError
 from ..gradients import check_backward
 from ..properties import PROPERTIES, PropertyResult, draw_sample
-from ..protocol import Implementation
 from ..schedules import Default, LongRoPE
 from ..spec import RopeSpec
 from ..tolerance import UNIT_ROUNDOFF
 from .compare import compare, describe_deviation, matrix_deviation
-from .evidence import against_reference, raised_check, usable_top
+from .evidence import Deviation, against_reference, raised_check, usable_top
 from .identify import Identification, identify, position_cap, probe_positions
-from .model import Check, VerifyReport
+from .model import Check, RunContext, VerifyReport
 from .probes import random_x
 from .scenarios import check_past_original, check_scenarios
 
@@ -39,16 +38,9 @@ __all__ = ["check_behaviour", "check_gradients", "check_identification", "check_
 # --------------------------------------------------------------------------- the checks
 
 
-def check_interface(
-    report: VerifyReport,
-    impl: Implementation,
-    spec_d: int,
-    dtype: str,
-    device: str,
-    allow_inplace: bool,
-    rng: np.random.Generator,
-) -> bool:
+def check_interface(report: VerifyReport, ctx: RunContext, dtype: str, rng: np.random.Generator) -> bool:
     """One raw call; returns False when the target cannot be called at all in this dtype."""
+    impl, spec_d, device, allow_inplace = ctx.impl, ctx.head_dim, ctx.device, ctx.allow_inplace
     name = "interface"
     x64 = random_x(rng, (2, 5, 3, spec_d), dtype)
     positions = np.array([[0, 1, 2, 3, 4], [3, 4, 5, 6, 7]], dtype=np.int64)
@@ -65,11 +57,10 @@ def check_interface(
     except TargetError as exc:
         if not getattr(exc, "output_problem", False):
             text = str(exc)
-            protocol = any(k in text for k in ("positional argument", "unexpected keyword", "Expected a value of type"))
             hint = (
                 "the target must accept the canonical protocol with x (batch, seq, heads, head_dim) in this dtype: "
                 "fn(x, positions), or fn(x, offset) / fn(x) with --positions offset|implicit"
-                if protocol
+                if is_protocol_error(text)
                 else "look at the target's own line above: it fails on a 2-row, 5-token call at positions 0..7"
             )
             report.add(Check(name, "interface", "fail", text, dtype, hint, "raised"))
@@ -152,28 +143,13 @@ def interface_problems(
     return problems
 
 
-def check_identification(
-    report: VerifyReport,
-    impl: Implementation,
-    spec: RopeSpec | None,
-    head_dim: int,
-    dtype: str,
-    device: str,
-    max_position: int,
-    conventions: dict[str, Any] | None = None,
-) -> RopeSpec | None:
-    """Identify the target and compare it with ``spec`` (or, with none, build the spec it implements)."""
-    cap = position_cap(spec, max_position)
-    try:
-        ident = identify(impl, head_dim, max_position=cap, dtype=dtype, device=device)
-    except TargetError as exc:
-        first = raised_check(report, "identification", "identification", str(exc), dtype, impl, head_dim, device, cap)
-        if first is None or first - 1 < 8:
-            return spec
-        try:  # the table ends at `first`: identify what the target does before it
-            ident = identify(impl, head_dim, max_position=first - 1, dtype=dtype, device=device)
-        except TargetError:
-            return spec
+def check_identification(report: VerifyReport, ctx: RunContext, dtype: str) -> RopeSpec | None:
+    """Identify the target and compare it with ``ctx.spec`` (or, with none, build the spec it implements)."""
+    spec = ctx.spec
+    cap = position_cap(spec, ctx.top)
+    ident = _identify(report, ctx.with_(top=cap), dtype)
+    if ident is None:
+        return spec
     report.identification = ident
     if ident.notes:
         report.notes.extend(ident.notes)
@@ -184,7 +160,7 @@ def check_identification(
             f"identification probed positions up to {top} (a fn(x) target needs a call of length p+1 per position p)"
         )
     if spec is None:
-        spec = _spec_from_identification(ident, report, dict(conventions or {}), dtype)
+        spec = _spec_from_identification(ident, report, dict(ctx.conventions), dtype)
         if spec is None:
             code, why = _unidentified(ident)
             report.add(
@@ -208,6 +184,29 @@ def check_identification(
         report.add(
             Check(f"identification:{d.code}", "identification", "fail", d.message, dtype, d.hint, d.code, cause=d.cause)
         )
+    _check_angles(report, ident, spec, dtype, explained=bool(discrepancies))
+    return spec
+
+
+def _identify(report: VerifyReport, ctx: RunContext, dtype: str) -> Identification | None:
+    """The identification up to ``ctx.top``, or up to a table's end found below it (None: not identified)."""
+    impl, head_dim, device, cap = ctx.impl, ctx.head_dim, ctx.device, ctx.top
+    try:
+        return identify(impl, head_dim, max_position=cap, dtype=dtype, device=device)
+    except TargetError as exc:
+        first = raised_check(report, ctx, Check("identification", "identification", "fail", str(exc), dtype))
+    if first is None or first - 1 < 8:
+        return None
+    try:  # the table ends at `first`: identify what the target does before it
+        return identify(impl, head_dim, max_position=first - 1, dtype=dtype, device=device)
+    except TargetError:
+        return None
+
+
+def _check_angles(report: VerifyReport, ident: Identification, spec: RopeSpec, dtype: str, *, explained: bool) -> None:
+    """The matrices position by position against the spec's; where they stop agreeing, in words unless
+    ``explained`` (a structural difference already says why)."""
+    top = max(ident.positions)
     first_bad, rows = matrix_deviation(ident, spec)
     worst = max(rows, key=lambda r: r[1] / r[2])
     details = {"positions": [r[0] for r in rows], "max_abs_err": [r[1] for r in rows], "bound": [r[2] for r in rows]}
@@ -223,28 +222,26 @@ def check_identification(
                 details=details,
             )
         )
-    else:
-        d = describe_deviation(ident, first_bad, spec)
-        explained = bool(discrepancies)
-        err = next(r for r in rows if r[0] == first_bad)
-        ev = f"M(p) deviates from the spec from position {first_bad} on ({err[1]:.3g} > bound {err[2]:.3g})" + (
-            "" if explained else f": {d.message}"
-        )
-        report.add(
-            Check(
-                "angles",
-                "identification",
-                "fail",
-                ev,
-                dtype,
-                d.hint,
-                None if explained else d.code,
-                details=details,
-                cause=None if explained else d.cause,
-            ),
-            None if explained else d.message,
-        )
-    return spec
+        return
+    d = describe_deviation(ident, first_bad, spec)
+    err = next(r for r in rows if r[0] == first_bad)
+    ev = f"M(p) deviates from the spec from position {first_bad} on ({err[1]:.3g} > bound {err[2]:.3g})" + (
+        "" if explained else f": {d.message}"
+    )
+    report.add(
+        Check(
+            "angles",
+            "identification",
+            "fail",
+            ev,
+            dtype,
+            d.hint,
+            None if explained else d.code,
+            details=details,
+            cause=None if explained else d.cause,
+        ),
+        None if explained else d.message,
+    )
 
 
 def _unidentified(ident: Identification) -> tuple[str, str]:
@@ -380,21 +377,21 @@ def _property_sentence(name: str, code: str, res: PropertyResult) -> str:
     }[name]
 
 
-def check_behaviour(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
-) -> None:
+def check_behaviour(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
     """The properties of :mod:`ropecheck.properties`, then the position scenarios, inside the valid range."""
-    top = usable_top(report, max_position)
+    impl, spec = ctx.impl, ctx.rope
+    top = usable_top(report, ctx.top)
+    ctx = ctx.with_(top=top)
     limit = min(top, 4095)
-    sample = draw_sample(spec, seed, max_position=limit)
+    sample = draw_sample(spec, ctx.seed, max_position=limit)
     for name, code in _PROPERTY_CODES.items():
-        res = PROPERTIES[name](impl, spec, dtype=dtype, device=device, sample=sample, max_length=top + 1)
+        res = PROPERTIES[name](impl, spec, dtype=dtype, device=ctx.device, sample=sample, max_length=top + 1)
         c = code
         if name == "consistency" and res.context.get("check") == "state":
             c = "state"
         raised = not res.passed and tuple(res.tolerance) == (0.0, 0.0) and " raised " in res.evidence
         if raised:
-            raised_check(report, f"property:{name}", "behaviour", res.evidence, dtype, impl, spec.head_dim, device, top)
+            raised_check(report, ctx, Check(f"property:{name}", "behaviour", "fail", res.evidence, dtype))
             continue
         where = _where(res)
         evidence = (
@@ -414,16 +411,15 @@ def check_behaviour(
                 details={"max_abs_err": res.max_abs_err, "tolerance": list(res.tolerance), "where": where},
             ),
         )
-    check_scenarios(report, impl, spec, dtype, device, seed, top)
-    check_past_original(report, impl, spec, dtype, device, seed, top)
+    check_scenarios(report, ctx, dtype)
+    check_past_original(report, ctx, dtype)
 
 
-def check_precision(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
-) -> None:
+def check_precision(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
     """Outputs against the fp64 reference up to the range's end, per position, with the error model's bound."""
-    rng = np.random.default_rng(seed + 2)
-    top = position_cap(spec, usable_top(report, max_position))
+    impl, spec = ctx.impl, ctx.rope
+    rng = np.random.default_rng(ctx.seed + 2)
+    top = position_cap(spec, usable_top(report, ctx.top))
     grid = np.array(probe_positions(top), dtype=np.int64)
     if impl.convention == "none":  # one native call of positions 0..L-1 (emulating each would need a call per position)
         length = int(min(top + 1, max(16, (1 << 21) // (2 * spec.head_dim))))
@@ -434,42 +430,19 @@ def check_precision(
         pos = np.unique(np.concatenate([grid, extra]))[None, :]
         x = random_x(rng, (1, pos.shape[1], 4, spec.head_dim), dtype)
     try:
-        got, err, bound, pb = against_reference(impl, spec, x, pos, dtype, device)
+        dev = against_reference(ctx, x, pos, dtype)
     except (TargetError, UsageError) as exc:
-        raised_check(report, "precision", "precision", str(exc), dtype, impl, spec.head_dim, device, top)
+        raised_check(report, ctx.with_(top=top), Check("precision", "precision", "fail", str(exc), dtype))
         return
-    ratio = err / bound
-    per_pos = ratio.max(axis=(0, 2, 3))
-    bad = per_pos > 1
-    name = "precision"
-    inf_pos = np.isinf(err).any(axis=(0, 2, 3))
-    if inf_pos.any():
-        first = int(pos[0][inf_pos][0])
-        finite_bad = bad & ~inf_pos
-        before = (
-            f"; before that the error already crosses the bound at position {int(pos[0][finite_bad][0])}"
-            if finite_bad.any()
-            else ""
-        )
-        report.add(
-            Check(
-                name,
-                "precision",
-                "fail",
-                f"the output holds NaN/inf from position {first} on ({int(inf_pos.sum())} of {pos.shape[1]} "
-                f"positions){before}",
-                dtype,
-                f"large positions overflow in {dtype} (max 65504 in float16): form positions and angles in float32",
-                "nonfinite",
-            ),
-            f"the output holds NaN/inf in {dtype} from position {first} on",
-        )
+    if np.isinf(dev.err).any():
+        _nonfinite(report, dev, pos, dtype)
         return
-    if not bad.any():
+    per_pos = (dev.err / dev.bound).max(axis=(0, 2, 3))
+    if not (per_pos > 1).any():
         k = int(np.argmax(per_pos))
         report.add(
             Check(
-                name,
+                "precision",
                 "precision",
                 "pass",
                 f"error vs fp64 reference within the error model's bound at {pos.shape[1]} positions up to {top} "
@@ -479,6 +452,41 @@ def check_precision(
             )
         )
         return
+    _precision_failure(report, spec, dev, x, dtype)
+
+
+def _nonfinite(report: VerifyReport, dev: Deviation, pos: np.ndarray, dtype: str) -> None:
+    """The output holds NaN/inf from some position on (and where the finite error crossed the bound before)."""
+    bad = (dev.err / dev.bound).max(axis=(0, 2, 3)) > 1
+    inf_pos = np.isinf(dev.err).any(axis=(0, 2, 3))
+    first = int(pos[0][inf_pos][0])
+    finite_bad = bad & ~inf_pos
+    before = (
+        f"; before that the error already crosses the bound at position {int(pos[0][finite_bad][0])}"
+        if finite_bad.any()
+        else ""
+    )
+    report.add(
+        Check(
+            "precision",
+            "precision",
+            "fail",
+            f"the output holds NaN/inf from position {first} on ({int(inf_pos.sum())} of {pos.shape[1]} "
+            f"positions){before}",
+            dtype,
+            f"large positions overflow in {dtype} (max 65504 in float16): form positions and angles in float32",
+            "nonfinite",
+        ),
+        f"the output holds NaN/inf in {dtype} from position {first} on",
+    )
+
+
+def _precision_failure(report: VerifyReport, spec: RopeSpec, dev: Deviation, x: np.ndarray, dtype: str) -> None:
+    """The error crosses the bound: the low-precision cause that explains it, else how the error grows."""
+    name = "precision"
+    err, bound, pos = dev.err, dev.bound, dev.positions[:, :, 0, 0]
+    per_pos = (err / bound).max(axis=(0, 2, 3))
+    bad = per_pos > 1
     first = int(pos[0][bad][0])
     k = int(np.argmax(per_pos))
     err_pos = err.max(axis=(0, 2, 3))
@@ -488,7 +496,7 @@ def check_precision(
         f"worst {float(err_pos[k]):.3g} vs bound {float(bound[0, k].max()):.3g} at position {int(pos[0, k])}; "
         f"{int(bad.sum())} of {pos.shape[1]} positions over it"
     )
-    diag = _explain_precision(got, x, pos, bound, spec, dtype, bad)
+    diag = _explain_precision(dev, x, spec, dtype, bad)
     if diag is not None:
         msg, hint = sentence(diag.cause or diag.code, dtype=dtype, first=first) if diag.cause else (diag.message, "")
         if not hint:
@@ -517,16 +525,9 @@ def check_precision(
     report.add(Check(name, "precision", "fail", ev, dtype, hint, "precision", details=details))
 
 
-def _explain_precision(
-    got: np.ndarray,
-    x: np.ndarray,
-    pos: np.ndarray,
-    bound: np.ndarray,
-    spec: RopeSpec,
-    dtype: str,
-    bad: np.ndarray,
-) -> Any:
+def _explain_precision(dev: Deviation, x: np.ndarray, spec: RopeSpec, dtype: str, bad: np.ndarray) -> Any:
     """The low-precision cause (inv_freq, angles or positions rounded) that explains the output, on a subsample."""
+    got, bound, pos = dev.got, dev.bound, dev.positions[:, :, 0, 0]
     n = pos.shape[1]
     keep = np.unique(
         np.concatenate([np.arange(min(n, 8)), np.nonzero(bad)[0][:40], np.linspace(0, n - 1, 24).astype(int)])
@@ -539,11 +540,9 @@ def _explain_precision(
     return diag
 
 
-def check_gradients(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
-) -> None:
+def check_gradients(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
     """The backward checks (:mod:`ropecheck.gradients`) in one dtype: the gradient, then the double backward."""
-    top = usable_top(report, max_position)
-    for res in check_backward(impl, spec, dtype=dtype, device=device, seed=seed, top=top):
+    top = usable_top(report, ctx.top)
+    for res in check_backward(ctx.impl, ctx.rope, dtype=dtype, device=ctx.device, seed=ctx.seed, top=top):
         code = "backward" if res.status == "fail" else None
         report.add(Check(res.name, "backward", res.status, res.evidence, dtype, res.hint, code, res.details, res.cause))

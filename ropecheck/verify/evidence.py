@@ -17,17 +17,17 @@ Design constraints: no check order here, only evidence; single-token probes for 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 
-from ..diagnosis import sentence
+from ..diagnosis import is_protocol_error, sentence
 from ..errors import TargetError, UsageError
-from ..protocol import Implementation
 from ..reference import apply_rope
-from ..spec import RopeSpec
-from .model import Check, VerifyReport
+from .model import Check, RunContext, VerifyReport
 from .probes import per_position_bound
 
-__all__ = ["against_reference", "first_raising_position", "raised_check", "record_deviation", "usable_top"]
+__all__ = ["Deviation", "against_reference", "first_raising_position", "raised_check", "record_deviation", "usable_top"]
 
 _PROTOCOL_HINT = (
     "the target must accept fn(x, positions) with x (batch, seq, heads, head_dim) and positions int64 (batch, seq) "
@@ -42,47 +42,44 @@ def usable_top(report: VerifyReport, top: int) -> int:
     return top
 
 
+@dataclass(frozen=True)
+class Deviation:
+    """The target's output against the fp64 reference, per element: the output, its error, the error model's
+    bound, and the position."""
+
+    got: np.ndarray
+    err: np.ndarray
+    bound: np.ndarray
+    positions: np.ndarray
+
+
 def against_reference(
-    impl: Implementation,
-    spec: RopeSpec,
-    x: np.ndarray,
-    positions: np.ndarray,
-    dtype: str,
-    device: str,
-    *,
-    seq_len: int | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(output, error, bound, positions per element) of the target against the reference."""
-    got = impl.run(x, positions, dtype=dtype, device=device)
+    ctx: RunContext, x: np.ndarray, positions: np.ndarray, dtype: str, *, seq_len: int | None = None
+) -> Deviation:
+    """The target's output for ``x`` at ``positions`` against the reference (``ctx``'s target, spec and device)."""
+    spec = ctx.rope
+    got = ctx.impl.run(x, positions, dtype=dtype, device=ctx.device)
     want = apply_rope(x, positions[..., None], spec, seq_len=seq_len)
     scale = max(spec.attention_factor, 1.0) * max(float(np.abs(x).max(initial=0.0)), 1e-30)
     pos_b = np.broadcast_to(positions[:, :, None, None], x.shape)
     bound = per_position_bound(dtype, pos_b, scale)
     err = np.abs(got - want)
     err = np.where(np.isfinite(err), err, np.inf)
-    return got, err, bound, pos_b
+    return Deviation(got, err, bound, pos_b)
 
 
-def record_deviation(
-    report: VerifyReport,
-    name: str,
-    what: str,
-    err: np.ndarray,
-    bound: np.ndarray,
-    pos: np.ndarray,
-    dtype: str,
-    code: str,
-    hint: str,
-    category: str = "behaviour",
-    *,
-    passed: str | None = None,
-) -> bool:
-    """A check of ``err`` against ``bound``; True when it passed."""
+def record_deviation(report: VerifyReport, failed: Check, dev: Deviation, *, passed: str | None = None) -> bool:
+    """A check of ``dev``'s error against its bound; True when it passed.
+
+    ``failed`` is the check as it reads when it fails (name, category, dtype, hint, code), its
+    evidence the words for what was compared; the numbers are appended.
+    """
+    what, err, bound, pos = failed.evidence, dev.err, dev.bound, dev.positions
     ratio = err / bound
     bad = ratio > 1
     if not bad.any():
         ok = passed or f"{what}: within the bound (worst {float(ratio.max(initial=0.0)):.2g} of it)"
-        report.add(Check(name, category, "pass", ok, dtype))
+        report.add(Check(failed.name, failed.category, "pass", ok, failed.dtype))
         return True
     first_pos = int(pos[bad].min())
     i = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
@@ -90,18 +87,17 @@ def record_deviation(
         f"{what}: {int(bad.sum())} of {bad.size} elements off; first at position {first_pos}; worst "
         f"{float(err[i]):.3g} (bound {float(bound[i]):.3g}) at position {int(pos[i])}, row {i[0]}, dim {i[3]}"
     )
-    report.add(Check(name, category, "fail", ev, dtype, hint, code))
+    report.add(replace(failed, evidence=ev))
     return False
 
 
-def first_raising_position(
-    impl: Implementation, head_dim: int, dtype: str, device: str, top: int
-) -> tuple[int, str] | None:
+def first_raising_position(ctx: RunContext, dtype: str) -> tuple[int, str] | None:
     """(P, the exception at P) when one token at each position p >= P raises and below P does not, else None.
 
-    Bisected with one-token calls at positions 0 .. ``top`` (a table that ends raises for every
+    Bisected with one-token calls at positions 0 .. ``ctx.top`` (a table that ends raises for every
     later position; a target that raises at 0 too, or not at ``top``, is not that).
     """
+    impl, head_dim, device, top = ctx.impl, ctx.head_dim, ctx.device, ctx.top
     x = np.zeros((1, 1, 1, head_dim))
     x[0, 0, 0, 0] = 1.0
 
@@ -128,20 +124,15 @@ def first_raising_position(
     return hi, err_hi
 
 
-def raised_check(
-    report: VerifyReport,
-    name: str,
-    category: str,
-    text: str,
-    dtype: str,
-    impl: Implementation,
-    head_dim: int,
-    device: str,
-    top: int,
-) -> int | None:
-    """Record that the target raised in a check; returns the position it raises from when a table ends there."""
-    top = usable_top(report, top)
-    found = first_raising_position(impl, head_dim, dtype, device, top)
+def raised_check(report: VerifyReport, ctx: RunContext, failed: Check) -> int | None:
+    """Record that the target raised in a check; returns the position it raises from when a table ends there.
+
+    ``failed`` is the check as it reads without an explanation (name, category, dtype, the exception as its
+    evidence); the table's end is looked for from ``ctx.top`` (or the end already found) down.
+    """
+    name, category, text, dtype = failed.name, failed.category, failed.evidence, failed.dtype or ""
+    top = usable_top(report, ctx.top)
+    found = first_raising_position(ctx.with_(top=top), dtype)
     if found is not None:
         first, error = found
         shown = error.split(" raised ", 1)[-1]
@@ -158,10 +149,9 @@ def raised_check(
         report.raises_from = first if report.raises_from is None else min(report.raises_from, first)
         return first
     shown = text
-    protocol = any(k in text for k in ("positional argument", "unexpected keyword", "Expected a value of type"))
     hint = (
         _PROTOCOL_HINT
-        if protocol
+        if is_protocol_error(text)
         else (
             "the target raised (its exception and own line are quoted): it must accept any batch size, sequence "
             "length and positions in the valid range"

@@ -279,33 +279,7 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
     if perm is not None:  # the head comes back reordered: analyse M(p) P^T, the rotation in output order
         ident.permutation = tuple(int(j) for j in perm)
         mats = mats[:, :, perm]  # (M P^T)[:, i] = M[:, perm[i]]: column i of the unpermuted map
-    off = np.abs(mats).copy()
-    off[:, np.arange(d), np.arange(d)] = 0.0
-    offmax = off.max(axis=0)
-    sym = np.maximum(offmax, offmax.T)
-    links = sym > zt
-    # a slow pair may stay below the dtype's noise level at every probe (e.g. bf16 probes of theta ~ 1e-7):
-    # a dim with no strong link pairs with its strongest weak partner when that is mutual
-    weak = 1e-6
-    partner = np.argmax(sym, axis=1)
-    pairs: list[tuple[int, int]] = []
-    mixing: list[str] = []
-    for a in range(d):
-        nb = np.nonzero(links[a])[0]
-        if len(nb) == 1 and a < nb[0] and np.count_nonzero(links[nb[0]]) == 1:
-            pairs.append((a, int(nb[0])))
-        elif (
-            len(nb) == 0
-            and sym[a, partner[a]] > weak
-            and partner[partner[a]] == a
-            and a < partner[a]
-            and np.count_nonzero(links[partner[a]]) == 0
-        ):
-            pairs.append((a, int(partner[a])))
-        elif len(nb) > 1 and len(mixing) < 3:
-            mixing.append(
-                f"dim {a} mixes with dims {', '.join(str(int(b)) for b in nb[:6])}{' ...' if len(nb) > 6 else ''}"
-            )
+    pairs, mixing = _find_pairs(mats, zt)
     rotated = sorted({i for p in pairs for i in p})
     ident.pairs, ident.rotated_dims = tuple(pairs), tuple(rotated)
     if mixing:
@@ -325,19 +299,10 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
             )
             ident.is_rotation = False
             ident.rotation_problem = f"dim {j} is not rotated but multiplied by {mats[-1, j, j]:.6g}"
-    r = len(rotated)
     if not pairs:
         ident.layout = "none"
         return ident
-    r0 = rotated[0]
-    if pairs == [(r0 + 2 * i, r0 + 2 * i + 1) for i in range(r // 2)]:
-        ident.layout = "interleaved"
-    elif pairs == [(rotated[i], rotated[i + r // 2]) for i in range(r // 2)] and rotated == list(
-        range(rotated[0], rotated[0] + r)
-    ):
-        ident.layout = "half"
-    else:
-        ident.layout = "other"
+    ident.layout = _layout(pairs, rotated)
     a_idx = np.array([p[0] for p in pairs])
     b_idx = np.array([p[1] for p in pairs])
     maa, mbb = mats[:, a_idx, a_idx], mats[:, b_idx, b_idx]
@@ -370,6 +335,51 @@ def analyse(mats: np.ndarray, positions: list[int], *, dtype: str = "float32") -
     phi = np.arctan2(s, c)  # (P, n)
     _frequencies(ident, phi, positions, u)
     return ident
+
+
+def _find_pairs(mats: np.ndarray, zt: float) -> tuple[list[tuple[int, int]], list[str]]:
+    """The dim pairs the matrices rotate (each dim linked to exactly one other), and up to three dims that mix
+    with several."""
+    d = mats.shape[1]
+    off = np.abs(mats).copy()
+    off[:, np.arange(d), np.arange(d)] = 0.0
+    offmax = off.max(axis=0)
+    sym = np.maximum(offmax, offmax.T)
+    links = sym > zt
+    # a slow pair may stay below the dtype's noise level at every probe (e.g. bf16 probes of theta ~ 1e-7):
+    # a dim with no strong link pairs with its strongest weak partner when that is mutual
+    weak = 1e-6
+    partner = np.argmax(sym, axis=1)
+    pairs: list[tuple[int, int]] = []
+    mixing: list[str] = []
+    for a in range(d):
+        nb = np.nonzero(links[a])[0]
+        if len(nb) == 1 and a < nb[0] and np.count_nonzero(links[nb[0]]) == 1:
+            pairs.append((a, int(nb[0])))
+        elif (
+            len(nb) == 0
+            and sym[a, partner[a]] > weak
+            and partner[partner[a]] == a
+            and a < partner[a]
+            and np.count_nonzero(links[partner[a]]) == 0
+        ):
+            pairs.append((a, int(partner[a])))
+        elif len(nb) > 1 and len(mixing) < 3:
+            mixing.append(
+                f"dim {a} mixes with dims {', '.join(str(int(b)) for b in nb[:6])}{' ...' if len(nb) > 6 else ''}"
+            )
+    return pairs, mixing
+
+
+def _layout(pairs: list[tuple[int, int]], rotated: list[int]) -> str:
+    """'interleaved', 'half' or 'other' for the pairs found (the rotated dims sorted)."""
+    r = len(rotated)
+    r0 = rotated[0]
+    if pairs == [(r0 + 2 * i, r0 + 2 * i + 1) for i in range(r // 2)]:
+        return "interleaved"
+    if pairs == [(rotated[i], rotated[i + r // 2]) for i in range(r // 2)] and rotated == list(range(r0, r0 + r)):
+        return "half"
+    return "other"
 
 
 def _permutation(mats: np.ndarray, positions: list[int], zt: float) -> np.ndarray | None:

@@ -12,11 +12,12 @@ here calls a target or imports the checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..diagnosis import CAUSES
+from ..protocol import Implementation
 from ..spec import RopeSpec
 from .identify import Identification
 
@@ -30,6 +31,7 @@ __all__ = [
     "VERIFY_MAX_POSITION",
     "Check",
     "Finding",
+    "RunContext",
     "VerifyReport",
     "finding_rank",
 ]
@@ -92,6 +94,38 @@ INDEPENDENT_CODES = frozenset(
         "not_tensor",
     }
 )
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What one verification holds fixed, handed to every check instead of a long parameter list.
+
+    ``impl`` is the target as the checks call it (for multi-axis RoPE: the 1-D view), ``outer`` the
+    multi-axis target itself; ``top`` is the last position of the valid range; ``spec`` is None
+    until identification has built one (no spec given).
+    """
+
+    impl: Implementation
+    spec: RopeSpec | None
+    head_dim: int
+    dtypes: tuple[str, ...]
+    device: str
+    top: int
+    seed: int = 0
+    allow_inplace: bool = False
+    backward: bool = True
+    conventions: Mapping[str, Any] = field(default_factory=dict)
+    outer: Implementation | None = None
+
+    @property
+    def rope(self) -> RopeSpec:
+        """The spec, for the checks that run once it is known (given, or built from identification)."""
+        assert self.spec is not None, "the checks after identification need a spec"
+        return self.spec
+
+    def with_(self, **changes: Any) -> RunContext:
+        """A copy with some fields changed (a spec once identified, a narrower range)."""
+        return replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from ..protocol import Implementation
 from ..reference import apply_rope
 from ..spec import RopeSpec
 from ..tolerance import tolerance
-from .model import Check, VerifyReport
+from .model import Check, RunContext, VerifyReport
 from .probes import random_x
 
 __all__ = ["AXIS_WORDS", "AxisIdentification", "check_multi_axis", "identify_axes", "text_view"]
@@ -173,13 +173,15 @@ def _cause(got: list[int | None], expected: list[int], axes: MultiAxis) -> tuple
     return "axes_wrong", "the pairs turn by other position axes than the spec's"
 
 
-def check_multi_axis(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str
-) -> AxisIdentification | None:
-    """Record the zero probe and the pair -> axis identification; the identification, or None when it failed."""
+def check_multi_axis(report: VerifyReport, ctx: RunContext, dtype: str) -> AxisIdentification | None:
+    """Record the zero probe and the pair -> axis identification; the identification, or None when it failed.
+
+    ``ctx.impl`` is the multi-axis target (positions ``(axes, batch, seq)``).
+    """
+    spec = ctx.rope
     assert spec.axes is not None
     try:
-        ident = identify_axes(impl, spec, dtype, device)
+        ident = identify_axes(ctx.impl, spec, dtype, ctx.device)
     except Exception as exc:  # the interface check of the 1-D view reports a raising target
         report.add(Check("multiaxis:pairs", "identification", "skip", f"not run: the target raised {exc!r}", dtype))
         return None
@@ -264,13 +266,15 @@ def _positions(rng: np.random.Generator, n: int, batch: int, seq: int, top: int)
     return rng.integers(0, top + 1, size=(n, batch, seq))
 
 
-def check_axes_reference(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, top: int
-) -> None:
-    """Outputs at independent per-axis positions against the fp64 reference (the 1-D error model's bound)."""
+def check_axes_reference(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
+    """Outputs at independent per-axis positions against the fp64 reference (the 1-D error model's bound).
+
+    ``ctx.impl`` is the multi-axis target (positions ``(axes, batch, seq)``).
+    """
+    impl, spec, device = ctx.impl, ctx.rope, ctx.device
     n = len(spec.axis_names)
-    rng = np.random.default_rng(seed + 11)
-    top = min(top, AXES_MAX_POSITION - 1)
+    rng = np.random.default_rng(ctx.seed + 11)
+    top = min(ctx.top, AXES_MAX_POSITION - 1)
     pos = _positions(rng, n, 2, 16, top)
     x = random_x(rng, (2, 16, 2, spec.head_dim), dtype)
     try:
@@ -310,13 +314,15 @@ def check_axes_reference(
         )
 
 
-def check_axes_relative(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, top: int
-) -> None:
-    """Scores unchanged when one axis, or all of them, shift for q and k alike (per-axis relative position)."""
+def check_axes_relative(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
+    """Scores unchanged when one axis, or all of them, shift for q and k alike (per-axis relative position).
+
+    ``ctx.impl`` is the multi-axis target (positions ``(axes, batch, seq)``).
+    """
+    impl, spec, device = ctx.impl, ctx.rope, ctx.device
     n = len(spec.axis_names)
-    rng = np.random.default_rng(seed + 13)
-    top = min(top, AXES_MAX_POSITION - 1)
+    rng = np.random.default_rng(ctx.seed + 13)
+    top = min(ctx.top, AXES_MAX_POSITION - 1)
     pos = _positions(rng, n, 1, 8, top // 2)
     q = random_x(rng, (1, 8, 1, spec.head_dim), dtype)
     k = random_x(rng, (1, 8, 1, spec.head_dim), dtype)

@@ -55,7 +55,7 @@ from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
 from .compiled import choose_backend, mark_compiled_only
-from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, VerifyReport
+from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, RunContext, VerifyReport
 from .multiaxis import check_axes_reference, check_axes_relative, check_multi_axis, text_view
 from .probes import identification_dtype
 from .ranges import valid_range
@@ -201,9 +201,12 @@ def verify(
     try:
         with _Deadline(timeout):
             if outer is not None and spec is not None:
-                _run_axes(report, outer, impl, spec, dts, dev, top, allow_inplace, seed, backward)
+                _run_axes(report, RunContext(impl, spec, d, dts, dev, top, seed, allow_inplace, backward, {}, outer))
             else:
-                _run(report, impl, spec, d, dts, dev, top, allow_inplace, seed, dict(conventions or {}), backward)
+                _run(
+                    report,
+                    RunContext(impl, spec, d, dts, dev, top, seed, allow_inplace, backward, dict(conventions or {})),
+                )
     except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
     except Exception as exc:
@@ -288,60 +291,40 @@ def _declared_convention(fn: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _run_axes(
-    report: VerifyReport,
-    outer: Implementation,
-    impl: Implementation,
-    spec: RopeSpec,
-    dts: tuple[str, ...],
-    dev: str,
-    top: int,
-    allow_inplace: bool,
-    seed: int,
-    backward: bool = True,
-) -> None:
+def _run_axes(report: VerifyReport, ctx: RunContext) -> None:
     """Multi-axis RoPE: the pair -> axis identification, the 1-D view, then per-axis reference and relative position."""
+    dts = ctx.dtypes
+    axes = ctx.with_(impl=ctx.outer)  # the per-axis checks call the multi-axis target itself
     idt = "float32" if "float32" in dts else dts[0]
     report.begin("the pair -> axis identification")
-    if check_multi_axis(report, outer, spec, idt, dev) is None and any(c.status == "fail" for c in report.checks):
+    if check_multi_axis(report, axes, idt) is None and any(c.status == "fail" for c in report.checks):
         return  # the structural finding is the root cause; the rest would only repeat it
-    _run(report, impl, spec, spec.head_dim, dts, dev, top, allow_inplace, seed, {}, backward)
+    _run(report, ctx.with_(conventions={}))
     failed = {c.dtype for c in report.checks if c.category == "interface" and c.status == "fail"}
     for dt in dts:
         if dt in failed:
             continue
         report.begin(f"the per-axis reference check ({dt})")
-        check_axes_reference(report, outer, spec, dt, dev, seed, top)
+        check_axes_reference(report, axes, dt)
     report.begin("the per-axis relative position check")
-    check_axes_relative(report, outer, spec, idt, dev, seed, top)
+    check_axes_relative(report, axes, idt)
 
 
-def _run(
-    report: VerifyReport,
-    impl: Implementation,
-    spec: RopeSpec | None,
-    d: int,
-    dts: tuple[str, ...],
-    dev: str,
-    top: int,
-    allow_inplace: bool,
-    seed: int,
-    conventions: dict[str, Any],
-    backward: bool = True,
-) -> None:
-    rng = np.random.default_rng(seed)
+def _run(report: VerifyReport, ctx: RunContext) -> None:
+    rng = np.random.default_rng(ctx.seed)
     usable = []
-    for dt in dts:
+    for dt in ctx.dtypes:
         report.begin(f"the interface check ({dt})")
-        if check_interface(report, impl, d, dt, dev, allow_inplace, rng):
+        if check_interface(report, ctx, dt, rng):
             usable.append(dt)
     if not usable:
         return
     idt = identification_dtype(usable)
     report.begin("the heads check")
-    if check_heads(report, impl, d, idt, dev, seed):
+    spec = ctx.spec
+    if check_heads(report, ctx, idt):
         report.begin("identification")
-        spec = check_identification(report, impl, spec, d, idt, dev, top, conventions)
+        spec = check_identification(report, ctx, idt)
     else:  # identification puts one basis vector in each head: meaningless when heads are mixed
         report.add(
             Check(
@@ -355,18 +338,19 @@ def _run(
     report.spec = spec
     if spec is None:
         return
+    ctx = ctx.with_(spec=spec)
     report.begin("the batch rows check")
-    check_rows(report, impl, spec, idt, dev, seed, top)
-    sentinel = DtypeSentinel(impl, spec, idt, dev, seed, top)
+    check_rows(report, ctx, idt)
+    sentinel = DtypeSentinel(ctx, idt)
     for dt in usable:  # before the behaviour checks: their long calls may fill a target's caches
         report.begin(f"the precision check ({dt})")
-        check_precision(report, impl, spec, dt, dev, seed, top)
+        check_precision(report, ctx, dt)
         sentinel.check(report, dt, f"the {dt} precision check")
     report.begin("the dtype state check")
-    check_dtype_state(report, impl, spec, usable, sentinel, dev, seed, top)
+    check_dtype_state(report, ctx, usable, sentinel)
     report.begin("the behaviour checks (properties, positions, lengths, decode)")
-    check_behaviour(report, impl, spec, idt, dev, seed, top)
-    if backward:  # last: the behaviour checks' verdicts come from calls without autograd
+    check_behaviour(report, ctx, idt)
+    if ctx.backward:  # last: the behaviour checks' verdicts come from calls without autograd
         for dt in usable:
             report.begin(f"the backward checks ({dt})")
-            check_gradients(report, impl, spec, dt, dev, seed, top)
+            check_gradients(report, ctx, dt)

@@ -19,17 +19,18 @@ most ``top + 1`` tokens); a scenario that cannot be expressed there is a SKIP wi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..diagnosis import explain, sentence
+from ..diagnosis import Diagnosis, explain, length_dependence
 from ..errors import TargetError, UsageError
-from ..protocol import Implementation
 from ..reference import apply_rope
 from ..schedules import DynamicNTK, LongRoPE
 from ..spec import RopeSpec
 from .evidence import against_reference, raised_check, record_deviation
 from .identify import position_cap
-from .model import Check, VerifyReport
+from .model import Check, RunContext, VerifyReport
 from .probes import per_position_bound, random_x
 
 __all__ = ["check_past_original", "check_scenarios"]
@@ -37,13 +38,13 @@ __all__ = ["check_past_original", "check_scenarios"]
 _ROW_HINT = "use each row's own positions as given (int64 (batch, seq)), for any values in the range"
 
 
-def check_scenarios(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
-) -> None:
+def check_scenarios(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
     """Left padding, per-row positions, decode, call lengths and the state after a long call."""
-    rng = np.random.default_rng(seed + 1)
+    impl, spec = ctx.impl, ctx.rope
+    rng = np.random.default_rng(ctx.seed + 1)
     d = spec.head_dim
-    top = position_cap(spec, max_position)
+    top = position_cap(spec, ctx.top)
+    ctx = ctx.with_(top=top)
     length_cap = top + 1
     if spec.depends_on_length:
         length_cap = min(length_cap, spec.scaling.original_max_position_embeddings)  # type: ignore[union-attr]
@@ -76,25 +77,19 @@ def check_scenarios(
             continue
         x = random_x(rng, (pos.shape[0], pos.shape[1], 2, d), dtype)
         try:
-            _, err, bound, pb = against_reference(impl, spec, x, pos, dtype, device)
+            dev = against_reference(ctx, x, pos, dtype)
         except (TargetError, UsageError) as exc:
-            raised_check(report, f"positions:{key}", "behaviour", f"{what}: {exc}", dtype, impl, d, device, top)
+            raised_check(report, ctx, Check(f"positions:{key}", "behaviour", "fail", f"{what}: {exc}", dtype))
             continue
         via = " (per-row calls: the target takes one offset per call)" if impl.convention == "offset" else ""
-        record_deviation(report, f"positions:{key}", what + via, err, bound, pb, dtype, "positions", _ROW_HINT)
-    _lengths(report, impl, spec, dtype, device, rng, length_cap)
+        failed = Check(f"positions:{key}", "behaviour", "fail", what + via, dtype, _ROW_HINT, "positions")
+        record_deviation(report, failed, dev)
+    _lengths(report, ctx, dtype, rng, length_cap)
 
 
-def _lengths(
-    report: VerifyReport,
-    impl: Implementation,
-    spec: RopeSpec,
-    dtype: str,
-    device: str,
-    rng: np.random.Generator,
-    length_cap: int,
-) -> None:
+def _lengths(report: VerifyReport, ctx: RunContext, dtype: str, rng: np.random.Generator, length_cap: int) -> None:
     """The same token at the same position in calls of different lengths; the short call again after the longest."""
+    impl, spec = ctx.impl, ctx.rope
     d = spec.head_dim
     lengths = sorted({n for n in (1, 7, 2047, 2049, 4097, 8193) if n <= length_cap} | {min(length_cap, 8193)})
     if impl.convention == "none":
@@ -106,24 +101,37 @@ def _lengths(
         x = np.zeros((1, n, 1, d))
         x[0, :, 0] = probe[0, 0, 0]
         try:
-            got = impl.run(x, np.arange(n, dtype=np.int64)[None], dtype=dtype, device=device)
+            got = impl.run(x, np.arange(n, dtype=np.int64)[None], dtype=dtype, device=ctx.device)
         except (TargetError, UsageError) as exc:
-            raised_check(report, "lengths", "behaviour", f"a call of length {n}: {exc}", dtype, impl, d, device, n - 1)
+            raised_check(
+                report,
+                ctx.with_(top=n - 1),
+                Check("lengths", "behaviour", "fail", f"a call of length {n}: {exc}", dtype),
+            )
             return
         outs.append(got[0, :, 0])
-    # state: the short call again after the longest one must give the same result
+    if not _state_after_longest(report, ctx, dtype, np.ascontiguousarray(x[:, : lengths[0]]), outs[0], lengths):
+        return
+    scale = max(spec.attention_factor, 1.0) * float(np.abs(probe).max())
+    _length_verdict(report, spec, dtype, lengths, outs, scale)
+
+
+def _state_after_longest(
+    report: VerifyReport,
+    ctx: RunContext,
+    dtype: str,
+    short: np.ndarray,
+    first: np.ndarray,
+    lengths: list[int],
+) -> bool:
+    """The short call ``short`` again after the longest one must give ``first`` again; False when the target raised."""
+    scale = max(ctx.rope.attention_factor, 1.0) * float(np.abs(short).max())  # every token of ``short`` is the probe
     try:
-        again = impl.run(
-            np.ascontiguousarray(x[:, : lengths[0]]),
-            np.arange(lengths[0], dtype=np.int64)[None],
-            dtype=dtype,
-            device=device,
-        )[0, :, 0]
+        again = ctx.impl.run(short, np.arange(lengths[0], dtype=np.int64)[None], dtype=dtype, device=ctx.device)
     except (TargetError, UsageError) as exc:
         report.add(Check("state", "behaviour", "fail", f"a call after a long one: {exc}", dtype, "", "raised"))
-        return
-    diff = float(np.abs(again - outs[0]).max(initial=0.0))
-    scale = max(spec.attention_factor, 1.0) * float(np.abs(probe).max())
+        return False
+    diff = float(np.abs(again[0, :, 0] - first).max(initial=0.0))
     if diff > 3 * float(per_position_bound(dtype, np.array([lengths[0]]), scale)[0]):
         report.add(
             Check(
@@ -144,6 +152,13 @@ def _lengths(
                 "state", "behaviour", "pass", f"the same result before and after a call of length {lengths[-1]}", dtype
             )
         )
+    return True
+
+
+def _length_verdict(
+    report: VerifyReport, spec: RopeSpec, dtype: str, lengths: list[int], outs: list[np.ndarray], scale: float
+) -> None:
+    """A token must rotate the same in calls of every length: the worst pair of consecutive lengths, in words."""
     worst, where = 0.0, None
     for k in range(1, len(lengths)):
         m = min(lengths[k - 1], lengths[k])
@@ -159,45 +174,51 @@ def _lengths(
         )
         return
     a, b, j, e = where  # type: ignore[misc]
-    ntk = isinstance(spec.scaling, DynamicNTK)
     msg = (
         f"the token at position {j} rotates differently in a call of length {a} and one of length {b} "
         f"(differs by {e:.3g})"
     )
-    if ntk:
-        text, hint = sentence("ntk_call_length", detail=msg + ", below the original context where dynamic NTK is fixed")
-    else:
-        text, hint = (
+    text, hint, cause = length_dependence(
+        spec,
+        msg + ", below the original context where dynamic NTK is fixed",
+        otherwise=(
             msg,
-            (
-                "frequencies must not depend on the call's length (caches must not be rebuilt differently past a "
-                "threshold)"
-            ),
-        )
-    report.add(
-        Check(
-            "lengths",
-            "behaviour",
-            "fail",
-            msg,
-            dtype,
-            hint,
-            "length_dependence",
-            cause="ntk_call_length" if ntk else None,
+            "frequencies must not depend on the call's length (caches must not be rebuilt differently past a "
+            "threshold)",
         ),
-        text,
     )
+    report.add(Check("lengths", "behaviour", "fail", msg, dtype, hint, "length_dependence", cause=cause), text)
 
 
-def check_past_original(
-    report: VerifyReport, impl: Implementation, spec: RopeSpec, dtype: str, device: str, seed: int, max_position: int
-) -> None:
+@dataclass(frozen=True)
+class _Reach:
+    """The calls that reach position ``p`` past L0 (``decode``, ``prefill``), and how far each is off.
+
+    ``toks`` are the compared tokens at ``probe`` positions, ``bound`` their bound, ``ratios`` each call's
+    error over it.
+    """
+
+    p: int
+    l0: int
+    calls: dict[str, np.ndarray]
+    ratios: dict[str, np.ndarray]
+    toks: np.ndarray
+    probe: np.ndarray
+    bound: np.ndarray
+
+    @property
+    def bad(self) -> set[str]:
+        return {k for k, r in self.ratios.items() if r.max() > 1}
+
+
+def check_past_original(report: VerifyReport, ctx: RunContext, dtype: str) -> None:
     """For dynamic NTK and LongRoPE: calls whose largest position is L0 or the range's end, against the reference."""
+    spec = ctx.rope
     if not isinstance(spec.scaling, (DynamicNTK, LongRoPE)):
         return
     l0 = spec.scaling.original_max_position_embeddings
     name = "past_original"
-    top = max_position
+    top = ctx.top
     if top < l0:
         report.add(
             Check(
@@ -210,37 +231,18 @@ def check_past_original(
             )
         )
         return
-    d = spec.head_dim
-    rng = np.random.default_rng(seed + 7)
-    short = random_x(rng, (1, 8, 2, d), dtype)
+    rng = np.random.default_rng(ctx.seed + 7)
+    short = random_x(rng, (1, 8, 2, spec.head_dim), dtype)
     checked: list[str] = []
     for p in sorted({l0, top}):
-        probe = np.array(sorted({p // 2, p - 1, p}), dtype=np.int64)  # where the prefill's tokens are compared
-        toks = random_x(rng, (1, len(probe), 2, d), dtype)
-        want = apply_rope(toks, probe[None, :, None], spec, seq_len=p + 1)
-        scale = max(spec.attention_factor, 1.0) * float(np.abs(toks).max())
-        bound = per_position_bound(dtype, np.broadcast_to(probe[None, :, None, None], toks.shape), scale)
-        calls: dict[str, np.ndarray] = {}
         try:
-            if impl.convention != "none":  # a decode step: one token at p, after a short call
-                impl.run(short, np.arange(8)[None], dtype=dtype, device=device)
-                calls["decode"] = impl.run(toks[:, -1:], np.array([[p]]), dtype=dtype, device=device)
-            if p + 1 <= 16384 or impl.convention == "none":  # a prefill of p + 1 tokens, after a short call
-                impl.run(short, np.arange(8)[None], dtype=dtype, device=device)
-                seq = np.zeros((1, p + 1, 2, d))
-                seq[0, probe] = toks[0]
-                calls["prefill"] = impl.run(seq, np.arange(p + 1)[None], dtype=dtype, device=device)[:, probe]
+            reach = _reach(ctx, dtype, rng, short, p)
         except (TargetError, UsageError) as exc:
-            raised_check(report, name, "behaviour", f"a call reaching position {p}: {exc}", dtype, impl, d, device, top)
+            raised_check(report, ctx, Check(name, "behaviour", "fail", f"a call reaching position {p}: {exc}", dtype))
             return
-        ratios = {
-            k: np.abs(v - (want[:, -1:] if k == "decode" else want)) / (bound[:, -1:] if k == "decode" else bound)
-            for k, v in calls.items()
-        }
-        bad = {k for k, r in ratios.items() if r.max() > 1}
-        checked.append(f"{' and '.join(calls)} at {p}")
-        if bad:
-            _past_original_finding(report, spec, dtype, p, l0, calls, bad, ratios, toks, probe, bound)
+        checked.append(f"{' and '.join(reach.calls)} at {p}")
+        if reach.bad:
+            _past_original_finding(report, spec, dtype, reach)
             return
     report.add(
         Check(
@@ -254,20 +256,35 @@ def check_past_original(
     )
 
 
-def _past_original_finding(
-    report: VerifyReport,
-    spec: RopeSpec,
-    dtype: str,
-    p: int,
-    l0: int,
-    calls: dict[str, np.ndarray],
-    bad: set[str],
-    ratios: dict[str, np.ndarray],
-    toks: np.ndarray,
-    probe: np.ndarray,
-    bound: np.ndarray,
-) -> None:
+def _reach(ctx: RunContext, dtype: str, rng: np.random.Generator, short: np.ndarray, p: int) -> _Reach:
+    """A decode step at ``p`` and a prefill of ``p + 1`` tokens, each after the ``short`` call, vs the reference."""
+    impl, spec, device, d = ctx.impl, ctx.rope, ctx.device, ctx.rope.head_dim
+    probe = np.array(sorted({p // 2, p - 1, p}), dtype=np.int64)  # where the prefill's tokens are compared
+    toks = random_x(rng, (1, len(probe), 2, d), dtype)
+    want = apply_rope(toks, probe[None, :, None], spec, seq_len=p + 1)
+    scale = max(spec.attention_factor, 1.0) * float(np.abs(toks).max())
+    bound = per_position_bound(dtype, np.broadcast_to(probe[None, :, None, None], toks.shape), scale)
+    calls: dict[str, np.ndarray] = {}
+    if impl.convention != "none":  # a decode step: one token at p, after a short call
+        impl.run(short, np.arange(8)[None], dtype=dtype, device=device)
+        calls["decode"] = impl.run(toks[:, -1:], np.array([[p]]), dtype=dtype, device=device)
+    if p + 1 <= 16384 or impl.convention == "none":  # a prefill of p + 1 tokens, after a short call
+        impl.run(short, np.arange(8)[None], dtype=dtype, device=device)
+        seq = np.zeros((1, p + 1, 2, d))
+        seq[0, probe] = toks[0]
+        calls["prefill"] = impl.run(seq, np.arange(p + 1)[None], dtype=dtype, device=device)[:, probe]
+    ratios = {
+        k: np.abs(v - (want[:, -1:] if k == "decode" else want)) / (bound[:, -1:] if k == "decode" else bound)
+        for k, v in calls.items()
+    }
+    assert isinstance(spec.scaling, (DynamicNTK, LongRoPE))
+    return _Reach(p, spec.scaling.original_max_position_embeddings, calls, ratios, toks, probe, bound)
+
+
+def _past_original_finding(report: VerifyReport, spec: RopeSpec, dtype: str, reach: _Reach) -> None:
+    """The finding for calls past L0 that are off: which call decides, a stale cache, or the frequencies named."""
     name = "past_original"
+    p, calls, ratios, bad = reach.p, reach.calls, reach.ratios, reach.bad
     kind = "dynamic NTK" if isinstance(spec.scaling, DynamicNTK) else "LongRoPE"
     ev = "; ".join(f"{k} off by up to {float(ratios[k].max()):.3g}x the bound" for k in calls) + (
         f" (a call reaching position {p}, after a short call)"
@@ -280,37 +297,18 @@ def _past_original_finding(
             f"({'one token' if wrong == 'decode' else f'{p + 1} tokens'}): the frequencies follow the call's token "
             "count, not its largest position"
         )
-        if kind == "dynamic NTK":
-            msg, hint = sentence("ntk_call_length", detail=detail)
-            cause: str | None = "ntk_call_length"
-        else:
-            msg, hint, cause = (
+        msg, hint, cause = length_dependence(
+            spec,
+            detail,
+            otherwise=(
                 f"{kind} factors chosen from the call, not its largest position: {detail}",
                 "choose the factors from max(position_ids) + 1 of each call",
-                None,
-            )
+            ),
+        )
         report.add(Check(name, "behaviour", "fail", ev, dtype, hint, "length_dependence", cause=cause), msg)
         return
     key = "prefill" if "prefill" in bad else next(iter(bad))
-    got = calls[key]
-    tokens, positions, bnd = (
-        (toks[:, -1:], probe[None, -1:], bound[:, -1:]) if key == "decode" else (toks, probe[None], bound)
-    )
-    diag = None
-    below = positions[0] < p  # the call's other tokens first: the token at p itself may be off in another way too
-    for keep in ([below] if below.any() else []) + [np.ones_like(below)]:
-        diag = explain(
-            got[:, keep],
-            tokens[:, keep],
-            positions[:, keep],
-            spec,
-            dtype=dtype,
-            bound=bnd[:, keep],
-            seq_len=p + 1,
-            families=frozenset({"frequencies"}),
-        )
-        if diag is not None:
-            break
+    diag = _explain_reach(spec, dtype, reach, key)
     if diag is not None and diag.cause == "ntk_length_wrong" and diag.where.get("length", 0) > p + 1:
         msg = (
             f"a call reaching position {p} (after a short call) is rotated with the dynamic-NTK frequencies of an "
@@ -325,20 +323,38 @@ def _past_original_finding(
         )
         return
     r = ratios[key]
+    positions = reach.probe[None, -1:] if key == "decode" else reach.probe[None]
     first = int(positions[0][np.nonzero((r > 1).any(axis=(0, 2, 3)))[0][0]])
     msg = (
-        f"past original_max_position_embeddings ({l0}) the frequencies are not the spec's {kind} ones for the call: "
-        f"in a call reaching position {p}, the token at position {first} is off by {float(r.max()):.3g}x the bound"
+        f"past original_max_position_embeddings ({reach.l0}) the frequencies are not the spec's {kind} ones for the "
+        f"call: in a call reaching position {p}, the token at position {first} is off by {float(r.max()):.3g}x the "
+        "bound"
     )
-    report.add(
-        Check(
-            name,
-            "behaviour",
-            "fail",
-            ev,
-            dtype,
-            f"follow the spec's {kind} schedule for calls past {l0}",
-            "frequencies",
-        ),
-        msg,
+    hint = f"follow the spec's {kind} schedule for calls past {reach.l0}"
+    report.add(Check(name, "behaviour", "fail", ev, dtype, hint, "frequencies"), msg)
+
+
+def _explain_reach(spec: RopeSpec, dtype: str, reach: _Reach, key: str) -> Diagnosis | None:
+    """The frequency cause that explains call ``key``'s output: the call's other tokens first (the token at p
+    itself may be off in another way too), then every token."""
+    p, got = reach.p, reach.calls[key]
+    tokens, positions, bnd = (
+        (reach.toks[:, -1:], reach.probe[None, -1:], reach.bound[:, -1:])
+        if key == "decode"
+        else (reach.toks, reach.probe[None], reach.bound)
     )
+    below = positions[0] < p
+    for keep in ([below] if below.any() else []) + [np.ones_like(below)]:
+        diag = explain(
+            got[:, keep],
+            tokens[:, keep],
+            positions[:, keep],
+            spec,
+            dtype=dtype,
+            bound=bnd[:, keep],
+            seq_len=p + 1,
+            families=frozenset({"frequencies"}),
+        )
+        if diag is not None:
+            return diag
+    return None

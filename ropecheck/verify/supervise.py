@@ -36,7 +36,6 @@ from ..isolate import DEFAULT_MEMORY_LIMIT, ChildEnded, Outcome, TargetProcess, 
 from ..protocol import CONVENTIONS, Implementation
 from ..spec import RopeSpec
 from .model import VERIFY_MAX_POSITION, Check, VerifyReport
-from .run import verify
 
 __all__ = ["PROCESS_CODES", "Loaded", "verify_isolated"]
 
@@ -136,6 +135,8 @@ def verify_isolated(
     """
     options = dict(options, dtypes=dtypes)
     if not available():  # pragma: no cover - POSIX machines only
+        from .run import verify  # heavy: the checks
+
         loaded = load()
         fn = loaded.fn if isinstance(loaded, Loaded) else loaded
         report = verify(fn, spec, head_dim=head_dim, positions_mode=positions_mode, name=name, timeout=timeout,
@@ -168,6 +169,9 @@ def _judge(
     options: dict[str, Any],
 ) -> VerifyReport:
     """Load the target in the child, then run the whole verdict here with its calls answered there."""
+    process.launch()  # the child imports the target (and torch) while this process imports the checks
+    from .run import verify  # heavy: the checks, the reference, the diagnoses
+
     meta = process.start()
     status = meta.get("status") if isinstance(meta, dict) else None
     if status == "usage":

@@ -128,15 +128,16 @@ def test_numpy_target_in_axes_mode() -> None:
 def test_per_axis_checks_bite(name: str, reference_fails: bool, relative_fails: bool) -> None:
     """The per-axis reference and relative-position checks on their own (verify runs them after the identification)."""
     from ropecheck.protocol import as_implementation
-    from ropecheck.verify.model import VerifyReport
+    from ropecheck.verify.model import RunContext, VerifyReport
     from ropecheck.verify.multiaxis import check_axes_reference, check_axes_relative
 
     module = _load(next(p for p in TARGET_FILES if p.stem == name))
     spec = RopeSpec.from_hf_config(module.CONFIG, config_key=getattr(module, "CONFIG_KEY", None))
     impl = as_implementation(module.rope, convention="positions")
     report = VerifyReport(name, spec, "given", ("float32",), "cpu", 4096, "axes", 0)
-    check_axes_reference(report, impl, spec, "float32", "cpu", 0, 4095)
-    check_axes_relative(report, impl, spec, "float32", "cpu", 0, 4095)
+    ctx = RunContext(impl, spec, spec.head_dim, ("float32",), "cpu", 4095)
+    check_axes_reference(report, ctx, "float32")
+    check_axes_relative(report, ctx, "float32")
     status = {c.name: c.status for c in report.checks}
     assert status["multiaxis:reference"] == ("fail" if reference_fails else "pass")
     assert status["property:axis_relative_position"] == ("fail" if relative_fails else "pass")
