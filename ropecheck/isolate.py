@@ -220,42 +220,9 @@ def run_isolated(
     pid, status_fd = _spawn(worker)
     os.close(wfd)
     outcome = Outcome(status="lost", timeout=timeout, memory_limit=memory_limit)
-    buffer = bytearray()  # appended in place: a large result (tens of MB) costs linear time, not quadratic
-    final: tuple[Any, ...] | None = None
     deadline = None if timeout is None or not math.isfinite(timeout) else t0 + timeout
-    timed_out = False
-    status: int | None = None
     try:
-        while final is None:  # until the result, not until EOF: a grandchild may hold the pipe open
-            wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready, _, _ = select.select([rfd, status_fd], [], [], wait)
-            if not ready:
-                timed_out = True
-                break
-            if rfd not in ready:  # the worker ended: what it wrote is in the pipe already
-                status = _worker_status(status_fd)
-                if not select.select([rfd], [], [], 0)[0]:
-                    break
-            chunk = os.read(rfd, 1 << 20)
-            if not chunk:
-                break
-            buffer += chunk
-            start = 0
-            while len(buffer) - start >= 8:
-                (size,) = struct.unpack_from("!Q", buffer, start)
-                if len(buffer) - start < 8 + size:
-                    break
-                frame = pickle.loads(bytes(buffer[start + 8 : start + 8 + size]))
-                start += 8 + size
-                if frame[0] == "message":
-                    outcome.messages.append(frame[1])
-                    if on_message is not None:
-                        on_message(frame[1])
-                else:
-                    final = frame
-            del buffer[:start]
-        if final is None and status is None and not timed_out and select.select([status_fd], [], [], 2.0)[0]:
-            status = _worker_status(status_fd)
+        final, status, timed_out = _read_result(rfd, status_fd, deadline, outcome, on_message)
     finally:  # on every path (Ctrl-C too): the child, and whatever it started, does not outlive the call
         kill_tree(pid)
         os.waitpid(pid, 0)
@@ -268,27 +235,71 @@ def run_isolated(
     if timed_out:
         outcome.status = "timeout"
     elif final is not None:
-        kind = final[0]
-        if kind == "ok":
-            outcome.status, outcome.value = "ok", final[1]
-        elif kind == "exited":
-            outcome.status, outcome.exit_code, outcome.error = "exited", final[1], final[2]
-        elif kind == "memory":
-            outcome.status, outcome.error = "memory", final[1]
-        else:
-            outcome.status, outcome.error_type, outcome.error, outcome.traceback = (
-                "raised",
-                final[1],
-                final[2],
-                final[3],
-            )
-            if _looks_like_memory(outcome.error):
-                outcome.status = "memory"
+        _take_final(outcome, final)
     elif status is not None and os.WIFSIGNALED(status):
         outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(status)
     elif status is not None and os.WIFEXITED(status):
         outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(status)
     return outcome
+
+
+def _read_result(
+    rfd: int,
+    status_fd: int,
+    deadline: float | None,
+    outcome: Outcome,
+    on_message: Callable[[Any], None] | None,
+) -> tuple[tuple[Any, ...] | None, int | None, bool]:
+    """(the final frame, the worker's wait status, whether the deadline passed): read until the result,
+    not until EOF -- a grandchild may hold the pipe open; messages go to ``outcome`` as they come."""
+    buffer = bytearray()  # appended in place: a large result (tens of MB) costs linear time, not quadratic
+    final: tuple[Any, ...] | None = None
+    status: int | None = None
+    while final is None:
+        wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        ready, _, _ = select.select([rfd, status_fd], [], [], wait)
+        if not ready:
+            return None, status, True
+        if rfd not in ready:  # the worker ended: what it wrote is in the pipe already
+            status = _worker_status(status_fd)
+            if not select.select([rfd], [], [], 0)[0]:
+                break
+        chunk = os.read(rfd, 1 << 20)
+        if not chunk:
+            break
+        buffer += chunk
+        start = 0
+        while len(buffer) - start >= 8:
+            (size,) = struct.unpack_from("!Q", buffer, start)
+            if len(buffer) - start < 8 + size:
+                break
+            frame = pickle.loads(bytes(buffer[start + 8 : start + 8 + size]))
+            start += 8 + size
+            if frame[0] != "message":
+                final = frame
+                continue
+            outcome.messages.append(frame[1])
+            if on_message is not None:
+                on_message(frame[1])
+        del buffer[:start]
+    if final is None and status is None and select.select([status_fd], [], [], 2.0)[0]:
+        status = _worker_status(status_fd)
+    return final, status, False
+
+
+def _take_final(outcome: Outcome, final: tuple[Any, ...]) -> None:
+    """The outcome the child's last frame reports (its value, how it exited, its exception)."""
+    kind = final[0]
+    if kind == "ok":
+        outcome.status, outcome.value = "ok", final[1]
+    elif kind == "exited":
+        outcome.status, outcome.exit_code, outcome.error = "exited", final[1], final[2]
+    elif kind == "memory":
+        outcome.status, outcome.error = "memory", final[1]
+    else:
+        outcome.status, outcome.error_type, outcome.error, outcome.traceback = "raised", final[1], final[2], final[3]
+        if _looks_like_memory(outcome.error):
+            outcome.status = "memory"
 
 
 def _looks_like_memory(error: str | None) -> bool:
@@ -348,11 +359,19 @@ def kill_tree(pid: int) -> None:
         seen |= members
         if not new:
             break
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    for member in seen:
+    for member in seen - {pid}:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(member, signal.SIGKILL)
+    # the root last, and awake: a guardian reaps what it held (no zombie left to an init that never reaps)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGCONT)
+    end = time.monotonic() + 0.5
+    while seen - {pid} and _descendants(pid) and time.monotonic() < end:
+        time.sleep(0.005)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _keep_only_fds(*keep: int) -> None:

@@ -135,15 +135,43 @@ def render_readme(d: dict[str, Any]) -> str:
         "tpos": tpos,
         "fp32_ok": fp32_ok,
         "b_header": "| " + " | ".join(b_cols) + " |",
+        "inv32_first": inv32["first_position"],
+        "inv64_first": inv64["first_position"],
+        "inv64_slope": _f(inv64["phase_error_slope_rad_per_position"]),
+    }
+    for part in (
+        _limit_values(lim),
+        _bf16_values(b),
+        _fp16_values(f),
+        _inv_freq_values(inv, inv64, inv32),
+        _violation_values(v, curves),
+        _tf32_values(t, nearest, truncate),
+    ):
+        values.update(part)
+    return _README_TEMPLATE.format_map(values)
+
+
+def _limit_values(lim: dict[str, Any]) -> dict[str, Any]:
+    return {
         "lim_threshold": lim["threshold_rad"],
         "lim_bound": f"{lim['bound']:,}",
         "lim_measured": f"{lim['measured']:,}",
         "lim_slope": f"{lim['slope_u32']:.2f}",
         "lim_at_2_20": f"{lim['slope_u32'] * 2.0**-24 * 2**20:.2g}",
+    }
+
+
+def _bf16_values(b: dict[str, Any]) -> dict[str, Any]:
+    return {
         "b_from": b["collapsed_to_8192"][0],
         "b_to": b["collapsed_to_8192"][1],
         "b_head_dim": b["params"]["head_dim"],
         "b_base": f"{b['params']['base']:g}",
+    }
+
+
+def _fp16_values(f: dict[str, Any]) -> dict[str, Any]:
+    return {
         "f_head_dim": f["params"]["head_dim"],
         "f_base": f"{f['params']['base']:g}",
         "f_theta": f"{f['params']['theta']:.6f}",
@@ -157,15 +185,22 @@ def render_readme(d: dict[str, Any]) -> str:
         "f_dcos_pos": f["max_abs_dcos_at"]["position"],
         "f_dcos_index": f["max_abs_dcos_at"]["index"],
         "f_careful": _f(f["careful_max_abs_dcos"]),
+    }
+
+
+def _inv_freq_values(inv: dict[str, Any], inv64: dict[str, Any], inv32: dict[str, Any]) -> dict[str, Any]:
+    return {
         "inv_head_dim": inv["params"]["head_dim"],
         "inv_slope": _f(inv["phase_error_slope_rad_per_position"]),
         "inv_measured": _f(inv["measured_angle_slope_rad_per_position"]),
         "inv_first": inv["first_position"],
         "inv_careful": _f(inv["careful_level"]),
         "inv_first_bound": inv["first_position_vs_bound"],
-        "inv32_first": inv32["first_position"],
-        "inv64_first": inv64["first_position"],
-        "inv64_slope": _f(inv64["phase_error_slope_rad_per_position"]),
+    }
+
+
+def _violation_values(v: dict[str, Any], curves: dict[str, Any]) -> dict[str, Any]:
+    return {
         "v_n": v["params"]["n_vectors"],
         "v_seed": v["params"]["seed"],
         "v_head_dim": v["params"]["head_dim"],
@@ -177,6 +212,11 @@ def render_readme(d: dict[str, Any]) -> str:
         "v_fp32_first": _f(curves["fp32"][0]),
         "v_fp32_last": _f(curves["fp32"][-1]),
         "v_careful_growth": f"{curves['bf16-careful'][-1] / curves['bf16-careful'][0]:.1f}",
+    }
+
+
+def _tf32_values(t: dict[str, Any], nearest: dict[str, Any], truncate: dict[str, Any]) -> dict[str, Any]:
+    return {
         "t_near_low": _f(nearest["max_angle_error_rad_0_2047"]),
         "t_trunc_low": _f(truncate["max_angle_error_rad_0_2047"]),
         "t_out_low": _f(t["output_error_max_0_2047"]),
@@ -185,7 +225,6 @@ def render_readme(d: dict[str, Any]) -> str:
         "t_careful_high": _f(t["careful_output_error_max_2048_8191"]),
         "t_careful_bound": _f(t["careful_output_bound_8191"]),
     }
-    return _README_TEMPLATE.format_map(values)
 
 
 _README_TEMPLATE = """# Precision of RoPE in fp32 / bf16 / fp16

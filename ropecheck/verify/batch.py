@@ -19,7 +19,7 @@ from typing import Any
 from ..adapters import ADAPTERS, Adapter
 from ..io import round_floats
 from ..isolate import DEFAULT_MEMORY_LIMIT
-from .model import VerifyReport
+from .model import VerifyOptions, VerifyReport
 from .render import render_markdown
 from .supervise import Loaded, verify_isolated
 
@@ -53,14 +53,11 @@ class AdapterVerdict:
 
 def verify_adapters(
     *,
-    dtypes: Sequence[str],
     devices: Sequence[str | None] = (None,),
-    max_position: int | None = None,
-    seed: int = 0,
-    timeout: float | None = None,
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
     progress: Callable[[str], None] | None = None,
     done: Callable[[AdapterVerdict], None] | None = None,
+    **options: Any,
 ) -> list[AdapterVerdict]:
     """Verify every adapter that can run here on each device (None: the verifier's default device).
 
@@ -68,7 +65,10 @@ def verify_adapters(
     (library missing, CUDA needed) yields one verdict with its ``reason``. Each verdict runs
     in its own child process (:func:`~ropecheck.verify.supervise.verify_isolated`): the
     library is imported there, and a crash in one adapter is that adapter's finding.
+    ``options`` are :class:`~ropecheck.verify.model.VerifyOptions` fields (``dtypes``, ``seed``, ...).
     """
+    o = VerifyOptions().with_(**options)
+    dtypes = tuple(o.dtypes)
     out: list[AdapterVerdict] = []
     for name, adapter in ADAPTERS.items():
         reason = adapter.unavailable_reason()
@@ -94,12 +94,7 @@ def verify_adapters(
             report = verify_isolated(
                 partial(_load_adapter, adapter),
                 spec=adapter.spec,
-                name=f"adapter:{name}",
-                dtypes=judged,
-                device=device,
-                max_position=max_position,
-                seed=seed,
-                timeout=timeout,
+                options=o.with_(name=f"adapter:{name}", dtypes=judged, device=device),
                 memory_limit=memory_limit,
             )
             out.append(AdapterVerdict(name, adapter, report=report, seconds=time.perf_counter() - t0))

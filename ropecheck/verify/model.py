@@ -12,8 +12,8 @@ here calls a target or imports the checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..diagnosis import CAUSES
@@ -22,6 +22,7 @@ from ..spec import RopeSpec
 from .identify import Identification
 
 __all__ = [
+    "VerifyOptions",
     "CAUSE_FAMILIES",
     "DEFAULT_DTYPES",
     "FINDING_CODES",
@@ -94,6 +95,54 @@ INDEPENDENT_CODES = frozenset(
         "not_tensor",
     }
 )
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """How one verdict runs -- every option of ``ropecheck verify`` -- as one frozen value.
+
+    Attributes:
+        head_dim: with no spec, the head dimension to identify the target at.
+        dtypes: dtypes for the interface and precision checks.
+        device: ``"cpu"`` or ``"cuda"`` (default: cuda when available where the target runs).
+        max_position: the valid range: positions 0 .. max_position-1, calls of at most max_position tokens
+            (default: the spec's context or scaled context, else ``context``, else 131072; see :mod:`.ranges`).
+        positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature); ``"axes"``
+            for multi-axis RoPE (``fn(x, positions)`` with positions ``(axes, batch, seq)``; needs ``spec.axes``,
+            see :mod:`.multiaxis`).
+        allow_inplace: do not count mutating x as a failure.
+        seed: the seed of every random input.
+        timeout: seconds; a target still running then is stopped and reported.
+        name: the target's name in the verdict.
+        context: the model's context when there is no spec to carry it (identification).
+        conventions: with no spec, the conventions the target may follow (``direction``, ``rotary_dims``).
+        backward: run the backward checks (:mod:`ropecheck.gradients`) where the target supports autograd.
+        compile: verify the target wrapped in ``torch.compile`` too, and report the compiled verdict with the
+            checks where it differs from the eager one (:mod:`.compiled`).
+        compile_backend: the ``torch.compile`` backend (default: inductor with a C++ compiler, else aot_eager).
+    """
+
+    head_dim: int | None = None
+    dtypes: Sequence[str] = DEFAULT_DTYPES
+    device: str | None = None
+    max_position: int | None = None
+    positions_mode: str | None = None
+    allow_inplace: bool = False
+    seed: int = 0
+    timeout: float | None = None
+    name: str | None = None
+    context: int | None = None
+    conventions: Mapping[str, Any] | None = None
+    backward: bool = True
+    compile: bool = False
+    compile_backend: str | None = None
+
+    def with_(self, **changes: Any) -> VerifyOptions:
+        """A copy with some options changed; an unknown option is a TypeError, as for a function."""
+        unknown = sorted(set(changes) - {f.name for f in fields(self)})
+        if unknown:
+            raise TypeError(f"unknown verify option(s): {', '.join(unknown)}")
+        return replace(self, **changes)
 
 
 @dataclass(frozen=True)

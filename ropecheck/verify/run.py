@@ -43,7 +43,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,12 +55,12 @@ from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
 from .compiled import choose_backend, mark_compiled_only
-from .model import DEFAULT_DTYPES, POSITION_MODES, VERIFY_MAX_POSITION, Check, RunContext, VerifyReport
+from .model import POSITION_MODES, VERIFY_MAX_POSITION, Check, RunContext, VerifyOptions, VerifyReport
 from .multiaxis import check_axes_reference, check_axes_relative, check_multi_axis, text_view
 from .probes import identification_dtype
 from .ranges import valid_range
 
-__all__ = ["verify"]
+__all__ = ["VerifyOptions", "verify"]
 
 
 class _Timeout(BaseException):
@@ -98,45 +98,20 @@ class _Deadline:
 def verify(
     fn: Callable[..., Any] | Implementation,
     spec: RopeSpec | None = None,
+    options: VerifyOptions | None = None,
     *,
-    head_dim: int | None = None,
-    dtypes: Sequence[str] = DEFAULT_DTYPES,
-    device: str | None = None,
-    max_position: int | None = None,
-    positions_mode: str | None = None,
-    allow_inplace: bool = False,
-    seed: int = 0,
-    timeout: float | None = None,
-    name: str | None = None,
     listener: Callable[[str, Any], None] | None = None,
-    context: int | None = None,
-    conventions: Mapping[str, Any] | None = None,
-    backward: bool = True,
-    compile: bool = False,
-    compile_backend: str | None = None,
+    **changes: Any,
 ) -> VerifyReport:
     """Verify ``fn`` (canonical protocol) against ``spec``; with no spec, identify it and check it for consistency.
 
     Args:
         fn: ``fn(x, positions)``, ``fn(x, offset)`` or ``fn(x)``; x is (batch, seq, heads, head_dim).
         spec: what it should implement; None identifies the target (needs ``head_dim``).
-        dtypes: dtypes for the interface and precision checks.
-        device: ``"cpu"`` or ``"cuda"`` (default: cuda when available).
-        max_position: the valid range: positions 0 .. max_position-1, calls of at most max_position tokens
-            (default: the spec's context or scaled context, else ``context``, else 131072; see :mod:`.ranges`).
-        positions_mode: ``"tensor"``, ``"offset"`` or ``"implicit"`` (default: from the signature); ``"axes"``
-            for multi-axis RoPE (``fn(x, positions)`` with positions ``(axes, batch, seq)``; needs ``spec.axes``,
-            see :mod:`.multiaxis`).
-        allow_inplace: do not count mutating x as a failure.
-        timeout: seconds; a target still running then is stopped and reported (main thread, POSIX).
+        options: how the verdict runs (:class:`VerifyOptions`); ``changes`` override its fields by name
+            (``verify(fn, spec, dtypes=("float32",), max_position=4096)``).
         listener: told ``("start", report)`` once, then ``("stage", name)`` and ``("check", (check,
             message))`` as the run goes -- how a supervising process keeps a partial verdict.
-        context: the model's context when there is no spec to carry it (identification).
-        conventions: with no spec, the conventions the target may follow (``direction``, ``rotary_dims``).
-        backward: run the backward checks (:mod:`ropecheck.gradients`) where the target supports autograd.
-        compile: verify the target wrapped in ``torch.compile`` too, and report the compiled verdict with the
-            checks where it differs from the eager one (:mod:`.compiled`).
-        compile_backend: the ``torch.compile`` backend (default: inductor with a C++ compiler, else aot_eager).
 
     Example:
         >>> from ropecheck.properties import torch_reference
@@ -144,120 +119,120 @@ def verify(
         >>> verify(torch_reference(spec), spec, dtypes=("float32",), max_position=4096).conforms
         True
     """
-    if compile:
-        return _verify_compiled(
-            fn, spec, compile_backend, head_dim=head_dim, dtypes=dtypes, device=device, max_position=max_position,
-            positions_mode=positions_mode, allow_inplace=allow_inplace, seed=seed, timeout=timeout, name=name,
-            listener=listener, context=context, conventions=conventions, backward=backward,
-        )  # fmt: skip
+    o = (options or VerifyOptions()).with_(**changes)
+    if o.compile:
+        return _verify_compiled(fn, spec, o, listener)
     t0 = time.perf_counter()
-    if spec is None and head_dim is None:
-        raise UsageError("give a spec (or head_dim, to identify the target)")
-    d = spec.head_dim if spec is not None else int(head_dim)  # type: ignore[arg-type]
-    dts = tuple(dtype_name(t) for t in dtypes)
-    if not dts:
-        raise UsageError("give at least one dtype")
-    conv = None
-    outer: Implementation | None = None
-    if positions_mode is None and _declared_convention(fn) == "axes":
-        positions_mode = "axes"  # a multi-axis callable (ropecheck.adapters.axes_fn) says so itself
-    if positions_mode == "axes":
+    report, ctx = _prepare(fn, spec, o)
+    if listener is not None:
+        listener("start", report)
+        report.listener = listener
+    _execute(report, ctx, o.timeout)
+    report.prune()
+    report.duration_s = time.perf_counter() - t0
+    return report
+
+
+def _target(
+    fn: Callable[..., Any] | Implementation, spec: RopeSpec | None, o: VerifyOptions
+) -> tuple[Implementation, Implementation | None]:
+    """The target as the checks call it, and (multi-axis) the target as it takes its own positions."""
+    conv, mode = None, o.positions_mode
+    if mode is None and _declared_convention(fn) == "axes":
+        mode = "axes"  # a multi-axis callable (ropecheck.adapters.axes_fn) says so itself
+    if mode == "axes":
         if spec is None or spec.axes is None:
             raise UsageError(
                 "--positions axes needs a multi-axis spec: an HF config with rope_scaling.mrope_section "
                 "(Qwen2-VL, Qwen3-VL) or a 2-D vision config (--config-key vision_config)"
             )
-        outer = as_implementation(fn, convention="positions", name=name)
-        fn = text_view(outer, len(spec.axes.axes))
-        name = outer.name
-    elif positions_mode is not None:
-        if positions_mode not in POSITION_MODES and positions_mode not in POSITION_MODES.values():
-            raise UsageError(f"positions mode must be one of {', '.join(POSITION_MODES)}, got {positions_mode!r}")
-        conv = POSITION_MODES.get(positions_mode, positions_mode)
-    impl = as_implementation(fn, convention=conv, name=name)
-    dev = device or ("cuda" if impl.cuda_available() else "cpu")
+        outer = as_implementation(fn, convention="positions", name=o.name)
+        return as_implementation(text_view(outer, len(spec.axes.axes)), name=outer.name), outer
+    if mode is not None:
+        if mode not in POSITION_MODES and mode not in POSITION_MODES.values():
+            raise UsageError(f"positions mode must be one of {', '.join(POSITION_MODES)}, got {mode!r}")
+        conv = POSITION_MODES.get(mode, mode)
+    return as_implementation(fn, convention=conv, name=o.name), None
+
+
+def _prepare(
+    fn: Callable[..., Any] | Implementation, spec: RopeSpec | None, o: VerifyOptions
+) -> tuple[VerifyReport, RunContext]:
+    """Every option checked (a usage error before any check runs); the empty report and the run's context."""
+    if spec is None and o.head_dim is None:
+        raise UsageError("give a spec (or head_dim, to identify the target)")
+    d = spec.head_dim if spec is not None else int(o.head_dim)  # type: ignore[arg-type]
+    dts = tuple(dtype_name(t) for t in o.dtypes)
+    if not dts:
+        raise UsageError("give at least one dtype")
+    impl, outer = _target(fn, spec, o)
+    dev = o.device or ("cuda" if impl.cuda_available() else "cpu")
     if dev not in ("cpu", "cuda") and not dev.startswith("cuda:"):
         raise UsageError(f"device must be 'cpu' or 'cuda', got {dev!r}")
     if dev.startswith("cuda") and not impl.cuda_available():
         raise UsageError("device 'cuda' asked for, but CUDA is not available here")
-    max_position, range_source = valid_range(spec, max_position, context, default=VERIFY_MAX_POSITION)
+    max_position, range_source = valid_range(spec, o.max_position, o.context, default=VERIFY_MAX_POSITION)
     if max_position < 8:
         raise UsageError(f"max_position must be >= 8, got {max_position}")
-    top = max_position - 1
     report = VerifyReport(
-        target=name or impl.name,
+        target=o.name or impl.name,
         spec=spec,
         spec_source="given" if spec is not None else "none",
         dtypes=dts,
         device=dev,
         max_position=max_position,
         convention="axes" if outer is not None else impl.convention,
-        seed=seed,
+        seed=o.seed,
         range_source=range_source,
     )
-    if listener is not None:
-        listener("start", report)
-        report.listener = listener
+    conventions = {} if outer is not None else dict(o.conventions or {})
+    ctx = RunContext(impl, spec, d, dts, dev, max_position - 1, o.seed, o.allow_inplace, o.backward, conventions, outer)
+    return report, ctx
+
+
+def _execute(report: VerifyReport, ctx: RunContext, timeout: float | None) -> None:
+    """Run the checks; the target's failure that escapes them is a finding, ropecheck's own is InternalError."""
     try:
         with _Deadline(timeout):
-            if outer is not None and spec is not None:
-                _run_axes(report, RunContext(impl, spec, d, dts, dev, top, seed, allow_inplace, backward, {}, outer))
+            if ctx.outer is not None and ctx.spec is not None:
+                _run_axes(report, ctx)
             else:
-                _run(
-                    report,
-                    RunContext(impl, spec, d, dts, dev, top, seed, allow_inplace, backward, dict(conventions or {})),
-                )
+                _run(report, ctx)
     except (RopeCheckError, MemoryError):  # a usage error, or out of memory: for the caller (the supervisor)
         raise
     except Exception as exc:
         if not isinstance(exc, TargetError) and not _from_target(exc):
             # nothing of the target's on the stack: a bug in ropecheck, not a finding (exit 70, never 1)
             raise InternalError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from exc
-        report.add(
-            Check(
-                "call",
-                "interface",
-                "fail",
-                f"the target's output could not be processed: {type(exc).__name__}: {exc}",
-                None,
-                "return a tensor of x's shape, dtype and device",
-                "raised",
-            )
-        )
+        what = f"the target's output could not be processed: {type(exc).__name__}: {exc}"
+        report.add(Check("call", "interface", "fail", what, None, "return a tensor of x's shape, dtype and device",
+                         "raised"))  # fmt: skip
     except _Timeout:
-        report.add(
-            Check(
-                "timeout",
-                "interface",
-                "fail",
-                f"the target did not finish within {timeout:g} s and was stopped",
-                None,
-                "look for an endless loop or a blocking call in the target",
-                "timeout",
-            )
-        )
-    report.prune()
-    report.duration_s = time.perf_counter() - t0
-    return report
+        what = f"the target did not finish within {timeout:g} s and was stopped"
+        report.add(Check("timeout", "interface", "fail", what, None,
+                         "look for an endless loop or a blocking call in the target", "timeout"))  # fmt: skip
 
 
 def _verify_compiled(
-    fn: Callable[..., Any] | Implementation, spec: RopeSpec | None, backend: str | None, **options: Any
+    fn: Callable[..., Any] | Implementation,
+    spec: RopeSpec | None,
+    o: VerifyOptions,
+    listener: Callable[[str, Any], None] | None,
 ) -> VerifyReport:
     """The compiled verdict, then the eager one; the compiled report, marked where they differ."""
     t0 = time.perf_counter()
-    listener = options.pop("listener")
-    impl = as_implementation(fn, name=options.get("name"))
-    chosen, note = choose_backend(backend)
+    impl = as_implementation(fn, name=o.name)
+    chosen, note = choose_backend(o.compile_backend)
     if impl.backend == "numpy":
         raise UsageError("--compile needs a torch target (torch.compile); this target takes numpy arrays")
     try:
         target = impl.derive("compile", backend=chosen)
     except TargetError as exc:
         raise UsageError(f"--compile: torch.compile could not wrap the target: {exc}") from None
+    eager_options = o.with_(compile=False, compile_backend=None)
     # compiled first: the eager run's calls must not fill a cache the graph then reads
-    report = verify(target, spec, listener=listener, **options)
-    eager = verify(impl, spec, **options)
+    report = verify(target, spec, eager_options, listener=listener)
+    eager = verify(impl, spec, eager_options)
     mark_compiled_only(report, eager, note)
     report.duration_s = time.perf_counter() - t0
     return report

@@ -35,7 +35,7 @@ from ..host import ProcessHost, TargetHost, target_meta
 from ..isolate import DEFAULT_MEMORY_LIMIT, ChildEnded, Outcome, TargetProcess, available, describe_outcome
 from ..protocol import CONVENTIONS, Implementation
 from ..spec import RopeSpec
-from .model import VERIFY_MAX_POSITION, Check, VerifyReport
+from .model import VERIFY_MAX_POSITION, Check, VerifyOptions, VerifyReport
 
 __all__ = ["PROCESS_CODES", "Loaded", "verify_isolated"]
 
@@ -107,51 +107,44 @@ def verify_isolated(
     load: Callable[[], Any],
     *,
     spec: RopeSpec | None,
-    name: str,
-    dtypes: tuple[str, ...],
-    head_dim: int | None = None,
-    positions_mode: str | None = None,
-    timeout: float | None = None,
+    options: VerifyOptions | None = None,
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
     adjust: Callable[[Implementation, RopeSpec | None], RopeSpec | None] | None = None,
-    **options: Any,
+    **changes: Any,
 ) -> VerifyReport:
     """Verify a target held by a child process; a verdict whatever the target does.
 
     Args:
         load: imports the target and returns it (a callable or a :class:`Loaded`), in the child.
         spec: what it should implement, settled in this process (None: identify it; needs ``head_dim``).
-        name: the target's name for the verdict.
-        timeout: seconds for the whole verdict; a target still running then is stopped (with
-            everything it started) and the verdict says which check it was in.
+        options: how the verdict runs (:class:`~ropecheck.verify.run.VerifyOptions`; ``changes`` override
+            its fields by name). Its ``timeout`` bounds the whole verdict: a target still running then is
+            stopped, with everything it started, and the verdict says which check it was in.
         memory_limit: bytes of address space the child may add (None: no limit).
         adjust: called with the target (an :class:`Implementation`) and the spec before the checks;
             returns the spec to judge against (``--layout auto`` takes the pairing from the target).
-        options: as :func:`~ropecheck.verify.run.verify` (dtypes, device, max_position, seed, ...).
 
     Raises:
         UsageError: ``load`` found a user mistake (exit 2).
         InternalError: a bug in ropecheck (exit 70).
     """
-    options = dict(options, dtypes=dtypes)
+    o = (options or VerifyOptions()).with_(**changes)
     if not available():  # pragma: no cover - POSIX machines only
         from .run import verify  # heavy: the checks
 
         loaded = load()
-        fn = loaded.fn if isinstance(loaded, Loaded) else loaded
-        report = verify(fn, spec, head_dim=head_dim, positions_mode=positions_mode, name=name, timeout=timeout,
-                        **options)  # fmt: skip
+        report = verify(loaded.fn if isinstance(loaded, Loaded) else loaded, spec, o)
         report.notes.append("this platform cannot fork: the target ran in ropecheck's own process")
         return report
-    deadline = None if not timeout else time.monotonic() + timeout
-    process = TargetProcess(partial(_setup, load), memory_limit=memory_limit, deadline=deadline, timeout=timeout)
+    deadline = None if not o.timeout else time.monotonic() + o.timeout
+    process = TargetProcess(partial(_setup, load), memory_limit=memory_limit, deadline=deadline, timeout=o.timeout)
     progress = _Progress()
     try:
-        report = _judge(process, progress, spec, name, head_dim, positions_mode, adjust, options)
+        report = _judge(process, progress, spec, adjust, o)
     except ChildEnded as ended:
-        report = _judge_failure(ended.outcome, progress, name=name, options=options)
+        report = _judge_failure(ended.outcome, progress, o)
     except TargetMemoryError as exc:
-        report = _judge_failure(process.fail("memory", str(exc)).outcome, progress, name=name, options=options)
+        report = _judge_failure(process.fail("memory", str(exc)).outcome, progress, o)
     finally:
         outcome = process.close()
     _note_output(report, outcome)
@@ -162,11 +155,8 @@ def _judge(
     process: TargetProcess,
     progress: _Progress,
     spec: RopeSpec | None,
-    name: str,
-    head_dim: int | None,
-    positions_mode: str | None,
     adjust: Callable[[Implementation, RopeSpec | None], RopeSpec | None] | None,
-    options: dict[str, Any],
+    o: VerifyOptions,
 ) -> VerifyReport:
     """Load the target in the child, then run the whole verdict here with its calls answered there."""
     process.launch()  # the child imports the target (and torch) while this process imports the checks
@@ -185,13 +175,14 @@ def _judge(
     convention = declared if declared in CONVENTIONS else str(meta.get("convention"))
     if convention not in CONVENTIONS:
         convention = "positions"
-    mode = positions_mode or meta.get("positions_mode") or ("axes" if declared == "axes" else None)
+    mode = o.positions_mode or meta.get("positions_mode") or ("axes" if declared == "axes" else None)
     backend = str(meta.get("backend"))
-    impl = Implementation(None, convention, backend if backend in ("torch", "numpy", "jax") else "auto", name,
-                          host=ProcessHost(process))  # fmt: skip
+    impl = Implementation(None, convention, backend if backend in ("torch", "numpy", "jax") else "auto",
+                          o.name or str(meta.get("label")), host=ProcessHost(process))  # fmt: skip
     if adjust is not None:
         spec = adjust(impl, spec)
-    return verify(impl, spec, head_dim=head_dim, positions_mode=mode, name=name, listener=progress.listen, **options)
+    # the deadline is the child's to keep (this process kills it), not an alarm in this process
+    return verify(impl, spec, o.with_(positions_mode=mode, timeout=None), listener=progress.listen)
 
 
 def _note_output(report: VerifyReport, outcome: Outcome) -> None:
@@ -204,19 +195,19 @@ def _note_output(report: VerifyReport, outcome: Outcome) -> None:
             )
 
 
-def _judge_failure(outcome: Outcome, progress: _Progress, *, name: str, options: dict[str, Any]) -> VerifyReport:
+def _judge_failure(outcome: Outcome, progress: _Progress, o: VerifyOptions) -> VerifyReport:
     """The verdict when the child ended before the verdict did: the checks that finished, and what the target did."""
     report = progress.report
     if report is None:
         report = VerifyReport(
-            target=name,
+            target=o.name or "target",
             spec=None,
             spec_source="none",
-            dtypes=tuple(options["dtypes"]),
-            device=options.get("device") or "cpu",
-            max_position=options.get("max_position") or VERIFY_MAX_POSITION,
+            dtypes=tuple(o.dtypes),
+            device=o.device or "cpu",
+            max_position=o.max_position or VERIFY_MAX_POSITION,
             convention="unknown",
-            seed=options.get("seed", 0),
+            seed=o.seed,
         )
     report.listener = None
     if not progress.loaded:
