@@ -15,12 +15,12 @@ Example:
     True
 """
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, RopeCheckError, SpecError, UsageError
+from .lazy import lazy_getattr
 from .version import __version__
 
 if TYPE_CHECKING:  # the names below are imported on first use (see _LAZY)
@@ -68,13 +68,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

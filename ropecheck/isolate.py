@@ -125,26 +125,32 @@ def _address_space() -> int:
         return 0
 
 
+def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limit: int | None) -> None:
+    """A child's first steps: it dies with its parent, keeps only its channel and its output files
+    (stdout and stderr go to them), and maps at most ``memory_limit`` bytes more than it inherited."""
+    _die_with_parent()
+    if faulthandler.is_enabled():  # a crash is reported by the parent, not dumped on its terminal
+        faulthandler.disable()
+    _keep_only_fds(*channel, out_fd, err_fd)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
+    sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
+    if memory_limit:
+        limit = _address_space() + int(memory_limit)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], wfd: int,
            out_fd: int, err_fd: int, memory_limit: int | None) -> None:  # fmt: skip
     global _CHANNEL
     code = 0
     try:
-        _die_with_parent()
-        if faulthandler.is_enabled():  # a crash is reported by the parent, not dumped on its terminal
-            faulthandler.disable()
-        _keep_only_fds(wfd, out_fd, err_fd)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(out_fd, 1)
-        os.dup2(err_fd, 2)
-        sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
-        sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
-        if memory_limit:
-            limit = _address_space() + int(memory_limit)
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _enter_child((wfd,), out_fd, err_fd, memory_limit)
         _CHANNEL = wfd
         try:
             value = fn(*args, **kwargs)
@@ -577,20 +583,8 @@ def _target_child(setup: Callable[[], Any], rfd: int, wfd: int, out_fd: int, err
                   memory_limit: int | None) -> None:  # fmt: skip  # pragma: no cover - runs in the child
     code = 0
     try:
-        _die_with_parent()
-        if faulthandler.is_enabled():
-            faulthandler.disable()
-        _keep_only_fds(rfd, wfd, out_fd, err_fd)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        _enter_child((rfd, wfd), out_fd, err_fd, memory_limit)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        os.dup2(out_fd, 1)
-        os.dup2(err_fd, 2)
-        sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
-        sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
-        if memory_limit:
-            limit = _address_space() + int(memory_limit)
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         _serve(setup, rfd, wfd)
     except SystemExit as exc:  # the target called exit: the parent reads the code from the status
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

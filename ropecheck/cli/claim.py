@@ -132,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  claim ({result.syntax}): {result.text}")
     if result.lhs is not None:
         print(f"  read as: {expr_text(result.lhs)} == {expr_text(result.rhs)}")
+    for reading in result.readings:  # each default reading of the notation this verdict rests on
+        print(f"  reading: {reading}")
     if result.domains:
         print(f"  domains: {result.domains_text()}")
     if result.counterexample is not None:

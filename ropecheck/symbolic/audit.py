@@ -654,6 +654,10 @@ class _Auditor:
         d = outcome.definition
         if outcome.uses_head and not explicit:
             return False  # x = 2x - x: an equation about x, not a definition
+        if not audited and d.kind == "symbol" and "_" in d.name and isinstance(d.body, sympy.Number):
+            # one entry given a value in passing ($z_1 = 1$, $S_0 = 0$): an example or a boundary
+            # condition, not what the name means; a plain name ($d = 4$) fixes a size for the document
+            d = replace(d, stated_value=True)
         domain = ""
         if not isinstance(d.body, MatrixBase) and isinstance(d.body, sympy.Basic) and d.body.is_real is not True:
             domain = "complex" if d.body.is_complex or d.body.has(sympy.I) else ""

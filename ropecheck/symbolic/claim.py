@@ -57,7 +57,7 @@ from sympy import MatrixBase
 from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from .decide import decide
-from .latex_syntax import check_ellipsis, read_latex_side, trig_ambiguities
+from .latex_syntax import check_ellipsis, conjugated_names, read_latex_side, reading_notes, trig_ambiguities
 from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
 from .proof import Counterexample, Verdict, expr_text
@@ -90,6 +90,8 @@ class ClaimResult:
     limit: str | None = None
     limit_message: str | None = None
     domains: list[dict[str, str]] = field(default_factory=list)
+    #: each default reading applied to a LaTeX claim, in words (``^\mathsf{T}`` read as transpose, ...)
+    readings: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -250,6 +252,12 @@ def _parse_claim(text: str, syntax: Syntax, domains: Mapping[str, str] | None) -
             raise ClaimParseError(*_first_error(text, scope, latex_error)) from None
         except UsageError:
             raise ClaimParseError(*_first_error(text, scope, None)) from None
+    if used == "latex":  # a name written conjugated is complex in the whole claim
+        conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated}
+        if conjugated:
+            scope = Scope(domains={**stated, **conjugated})
+            lhs, rhs, col = _parse(text, used, scope)
+            stated = {**stated, **conjugated}
     if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (
         isinstance(lhs, MatrixBase) and lhs.shape != rhs.shape
     ):
@@ -324,6 +332,27 @@ def _limited(
 
 def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | None = None) -> ClaimResult:
     """Parse, check the limits, decide (in the child, or in-process); user errors are raised."""
+    result = _decided(text, syntax, domains)
+    if result.syntax == "latex":
+        result.readings = _readings(text, domains)
+    return result
+
+
+def _readings(text: str, domains: Mapping[str, str] | None) -> list[str]:
+    """The default readings a LaTeX claim was read with, in words."""
+    try:
+        declared, body = split_declaration(text)
+    except RopeCheckError:  # pragma: no cover - the claim was read, so its clause was too
+        declared, body = {}, text
+    stated = {domain_key(n) for n in (domains or {})} | set(declared)
+    notes = reading_notes(body)
+    conjugated = sorted(conjugated_names(body) - stated)
+    if conjugated:
+        notes.append(f"{', '.join(conjugated)} complex (conjugated)")
+    return notes
+
+
+def _decided(text: str, syntax: Syntax, domains: Mapping[str, str] | None = None) -> ClaimResult:
     t0 = time.perf_counter()
     try:
         lhs, rhs, used, stated = _parse_claim(text, syntax, domains)

@@ -46,7 +46,7 @@ from ..errors import ClaimLimitError, ClaimParseError, UsageError
 from .latex_text import Src, closing, skip_group, split_top, top_level
 from .latex_tree import antlr_runtime_problem, build, collapse, elementwise, encode_tree, known_parse, remember_parse
 from .limits import check_matrix
-from .scope import Definition, Scope, apply_domains
+from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
 
 __all__ = [
@@ -54,7 +54,9 @@ __all__ = [
     "PLAIN_FUNCTIONS",
     "check_ellipsis",
     "comma_pattern_key",
+    "conjugated_names",
     "normalize_latex",
+    "reading_notes",
     "read_latex_side",
     "trig_ambiguities",
 ]
@@ -75,6 +77,7 @@ KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
 _MATRIX_ENVS = ("matrix", "pmatrix", "bmatrix", "Bmatrix")
 #: Functions written without a backslash (``cos(x)``), read as their command.
 PLAIN_FUNCTIONS = ("cos", "sin", "tan", "cot", "sec", "csc", "cosh", "sinh", "tanh", "exp", "log", "ln", "sqrt")
+_EULER_NAME = "ZQEU"  # Euler's number: e^{...} and \\mathrm{e}; a lone e is a symbol
 _PREFIX = "ZQPH"  # placeholder symbols: \mathit{ZQPHa}, \mathit{ZQPHb}, ...
 
 _UNICODE = {
@@ -86,7 +89,8 @@ _UNICODE = {
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _ELLIPSIS = re.compile(r"\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯")
 _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
-_COMMAND = re.compile(r"\\([A-Za-z]+)")
+# a row break \\ is consumed first: in \\W_q it is a break, then W_q, not a command \W
+_COMMAND = re.compile(r"\\\\|\\([A-Za-z]+)")
 _PLAIN_CALL = re.compile(r"(?<![\\A-Za-z{])([A-Za-z]{2,})(?=\s*(?:\^\s*(?:\{[^{}]*\}|\w)\s*)?(?:\(|\[|\\left))")
 _PART_CALL = re.compile(
     r"(?:\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(Re|Im)\s*\}|\\(Re|Im)(?![A-Za-z])|(?<![\\A-Za-z{])(Re|Im))"
@@ -108,6 +112,22 @@ _STAR = re.compile(
     r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
 )
 _TRANSPOSE_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\\top|T|\\intercal)\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
+#: ``^{[4]}``, ``^{[2, 7]}`` and ``[4]`` closing a side: a citation, not math
+_CITATION = re.compile(
+    r"\s*\^\s*(?:\{\s*\[\s*\d+(?:\s*[,-]\s*\d+)*\s*\]\s*\}|\[\s*\d+(?:\s*[,-]\s*\d+)*\s*\])"
+    r"|(?<!Re)(?<!Im)(?<!Re )(?<!Im )\s*\[\s*\d+(?:\s*[,-]\s*\d+)*\s*\]\s*$"
+)
+#: every spelling of a transpose, read as ``^{T}``
+_TRANSPOSE_SPELLING = re.compile(
+    r"\^\s*(?:\{\s*\\(?:mathsf|mathrm|mathit)\s*\{?\s*T\s*\}?\s*\}|\\(?:mathsf|mathrm)\s*\{\s*T\s*\}"
+    r"|\{\s*\\(?:top|intercal)\s*\}|\\(?:top|intercal)(?![A-Za-z]))"
+)
+_PRIME = re.compile(r"(?<=[A-Za-z0-9})\]])\s*'")
+_EULER = re.compile(r"\\mathrm\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Za-z0-9_^])e(?![A-Za-z])(?=\s*\^)")
+_DIFFERENTIAL = re.compile(r"(?<![\\A-Za-z0-9_^])d(?=\s*\\?[A-Za-z])")
+_UPRIGHT_D = re.compile(r"\\mathrm\s*\{\s*d\s*\}")
+_GLUED = re.compile(r"(?<![\\A-Za-z])[A-Za-z]*(?:sin|cos|tan|cot|sec|csc|exp|log)[A-Za-z]*")
+_COMMAND_ARGUMENT = re.compile(r"\\(?:mathit|mathrm|mathsf|text|textrm|operatorname|begin|end)\s*\{[^{}]*\}")
 _STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
 _TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
 _POWER = re.compile(r"\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])")
@@ -139,7 +159,40 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
     src = src.sub(_BOLD, lambda m: m.group(1) + " ")
     src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
+    src = src.sub(_CITATION, lambda m: " ")
+    src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
+    src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
     return src
+
+
+def _differentials(src: Src) -> Src:
+    """A ``d`` is a differential only as ``\\mathrm{d}`` in an integral; elsewhere ``d x`` is d times x.
+
+    ``\\mathrm{d}`` outside an integral (a derivative ``\\frac{\\mathrm{d}}{\\mathrm{d}x}``) is not read.
+    """
+    if re.search(r"\\int(?![A-Za-z])", src.text):
+        return src.sub(_UPRIGHT_D, lambda m: "d")
+    m = _UPRIGHT_D.search(src.text)
+    if m:
+        raise ClaimLimitError(
+            r"\mathrm{d} outside an integral (a derivative) is not read", "reading", src.col(m.start())
+        )
+    return src.sub(_DIFFERENTIAL, lambda m: r"\mathit{d}")
+
+
+def _check_glued(src: Src, scope: Scope) -> None:
+    """A run of letters that spells a function name without its backslash (``sinacosb``, ``isin``)
+    reads as a product of letters or as the function: not read with certainty, so not decided."""
+    text = _COMMAND_ARGUMENT.sub(lambda m: " " * len(m.group(0)), src.text)
+    for m in _GLUED.finditer(text):
+        if m.group(0) in scope.functions:
+            continue
+        raise ClaimLimitError(
+            f"{m.group(0)!r} spells a function name without a backslash: a product of letters or a function? "
+            "write \\sin, \\cos, ... with the argument in parentheses",
+            "reading",
+            src.col(m.start()),
+        )
 
 
 def _check(src: Src, scope: Scope) -> None:
@@ -147,7 +200,7 @@ def _check(src: Src, scope: Scope) -> None:
     and a plain function name close to a known one (``cosine(x)``)."""
     check_ellipsis(src.text, src)
     for m in _COMMAND.finditer(src.text):
-        if m.group(1) not in KNOWN_COMMANDS:
+        if m.group(1) is not None and m.group(1) not in KNOWN_COMMANDS:
             raise src.error(
                 f"unknown LaTeX command \\{m.group(1)} (write matrices as \\begin{{pmatrix}} ... \\end{{pmatrix}}, "
                 "or use the SymPy syntax)",
@@ -587,6 +640,7 @@ class _Reader:
         text = _STAR.sub(lambda m: r"\overline{" + m.group(1) + "}", text)
         text = re.sub(r"\\bar\s*\{", r"\\overline{", text)
         text = _TOP.sub(r"^{\\mathit{ZQMKT}}", text)
+        text = _PRIME.sub(r"^{\\mathit{ZQMKP}}", text)
         text = _HERM.sub(r"^{\\mathit{ZQMKH}}", text)
         text = re.sub(r"\\left\s*[(\[]", "(", text)
         text = re.sub(r"\\right\s*[)\]]", ")", text)
@@ -697,7 +751,8 @@ def read_latex_side(
         raise ClaimParseError("empty side of the claim", offset)
     src = _normalize(src)
     _check(src, scope)
-    src = _plain_functions(src)
+    src = _differentials(_plain_functions(src))
+    _check_glued(src, scope)
     if narrow:
         src, _ = _trig_arguments(src)
     value = _Reader(scope, side, offset).read(src, bound)
@@ -723,3 +778,44 @@ def trig_ambiguities(side: str) -> list[int]:
     """
     src = _plain_functions(_normalize(Src.of(side)))
     return _trig_arguments(src)[1]
+
+
+_NAME = r"\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?"
+_CONJUGATED = re.compile(
+    r"\\(?:bar|overline)\s*(?:\{\s*(" + _NAME + r")\s*\}|(" + _NAME + r"))"
+    r"|(" + _NAME + r")\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
+)
+
+
+def conjugated_names(text: str) -> set[str]:
+    r"""The names written conjugated (``\bar{k}``, ``\overline{k}``, ``k^*``), as domain keys.
+
+    Such a name is complex in the whole claim: conjugating a real number would be pointless.
+
+    Example:
+        >>> sorted(conjugated_names(r"\Re[q \bar{k}] + p^*"))
+        ['k', 'p']
+    """
+    names = {next(g for g in m.groups() if g) for m in _CONJUGATED.finditer(text)}
+    return {domain_key(n) for n in names if n.lstrip("\\") not in ("mathit", "mathrm", "mathsf")}
+
+
+def reading_notes(text: str) -> list[str]:
+    r"""Each default reading applied to ``text``, in words (a citation dropped, a transpose, a lone ``d`` or ``e``).
+
+    Example:
+        >>> reading_notes(r"q^\mathsf{T} k")
+        ['`^\\mathsf{T}` read as transpose']
+    """
+    notes: list[str] = []
+    for m in _CITATION.finditer(text):
+        notes.append(f"`{m.group(0).strip()}` read as a citation (not math)")
+    for m in _TRANSPOSE_SPELLING.finditer(text):
+        notes.append(f"`{m.group(0).strip()}` read as transpose")
+    if _PRIME.search(text):
+        notes.append("`'` read as transpose (of a matrix or vector)")
+    if not re.search(r"\\int(?![A-Za-z])", text) and _DIFFERENTIAL.search(text):
+        notes.append("`d` read as a symbol, not a differential (only \\mathrm{d} in an integral is one)")
+    if re.search(r"(?<![\\A-Za-z0-9_^{])e(?![A-Za-z])(?!\s*\^)", text):
+        notes.append("a lone `e` read as a symbol (Euler's number is e^{...} or \\mathrm{e})")
+    return list(dict.fromkeys(notes))

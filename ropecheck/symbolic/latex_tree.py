@@ -140,11 +140,19 @@ class _Converter:
                 return expr
             if name in self.values:
                 return self.values[name]
-            if name in ("ZQMKT", "ZQMKH", "ZQMKC"):
+            if name in ("ZQMKT", "ZQMKH", "ZQMKC", "ZQMKP"):
                 return Symbol(name)
             if name in scope.symbols:
-                return scope.symbols[name].body
-            return {"i": I, "e": E, "pi": sympy.pi}.get(name, expr)
+                d = scope.symbols[name]
+                if d.stated_value:  # never decide a step by a value the text only mentioned
+                    raise ClaimLimitError(
+                        f"{name} is given the value {d.body} in the text (line {d.line}): an example or a condition, "
+                        "so a step that uses it is not decided",
+                        "reading",
+                    )
+                return d.body
+            # a lone e is a symbol (a coefficient); Euler's number is e^{...} or \mathrm{e} (ZQEU)
+            return {"i": I, "ZQEU": E, "pi": sympy.pi}.get(name, expr)
         if isinstance(expr, (sympy.Sum, sympy.Product)):
             inner = _Converter(self.values, scope, bound | {str(lim[0]) for lim in expr.limits})
             limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
@@ -163,7 +171,7 @@ class _Converter:
                 if name == "R" and len(args) == 1:
                     return rotation(args[0])
                 if name in ("i", "e") and len(args) == 1:  # i(m-n) is i*(m-n), not a function
-                    return combine("*", I if name == "i" else E, args[0])
+                    return combine("*", I if name == "i" else Symbol("e"), args[0])
             if any(isinstance(a, MatrixBase) for a in args):
                 raise ClaimParseError(f"{name}(...) of a vector or matrix: {name} is not defined")
             return expr.func(*args)
@@ -182,13 +190,20 @@ class _Converter:
             return functools.reduce(_plus, [conv(a) for a in expr.args])
         if isinstance(expr, sympy.Pow):
             base, exp_ = conv(expr.base), conv(expr.exp)
+            if exp_ == Symbol("ZQMKP"):  # a prime: the transpose of a matrix; of a number, a new name or a derivative
+                if isinstance(base, MatrixBase):
+                    return base.T
+                raise ClaimParseError(f"a prime after {base}: a transpose of a matrix, a derivative or another name?")
             if exp_ in (_TRANSPOSE, _HERMITIAN, Symbol("ZQMKC")):
                 if exp_ == Symbol("ZQMKC"):
                     return base.applyfunc(sympy.conjugate) if isinstance(base, MatrixBase) else sympy.conjugate(base)
                 if not isinstance(base, MatrixBase):
                     if exp_ == _HERMITIAN:
                         return sympy.conjugate(base)
-                    raise ClaimParseError("^T (transpose) applies to a matrix or vector, e.g. R(\\phi)^T")
+                    raise ClaimParseError(
+                        "^T (transpose) applies to a matrix or vector, e.g. R(\\phi)^T; "
+                        f"{base} is not one here (and ^T is never read as a power)"
+                    )
                 return base.T if exp_ == _TRANSPOSE else base.H
             if exp_ == -_TRANSPOSE and isinstance(base, MatrixBase):
                 return base.T.inv()

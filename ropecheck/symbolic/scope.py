@@ -281,7 +281,9 @@ class Definition:
     ``pattern`` (``\\theta_i = 10000^{-2(i-1)/d}``: ``base_X`` stands for ``body`` with the
     parameter replaced by X) or ``function`` (``f_q(x_m, m) = ...``: a call stands for
     ``body`` with the parameters replaced by the arguments). ``source`` is the LaTeX as
-    written, ``line`` where it was written.
+    written, ``line`` where it was written. ``stated_value``: a number the text gives a name in
+    passing (``for $z_1 = 1$``): an example or a boundary condition, so it holds inside sums over
+    the sequence but is never substituted for the name itself.
     """
 
     kind: str
@@ -290,6 +292,7 @@ class Definition:
     params: tuple[Any, ...] = ()
     source: str = ""
     line: int = 0
+    stated_value: bool = False
 
     def apply(self, args: list[Any]) -> Any:
         """The body at ``args``. A vector argument also stands for its components: a body written with

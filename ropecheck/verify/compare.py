@@ -5,8 +5,10 @@
 the attention factor, the frequencies -- which are named when they fit another base, the
 unscaled schedule, LongRoPE's other factors, a dtype's rounding, ...); :func:`matrix_deviation`
 and :func:`describe_deviation` compare the matrices position by position with the spec's and
-say where and how they stop agreeing (clamped, wrapped or ignored positions). The sentences
-are :mod:`ropecheck.diagnosis`'s, the same the properties use.
+say where and how they stop agreeing (clamped, wrapped or ignored positions). Which cause the
+frequencies, the scale or the deviating positions show is recognised by the tests registered
+with each cause's recogniser in :mod:`ropecheck.diagnosis` (tried in their precedence order);
+the sentences are the diagnosis's, the same the properties use.
 
 Design constraints: pure numpy after identification (torch only to round to a dtype); the
 spec's conventions (direction, rotated dims at the end, the attention factor in the softmax)
@@ -15,14 +17,12 @@ are what the target is compared with, so a declared convention is never a differ
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..diagnosis import CAUSES, COMMON_BASES, round_to, sentence
+from ..diagnosis import Diagnosis, Dims, Frequencies, Positions, found, recognise
 from ..reference import rope_matrix
-from ..schedules import DynamicNTK, Linear, LongRoPE
 from ..spec import RopeSpec
 from ..tolerance import UNIT_ROUNDOFF, tolerance
 from .identify import Identification, apparent_position, dim_ranges, expected_seq_len
@@ -40,10 +40,12 @@ class Discrepancy:
     cause: str | None = None
 
 
+def _from(diag: Diagnosis) -> Discrepancy:
+    return Discrepancy(diag.code, diag.message, diag.hint, diag.cause)
+
+
 def _d(cause: str, **words: object) -> Discrepancy:
-    msg, hint = sentence(cause, **words)
-    family = CAUSES[cause][0] if cause in CAUSES else cause
-    return Discrepancy(family, msg, hint, cause if cause in CAUSES else None)
+    return _from(found(cause, **words))
 
 
 def describe_permutation(perm: tuple[int, ...], rotated: tuple[int, ...]) -> str:
@@ -65,25 +67,13 @@ def describe_permutation(perm: tuple[int, ...], rotated: tuple[int, ...]) -> str
 def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     """How the identified RoPE differs from ``spec``, in words (empty when it conforms structurally)."""
     out: list[Discrepancy] = []
-    low = _low_precision_entries(ident)
-    if low is not None:
-        out.append(
-            _d(
-                "cache_low_precision",
-                text=f"the matrix entries (cos and sin) are exact {low} values even for {ident.dtype} input: the "
-                f"cos/sin cache is stored in {low}",
-            )
-        )
-        return out
+    cache = _low_precision_entries(ident)
+    if cache is not None:
+        return [_from(cache)]
     if ident.permutation is not None:
-        moved = describe_permutation(ident.permutation, ident.rotated_dims)
-        out.append(
-            _d(
-                "rotary_dims_misplaced",
-                text=f"the head comes back reordered: {moved} -- the rotated slice is taken from one end of the head "
-                "and put back at another",
-            )
-        )
+        reordered = recognise("permutation", describe_permutation(ident.permutation, ident.rotated_dims))
+        if reordered is not None:
+            out.append(_from(reordered))
     if not ident.is_rotation:
         code = "nonfinite" if "NaN" in ident.rotation_problem else "not_rotation"
         out.append(
@@ -140,22 +130,7 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     seq_len = expected_seq_len(spec, list(ident.positions))
     want_t = spec.inv_freq(seq_len)[: len(ident.inv_freq)]  # proportional RoPE: the pairs that turn
     got_t = np.array(ident.inv_freq)
-    # the phase at position 0: an offset of k positions shows as phi_i(0) = k theta_i
-    ph0 = np.array(ident.phase0) * (1.0 if spec.direction > 0 else -1.0)
-    if np.abs(ph0).max() > 1e-3:
-        k_est = ph0 / np.where(got_t > 0, got_t, 1.0)
-        usable = got_t > 1e-2
-        if usable.any() and np.ptp(k_est[usable]) < 0.05 and abs(np.round(k_est[usable][0]) - k_est[usable][0]) < 0.05:
-            out.append(_d("positions_shifted", k=int(round(float(k_est[usable][0])))))
-        else:
-            i = int(np.argmax(np.abs(ph0)))
-            out.append(
-                Discrepancy(
-                    "phase",
-                    f"a nonzero phase at position 0: pair {i} starts at {ph0[i]:.4g} rad",
-                    "position 0 must be the identity: the angle is m*theta_i, with no constant added",
-                )
-            )
+    out += _phase0(ident, spec, got_t)
     rel = np.abs(got_t - want_t) / want_t
     p_ref = max(ident.linear_up_to or 1, 1)
     tol = 4e-6 + 16 * max(UNIT_ROUNDOFF[ident.dtype], 2.0**-24) / (p_ref * want_t)
@@ -164,32 +139,33 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     return out
 
 
+def _phase0(ident: Identification, spec: RopeSpec, theta: np.ndarray) -> list[Discrepancy]:
+    """The phase at position 0: an offset of k positions shows as phi_i(0) = k theta_i."""
+    ph0 = np.array(ident.phase0) * (1.0 if spec.direction > 0 else -1.0)
+    if not np.abs(ph0).max() > 1e-3:
+        return []
+    shifted = recognise("phase0", ph0, theta)
+    if shifted is not None:
+        return [_from(shifted)]
+    i = int(np.argmax(np.abs(ph0)))
+    return [
+        Discrepancy(
+            "phase",
+            f"a nonzero phase at position 0: pair {i} starts at {ph0[i]:.4g} rad",
+            "position 0 must be the identity: the angle is m*theta_i, with no constant added",
+        )
+    ]
+
+
 def _rotated_dims(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     want_dims = spec.rotated_dims().tolist()
     got_dims = list(ident.rotated_dims)
     r_spec = spec.rotary_dim
     if got_dims == want_dims or got_dims == spec.turning_dims().tolist() or not got_dims:
         return []
-    if len(got_dims) == r_spec:
-        msg = (
-            f"dims {dim_ranges(got_dims)} are rotated and dims {dim_ranges(want_dims)} expected: partial rotary "
-            "applied to the wrong dims"
-        )
-        d = spec.head_dim
-        if got_dims == list(range(d - r_spec, d)) and spec.rotary_dims == "first":
-            msg += " (the last dims: pass --rotary-dims last if the model puts them there, as DeepSeek MLA does)"
-        elif got_dims == list(range(r_spec)) and spec.rotary_dims == "last":
-            msg += " (the first dims: --rotary-dims last was declared)"
-        return [_d("rotary_dims_misplaced", text=msg)]
-    if len(got_dims) > r_spec and len(got_dims) == spec.head_dim:
-        return [
-            _d(
-                "partial_rotary_ignored",
-                rotated=dim_ranges(got_dims),
-                rotary_dim=r_spec,
-                passthrough=dim_ranges([j for j in range(spec.head_dim) if j not in set(want_dims)]),
-            )
-        ]
+    moved = recognise("dims", Dims(got_dims, spec, dim_ranges))
+    if moved is not None:
+        return [_from(moved)]
     if len(got_dims) > r_spec:
         msg = (
             f"dims {dim_ranges(got_dims)} are rotated: rotary_dim {len(got_dims)}, expected {r_spec} "
@@ -206,129 +182,27 @@ def _rotated_dims(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
 def _scale(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     if ident.scale is None or not ident.is_rotation or not ident.pairs:
         return []
-    factor, got = spec.attention_factor, ident.scale
-    close = 1e-3 * max(1.0, factor) + 64 * UNIT_ROUNDOFF[ident.dtype]
-    if abs(got - factor) <= close:
-        return []
-    if abs(factor - 1.0) > 1e-9 and abs(got - 1.0) < 1e-6:
-        return [_d("attention_factor_missing", expected=factor)]
-    if abs(factor - 1.0) > 1e-9 and abs(got - factor * factor) <= close * factor:
-        return [_d("attention_factor_twice", got=got, expected=factor)]
-    return [_d("attention_factor_wrong", got=got, expected=factor)]
+    diag = recognise("scale", ident.scale, spec.attention_factor, ident.dtype)
+    return [] if diag is None else [_from(diag)]
 
 
-def _low_precision_entries(ident: Identification) -> str | None:
-    """'bfloat16'/'float16' when every rotated entry is a value of that dtype (for float32/float64 probes)."""
-    if ident.dtype not in ("float32", "float64") or not ident.rotated_dims:
+def _low_precision_entries(ident: Identification) -> Diagnosis | None:
+    """The cos/sin cache rounded to bfloat16/float16, from the rotated block of the matrices (None if not)."""
+    if not ident.rotated_dims:
         return None
     dims = list(ident.rotated_dims)
-    block = ident.analysed_matrices[:, dims][:, :, dims]
-    if np.count_nonzero(block) == 0:
-        return None
-    for name in ("bfloat16", "float16"):
-        if np.array_equal(round_to(block, name), block):
-            return name
-    return None
-
-
-def _matches(got: np.ndarray, want: np.ndarray, tol: np.ndarray) -> bool:
-    want = want[: len(got)]  # proportional RoPE: only the pairs that turn were identified
-    return bool(np.all(np.abs(got - want) / want <= np.maximum(tol, 1e-6)))
+    return recognise("entries", ident.analysed_matrices[:, dims][:, :, dims], ident.dtype)
 
 
 def _frequency_words(
     got: np.ndarray, want: np.ndarray, spec: RopeSpec, ident: Identification, seq_len: int | None, tol: np.ndarray
 ) -> Discrepancy:
-    """The frequencies' difference in words: the first explanation that fits the identified theta_i."""
-    n, r = len(got), spec.rotary_dim
-    ratio = got / want
-    i = np.arange(n)
-    # LongRoPE: the other factor set; dynamic NTK: another length
-    if isinstance(spec.scaling, LongRoPE):
-        l0 = spec.scaling.original_max_position_embeddings
-        if (seq_len or 0) <= l0 and _matches(got, spec.inv_freq(l0 + 1), tol):
-            top = max(ident.positions)
-            return _d("longrope_long_factors_early", l0=l0, seen=f" (probed up to position {top})")
-        if (seq_len or 0) > l0 and _matches(got, spec.inv_freq(l0), tol):
-            return _d("longrope_short_factors_late", l0=l0, position=max(ident.positions))
-    if isinstance(spec.scaling, DynamicNTK):
-        length = _ntk_length(got, spec)
-        if length is not None:
-            expected = seq_len or spec.scaling.original_max_position_embeddings
-            return _d("ntk_length_wrong", length=length, expected=expected)
-    # another base under the same schedule (Gemma 3's global layers left at 10000, TE's default rotary_base)
-    for b in COMMON_BASES:
-        if abs(b / spec.base - 1) > 1e-6 and _matches(got, spec.with_(base=b).inv_freq(seq_len), tol):
-            return _d("base_wrong", got=b, want=spec.base)
-    if spec.rope_type != "default":
-        plain = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()[:n]
-        if np.allclose(got, plain, rtol=1e-5):
-            return _d("scaling_missing", rope_type=spec.rope_type, base=spec.base)
-    for name in ("bfloat16", "float16"):
-        rounded = round_to(want, name)
-        if np.allclose(got, rounded, rtol=2e-4, atol=0) and np.abs(ratio - 1).max() <= 2 * UNIT_ROUNDOFF[name]:
-            return Discrepancy(
-                "frequencies",
-                f"theta_i deviate by up to {100 * np.abs(ratio - 1).max():.3g}%, exactly the {name} rounding of the "
-                f"spec's: inv_freq is stored or computed in {name} even for {ident.dtype} input",
-                sentence("inv_freq_low_precision", dtype=name)[1],
-                "inv_freq_low_precision",
-            )
-    if np.ptp(ratio) < 1e-3 * abs(ratio.mean()):
-        k = float(ratio.mean())
-        shift = -math.log(k) / math.log(spec.base) * r / 2 if spec.rope_type == "default" else 0.0
-        if abs(shift) > 0.5 and abs(shift - round(shift)) < 0.02:
-            j = int(round(shift))
-            return _d(
-                "index_shifted",
-                text=f"frequencies follow base^(-2(i{j:+d})/{r}): the frequency index starts at {j}, expected 0 "
-                f"(theta_0 = {got[0]:.6g}, expected 1)",
-            )
-        if isinstance(spec.scaling, Linear):
-            return _d(
-                "angle_scaled",
-                text=f"every frequency is {k:.6g}x the spec's: positions are divided by {spec.scaling.factor / k:.6g}, "
-                f"expected the linear factor {spec.scaling.factor:g}",
-            )
-        if abs(k - 2) < 1e-3:
-            return _d("angle_scaled", text="every angle is twice the expected (2*m*theta_i): cos/sin applied twice")
-        return _d(
-            "angle_scaled", text=f"every frequency is {k:.6g}x the spec's (a position scale of {1 / k:.6g}, expected 1)"
-        )
-    if ident.geometric and ident.base is not None and n >= 2 and spec.rope_type == "default":
-        beta_got = np.polyfit(i, np.log(got), 1)[0]
-        beta_want = -2 * math.log(spec.base) / r
-        e = beta_got / beta_want * 2
-        if abs(e - 2) > 0.02 and abs(e - round(e)) < 0.02:
-            div = "" if round(e) == 1 else f"{int(round(e))}"
-            text = f"frequencies follow base^(-{div}i/{r}), expected base^(-2i/{r}) (wrong exponent)"
-            return _d("exponent_wrong", text=text)
-        if abs(e - 2) <= 0.02:
-            kk = -math.log(got[0]) / math.log(spec.base) * r / 2
-            if abs(kk) > 0.02 and abs(kk - round(kk)) < 0.05:
-                j = int(round(kk))
-                return _d(
-                    "index_shifted",
-                    text=f"frequencies follow base^(-2(i+{j})/{r}): the frequency index starts at {j}, expected 0",
-                )
-        rd = -2 * math.log(spec.base) / beta_got
-        if (
-            abs(got[0] - 1) < 1e-3
-            and abs(rd - round(rd)) < 0.05
-            and round(rd) != r
-            and round(rd) % 2 == 0
-            and 2 <= round(rd) <= 4 * spec.head_dim
-        ):
-            return _d(
-                "exponent_wrong",
-                text=f"frequencies follow base^(-2i/{int(round(rd))}), expected base^(-2i/{r}): the wrong dimension "
-                "in the exponent" + (" (head_dim instead of rotary_dim)" if round(rd) == spec.head_dim else ""),
-            )
-        if abs(ident.base / spec.base - 1) > 1e-3 and abs(got[0] - 1) < 1e-3:
-            return _d("base_wrong", got=ident.base, want=spec.base)
-    for b in _candidate_bases(spec, ident):  # the base the target's frequencies imply, under the spec's schedule
-        if _matches(got, spec.with_(base=b).inv_freq(seq_len), tol):
-            return _d("base_wrong", got=b, want=spec.base)
+    """The frequencies' difference in words: the first cause whose test fits the identified theta_i."""
+    ev = Frequencies(got, want, spec, tol, seq_len, ident.dtype, max(ident.positions), ident.geometric, ident.base)
+    diag = recognise("frequencies", ev)
+    if diag is not None:
+        return _from(diag)
+    ratio, n = got / want, len(got)
     j = int(np.argmax(np.abs(ratio - 1)))
     return Discrepancy(
         "frequencies",
@@ -336,38 +210,6 @@ def _frequency_words(
         f"{got[j]:.6g}, expected {want[j]:.6g} (ratio {ratio[j]:.6g})",
         "theta_i = base^(-2i/rotary_dim), computed in float32 or better, then the spec's scaling",
     )
-
-
-def _candidate_bases(spec: RopeSpec, ident: Identification) -> list[float]:
-    """The base the target's frequencies imply, when it is not one of the common ones (tried before)."""
-    out: list[float] = []
-    if ident.base is not None:
-        for nice in COMMON_BASES:
-            if abs(ident.base / nice - 1) < 1e-3:
-                break
-        else:
-            if abs(ident.base / spec.base - 1) > 1e-3:
-                out.append(float(ident.base))
-    return out
-
-
-def _ntk_length(got: np.ndarray, spec: RopeSpec) -> int | None:
-    """The length whose dynamic-NTK frequencies the target's are (None if none fits)."""
-    assert isinstance(spec.scaling, DynamicNTK)
-    l0 = spec.scaling.original_max_position_embeddings
-    r = spec.rotary_dim
-    if r <= 2 or got[-1] <= 0:
-        return None
-    # theta_last = base'^(-(r-2)/r): solve for base', then grow = (base'/base)^((r-2)/r) = s L/L0 - (s-1)
-    base_eff = got[-1] ** (-r / (r - 2))
-    grow = (base_eff / spec.base) ** ((r - 2) / r)
-    s = spec.scaling.factor
-    length = int(round((grow + s - 1) * l0 / s))
-    if length <= l0 or abs(length - l0) < 1:
-        return None
-    if np.allclose(got, spec.inv_freq(length)[: len(got)], rtol=1e-4):
-        return length
-    return None
 
 
 def matrix_deviation(ident: Identification, spec: RopeSpec) -> tuple[int | None, list[tuple[int, float, float]]]:
@@ -436,16 +278,10 @@ def describe_deviation(ident: Identification, first_bad: int, spec: RopeSpec | N
     if seen:
         qs = np.array([q for _, q in seen])
         ps = np.array([p for p, _ in seen])
-        if np.ptp(qs) < 0.5 and len(seen) > 1:
-            return _d("positions_clamped", first=first_bad, q=int(round(float(qs[0]))))
         idx = np.array([pos.index(int(p)) for p in ps])
-        if np.allclose(qs, idx, atol=0.5):
-            return _d("positions_ignored", position=int(ps[0]), index=int(round(qs[0])))
-        size = int(round(ps[0] - qs[0]))
-        if size > 0 and np.all(np.abs(qs - ps % size) < 0.5):
-            return _d("positions_wrapped", first=first_bad, q=int(round(qs[0])), size=size)
-        if np.ptp(qs) < 0.5:
-            return _d("positions_clamped", first=first_bad, q=int(round(float(qs[0]))))
+        diag = recognise("deviation", Positions(first_bad, ps, qs, idx))
+        if diag is not None:
+            return _from(diag)
         split = _pairs_split(ident, pos.index(int(ps[0])), int(ps[0]), spec)
         if split is not None:
             return Discrepancy(

@@ -151,6 +151,7 @@ LAYERS: list[tuple[str, ...]] = [
         "ropecheck.errors",
         "ropecheck.io",
         "ropecheck.inputs",
+        "ropecheck.lazy",
         "ropecheck.version",
         "ropecheck.isolate",
         "ropecheck.wire",

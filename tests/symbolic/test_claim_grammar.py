@@ -236,7 +236,9 @@ DOMAIN_CASES = [
     ("conjugate-complex-flag", "conjugate(z) == z", {"z": "complex"}, Verdict.REFUTED),
     ("conjugate-complex-clause", "z in C: conjugate(z) == z", None, Verdict.REFUTED),
     ("conjugate-complex-latex", r"z \in \mathbb{C}: \bar{z} = z", None, Verdict.REFUTED),
-    ("re-product-real", r"\Re[q \cdot k^*] = q k", None, Verdict.PROVED),
+    # a name written conjugated is complex in the whole claim, so this is not the real case
+    ("re-product-conjugated", r"\Re[q \cdot k^*] = q k", None, Verdict.REFUTED),
+    ("re-product-real", r"q, k \in \mathbb{R}: \Re[q \cdot k^*] = q k", None, Verdict.PROVED),
     ("re-product-complex", r"q, k \in \mathbb{C}: \Re[q \cdot k^*] = q k", None, Verdict.REFUTED),
     ("abs-square-real", "Abs(z)**2 == z**2", None, Verdict.PROVED),
     ("abs-square-complex", "Abs(z)**2 == z**2", {"z": "complex"}, Verdict.REFUTED),

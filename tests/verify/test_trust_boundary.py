@@ -113,7 +113,12 @@ def test_ctrl_c_ends_the_child_and_what_it_started(tmp_path: Path) -> None:
     while not pid_file.read_text().strip() and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(2)
-    assert proc.wait(timeout=30) == 130
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:  # never leave it behind, even when the check below fails
+            kill_tree(proc.pid)
+    assert code == 130, proc.stderr.read() if proc.stderr else ""
     sleeper = int(pid_file.read_text().split()[0])
     time.sleep(0.2)
     alive = _alive(sleeper)

@@ -1,0 +1,104 @@
+"""Notation whose reading is certain is read that way; notation that reads two ways is never decided.
+
+Each row is a habit of RoPE write-ups that was once misread: a citation taken for a power,
+a transpose for a power, a coefficient ``d`` for a differential, a row break swallowing the
+next name, glued function names, a conjugated name taken as real.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ropecheck.errors import ClaimParseError
+from ropecheck.symbolic import Verdict, check_claim
+
+#: not decided: UNDECIDED, or not read at all (exit 2, with the reason)
+UNREAD = {Verdict.UNDECIDED, None}
+
+# (id, claim, the verdicts that are right for it)
+CLAIMS = [
+    ("citation-superscript", r"e^{i\theta} = \cos\theta + i \sin\theta ^{[4]}", {Verdict.PROVED}),
+    ("citation-bracket", r"e^{i\theta} = \cos(\theta) + i \sin(\theta) [4]", {Verdict.PROVED}),
+    ("real-part-not-citation", r"\Re[4] = 4", {Verdict.PROVED}),
+    ("citation-list", r"e^{i x} = \cos(x) + i \sin(x)^{[2, 7]}", {Verdict.PROVED}),
+    ("transpose-mathsf", r"(R(a) R(b))^\mathsf{T} = R(b)^\mathsf{T} R(a)^\mathsf{T}", {Verdict.PROVED}),
+    ("transpose-mathsf-braced", r"R(a)^{\mathsf T} R(b) = R(b - a)", {Verdict.PROVED}),
+    ("transpose-intercal", r"R(a)^\intercal R(b) = R(b - a)", {Verdict.PROVED}),
+    ("transpose-prime", r"R(a)' R(b) = R(b - a)", {Verdict.PROVED}),
+    ("transpose-of-names", r"q^\mathsf{T} k = k^\mathsf{T} q", UNREAD),
+    ("transpose-glued", r"q^\mathsf{T}k = 2", UNREAD),
+    ("prime-of-names", r"q' k = k' q", UNREAD),
+    ("coefficient-d", r"c x + d y = x c + y d", {Verdict.PROVED}),
+    ("coefficient-e", r"e x + 1 = 1 + x e", {Verdict.PROVED}),
+    ("coefficient-e-not-euler", r"e = 2", {Verdict.REFUTED}),
+    ("euler-mathrm", r"\mathrm{e}^{i x} = \cos(x) + i \sin(x)", {Verdict.PROVED}),
+    ("euler-mathrm-alone", r"\mathrm{e} \cdot \mathrm{e} = e^{2}", {Verdict.PROVED}),
+    (
+        "row-break-name",
+        r"\begin{pmatrix} a \\W_q \end{pmatrix} = \begin{pmatrix} a \\ W_q \end{pmatrix}",
+        {Verdict.PROVED},
+    ),
+    ("glued-sin-cos", r"\sin a \cos b = sinacosb", {Verdict.UNDECIDED}),
+    ("glued-i-sin", r"\cos\theta + isin\theta = e^{i\theta}", {Verdict.UNDECIDED}),
+    (
+        "conjugate-makes-complex",
+        r"\Re[q \bar{k} e^{i(m-n)\theta}] = \Re[\bar{q} k e^{i(m-n)\theta}]",
+        {Verdict.REFUTED},
+    ),
+    ("conjugate-star-complex", r"q k^* = k q^*", {Verdict.REFUTED}),
+    ("conjugate-true-stays-proved", r"\Re[q \bar{k}] = \Re[\bar{q} k]", {Verdict.PROVED}),
+]
+
+
+@pytest.mark.parametrize("claim, right", [c[1:] for c in CLAIMS], ids=[c[0] for c in CLAIMS])
+def test_reading_is_certain_or_undecided(claim: str, right: set[Verdict]) -> None:
+    try:
+        result = check_claim(claim, syntax="latex", timeout=None)
+    except ClaimParseError as exc:
+        assert None in right, str(exc)
+        assert "power" not in str(exc) or "never read as a power" in str(exc)
+        return
+    assert result.verdict in right, (result.verdict, result.lhs, result.rhs, result.limit_message)
+
+
+def test_undecided_reading_says_why() -> None:
+    result = check_claim(r"\sin a \cos b = sinacosb", syntax="latex", timeout=None)
+    assert result.limit == "reading"
+    assert "sinacosb" in (result.limit_message or "")
+
+
+@pytest.mark.parametrize(
+    "claim, note",
+    [
+        (r"R(a)^\mathsf{T} R(b) = R(b - a)", r"`^\mathsf{T}` read as transpose"),
+        (r"e^{i x} = \cos(x) + i \sin(x)^{[4]}", "`^{[4]}` read as a citation"),
+        (r"\Re[q \bar{k}] = \Re[\bar{q} k]", "k, q complex (conjugated)"),
+        (r"c x + d y = x c + y d", "`d` read as a symbol"),
+    ],
+)
+def test_default_readings_are_stated(claim: str, note: str) -> None:
+    result = check_claim(claim, syntax="latex", timeout=None)
+    assert any(note in r for r in result.readings), result.readings
+
+
+def test_a_document_in_these_notations_is_never_refuted() -> None:
+    from pathlib import Path
+
+    from ropecheck.symbolic.audit import audit_document
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "audit" / "notation.md"
+    result = audit_document(path.read_text(), path=path.name, timeout=30.0)
+    status = {s.line: s.status for s in result.steps}
+    glued = {s.line for s in result.steps if "spells a function name" in s.reason}
+    assert status == {8: "PROVED", 12: "PROVED", 17: "PROVED", 19: "PROVED", 23: "PROVED", 25: "PROVED",
+                      29: "PROVED", 33: "UNDECIDED", 35: "UNDECIDED", 39: "PROVED"}  # fmt: skip
+    assert glued == {33, 35}
+
+
+def test_a_value_given_in_passing_never_decides_a_step() -> None:
+    from ropecheck.symbolic.audit import audit_document
+
+    doc = "For example, with $z_1 = 1$ the first term vanishes.\n\n$$z_1^2 = z_1$$\n\n$$z_1 z_2 = 2 z_2$$\n"
+    steps = audit_document(doc, timeout=30.0).steps
+    assert [s.status for s in steps] == ["UNDECIDED", "UNDECIDED"]
+    assert all("given the value 1" in s.reason for s in steps)
