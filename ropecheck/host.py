@@ -248,16 +248,25 @@ def _raised(exc: BaseException, fn: Any, name: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the requests
 
 
-def _call(fn: Any, name: str, request: dict[str, Any]) -> dict[str, Any]:
-    shape = tuple(request["x"].shape)
+def _invoke(fn: Any, name: str, request: dict[str, Any]) -> tuple[Any, tuple[Any, ...], Any] | dict[str, Any]:
+    """The target called on the request's values: (x, the position argument(s), the output), or the reply
+    that says why there is none (a usage error, or the target's own exception as data)."""
     try:
         xin, args = _arguments(request)
     except UsageError as exc:
         return {"status": "usage", "error": str(exc)}
     try:
-        out = fn(xin, *args)
+        return xin, args, fn(xin, *args)
     except Exception as exc:  # the target's own failure is a finding, never our crash
         return _raised(exc, fn, name)
+
+
+def _call(fn: Any, name: str, request: dict[str, Any]) -> dict[str, Any]:
+    shape = tuple(request["x"].shape)
+    called = _invoke(fn, name, request)
+    if isinstance(called, dict):
+        return called
+    _, _, out = called
     module = type(out).__module__
     got = tuple(getattr(out, "shape", ()))
     if out is None or got != shape:
@@ -273,14 +282,10 @@ def _call(fn: Any, name: str, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _interface(fn: Any, name: str, request: dict[str, Any]) -> dict[str, Any]:
-    try:
-        xin, args = _arguments(request)
-    except UsageError as exc:
-        return {"status": "usage", "error": str(exc)}
-    try:
-        out = fn(xin, *args)
-    except Exception as exc:
-        return _raised(exc, fn, name)
+    called = _invoke(fn, name, request)
+    if isinstance(called, dict):
+        return called
+    xin, args, out = called
     facts: dict[str, Any] = {
         "status": "ok",
         "type": type(out).__name__,

@@ -487,6 +487,10 @@ def _spawn(worker: Callable[[], Any]) -> tuple[int, int]:
             if fd != status_w:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+        with contextlib.suppress(OSError):  # nor does it hold the caller's terminal or pipes open
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
         while True:
             try:
                 pid, raw = os.wait()
