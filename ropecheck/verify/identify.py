@@ -26,7 +26,7 @@ so a careful float32 implementation identifies exactly. Pure numpy after the cal
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -115,11 +115,6 @@ class Identification:
         if self.permutation is None:
             return self.matrices
         return self.matrices[:, :, list(self.permutation)]
-
-    def without_matrices(self) -> Identification:
-        """This identification with its probe matrices dropped (``(0, d, d)``): what a verdict keeps once the
-        checks that read them have run -- they weigh P x d x d floats (60 MB at head_dim 512)."""
-        return replace(self, matrices=np.empty((0, self.head_dim, self.head_dim)))
 
     @property
     def rotary_suffix(self) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -30,15 +29,7 @@ __all__ = [
     "identification_dtype",
     "per_position_bound",
     "random_x",
-    "torch_module",
 ]
-
-
-def torch_module() -> Any:
-    """torch, imported on first use (heavy)."""
-    import torch  # heavy: imported when used
-
-    return torch
 
 
 def identification_dtype(dtypes: Sequence[str]) -> str:
