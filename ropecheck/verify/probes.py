@@ -1,11 +1,10 @@
-"""What the verifier's checks share: random inputs, the per-position error bound, torch on demand.
+"""What the verifier's checks share: random inputs, the per-position error bound, ropecheck's own memory need.
 
 :func:`check_own_memory` sizes ropecheck's own allocations from the spec before the target
 runs: identification holds (probes, d, d) float64 matrices, which at head_dim 65536 no memory
 limit holds -- that is the caller's usage error (exit 2), never the target's finding.
 
-Design constraints: no check logic here; torch is imported on first use (heavy), so
-importing ropecheck stays light.
+Design constraints: no check logic here; numpy only (the judging process imports no torch).
 """
 
 from __future__ import annotations
