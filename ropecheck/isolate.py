@@ -133,12 +133,13 @@ def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limi
         faulthandler.disable()
     _keep_only_fds(*channel, out_fd, err_fd)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    # The inherited stream objects are never touched, not even flushed: another thread of the parent
+    # (a progress bar refreshing) may have held their lock at the fork, and here no thread would ever
+    # release it. What they buffered is the parent's, flushed by it before forking.
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
-    sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
-    sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
+    sys.stdout = sys.__stdout__ = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
     if memory_limit:
         limit = _address_space() + int(memory_limit)
         with contextlib.suppress(ValueError, OSError):

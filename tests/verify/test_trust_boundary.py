@@ -159,3 +159,41 @@ def _children() -> set[int]:
             if fields[1] == me and fields[0] != "Z":
                 found.add(int(name))
     return found
+
+
+def test_a_stream_lock_held_at_the_fork_does_not_hang_the_child(tmp_path: Path) -> None:
+    """Another thread (a progress bar refreshing) holding stdout's or stderr's lock when the child is
+    forked: the child never uses the streams it inherited, so a target that prints at import conforms.
+
+    The lock is held through an at-fork hook in a process of its own, the way a refresh thread in the
+    middle of a write holds it, and released in the parent right after the fork; in the child it stays
+    held for ever.
+    """
+    script = (
+        "import os, sys, threading\n"
+        "from ropecheck.cli.main import main\n"
+        "class Stream:\n"
+        "    def __init__(self, real):\n"
+        "        self.real, self.lock = real, threading.Lock()\n"
+        "    def write(self, s):\n"
+        "        with self.lock:\n"
+        "            return self.real.write(s)\n"
+        "    def flush(self):\n"
+        "        with self.lock:\n"
+        "            self.real.flush()\n"
+        "    def __getattr__(self, name):\n"
+        "        return getattr(self.real, name)\n"
+        "sys.stdout, sys.stderr = Stream(sys.stdout), Stream(sys.stderr)\n"
+        "me = os.getpid()\n"
+        "def hold():\n"
+        "    if os.getpid() == me:\n"
+        "        sys.stdout.lock.acquire(); sys.stderr.lock.acquire()\n"
+        "def release():\n"
+        "    if os.getpid() == me:\n"
+        "        sys.stdout.lock.release(); sys.stderr.lock.release()\n"
+        "os.register_at_fork(before=hold, after_in_parent=release)\n"
+        f"code = main(['verify', {str(HOSTILE / 'warns_at_import.py') + ':rope'!r}, *{ARGS!r}, '-q', '--timeout', '60'])\n"
+        "print('exit', code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip().splitlines()[-1:] == ["exit 0"], out.stdout + out.stderr
