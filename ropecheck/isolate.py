@@ -138,8 +138,10 @@ def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limi
     # release it. What they buffered is the parent's, flushed by it before forking.
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
+    for fd, name in ((1, "stdout"), (2, "stderr")):  # the __stdout__/__stderr__ fallbacks too
+        stream = io.TextIOWrapper(os.fdopen(fd, "wb", closefd=False), write_through=True)
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
     if memory_limit:
         limit = _address_space() + int(memory_limit)
         with contextlib.suppress(ValueError, OSError):
