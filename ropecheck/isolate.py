@@ -142,10 +142,25 @@ def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limi
         stream = io.TextIOWrapper(os.fdopen(fd, "wb", closefd=False), write_through=True)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
+    _one_torch_thread_if_inherited()
     if memory_limit:
         limit = _address_space() + int(memory_limit)
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _one_torch_thread_if_inherited() -> None:
+    """A child forked from a process that had loaded torch runs torch's operations on one thread.
+
+    torch's OpenMP pool does not survive a fork: once the parent has used it, an operation large
+    enough to be split over the pool waits in the child for threads the fork did not copy, for ever
+    (a target building its cos/sin cache at import would hang). One thread never enters the pool.
+    A child that imports torch itself (the parent had not) keeps torch's own thread count.
+    """
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        with contextlib.suppress(Exception):
+            torch.set_num_threads(1)
 
 
 def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], wfd: int,

@@ -197,3 +197,18 @@ def test_a_stream_lock_held_at_the_fork_does_not_hang_the_child(tmp_path: Path) 
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert out.stdout.strip().splitlines()[-1:] == ["exit 0"], out.stdout + out.stderr
+
+
+def test_a_child_of_a_process_that_ran_torch_in_parallel_does_not_hang(tmp_path: Path) -> None:
+    """The judging process (a report, a test session) has run torch on its OpenMP pool before the
+    child is forked; a target whose import runs a large operation still conforms."""
+    script = (
+        "import torch\n"
+        "torch.set_num_threads(2)\n"
+        "torch.ones(4096, 1024).mul(2.0).sum()\n"  # the pool is up in this process
+        "from ropecheck.cli.main import main\n"
+        f"code = main(['verify', {str(HOSTILE / 'parallel_at_import.py') + ':rope'!r}, *{ARGS!r}, '-q', '--timeout', '60'])\n"
+        "print('exit', code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip().splitlines()[-1:] == ["exit 0"], out.stdout + out.stderr
