@@ -161,54 +161,51 @@ def _children() -> set[int]:
     return found
 
 
-def test_a_stream_lock_held_at_the_fork_does_not_hang_the_child(tmp_path: Path) -> None:
-    """Another thread (a progress bar refreshing) holding stdout's or stderr's lock when the child is
-    forked: the child never uses the streams it inherited, so a target that prints at import conforms.
-
-    The lock is held through an at-fork hook in a process of its own, the way a refresh thread in the
-    middle of a write holds it, and released in the parent right after the fork; in the child it stays
-    held for ever.
-    """
-    script = (
-        "import os, sys, threading\n"
-        "from ropecheck.cli.main import main\n"
-        "class Stream:\n"
-        "    def __init__(self, real):\n"
-        "        self.real, self.lock = real, threading.Lock()\n"
-        "    def write(self, s):\n"
-        "        with self.lock:\n"
-        "            return self.real.write(s)\n"
-        "    def flush(self):\n"
-        "        with self.lock:\n"
-        "            self.real.flush()\n"
-        "    def __getattr__(self, name):\n"
-        "        return getattr(self.real, name)\n"
-        "sys.stdout, sys.stderr = Stream(sys.stdout), Stream(sys.stderr)\n"
-        "me = os.getpid()\n"
-        "def hold():\n"
-        "    if os.getpid() == me:\n"
-        "        sys.stdout.lock.acquire(); sys.stderr.lock.acquire()\n"
-        "def release():\n"
-        "    if os.getpid() == me:\n"
-        "        sys.stdout.lock.release(); sys.stderr.lock.release()\n"
-        "os.register_at_fork(before=hold, after_in_parent=release)\n"
-        f"code = main(['verify', {str(HOSTILE / 'warns_at_import.py') + ':rope'!r}, *{ARGS!r}, '-q', '--timeout', '60'])\n"
-        "print('exit', code)\n"
-    )
+def _verify_in_a_process_of_its_own(prelude: str, target: str) -> str:
+    """Run ``prelude`` in a fresh Python, then ``ropecheck verify`` on ``target``; the last line it printed."""
+    argv = ["verify", f"{HOSTILE / target}:rope", *ARGS, "-q", "--timeout", "60"]
+    script = f"{prelude}\nfrom ropecheck.cli.main import main\nprint('exit', main({argv!r}))\n"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert out.stdout.strip().splitlines()[-1:] == ["exit 0"], out.stdout + out.stderr
+    lines = out.stdout.strip().splitlines()
+    return lines[-1] if lines else out.stdout + out.stderr
 
 
-def test_a_child_of_a_process_that_ran_torch_in_parallel_does_not_hang(tmp_path: Path) -> None:
+#: Wraps stdout and stderr in streams whose lock an at-fork hook holds through the fork, the way a
+#: refresh thread in the middle of a write holds it, and releases in the parent right after.
+HELD_STREAMS = """
+import os, sys, threading
+class Stream:
+    def __init__(self, real):
+        self.real, self.lock = real, threading.Lock()
+    def write(self, s):
+        with self.lock:
+            return self.real.write(s)
+    def flush(self):
+        with self.lock:
+            self.real.flush()
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+sys.stdout, sys.stderr = Stream(sys.stdout), Stream(sys.stderr)
+me = os.getpid()
+def hold():
+    if os.getpid() == me:
+        sys.stdout.lock.acquire(); sys.stderr.lock.acquire()
+def release():
+    if os.getpid() == me:
+        sys.stdout.lock.release(); sys.stderr.lock.release()
+os.register_at_fork(before=hold, after_in_parent=release)
+"""
+
+
+def test_a_stream_lock_held_at_the_fork_does_not_hang_the_child() -> None:
+    """Another thread (a progress bar refreshing) holding stdout's or stderr's lock when the child is
+    forked: the child never uses the streams it inherited, so a target that prints at import conforms
+    (in the child the lock stays held for ever)."""
+    assert _verify_in_a_process_of_its_own(HELD_STREAMS, "warns_at_import.py") == "exit 0"
+
+
+def test_a_child_of_a_process_that_ran_torch_in_parallel_does_not_hang() -> None:
     """The judging process (a report, a test session) has run torch on its OpenMP pool before the
     child is forked; a target whose import runs a large operation still conforms."""
-    script = (
-        "import torch\n"
-        "torch.set_num_threads(2)\n"
-        "torch.ones(4096, 1024).mul(2.0).sum()\n"  # the pool is up in this process
-        "from ropecheck.cli.main import main\n"
-        f"code = main(['verify', {str(HOSTILE / 'parallel_at_import.py') + ':rope'!r}, *{ARGS!r}, '-q', '--timeout', '60'])\n"
-        "print('exit', code)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert out.stdout.strip().splitlines()[-1:] == ["exit 0"], out.stdout + out.stderr
+    prelude = "import torch\ntorch.set_num_threads(2)\ntorch.ones(4096, 1024).mul(2.0).sum()"  # the pool is up
+    assert _verify_in_a_process_of_its_own(prelude, "parallel_at_import.py") == "exit 0"
