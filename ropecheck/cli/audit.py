@@ -47,7 +47,8 @@ What is read: $$...$$, \\[...\\], \\begin{equation|align|gather|multline}, ```ma
 chains A = B = C and rows that start with '=' (or '&=') are consecutive steps. A name the
 document defines (q = q^{(1)} + i q^{(2)}, \\theta_i = 10000^{-2(i-1)/d}, f_q(x_m, m) = ...,
 R_m = \\begin{pmatrix}...) stands for its definition in later steps. Names are real, m and n
-integers, unless declared (flags, or 'q, k \\in \\mathbb{C}' in the document).
+integers, unless declared (flags, or 'q, k \\in \\mathbb{C}' in the document); a name written
+conjugated (\\bar q, q^*) is complex in the whole document unless declared.
 verdicts: PROVED (a rewrite reduced it to 0), REFUTED (a counterexample, checked exactly),
 UNDECIDED (neither, or a limit), UNREAD (the reader could not read it; never REFUTED).
 limits: --timeout per step, --document-timeout for the whole document (default 600 s, 0 for

@@ -17,10 +17,12 @@ use it (or the relation is ``:=``, ``\\triangleq``, ``\\equiv``): ``q = q^{(1)} 
 ``\\theta_i = 10000^{-2(i-1)/d}`` (then ``\\theta_1`` and ``\\theta_{i+1}`` are the formula at 1 and
 i+1), ``R_m = \\begin{pmatrix} ... \\end{pmatrix}``, ``f_q(x_m, m) = (W_q x_m) e^{i m\\theta}``. Later
 steps read the defined names as their definitions; inline math (``$ ... $``) may define names
-and declare domains too (``Let $q, k \\in \\mathbb{C}$``), but only display math is audited.
+and declare domains too (``Let $q, k \\in \\mathbb{C}$``), but only display math is audited
+(and an equality a sentence states between two inline formulas, ``So $A$ equals $B$.``).
 A definition whose right side is not real makes its name complex (the domains list says so).
 
-**Domains.** Names are real unless declared (flags, or math such as ``q, k \\in \\mathbb{C}``);
+**Domains.** Names are real unless declared (flags, or math such as ``q, k \\in \\mathbb{C}``)
+or written conjugated anywhere in the document (``\\bar q``, ``q^*``: complex, "inferred");
 ``m`` and ``n``, the positions, are integers unless declared otherwise. A step true for every
 complex (or real) value is true for the restricted ones, so these defaults never refute a
 correct step; each step lists the domains it was decided under. A name a document uses for a
@@ -55,9 +57,9 @@ from sympy import MatrixBase, Symbol
 
 from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError
-from .auditdoc import Chain, Link, chains, math_blocks
+from .auditdoc import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
 from .decide import decide
-from .latex_syntax import comma_pattern_key, normalize_latex, read_latex_side, trig_ambiguities
+from .latex_syntax import comma_pattern_key, conjugated_forms, normalize_latex, read_latex_side, trig_ambiguities
 from .latex_text import top_level
 from .latex_tree import index_sums, remember_parse
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, check_text, check_work
@@ -82,6 +84,7 @@ __all__ = [
     "AuditResult",
     "AuditStep",
     "audit_document",
+    "unread_reason_key",
 ]
 
 #: The time limit of one step, in seconds (the claim checker's).
@@ -202,13 +205,36 @@ class AuditResult:
     seconds: float
     timeout: float | None
     document_timeout: float | None = None
+    inferred: dict[str, str] = field(default_factory=dict)
+    inline_formulas: int = 0
 
     def counts(self) -> dict[str, int]:
         return {s: sum(1 for x in self.steps if x.status == s) for s in _STATUSES}
 
+    def unread_by_reason(self) -> dict[str, int]:
+        """How many steps are UNREAD for each reason (its location and hints dropped), most frequent first."""
+        found: dict[str, int] = {}
+        for s in self.steps:
+            if s.status == UNREAD:
+                key = unread_reason_key(s.reason)
+                found[key] = found.get(key, 0) + 1
+        return dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
+
     @property
-    def decided_fraction(self) -> float:
-        return sum(x.decided for x in self.steps) / len(self.steps) if self.steps else 1.0
+    def decided_fraction(self) -> float | None:
+        """The share of steps PROVED or REFUTED (definitions are not steps); None when there is no step."""
+        return sum(x.decided for x in self.steps) / len(self.steps) if self.steps else None
+
+    @property
+    def nothing_to_decide(self) -> str | None:
+        """A sentence that says the document has no step to decide, and what it has instead; None if it has one."""
+        if self.steps:
+            return None
+        n, k = len(self.definitions), self.inline_formulas
+        found = [f"{n} definition{'' if n == 1 else 's'}"] if n else []
+        found += [f"{k} inline formula{'' if k == 1 else 's'} in passing"] if k else []
+        has = f"it has {' and '.join(found)}" if found else "it has no math"
+        return f"nothing to decide: no step (an equality A = B in display math) was found; {has}"
 
     @property
     def left_by_time_limit(self) -> int:
@@ -226,9 +252,12 @@ class AuditResult:
             "file": self.path,
             "counts": self.counts(),
             "steps_total": len(self.steps),
-            "decided_fraction": round(self.decided_fraction, 4),
+            "decided_fraction": None if self.decided_fraction is None else round(self.decided_fraction, 4),
+            "nothing_to_decide": self.nothing_to_decide,
+            "unread_by_reason": self.unread_by_reason(),
             "exit_code": self.exit_code,
             "declared_domains": self.declared,
+            "inferred_domains": {k: {"domain": "complex", "from": v} for k, v in self.inferred.items()},
             "default_domains": {k: v for k, v in AUDIT_DEFAULT_DOMAINS.items() if k not in self.declared},
             "time_limit_per_step": self.timeout,
             "document_time_limit": self.document_timeout,
@@ -239,10 +268,22 @@ class AuditResult:
         }
 
 
+def unread_reason_key(reason: str) -> str:
+    """An UNREAD step's reason without where it happened or how to fix it: what steps are counted by.
+
+    Example:
+        >>> unread_reason_key("one side of the step is empty (line 3, column 5)")
+        'one side of the step is empty'
+    """
+    key = re.sub(r"^(cannot parse LaTeX) '.*?': ", r"\1: ", reason, flags=re.S)
+    key = re.split(r" \(|; ", key, maxsplit=1)[0]
+    return re.sub(r"\s+", " ", key).strip() or "cannot read the step"
+
+
 # --------------------------------------------------------------------------- heads of definitions
 
 _BASE = r"\\[A-Za-z]+|[A-Za-z]"
-_SUB = r"\{[^{}]+\}|\\[A-Za-z]+|[A-Za-z0-9]"
+_SUB = r"\{\s*\\\{[^{}]*?\\\}\s*\}|\{[^{}]+\}|\\[A-Za-z]+|[A-Za-z0-9]"
 _SYMBOL_HEAD = re.compile(
     rf"^\s*(?P<base>{_BASE})\s*(?:_\s*(?P<sub>{_SUB}))?\s*(?P<label>\^\s*\{{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}})?\s*$"
 )
@@ -586,6 +627,7 @@ class _Auditor:
     memory_limit: int | None
     progress: Callable[[AuditStep, int], None] | None
     deadline: float | None = None  # time.monotonic() at which the document's time limit is reached
+    inferred: dict[str, str] = field(default_factory=dict)  # a name written conjugated -> how it was written
     steps: list[AuditStep] = field(default_factory=list)
     definitions: list[AuditDefinition] = field(default_factory=list)
     unread: list[tuple[_Head, Link]] = field(default_factory=list)
@@ -605,20 +647,50 @@ class _Auditor:
             merge_domains(self.declared, found)
         except RopeCheckError:
             return  # a document that gives one name two domains: the first stays
-        domains = {**AUDIT_DEFAULT_DOMAINS, **self.declared}
-        self.scope = self.scope.with_domains(domains)
+        self.scope = self.scope.with_domains(self.domains())
 
-    def chain(self, chain: Chain, *, audited: bool) -> None:
+    def domains(self) -> dict[str, str]:
+        """The positions' defaults, then the names written conjugated (complex), then what is declared."""
+        return {**AUDIT_DEFAULT_DOMAINS, **dict.fromkeys(self.inferred, "complex"), **self.declared}
+
+    def chain(self, chain: Chain, *, audited: bool, continued: bool = False) -> None:
+        """Define (the first link, when it names something new) and decide the steps of one chain.
+
+        A ``continued`` chain goes on from the display before (``$$ A = B $$ so $$ = C $$``): its first
+        link is that display's last side, so it is a step, never a definition.
+        """
         links = list(chain.links)
+        if not continued and _set_body(links[-1]) is not None and len(links) <= 2:
+            self.define_set(links[0] if len(links) == 2 else None, links[-1], audited=audited)
+            return
         if len(links) < 2 or _qualifier(links):
             return
         first = links[0]
-        defines = self.maybe_define(first, links[1], audited=audited)
+        defines = not continued and self.maybe_define(first, links[1], audited=audited)
         start = 1 if defines else 0
         if not audited:
             return
         for left, right in zip(links[start:], links[start + 1 :]):
             self.step(left, right)
+
+    def define_set(self, name: Link | None, members: Link, *, audited: bool) -> None:
+        """``\\Theta = \\{\\theta_i = 10000^{-2(i-1)/d}, i = 1, ..., d/2\\}``: a set is not a value, so later steps
+        that use its name are not decided; its first member, an equation, defines what it names (``\\theta_i``).
+        The other members (the range of the index) define nothing."""
+        if name is not None and members.relation in ("=",) + _DEFINING:
+            head = _head(name.text, self.scope)
+            if head is not None and not _defined(head, name.text, self.scope):
+                self.unread.append((head, name))
+                if audited:
+                    why = "a set, not a value: steps that use it are not decided (its first member may define a name)"
+                    self.definitions.append(AuditDefinition(name.line, name.text, "set", members.text, reason=why))
+        body = _set_body(members) or ""
+        depth = top_level(body)
+        first = body[: next((i for i, ch in enumerate(body) if ch == "," and depth[i] == 0), len(body))]
+        at = [i for i, ch in enumerate(first) if ch == "=" and depth[i] == 0 and first[i - 1 : i] not in "<>!:\\"]
+        if len(at) == 1 and first[: at[0]].strip() and first[at[0] + 1 :].strip():
+            lhs, rhs = Link(first[: at[0]].strip(), members.line), Link(first[at[0] + 1 :].strip(), members.line, "=")
+            self.maybe_define(lhs, rhs, audited=audited)
 
     def maybe_define(self, link: Link, body: Link, *, audited: bool) -> bool:
         explicit = body.relation in _DEFINING or body.relation.startswith(("\\stackrel", "\\overset"))
@@ -697,7 +769,7 @@ class _Auditor:
             sides = [e for e in (o.lhs, o.rhs) if e is not None]
             s = AuditStep(
                 number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
-                o.lhs, o.rhs, describe_domains(sides, self.declared) if sides else [],
+                o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
             )  # fmt: skip
         s.seconds = time.perf_counter() - t0
         s.end_line = right.end_line
@@ -713,9 +785,24 @@ def _mentions(head: _Head, text: str) -> bool:
         rx = re.escape(base) + r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
     elif head.kind == "function":
         rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
-    else:
-        rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
+    else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
+        rx = r"(?<![A-Za-z\\])\\?" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
     return re.search(rx, text) is not None
+
+
+#: a set written out: ``\\{ ... \\}``, ``\\left\\{ ... \\right\\}``, ``\\lbrace ... \\rbrace``
+_SET = re.compile(
+    r"^\s*(?:\\left\s*)?(?:\\\{|\\lbrace(?![A-Za-z]))(?P<body>.*?)(?:\\right\s*)?(?:\\\}|\\rbrace(?![A-Za-z]))\s*$",
+    re.S,
+)
+
+
+def _set_body(link: Link) -> str | None:
+    """The members of a link that is one set written out, or None (also for ``\\{a\\} \\cup \\{b\\}``)."""
+    m = _SET.match(link.text)
+    if m is None or re.search(r"\\\}|\\rbrace(?![A-Za-z])", m.group("body")):
+        return None
+    return m.group("body")
 
 
 def audit_document(
@@ -749,25 +836,61 @@ def audit_document(
     if latex is None:
         latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
-    scope = Scope(domains={**AUDIT_DEFAULT_DOMAINS, **stated}, strict_products=True)
-    auditor = _Auditor(path, scope, dict(stated), timeout, memory_limit, progress, deadline)
     blocks, lines = math_blocks(text, latex=latex)
+    # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
+    # unless a flag or the document declares its domain
+    inferred: dict[str, str] = {}
+    for block in blocks:
+        for key, form in conjugated_forms(block.src.text).items():
+            inferred.setdefault(key, form)
+    auditor = _Auditor(path, Scope(strict_products=True), dict(stated), timeout, memory_limit, progress, deadline)
+    auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
+    auditor.scope = auditor.scope.with_domains(auditor.domains())
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
-    for block in blocks:
+    before: MathBlock | None = None
+    tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
+    for at, block in enumerate(blocks):
         found = _declarations(block.src.text)
         if found is not None:
             auditor.declare(found)
+            before, tail = block, None
             continue
-        for chain in chains(block, lines):
+        read = chains(block, lines)
+        if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
+            _sentence(auditor, read, chains(blocks[at + 1], lines))
+        continued = bool(
+            read and tail is not None and before is not None and continues(text, before, block)
+            and not read[0].links[0].text and len(read[0].links) >= 2
+        )  # fmt: skip
+        if continued and tail is not None:
+            read[0] = Chain((tail,) + read[0].links[1:], tail.line)
+        for n, chain in enumerate(read):
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)
                 if found is not None:
                     auditor.declare(found)
                 continue
-            auditor.chain(chain, audited=block.kind == "display")
+            auditor.chain(chain, audited=block.kind == "display", continued=continued and n == 0)
+        last = read[-1].links[-1] if read and block.kind == "display" else None
+        before, tail = block, (last if last is not None and not ends_open(last.text) else None)
     seconds = time.perf_counter() - t0
-    return AuditResult(path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, document_timeout)
+    inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
+    inline = sum(1 for b in blocks if b.kind == "inline")
+    return AuditResult(
+        path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, document_timeout,
+        inferred_left, inline,
+    )  # fmt: skip
+
+
+def _sentence(auditor: _Auditor, first: list[Chain], second: list[Chain]) -> None:
+    """``So $A$ equals $B$.``: the step A = B, when each formula is one expression (not itself an equation)."""
+    if len(first) != 1 or len(second) != 1 or len(first[0].links) != 1 or len(second[0].links) != 1:
+        return
+    a, b = first[0].links[0], second[0].links[0]
+    if not a.text or not b.text or _declarations(a.text) is not None or _declarations(b.text) is not None:
+        return
+    auditor.chain(Chain((a, replace(b, relation="=")), a.line), audited=True)
 
 
 # what derivations are made of: parsed once in this process, the ANTLR parser's prediction cache

@@ -4,7 +4,8 @@ What counts as a display equation: ``$$ ... $$``, ``\\[ ... \\]``, ``\\begin{equ
 ``align``, ``gather``, ``multline`` (starred or not), and fenced ```` ```math ```` blocks in
 Markdown; ``aligned``, ``split`` and ``gathered`` inside them are unwrapped. Inline math
 (``$ ... $``, ``\\( ... \\)``) is kept apart: it may declare domains or make definitions, but
-it is not audited. Code fences, HTML comments and LaTeX comments are skipped.
+it is not audited. Code fences, HTML comments and LaTeX comments are skipped; in Markdown the
+markers of a blockquote (``> $$ ... $$``) are blanked, so quoted math reads as any other.
 
 A display equation is cut into *chains* of links ``A = B = C``: at ``\\\\`` rows (a line
 break is a space, as in LaTeX), a row that starts with ``=`` (or ``&=``) continues the chain
@@ -13,6 +14,16 @@ it, and any other row starts a new chain. ``\\quad``, ``\\qquad``, ``\\text{...}
 equations separate chains; ``\\tag``, ``\\label``, ``\\nonumber`` and a final ``.`` or ``,`` are
 dropped. Relations other than ``=`` (``:=``, ``\\approx``, ``\\le`` ...) are kept with the link,
 so a caller can say why it does not decide them.
+
+A chain may go on in the next display: ``$$ A = B $$ which gives $$ = C $$`` is the chain
+``A = B = C`` when only blank space or a short connecting word (:data:`CONNECTIVES`) stands
+between the two displays and the first ends with a complete side (:func:`continues`).
+
+A sentence may state an equality between two inline formulas: ``So $A$ equals $B$.``,
+``$A$ = $B$.``, ``因此 $A$ 等于 $B$。`` -- only in that plain shape (:func:`stated_equality`): the
+first formula opens the sentence (or follows one word such as "so" or "then"), the second
+closes it. "the norm of $A$ equals $B$", "if $A$ equals $B$", "$A$ equals $B$ for $m = n$" and
+"... gives $B$" do not state that A = B, and are left alone.
 
 Design constraints: pure text, no SymPy; every link carries the document line it starts on.
 """
@@ -25,11 +36,17 @@ from dataclasses import dataclass
 
 from .latex_text import Src, split_top, top_level
 
-__all__ = ["Chain", "Link", "MathBlock", "chains", "math_blocks"]
+__all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
 
 _ENVS = ("equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat")
 _INNER_ENVS = ("aligned", "split", "gathered", "alignedat")
-_BRACKETS = (("\\begin{", "\\end{"), ("\\langle", "\\rangle"))
+_BRACKETS = (("\\begin{", "\\end{"), ("\\langle", "\\rangle"), ("\\lbrace", "\\rbrace"))
+#: The words that may stand between two displays of one chain (a longer text breaks the chain).
+CONNECTIVES = (
+    "and", "so", "then", "thus", "hence", "therefore", "which gives", "which yields", "this gives", "giving",
+    "we get", "we have", "i.e.", "that is", "即", "则", "所以", "因此", "于是", "从而", "得",
+)  # fmt: skip
+_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)
 
 
 @dataclass(frozen=True)
@@ -94,6 +111,7 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
         skipped += [(m.start(), m.end()) for m in re.finditer(r"(?<!\\)%[^\n]*", text)]
     else:
         skipped += [(m.start(), m.end()) for m in re.finditer(r"<!--.*?-->", text, re.S)]
+        skipped += [(m.start(), m.end()) for m in _QUOTE.finditer(text)]  # a blockquote's markers
         pos = 0
         while True:
             m = _FENCE.search(text, pos)
@@ -137,6 +155,49 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
     return blocks, lines
+
+
+_DELIMITERS = re.compile(
+    r"\$\$|\$|\\\[|\\\]|\\\(|\\\)|\\(?:begin|end)\{[^{}]*\}|```+[A-Za-z]*|~~~+[A-Za-z]*|<!--.*?-->|(?<!\\)%[^\n]*",
+    re.S,
+)
+_JOIN = re.compile(r"\s*(?:(?:" + "|".join(re.escape(w) for w in CONNECTIVES) + r")\s*[,:，：]?\s*)?", re.I)
+
+
+def continues(text: str, before: MathBlock, after: MathBlock) -> bool:
+    """Whether only blank space or one connecting word (``which gives``, ``即``) stands between two displays."""
+    if before.kind != "display" or after.kind != "display":
+        return False
+    gap = text[before.src.col(len(before.src.text)) : after.src.col(0)]
+    gap = _DELIMITERS.sub(" ", _QUOTE.sub(" ", gap))
+    return _JOIN.fullmatch(gap) is not None
+
+
+_SAYS_EQUAL = re.compile(r"\s*(?:=|equals|is equal to|等于)\s*", re.I)
+_OPENS = re.compile(
+    r"(?:\A|[.!?:;。！？：；]|\n[ \t]*\n)\s*(?:(?:so|then|thus|hence|therefore|we have|we get|we obtain|i\.e\.|"
+    r"因此|所以|于是|从而|即|则)\s*[,，]?)?\s*\Z",
+    re.I,
+)
+_CLOSES = re.compile(r"\s*(?:[.!?;。！？；]|\Z|\n[ \t]*\n)")
+
+
+def stated_equality(text: str, first: MathBlock, second: MathBlock) -> bool:
+    """Whether a sentence says, in its plain shape, that two consecutive inline formulas are equal."""
+    if first.kind != "inline" or second.kind != "inline":
+        return False
+    start, end = first.src.col(0), second.src.col(len(second.src.text))
+    gap = text[first.src.col(len(first.src.text)) : second.src.col(0)]
+    gap = re.sub(r"^(?:\$|\\\))|(?:\$|\\\()$", "", gap)
+    before = re.sub(r"(?:\$|\\\()$", "", _QUOTE.sub(" ", text[:start]))
+    after = re.sub(r"^(?:\$|\\\))", "", text[end:])
+    return bool(_SAYS_EQUAL.fullmatch(gap) and _OPENS.search(before[-200:] if len(before) > 200 else before)
+                and _CLOSES.match(after))  # fmt: skip
+
+
+def ends_open(text: str) -> bool:
+    """Whether a side ends with an operator or an open bracket, so that it is not complete."""
+    return not text.strip() or _ENDS_OPEN.search(text) is not None
 
 
 def _find_close(text: str, start: int, close: str) -> int:

@@ -40,17 +40,32 @@ def _how(step: AuditStep) -> str:
 
 
 def _summary(result: AuditResult) -> str:
+    """The counts; the decided share is over the steps only (a definition asserts nothing to decide)."""
+    if result.nothing_to_decide is not None:
+        return result.nothing_to_decide
     c = result.counts()
     parts = ", ".join(f"{c[k]} {k}" for k in ("PROVED", "REFUTED", "UNDECIDED", "UNREAD"))
-    decided = f"{100 * result.decided_fraction:.0f}% decided"
-    n = len(result.definitions)
-    return f"{len(result.steps)} steps: {parts}; {decided}; {n} definition{'' if n == 1 else 's'}"
+    decided = f"{100 * (result.decided_fraction or 0):.0f}% decided"
+    n, k = len(result.definitions), len(result.steps)
+    return f"{k} step{'' if k == 1 else 's'}: {parts}; {decided}; {n} definition{'' if n == 1 else 's'}"
+
+
+def _unread_line(result: AuditResult) -> str | None:
+    """``UNREAD by reason: 3 unknown LaTeX command \\foo; 2 one side of the step is empty``, or None."""
+    found = result.unread_by_reason()
+    if not found:
+        return None
+    return "UNREAD by reason: " + "; ".join(f"{n} {why}" for why, n in found.items())
 
 
 def _domains_line(result: AuditResult) -> str:
     declared = "; ".join(f"{k} {v}" for k, v in sorted(result.declared.items()))
-    defaults = ", ".join(k for k in AUDIT_DEFAULT_DOMAINS if k not in result.declared)
+    defaults = ", ".join(k for k in AUDIT_DEFAULT_DOMAINS if k not in result.declared and k not in result.inferred)
     parts = [f"declared: {declared}"] if declared else []
+    if result.inferred:
+        names = ", ".join(result.inferred)
+        forms = ", ".join(result.inferred.values())
+        parts.append(f"{names} complex (inferred from {forms}: a name written conjugated)")
     if defaults:
         parts.append(f"{defaults} integer (positions, by default)")
     parts.append("every other name real")
@@ -87,6 +102,9 @@ def render_audit_text(result: AuditResult, *, verbose: bool = False) -> str:
             lines += [f"{'':15}{x}" for x in render_counterexample_text(s.counterexample)]
         if verbose and s.domains:
             lines.append(f"{'':17}domains: {domains_text(s.domains)}")
+    unread = _unread_line(result)
+    if unread is not None:
+        lines.append(unread)
     lines.append(_summary(result) + f"; {result.seconds:.1f} s")
     return "\n".join(lines) + "\n"
 
@@ -105,6 +123,9 @@ def render_audit_markdown(result: AuditResult) -> str:
         f"Domains: {_domains_line(result)}.",
         "",
     ]
+    unread = _unread_line(result)
+    if unread is not None:
+        out += [_md_escape(unread) + ".", ""]
     if result.definitions:
         out += ["Definitions carried into later steps:", ""]
         out += [f"- {_md_escape(x.strip())}" for x in _definitions_line(result)]
@@ -156,6 +177,9 @@ def render_audit_html(result: AuditResult, *, css: str = "") -> str:
         f"<p><strong>{e(_summary(result))}.</strong></p>",
         f"<p>Domains: {e(_domains_line(result))}.</p>",
     ]
+    unread = _unread_line(result)
+    if unread is not None:
+        parts.append(f"<p>{e(unread)}.</p>")
     if result.definitions:
         parts.append("<details><summary>definitions carried into later steps</summary><ul>")
         parts += [f"<li>{e(x.strip())}</li>" for x in _definitions_line(result)]

@@ -54,6 +54,7 @@ __all__ = [
     "PLAIN_FUNCTIONS",
     "check_ellipsis",
     "comma_pattern_key",
+    "conjugated_forms",
     "conjugated_names",
     "normalize_latex",
     "reading_notes",
@@ -99,6 +100,12 @@ _PART_CALL = re.compile(
 _TEXT_CALL = re.compile(
     r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{(?!ZQPH)((?:[A-Za-z]|\\_|_)+)\}\s*(?=\\left|\()"
 )
+#: ``f_{\\{q,k\\}}``: one name for a family (f_q and f_k), read as one symbol or function
+_SET_NAME = re.compile(r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*_\s*\{\s*\\\{([^{}]*?)\\\}\s*\}")
+#: ``\\mathrm{Attention}``, ``\\operatorname{softmax}``: a word set upright is one name, not a product of letters
+_UPRIGHT_NAME = re.compile(
+    r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?!ZQ)([A-Za-z]{2,}(?:\\?_[A-Za-z]+)*)\s*\}"
+)
 _COMMA_SUBSCRIPT = re.compile(
     r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
 )
@@ -127,6 +134,8 @@ _EULER = re.compile(r"\\mathrm\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Z
 _DIFFERENTIAL = re.compile(r"(?<![\\A-Za-z0-9_^])d(?=\s*\\?[A-Za-z])")
 _UPRIGHT_D = re.compile(r"\\mathrm\s*\{\s*d\s*\}")
 _GLUED = re.compile(r"(?<![\\A-Za-z])[A-Za-z]*(?:sin|cos|tan|cot|sec|csc|exp|log)[A-Za-z]*")
+#: Four letters or more glued together: a word (``Attention``, ``score``) or a product of as many symbols.
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _COMMAND_ARGUMENT = re.compile(r"\\(?:mathit|mathrm|mathsf|text|textrm|operatorname|begin|end)\s*\{[^{}]*\}")
 _STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
 _TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
@@ -157,6 +166,7 @@ def _names(n: int) -> str:
 
 def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
+    src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
     src = src.sub(_BOLD, lambda m: m.group(1) + " ")
     src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
     src = src.sub(_CITATION, lambda m: " ")
@@ -190,6 +200,15 @@ def _check_glued(src: Src, scope: Scope) -> None:
         raise ClaimLimitError(
             f"{m.group(0)!r} spells a function name without a backslash: a product of letters or a function? "
             "write \\sin, \\cos, ... with the argument in parentheses",
+            "reading",
+            src.col(m.start()),
+        )
+    for m in _WORD.finditer(text):
+        if m.group(0) in scope.functions:
+            continue
+        raise ClaimLimitError(
+            f"{m.group(0)!r} reads as a word or as a product of {len(m.group(0))} symbols: not read with certainty; "
+            f"write \\mathrm{{{m.group(0)}}} for a name, or separate the factors",
             "reading",
             src.col(m.start()),
         )
@@ -339,6 +358,7 @@ class _Reader:
             self.inner_products,
             self.part_calls,
             self.text_calls,
+            self.names,
             self.patterns,
             self.tuples,
             self.hadamard,
@@ -499,14 +519,19 @@ class _Reader:
     def text_calls(self, src: Src, bound: frozenset[str]) -> Src:
         pos = 0
         while True:
-            m = _TEXT_CALL.search(src.text, pos)
-            plain = _plain_call(src.text, pos, self.scope)
-            if plain is not None and (m is None or plain[0] < m.start()):
-                start, name, after = plain
-            elif m is not None:
-                start, name, after = m.start(), m.group(1).replace("\\_", "_"), m.end()
-            else:
+            found = [
+                (m.start(), m.group(1).replace("\\_", "_"), m.end()) for m in [_TEXT_CALL.search(src.text, pos)] if m
+            ]
+            found += [c for c in [_plain_call(src.text, pos, self.scope)] if c is not None]
+            found += [
+                (m.start(), _set_name(m), m.end())
+                for m in [_SET_NAME.search(src.text, pos)]
+                if m and re.match(r"\s*(?:\\left\s*)?\(", src.text[m.end() :])
+            ]
+            if not found:
                 return src
+            start, name, after = min(found)
+            after += len(src.text[after:]) - len(src.text[after:].lstrip())
             if name in ("Re", "Im") or name in PLAIN_FUNCTIONS:  # pragma: no cover - handled elsewhere
                 pos = after
                 continue
@@ -527,6 +552,20 @@ class _Reader:
                 value = sympy.Function(name)(*args)
             src = src.splice(start, end, self.placeholder(value))
             pos = start
+
+    def names(self, src: Src, bound: frozenset[str]) -> Src:
+        """One symbol for an upright word (``\\mathrm{Attention}``) and a set-subscripted name (``W_{\\{q,k\\}}``)."""
+
+        def symbol(name: str) -> str:
+            d = self.scope.symbols.get(name)
+            value = d.body if d is not None and name not in bound else apply_domains(Symbol(name), self.scope.domains)
+            return self.placeholder(value)
+
+        src = src.sub(_SET_NAME, lambda m: symbol(_set_name(m)))
+        part = re.search(r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?:Re|Im)\s*\}", src.text)
+        if part:  # a real or imaginary part without its argument in brackets: which factors it takes is unclear
+            raise src.error("write the argument of a real or imaginary part in brackets: \\Re[...]", part.start())
+        return src.sub(_UPRIGHT_NAME, lambda m: symbol(m.group(1).replace("\\_", "_")))
 
     def patterns(self, src: Src, bound: frozenset[str]) -> Src:
         for base in sorted(self.scope.patterns, key=len, reverse=True):
@@ -679,6 +718,11 @@ def _inside_command(text: str, at: int) -> bool:
     return text[i - 1 : i] == "\\"
 
 
+def _set_name(m: re.Match[str]) -> str:
+    """``f_{\\{q,k\\}}``, spaces dropped, as the name of a set-subscripted symbol or function."""
+    return m.group(1).lstrip("\\") + "_{\\{" + re.sub(r"\s+", "", m.group(2)) + "\\}}"
+
+
 def _plain_call(text: str, pos: int, scope: Scope) -> tuple[int, str, int] | None:
     """A defined multi-letter function written plainly (``rotate_half(x)``): (start, name, index of its bracket)."""
     for m in re.finditer(r"(?<![\\A-Za-z{])([A-Za-z]+(?:\\?_[A-Za-z]+)*)(?=\s*(?:\\left)?\()", text[pos:]):
@@ -798,6 +842,21 @@ def conjugated_names(text: str) -> set[str]:
     """
     names = {next(g for g in m.groups() if g) for m in _CONJUGATED.finditer(text)}
     return {domain_key(n) for n in names if n.lstrip("\\") not in ("mathit", "mathrm", "mathsf")}
+
+
+def conjugated_forms(text: str) -> dict[str, str]:
+    r"""Each name written conjugated, as a domain key, with the first way it was written.
+
+    Example:
+        >>> conjugated_forms(r"\Re[q \bar{k}] + p^* + \overline{k}")
+        {'k': '\\bar{k}', 'p': 'p^*'}
+    """
+    out: dict[str, str] = {}
+    for m in _CONJUGATED.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if name.lstrip("\\") not in ("mathit", "mathrm", "mathsf"):
+            out.setdefault(domain_key(name), re.sub(r"\s+", " ", m.group(0)).strip())
+    return out
 
 
 def reading_notes(text: str) -> list[str]:

@@ -109,12 +109,16 @@ def domain_of(sym: Any) -> str:
     return "complex"
 
 
-def describe_domains(exprs: Iterable[Any], declared: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+def describe_domains(
+    exprs: Iterable[Any], declared: Mapping[str, str] | None = None, inferred: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
     """Each free symbol and sequence of ``exprs`` with its domain and where the domain came from.
 
-    ``source`` is ``declared`` (a flag, a clause, a declaration in the document), ``default``
-    (real, as nothing was stated) or ``summation`` (a summation variable or limit: an integer).
-    A declared name the expressions no longer hold (``cos(2 pi m)`` became 1) is listed too.
+    ``source`` is ``declared`` (a flag, a clause, a declaration in the document), ``inferred
+    from \\bar{q}`` (``inferred`` maps a name to how the document wrote it conjugated),
+    ``default`` (real, as nothing was stated) or ``summation`` (a summation variable or limit:
+    an integer). A declared name the expressions no longer hold (``cos(2 pi m)`` became 1) is
+    listed too.
 
     Example:
         >>> import sympy
@@ -123,6 +127,7 @@ def describe_domains(exprs: Iterable[Any], declared: Mapping[str, str] | None = 
         ['real', 'complex']
     """
     declared = declared or {}
+    inferred = {k: v for k, v in (inferred or {}).items() if k not in declared}
     found: dict[str, Any] = {}
     bound: set[str] = set()
     for e in exprs:
@@ -147,6 +152,8 @@ def describe_domains(exprs: Iterable[Any], declared: Mapping[str, str] | None = 
         domain = domain_of(base)
         if domain_key(name) in declared:
             source = "declared"
+        elif domain_key(name) in inferred and domain == "complex":
+            source = f"inferred from {inferred[domain_key(name)]}"
         elif name in bound and domain in ("integer", "natural", "positive integer"):
             source = "summation"
         else:

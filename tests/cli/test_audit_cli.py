@@ -117,7 +117,12 @@ def test_progress_on_stderr_with_verbose(docs: dict[str, Path], capsys: pytest.C
 def test_domain_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "z.md"
     doc.write_text("$$\\bar{z} = z$$\n")
-    assert main(["audit", str(doc)]) == 0
+    # z is written conjugated, so it is complex unless declared otherwise (as `ropecheck claim` reads it)
+    assert main(["audit", str(doc)]) == 1
+    out = capsys.readouterr().out
+    assert "z complex (inferred from \\bar{z}" in out and "declared" not in out
+    assert main(["audit", str(doc), "--real", "z"]) == 0
+    assert "declared: z real" in capsys.readouterr().out
     assert main(["audit", str(doc), "--complex", "z"]) == 1
     assert "declared: z complex" in capsys.readouterr().out
 

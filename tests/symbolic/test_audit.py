@@ -189,7 +189,9 @@ def test_a_definition_with_a_complex_side_makes_a_complex_name() -> None:
 def test_declared_domains_are_used() -> None:
     doc = "Let $z \\in \\mathbb{C}$.\n\n$$\\bar{z} = z$$"
     assert _statuses(doc) == [(3, "REFUTED")]
-    assert _statuses("$$\\bar{z} = z$$") == [(1, "PROVED")]
+    # written conjugated, z is complex without a declaration; declared real, it is real
+    assert _statuses("$$\\bar{z} = z$$") == [(1, "REFUTED")]
+    assert _statuses("$$\\bar{z} = z$$", domains={"z": "real"}) == [(1, "PROVED")]
     assert _statuses("$$\\bar{z} = z$$", domains={"z": "complex"}) == [(1, "REFUTED")]
 
 

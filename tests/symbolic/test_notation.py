@@ -40,6 +40,9 @@ CLAIMS = [
     ),
     ("glued-sin-cos", r"\sin a \cos b = sinacosb", {Verdict.UNDECIDED}),
     ("glued-i-sin", r"\cos\theta + isin\theta = e^{i\theta}", {Verdict.UNDECIDED}),
+    ("glued-word-vs-name", r"\mathrm{Attention}(q, k) = Attention(q, k)", UNREAD),
+    ("glued-word-score", r"score = s c o r e", UNREAD),
+    ("three-letters-are-a-product", r"mn\theta = n m \theta", {Verdict.PROVED}),
     (
         "conjugate-makes-complex",
         r"\Re[q \bar{k} e^{i(m-n)\theta}] = \Re[\bar{q} k e^{i(m-n)\theta}]",
