@@ -76,8 +76,10 @@ def context_extension() -> Proof:
         "context_extension",
         "context_extension",
         "Context extension: which schedules stay relative",
-        r"A schedule keeps the relative property exactly when every angle is linear in the position, "
-        r"$\varphi_i(m) = m\,\theta'_i$ with $\theta'_i$ independent of $m$. Every schedule of `RopeSpec` -- default, "
+        r"A schedule keeps the relative property if every angle is linear in the position, "
+        r"$\varphi_i(m) = m\,\theta'_i$ with $\theta'_i$ independent of $m$ (the sufficient condition proved here; "
+        r"it is not claimed to be necessary: affine angles $m\,\theta'_i + c_i$ keep the property too). "
+        r"Every schedule of `RopeSpec` -- default, "
         r"linear/PI, static NTK, dynamic NTK and LongRoPE at one length, YaRN, Llama 3, proportional -- gives such "
         r"$\theta'_i(L)$ (proportional RoPE's pairs that do not turn have $\theta'_i = 0$); dynamic NTK and "
         r"LongRoPE with keys cached at another length than the query's do not. "

@@ -21,6 +21,7 @@ from typing import Any
 import sympy
 from sympy import IndexedBase, Sum, Symbol
 
+from ropecheck.proofs.forms import EvenFirst, elementwise
 from ropecheck.symbolic.decide import decide_step
 from ropecheck.symbolic.proof import Proof, timed
 from ropecheck.symbolic.render import print_family
@@ -108,21 +109,27 @@ def layouts_agree(*, permutation: tuple[CoordinateMap, CoordinateMap] = EVEN_FIR
         r"coordinates: $\sum_j (Pa)_j (Pb)_j = \sum_j a_j b_j$ (`permutation_*`), by the two regroupings of the "
         r"coordinate sum. (4) Hence the scores agree (`scores`)."
     )
-    px_first, px_second = _permuted(x, i, permutation)
     (k0, p0), (k1, p1) = permutation[0](i), permutation[1](i)
-    left = _half(px_first, px_second, i, th, m)
+    if k0 != i or k1 != i:
+        raise ValueError("the permutation must send coordinates i and i + h to pair i (parities 0/1)")
+    px = EvenFirst(x, h, p0, p1)  # P x on the whole vector
     p.steps += [
         decide_step(
             "conjugate_first",
-            r"Coordinate $i$: $(R^{\text{half}}_{\Theta,m} P x)_i = (P R^{\text{int}}_{\Theta,m}\, x)_i$.",
-            left[0],
-            _interleaved(x, k0, p0, th, m),
+            r"Coordinate $i$, with both layouts' RoPE in code's elementwise form on the whole vector "
+            r"(Theorem 3): $(R^{\text{half}}_{\Theta,m} P x)_i$, that is $P x \odot \cos(m\,\operatorname{cat}(\theta, "
+            r"\theta)) + \operatorname{rotate\_half}(P x) \odot \sin(m\,\operatorname{cat}(\theta, \theta))$ at $i$, "
+            r"equals $(P R^{\text{int}}_{\Theta,m}\, x)_i = (R^{\text{int}}_{\Theta,m}\, x)_{2i}$, the interleaved "
+            r"form at $2i$.",
+            elementwise("half", px, th, h, m, i),
+            elementwise("interleaved", x, th, h, m, 2 * k0 + p0),
         ),
         decide_step(
             "conjugate_second",
-            r"Coordinate $i + h$: $(R^{\text{half}}_{\Theta,m} P x)_{i+h} = (P R^{\text{int}}_{\Theta,m}\, x)_{i+h}$.",
-            left[1],
-            _interleaved(x, k1, p1, th, m),
+            r"Coordinate $h + i$: $(R^{\text{half}}_{\Theta,m} P x)_{h+i} = (P R^{\text{int}}_{\Theta,m}\, x)_{h+i}"
+            r" = (R^{\text{int}}_{\Theta,m}\, x)_{2i+1}$.",
+            elementwise("half", px, th, h, m, h + i),
+            elementwise("interleaved", x, th, h, m, 2 * k1 + p1),
         ),
         decide_step(
             "cover_half",

@@ -55,6 +55,7 @@ def rotation_2d() -> Proof:
         ],
         scope="a 2x2 lemma (every d)",
         every_d=True,
+        part="a",  # the family's first page: Theorem 1a
     )
     p.steps += [
         decide_step("transpose", "Transposing a rotation reverses it.", rot(a).T, rot(-a)),
@@ -95,6 +96,7 @@ def relative_position_2d() -> Proof:
         ],
         scope="a 2-D lemma (every d)",
         every_d=True,
+        part="b",  # the family's second page: Theorem 1b
     )
     p.steps += [
         decide_step(

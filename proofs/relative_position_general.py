@@ -232,6 +232,7 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
         assumptions=[r"q, k \in \mathbb{R}^{d},\ \theta_i \in \mathbb{R},\ m, n \in \mathbb{Z}", "one concrete d"],
         scope=f"d = {d} only",
         every_d=False,
+        part="a",  # a check of Theorem 2 for one d: numbered 2a beside it
     )
     if failed:
         p.notes.append(f"blocks not reduced to $0$: {failed[:10]}")

@@ -17,7 +17,7 @@ from .axes import MultiAxis
 from .schedules import Layout
 from .spec import RopeSpec
 
-__all__ = ["axes_svg", "figure_svg", "spectra_svg", "pairing_svg", "curve_svg"]
+__all__ = ["axes_svg", "figure_svg", "spectra_svg", "pairing_svg", "curve_svg", "envelope_svg"]
 
 
 def _mpl() -> Any:
@@ -77,6 +77,39 @@ def curve_svg(
     ax.set_ylabel(ylabel)
     if series or hlines:
         ax.legend(fontsize=7, loc="best")
+    return figure_svg(fig)
+
+
+def envelope_svg(
+    bins: Sequence[tuple[float, float, float, float]],
+    *,
+    label: str,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    logx: bool = False,
+    vlines: Sequence[tuple[str, float]] = (),
+) -> str:
+    """A dense curve drawn as its envelope: per bin ``(first x, last x, min y, max y)``, the band min..max.
+
+    Each bin is filled from its smallest to its largest value over its x range, with an edge line so a
+    bin of one point still shows; consecutive bins are joined as the curve joins them. With bins at least
+    as fine as the pixel columns, every excursion of the curve is drawn.
+    """
+    plt = _mpl()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    xs = np.array([x for lo, hi, _, _ in bins for x in (lo, hi)], dtype=float)
+    lows = np.array([v for _, _, lo, _ in bins for v in (lo, lo)], dtype=float)
+    highs = np.array([v for _, _, _, hi in bins for v in (hi, hi)], dtype=float)
+    ax.fill_between(xs, lows, highs, color="C0", linewidth=0.6, label=label)
+    for name, value in vlines:
+        ax.axvline(value, linestyle=":", linewidth=0.9, color="0.4", label=name)
+    if logx:
+        ax.set_xscale("log")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7, loc="best")
     return figure_svg(fig)
 
 

@@ -13,8 +13,9 @@
    Lemma (used by complex_form_eq_matrix):
      complex_pair_eq_matrix      (a + ib) e^(i phi) = R(phi) (a, b), one pair
 
-   Mirrors the SymPy family "forms" (theorem forms_agree: pair_matrix_elementwise,
-   pair_complex_matrix and the layout steps; the half-split layout is in layouts.v) and the
+   Mirrors the SymPy family "forms" (theorem forms_agree: pair_*_elementwise_matrix, where the
+   elementwise form is defined on the whole vector as here, pair_*_complex_matrix and the
+   layout steps; the half-split layout is in layouts.v) and the
    complex_form step of relative_position_2d (family "relative_position").
 
    Compile after rotation_group.v and relative_position.v:

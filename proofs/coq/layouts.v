@@ -17,9 +17,11 @@
    Lemma (used by half_split_eq_permuted_interleaved):
      half_split_pairs                    half-split RoPE turns (x_i, x_(i+h)) by R(m theta_i)
 
-   Mirrors the SymPy family "layouts" (theorem layouts_agree: conjugate_dN, orthogonal_dN,
-   scores_dN), which decides the identity entrywise for d = 2, 4, 8, 16; here it is proved
-   for every even d.
+   Mirrors the SymPy family "layouts" (theorem layouts_agree), which is also proved for every
+   even d = 2h with h symbolic: conjugate_first and conjugate_second (R_half(m) P x, in the
+   elementwise form above, equals P R_interleaved(m) x at coordinates i and h + i, i < h),
+   cover_half (those coordinates cover the 2h once), permutation_* (P preserves inner
+   products) and scores (the scores agree).
 
    Compile after rotation_group.v, relative_position.v and forms.v:
      coqc -Q proofs/coq RopeCheck proofs/coq/layouts.v *)

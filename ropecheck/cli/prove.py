@@ -16,6 +16,7 @@ kept), so a Ctrl-C or a kill leaves the old pages or the new ones, never a mix.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from ..symbolic.certify import (
     certificate_files,
     certificate_index,
     certify,
+    default_certificate_dir,
     find_coqc,
     missing_coqc_advice,
 )
@@ -43,7 +45,7 @@ from ..symbolic.latexdoc import render_proofs_latex
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK, json_text, write_json
 
-__all__ = ["DEFAULT_OUT", "add_parser", "run"]
+__all__ = ["DEFAULT_OUT", "add_parser", "coq_href", "run"]
 
 DEFAULT_OUT = "reports/proofs"
 
@@ -144,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
         certified_ok = all(r.status.value == "CERTIFIED" for r in results)
         _print_twins(proofs, results, index)
         if not args.no_write:
-            pages["certificates.md"] = render_certificates_markdown(results, index, families=list(FAMILIES))
+            pages["certificates.md"] = render_certificates_markdown(
+                results, index, families=list(FAMILIES), coq_href=coq_href(Path(args.out))
+            )
     if not args.no_write and proofs:
         pages.update(_pages(proofs, Path(args.out), numbers, args.all, index))
     data = proofs_to_json(proofs, total_seconds=total) if args.json is not None else None
@@ -157,6 +161,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_write and proofs:
         print(f"wrote {len(proofs)} theorem page(s) and index.md to {args.out}")
     return EXIT_OK if all(p.as_intended for p in proofs) and certified_ok else EXIT_FAIL
+
+
+def coq_href(out: Path) -> str:
+    """The installed Coq folder relative to ``out``, as a page written there links it (``/`` separators)."""
+    folder = default_certificate_dir()
+    if folder is None:
+        return "../../proofs/coq"  # where a checkout keeps it beside reports/proofs/
+    return Path(os.path.relpath(folder.resolve(), out.resolve())).as_posix()
 
 
 def _certificate_paths(paths: list[str] | None) -> list[Path]:

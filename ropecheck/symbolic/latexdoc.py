@@ -20,7 +20,7 @@ import sympy
 
 from .mathlines import aligned_latex, rows_latex
 from .proof import Counterexample, Proof, Step, Verdict
-from .prose import segments
+from .prose import display_rows, segments
 from .render import MAX_LATEX, counterexample_displays, formula_latex, rule_sentence
 
 __all__ = ["render_proofs_latex", "tex_escape"]
@@ -93,7 +93,7 @@ def tex_escape(text: str) -> str:
         if kind == "inline":
             out.append(f"${body}$")
         elif kind == "display":
-            out.append(f"\n\\[\n{body}\n\\]\n")
+            out.append(f"\n\\[\n{rows_latex(display_rows(body))}\n\\]\n")
         else:
             out.append(_code(body))
     return "".join(out)
@@ -128,7 +128,8 @@ def _counterexample(cex: Counterexample) -> list[str]:
 
 
 def _theorem(proof: Proof, number: int | None) -> list[str]:
-    head = f"Theorem {number}: " if number is not None else ""
+    label = proof.number(number)
+    head = f"Theorem {label}: " if label else ""
     intended = "" if proof.as_intended else " --- not as intended"
     lines = [
         rf"\section*{{{_escape_text(head + proof.title)}}}",

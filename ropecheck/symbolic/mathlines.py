@@ -7,10 +7,19 @@ A proof step ``lhs = rhs`` is typeset as an aligned chain
 
 The expression is cut into *chunks* -- pieces of LaTeX between which a line may break -- from
 the top down: a sum breaks before its terms, a product of long factors between its factors
-(each long factor in ``\\Big( ... \\Big)`` so it may itself break), a long ``\\sum`` or
-``\\cos`` around its body; a block-diagonal matrix prints as ``diag(B_0, B_1, ...)`` and any
-other wide matrix breaks inside its cells. Chunks fill lines greedily up to a width given in
-*rendered* characters (see :func:`visual_length`).
+(each long factor in ``\\Big( ... \\Big)`` so it may itself break), a long ``\\sum`` around
+its body. A line never breaks inside a function's argument (``\\cos(...)`` is one chunk) or
+inside a matrix cell: a block-diagonal matrix prints as ``diag(B_0, B_1, ...)`` (a break
+between blocks), and an equation whose matrix is too wide for the line is shown entry by entry.
+Chunks fill lines greedily up to a width given in *rendered* characters (see
+:func:`visual_length`); :func:`break_violations` checks a typeset display for breaks in the
+wrong place.
+
+A formula written by hand in LaTeX (a statement's display, a note's chain of inequalities, long
+inline math) is cut the same way at its top level -- at its relations, then before its binary
+operators, never inside a group, a bracket pair or an environment (:func:`formula_rows`,
+:func:`inline_pieces`): a browser does not wrap MathML, so long inline math becomes several
+inline pieces with a break opportunity between them, as TeX breaks inline math.
 
 The lines are LaTeX, each complete on its own, so one layout serves every format:
 ``\\begin{aligned}`` for Markdown and the LaTeX document, and a MathML ``<mtable>`` whose rows
@@ -34,8 +43,12 @@ __all__ = [
     "Rows",
     "aligned_latex",
     "aligned_mathml",
+    "break_violations",
     "equation_rows",
     "expression_lines",
+    "formula_rows",
+    "inline_mathml",
+    "inline_pieces",
     "latex_to_mathml",
     "list_rows",
     "rows_from_latex",
@@ -137,23 +150,10 @@ def _matrix_chunks(m: Any, width: int) -> list[_Chunk]:
         chunks = [_chunk(sympy.latex(b)) for b in blocks]
         chunks = [_suffixed([c], ",")[0] for c in chunks[:-1]] + chunks[-1:]
         return _bracketed(r"\operatorname{diag}\Big(", chunks, r"\Big)")
-    cell_width = max(12, (width - 2 * m.cols) // max(m.cols, 1))
-    rows, column_widths = [], [0] * m.cols
-    for i in range(m.rows):
-        cells = []
-        for j in range(m.cols):
-            lines = _fill(_pieces(m[i, j], cell_width), cell_width)
-            sizes = [sum(c.width + 1 for c in line) + (2 if k else 0) for k, line in enumerate(lines)]
-            column_widths[j] = max(column_widths[j], *sizes)
-            texts = [" ".join(c.tex for c in line) for line in lines]
-            if len(texts) == 1:
-                cells.append(texts[0])
-            else:
-                body = " \\\\ ".join([texts[0], *(_INDENT + t for t in texts[1:])])
-                cells.append(f"\\begin{{array}}{{l}} {body} \\end{{array}}")
-        rows.append(" & ".join(cells))
-    tex = r"\left[\begin{matrix}" + r" \\ ".join(rows) + r"\end{matrix}\right]"
-    return [_Chunk(tex, sum(column_widths) + 2 * m.cols)]  # column gaps and brackets
+    # a cell is never broken: the matrix is one chunk as wide as its widest cells (an equation
+    # too wide for the line is then shown entry by entry, see equation_rows)
+    column_widths = [max(visual_length(sympy.latex(m[i, j])) for i in range(m.rows)) for j in range(m.cols)]
+    return [_Chunk(sympy.latex(m), sum(column_widths) + 2 * m.cols)]  # column gaps and brackets
 
 
 def _pieces(expr: Any, width: int, depth: int = 0) -> list[_Chunk]:
@@ -204,10 +204,7 @@ def _pieces(expr: Any, width: int, depth: int = 0) -> list[_Chunk]:
         return _bracketed(r"\Big(", _pieces(expr.base, inner, depth + 1), rf"\Big)^{{{sympy.latex(expr.exp)}}}")
     if isinstance(expr, sympy.Abs):
         return _bracketed(r"\Big|", _pieces(expr.args[0], inner, depth + 1), r"\Big|")
-    if isinstance(expr, (sympy.cos, sympy.sin, sympy.exp)):
-        name = {sympy.cos: r"\cos", sympy.sin: r"\sin", sympy.exp: r"\exp"}[type(expr)]
-        return _bracketed(rf"{name}\Big(", _pieces(expr.args[0], max(width - 5, 8), depth + 1), r"\Big)")
-    return [_chunk(tex)]
+    return [_chunk(tex)]  # a function application and its argument stay on one line
 
 
 def _fill(chunks: list[_Chunk], width: int) -> list[list[_Chunk]]:
@@ -336,3 +333,201 @@ def _inner_mathml(tex: str) -> str:
 def aligned_mathml(lhs: Any, relation: str, rhs: Any, *, width: int = LINE_WIDTH) -> str:
     """``lhs = rhs`` as MathML: one row, or an ``<mtable>`` of the lines :func:`aligned_latex` makes."""
     return rows_mathml(equation_rows(lhs, relation, rhs, width=width))
+
+
+#: Where hand-written LaTeX may break (at the top level only): relations, then binary operators.
+_TEX_RELATIONS = frozenset({"=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\equiv"})
+_TEX_SUMS = frozenset({"+", "-", r"\pm"})
+_TEX_PRODUCTS = frozenset({r"\odot", r"\cdot", r"\times"})
+_TEX_OPERATORS = _TEX_SUMS | _TEX_PRODUCTS
+_TEX_OPEN = frozenset({"(", "[", "{", r"\{", r"\langle", r"\lfloor", r"\lceil", r"\begin"})
+_TEX_CLOSE = frozenset({")", "]", "}", r"\}", r"\rangle", r"\rfloor", r"\rceil", r"\end"})
+_TEX_SIZES = frozenset({r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\Bigl", r"\bigr", r"\Bigr"})
+_TEX_TOKENS = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.S)
+
+
+def _tex_cuts(tex: str) -> list[tuple[int, str]]:
+    """Top-level places ``tex`` may break: (offset of the relation or operator, its kind "rel", "sum"
+    for + and -, or "product" for a product sign such as ``\\odot``).
+
+    Depth counts brace groups, brackets, ``\\left ... \\right`` and environments; a bare ``|``
+    opens an absolute value or closes the one open. An operator right after a relation, an
+    opening bracket, a comma or another operator is a sign, not a place to break.
+    """
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []
+    side = ""  # "left" / "right" after \left / \right: the next delimiter opens / closes
+    operand = False  # whether what precedes is an operand (so +/- is binary)
+    for m in _TEX_TOKENS.finditer(tex):
+        tok = m.group()
+        if tok.isspace() or tok in _TEX_SIZES or tok in (r"\,", r"\;", r"\!", r"\ ", r"\quad", r"\qquad"):
+            continue
+        if tok in (r"\left", r"\right"):
+            side = tok[1:]
+            continue
+        if tok in ("|", r"\|", r"\vert", r"\Vert", "."):
+            if side == "left" or (not side and tok != "." and (not stack or stack[-1] != tok)):
+                stack.append(tok)
+                operand = False
+            elif side == "right" or (stack and stack[-1] == tok):
+                stack.pop() if stack else None
+                operand = True
+            side = ""
+            continue
+        side = ""
+        if tok in _TEX_OPEN:
+            stack.append(tok)
+            operand = False
+        elif tok in _TEX_CLOSE:
+            if stack:
+                stack.pop()
+            operand = True
+        elif not stack and tok in _TEX_RELATIONS:
+            cuts.append((m.start(), "rel"))
+            operand = False
+        elif not stack and tok in _TEX_OPERATORS and operand:
+            cuts.append((m.start(), "sum" if tok in _TEX_SUMS else "product"))
+            operand = False
+        else:
+            operand = tok not in _TEX_OPERATORS and tok not in _TEX_RELATIONS and tok != ","
+    return cuts
+
+
+def _tex_split(tex: str, kinds: frozenset[str]) -> list[str]:
+    """``tex`` cut before each top-level break of the given kinds; each piece after the first
+    starts with its relation or operator."""
+    starts = [0, *(at for at, kind in _tex_cuts(tex) if kind in kinds), len(tex)]
+    return [tex[a:b].strip() for a, b in zip(starts, starts[1:]) if tex[a:b].strip()]
+
+
+def _pack(pieces: list[str], width: int) -> list[str]:
+    """Pieces joined greedily into lines of at most ``width`` rendered characters."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and visual_length(f"{lines[-1]} {piece}") <= width:
+            lines[-1] = f"{lines[-1]} {piece}"
+        else:
+            lines.append(piece)
+    return lines
+
+
+def _tex_lines(tex: str, width: int, levels: tuple[str, ...]) -> list[str]:
+    """``tex`` cut at its first level of breaks (say, relations), a piece still wider than
+    ``width`` at the next level (then sums, then products), and packed into lines."""
+    if visual_length(tex) <= width or not levels:
+        return [tex]
+    pieces = _tex_split(tex, frozenset(levels[:1]))
+    return _pack([line for piece in pieces for line in _tex_lines(piece, width, levels[1:])], width)
+
+
+def _relation_of(piece: str) -> tuple[str, str]:
+    """(the relation a piece starts with, the rest)."""
+    head = re.match(r"\\[A-Za-z]+|[=<>]", piece)
+    assert head is not None and head.group() in _TEX_RELATIONS, piece
+    return head.group(), piece[head.end() :].strip()
+
+
+def formula_rows(tex: str, *, width: int = LINE_WIDTH) -> Rows:
+    r"""A one-line formula written by hand, as (relation column, LaTeX line) rows of at most ``width``:
+    broken at its top-level relations (``a = b \le c``), and a side still too wide before its
+    top-level binary operators. One row when it fits, or when there is no place to break.
+
+    Example:
+        >>> formula_rows(r"|a + b| \le |a| + |b| = c", width=12)
+        [('', '|a + b|'), ('\\le', '|a| + |b|'), ('=', 'c')]
+    """
+    tex = tex.strip()
+    if visual_length(tex) <= width or tex.startswith("\\begin"):
+        return [("", tex)]
+    rows: Rows = []
+    for k, side in enumerate(_tex_split(tex, frozenset({"rel"}))):
+        rel, body = _relation_of(side) if k else ("", side)
+        lines = _tex_lines(body, width - 2, ("sum", "product")) if body else [""]
+        if rows and visual_length(f"{rows[-1][1]} {side}") + (3 if rows[-1][0] else 0) <= width:
+            rows[-1] = (rows[-1][0], f"{rows[-1][1]} {side}")
+            continue
+        rows.append((rel, lines[0]))
+        rows += [("", _INDENT + line) for line in lines[1:]]
+    return rows
+
+
+def inline_pieces(tex: str, *, width: int = LINE_WIDTH - 2) -> list[str]:
+    """Inline math written by hand, cut at its top-level relations and binary operators into pieces
+    of at most ``width`` rendered characters (one piece when it fits or cannot be cut)."""
+    return _tex_lines(tex, width, ("rel", "sum", "product"))
+
+
+def inline_mathml(tex: str, *, width: int = LINE_WIDTH - 2) -> str:
+    """Inline math as MathML a browser can wrap: one ``<math>`` per piece of :func:`inline_pieces`,
+    with a break opportunity (``<wbr>``) between them. A piece that starts with a binary operator
+    marks it ``form="infix"``, so it is spaced as in the unbroken formula."""
+    out = []
+    for k, piece in enumerate(inline_pieces(tex, width=width)):
+        markup = latex_to_mathml(piece, display=False)
+        if k and _relation_or_operator(piece):
+            markup = markup.replace("<mo>", '<mo form="infix">', 1)
+        out.append(markup)
+    return "<wbr>".join(out)
+
+
+def _relation_or_operator(piece: str) -> bool:
+    head = re.match(r"\\[A-Za-z]+|.", piece)
+    return head is not None and (head.group() in _TEX_RELATIONS or head.group() in _TEX_OPERATORS)
+
+
+_MATRIX_ENVS = frozenset({"matrix", "pmatrix", "bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array"})
+_TOKEN = re.compile(
+    r"\\begin\{(?P<begin>\w+\*?)\}(?:\{[^{}]*\})?|\\end\{(?P<end>\w+\*?)\}|(?P<row>\\\\)"
+    r"|(?P<open>(?:\\(?:left|big|Big|bigg|Bigg)l?)?\(|\{)|(?P<close>(?:\\(?:right|big|Big|bigg|Bigg)r?)?\)|\})"
+)
+_FUNCTION_BEFORE = re.compile(rf"\\(?:{_NAMED}|operatorname\{{[^{{}}]*\}})\s*(?:\{{\s*)?$")
+
+
+def break_violations(tex: str) -> list[str]:
+    """Where a typeset display breaks a line in the wrong place: inside a function's argument, or
+    inside a matrix cell (a cell set over several lines). Empty when every break is allowed.
+
+    A break is a ``\\\\`` of the display's ``aligned`` (or ``gathered``) block; one inside a
+    matrix separates its rows and is allowed only directly in the matrix, not in a cell's own
+    environment.
+
+    Example:
+        >>> break_violations(r"\\begin{aligned} & \\cos\\Big(a \\\\ & + b\\Big) \\end{aligned}")
+        ['line 1 ends inside the argument of \\\\cos']
+    """
+    stack: list[tuple[str, str]] = []  # ("env", name) | ("fn", name) | ("group", "")
+    problems: list[str] = []
+    line = 1
+    for m in _TOKEN.finditer(tex):
+        if m.group("begin"):
+            stack.append(("env", m.group("begin")))
+        elif m.group("end"):
+            while stack and stack[-1] != ("env", m.group("end")):
+                stack.pop()  # an unbalanced group closes with its environment
+            if stack:
+                stack.pop()
+        elif m.group("open"):
+            before = _FUNCTION_BEFORE.search(tex[: m.start()])
+            if before and (m.group("open") != "{" or not tex[: m.start()].rstrip().endswith("}")):
+                stack.append(("fn", before.group(0).strip().rstrip("{").strip()))
+            else:
+                stack.append(("group", ""))
+        elif m.group("close"):
+            if stack and stack[-1][0] != "env":
+                stack.pop()
+        else:
+            envs = [i for i, (kind, _) in enumerate(stack) if kind == "env"]
+            innermost = stack[envs[-1]][1] if envs else ""
+            # only what is open inside the innermost environment: a matrix inside diag(...) may end its rows
+            functions = [name for kind, name in stack[envs[-1] + 1 if envs else 0 :] if kind == "fn"]
+            cells = [name for kind, name in stack[: envs[-1]] if kind == "env" and name in _MATRIX_ENVS] if envs else []
+            between_arguments = tex[: m.start()].rstrip().endswith(",") and stack[-1] == ("fn", r"\operatorname{diag}")
+            if innermost not in _MATRIX_ENVS:
+                if functions and not between_arguments:  # diag(B_0, \\ B_1): a break between arguments
+                    problems.append(f"line {line} ends inside the argument of {functions[-1]}")
+                line += 1
+            elif cells:
+                problems.append(f"a cell of a {cells[-1]} is broken over lines ({innermost} inside it)")
+            elif functions:
+                problems.append(f"a matrix row ends inside the argument of {functions[-1]}")
+    return problems

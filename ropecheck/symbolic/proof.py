@@ -173,6 +173,13 @@ class Proof:
     scope: str = ""
     #: True when the proof covers every head dimension (no finite list of d behind it)
     every_d: bool = False
+    #: the letter after the family's number when the family has more than one page ("a", "b"):
+    #: each page then has its own number (1a, 1b; 2 and its concrete-d check 2a)
+    part: str = ""
+
+    def number(self, family_number: int | None) -> str:
+        """The theorem's number on every page: the family's number and :attr:`part` ("1a"), "" without one."""
+        return "" if family_number is None else f"{family_number}{self.part}"
 
     @property
     def verdict(self) -> Verdict:

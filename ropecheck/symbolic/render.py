@@ -12,16 +12,16 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import sympy
 
 from ..io import VOLATILE_BEGIN, VOLATILE_END
-from ..svg import curve_svg
+from ..svg import envelope_svg
 from .mathlines import (
     Rows,
     aligned_latex,
     aligned_mathml,
     equation_rows,
+    inline_mathml,
     latex_to_mathml,
     list_rows,
     rows_latex,
@@ -152,11 +152,13 @@ def render_proof_markdown(
     """One theorem as a Markdown page for people: the statement in rendered math, its assumptions,
     then the derivation, each step an aligned equation with the rule that decided it.
 
+    ``number`` is the theorem's family number; the heading shows :meth:`Proof.number` ("1a").
     ``timings=False`` leaves the times out, for pages that must be identical run to run.
     ``certificates`` is :func:`ropecheck.symbolic.certify.certificate_index`: the Coq theorems
-    that mirror this one are shown beside its statement, with a link to their file.
+    that mirror this one are shown beside its statement, with their file's place in the project
+    (a path, not a link relative to the page: the page is the same in every output folder).
     """
-    head = f"Theorem {number}: " if number is not None else ""
+    head = _heading(proof, number)
     lines = [
         f"# {head}{proof.title}",
         "",
@@ -221,6 +223,12 @@ def render_proof_markdown(
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _heading(proof: Proof, number: int | None) -> str:
+    """``"Theorem 1a: "`` (the number :meth:`Proof.number` gives), or "" without a family number."""
+    label = proof.number(number)
+    return f"Theorem {label}: " if label else ""
+
+
 def formula_latex(proof: Proof) -> str:
     """The theorem's statement as one LaTeX display: its lines centred under each other (``gathered``)."""
     rows = [line.strip() for line in proof.formula.split("\n") if line.strip()]
@@ -276,7 +284,7 @@ def _mixed_html(tex: str) -> str:
         if kind == "text":
             out.append(html.escape(text))
         else:
-            out.append(latex_to_mathml(text.strip(), display=False))
+            out.append(inline_mathml(text.strip()))
     return "".join(out)
 
 
@@ -292,7 +300,7 @@ def render_proof_html(proof: Proof, *, number: int | None = None) -> str:
     assumptions, each step as an aligned equation (MathML ``mtable``) with its verdict and rule, and
     every counterexample. The same content as :func:`render_proof_markdown`, without timings."""
     e = html.escape
-    head = f"Theorem {number}: " if number is not None else ""
+    head = _heading(proof, number)
     parts = [
         f'<div class="proof"><p class="badge"><b>{e(head + proof.title)}</b> — '
         f'<span class="{proof.verdict.value}">{e(_BADGE[proof.verdict])}</span>'
@@ -346,19 +354,25 @@ def _certificate_md(proof: Proof, certificates: Sequence[dict[str, Any]]) -> lis
         "machine checked it is on [the certificates page](certificates.md)). Compare the statements:",
         "",
     ]
-    for file, t in twins:
-        lines += [f"`{t['name']}` in [`proofs/coq/{file}`](../../proofs/coq/{file}):", "", "```coq"]
+    for file, t in twins:  # where the file is in the project, so it reads the same in every output folder
+        lines += [f"`{t['name']}` in `proofs/coq/{file}` (installed as `ropecheck/proofs/coq/{file}`):", "", "```coq"]
         lines += [str(t["coq_statement"] or "(statement not found in the file)"), "```", ""]
     return lines
 
 
 def render_certificates_markdown(
-    results: Sequence[Any], index: Sequence[dict[str, Any]], *, families: Sequence[str], timings: bool = True
+    results: Sequence[Any],
+    index: Sequence[dict[str, Any]],
+    *,
+    families: Sequence[str],
+    timings: bool = True,
+    coq_href: str = "../../proofs/coq",
 ) -> str:
     """The certificates page: per Coq file its verdict, the SymPy theorems it mirrors, and why not if not.
 
     ``results`` are :class:`~ropecheck.symbolic.certify.CertificateResult`; the coqc times sit
-    in the volatile block (``timings=False`` leaves them out).
+    in the volatile block (``timings=False`` leaves them out). ``coq_href`` is the Coq folder
+    relative to the folder the page is written to (the default fits ``reports/proofs/``).
     """
     by_file = {r.file.name: r for r in results}
     covered = {f for entry in index for f in entry["families"]}
@@ -385,7 +399,7 @@ def render_certificates_markdown(
         why = "; ".join(r.reasons) if r is not None and r.reasons else ""
         if r is not None and r.error_line is not None:
             why = f"{entry['file']}:{r.error_line}: {r.error_message}" + (f"; {why}" if why else "")
-        link = f"[`{entry['file']}`](../../proofs/coq/{entry['file']})"
+        link = f"[`{entry['file']}`]({coq_href.rstrip('/')}/{entry['file']})"
         lines.append(f"| {link} | {verdict} | {mirrors} | {why.replace('|', '/')} |")
     lines += ["", "Families with no certificate (SymPy only): "
               + ", ".join(f"`{f}`" for f in families if f not in covered) + ".", ""]  # fmt: skip
@@ -397,22 +411,52 @@ def render_certificates_markdown(
 
 
 def _decay_md(curve: dict[str, Any]) -> list[str]:
+    """The measured curve's section: its plot, the figures the code measured, band means, sample values."""
+    got, bands = curve["measured"], curve["bands"]
+    v0 = curve["points"][0][1]
+    if got["steps_up"]:
+        shape = (
+            f"decays on average, **not** monotonically: {got['steps_up']:,} of the {got['steps']:,} steps from "
+            f"r to r + 1 go up (the first at r = {got['first_rise']:,})"
+        )
+    else:
+        shape = f"decreases at each of the {got['steps']:,} steps from r to r + 1"
     lines = [
-        f"## Decay curve (numeric, base {curve['base']}, d = {curve['d']})",
+        f"## Decay curve (measured, not proved; base {curve['base']}, d = {curve['d']})",
         "",
-        "![(1/(d/2)) Σ_j |S_j| against relative distance](decay.svg)",
+        "![(1/(d/2)) Σ_j |S_j| against relative distance, min to max per bin](decay.svg)",
+        "",
+        (
+            f"**Measured** (fp64, at every integer distance r = 0 … {got['distances'] - 1:,}; numbers, not part of "
+            f"the proof). The curve (1/(d/2)) Σ_j |S_j| {shape}. Past r = {got['far']:,} (where it is "
+            f"{got['value_at_far']:.4f}) its largest value is {got['max_past_far']:.4f}, at r = "
+            f"{got['argmax_past_far']:,}, and its smallest {got['min_past_far']:.4f}, at r = "
+            f"{got['argmin_past_far']:,}; at r = 0 it is {v0:.4f}."
+        ),
+        "",
+        (
+            f"The plot shows, in each of {len(curve['envelope'])} log-spaced bins of r ≥ 1, the smallest to the "
+            "largest value over every integer r in the bin, so no excursion is hidden (r = 0 is off the log axis)."
+        ),
         "",
         "Mean of (1/(d/2)) Σ_j |S_j| over bands of relative distance:",
         "",
         "| relative distance | mean |",
         "|---|---|",
     ]
-    for band in curve["bands"]:
-        lines.append(f"| {band['from']}–{band['to']} | {band['mean']:.4f} |")
-    verdict = "decrease" if curve["decreasing_band_means"] else "do **not** decrease"
-    lines += ["", f"The band means {verdict} with distance.", "", "| r | value |", "|---|---|"]
-    shown = {0, 1, 2, 4, 8, 16, 32, 64, 128, 255} | {r for r, _ in curve["points"][256::8]}
-    lines += [f"| {r} | {v:.4f} |" for r, v in curve["points"] if r in shown]
+    lines += [f"| {b['from']}–{b['to']} | {b['mean']:.4f} |" for b in bands]
+    rise = next((k for k in range(1, len(bands)) if bands[k]["mean"] >= bands[k - 1]["mean"]), None)
+    if rise is None:
+        lines += ["", "The band means decrease with distance."]
+    else:
+        a, b = bands[rise - 1], bands[rise]
+        lines += [
+            "",
+            f"The band means decrease up to r = {a['to']:,}; the band {b['from']:,}–{b['to']:,} has a mean "
+            f"({b['mean']:.4f}) no smaller than the band before it ({a['mean']:.4f}).",
+        ]
+    lines += ["", "| r | value |", "|---|---|"]
+    lines += [f"| {r:,} | {v:.4f} |" for r, v in curve["points"]]
     return lines + [""]
 
 
@@ -434,10 +478,7 @@ def render_index_markdown(
     lines = [
         "# ropecheck proofs",
         "",
-        (
-            "Every step is an equality that SymPy decides exactly by a targeted rewrite; numbers never count as proof. "
-            "A refutation comes with a counterexample checked in exact arithmetic."
-        ),
+        _index_preamble(proofs),
         "",
         f"**{sum(p.as_intended for p in proofs)} of {len(proofs)} theorems as intended.**",
         "",
@@ -445,7 +486,7 @@ def render_index_markdown(
         "|---|---|---|---|---|",
     ]
     for p in proofs:
-        num = numbers.get(p.family, "")
+        num = p.number(numbers.get(p.family))
         refs = ", ".join(f"`{s.name}` {s.verdict.value}" for s in p.intended_refutations) or "—"
         flag = "" if p.as_intended else " ⚠"
         lines.append(f"| {num} | [{p.title}]({p.name}.md) | `{p.family}` | {_BADGE[p.verdict]}{flag} | {refs} |")
@@ -457,6 +498,21 @@ def render_index_markdown(
             lines += ["", f"Total {total_seconds:.2f} s."]
         lines += ["", VOLATILE_END, ""]
     return "\n".join(lines)
+
+
+def _index_preamble(proofs: Sequence[Proof]) -> str:
+    """What every step is, true of the theorems listed: equalities, and inequalities where a theorem has them."""
+    with_inequalities = [p.name for p in proofs if any(s.relation != "==" for s in p.steps)]
+    if not with_inequalities:
+        kind = "Every step is an equality that SymPy decides exactly by a targeted rewrite"
+    else:
+        kind = (
+            "Every step is an equality or an inequality that SymPy decides exactly by a targeted rewrite (an "
+            "inequality is proved only when a rewrite makes its slack manifestly nonnegative; inequality steps "
+            f"appear in {', '.join(f'`{n}`' for n in with_inequalities)})"
+        )
+    rest = "numbers never count as proof. A refutation comes with a counterexample checked in exact arithmetic."
+    return f"{kind}; {rest}"
 
 
 def render_counterexample_text(cex: Counterexample) -> list[str]:
@@ -505,15 +561,16 @@ def proofs_to_json(proofs: Sequence[Proof], *, total_seconds: float | None = Non
 
 
 def decay_svg(curve: dict[str, Any]) -> str:
-    """The decay curve (1/(d/2)) sum_j |S_j| against relative distance, as SVG text."""
-    pts = [(r, v) for r, v in curve["points"] if r > 0]
-    x, y = np.array([p[0] for p in pts], dtype=float), np.array([p[1] for p in pts])
-    return curve_svg(
-        [(f"base {curve['base']}, d = {curve['d']}", x, y)],
-        title="Long-term decay of the RoPE bound",
-        xlabel="relative distance |m - n|",
+    """The decay curve (1/(d/2)) sum_j |S_j| against relative distance, as SVG text: its min/max per bin."""
+    far = curve["measured"]["far"]
+    return envelope_svg(
+        curve["envelope"],
+        label=f"base {curve['base']}, d = {curve['d']}: min to max per bin, every integer r",
+        title="The RoPE decay bound, measured (fp64)",
+        xlabel="relative distance |m - n| (r ≥ 1)",
         ylabel="(1/(d/2)) Σ_j |S_j|",
         logx=True,
+        vlines=[(f"r = {far}", far)],
     )
 
 

@@ -22,7 +22,7 @@ from ropecheck.symbolic import (
 def test_markdown_has_every_step_in_latex_with_its_rewrite() -> None:
     proof = rotation_2d()
     md = render_proof_markdown(proof, number=1)
-    assert md.startswith("# Theorem 1: ")
+    assert md.startswith("# Theorem 1a: ")
     for step in proof.steps:
         assert f"`{step.name}`" in md and f"`{step.method}`" in md
     assert md.count("$$") >= 2 * len(proof.steps)
@@ -37,7 +37,7 @@ def test_markdown_shows_the_intended_refutation() -> None:
 def test_index_and_json() -> None:
     proofs = [rotation_2d()]
     index = render_index_markdown(proofs, numbers={"relative_position": 1}, total_seconds=0.5)
-    assert "| 1 | [The 2x2 rotation group](rotation_2d.md)" in index and "All as intended." in index
+    assert "| 1a | [The 2x2 rotation group](rotation_2d.md)" in index and "All as intended." in index
     data = proofs_to_json(proofs)
     assert data["as_intended"] and data["theorems"][0]["steps"][0]["lhs_latex"]
     json.dumps(data)
