@@ -53,27 +53,45 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
-from sympy import MatrixBase, Symbol
+from sympy import MatrixBase
 
 from .. import isolate
-from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError
+from ..errors import RopeCheckError
 from .auditdoc import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
-from .decide import decide
-from .latex_syntax import comma_pattern_key, conjugated_forms, normalize_latex, read_latex_side, trig_ambiguities
+from .auditread import (
+    BOUNDING_RELATIONS,
+    FUNCTION_COMMANDS,
+    TAINTING_RELATIONS,
+    UNREAD_DEFINING,
+    uses_index_i,
+)
+from .auditread import Head as _Head
+from .auditread import Outcome as _Outcome
+from .auditread import bare_product as _bare_product
+from .auditread import bind_late as _bind_late
+from .auditread import closed_number as _closed_number
+from .auditread import define_in_child as _define_in_child
+from .auditread import has_function as _has_function
+from .auditread import head as _head
+from .auditread import is_defined as _defined
+from .auditread import mentions as _mentions
+from .auditread import posed as _posed
+from .auditread import qualifier as _qualifier
+from .auditread import redefines as _redefines
+from .auditread import set_body as _set_body
+from .auditread import step_in_child as _step_in_child
+from .latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
 from .latex_text import top_level
-from .latex_tree import index_sums, remember_parse
-from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, check_text, check_work
-from .proof import Counterexample, Verdict, expr_text
+from .latex_tree import remember_parse
+from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT
+from .proof import Counterexample, expr_text
 from .scope import (
-    Definition,
     Scope,
     describe_domains,
     domain_key,
-    domain_symbol,
     merge_domains,
     parse_declaration,
 )
-from .sympy_syntax import INNER_PRODUCTS
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -207,6 +225,7 @@ class AuditResult:
     document_timeout: float | None = None
     inferred: dict[str, str] = field(default_factory=dict)
     inline_formulas: int = 0
+    conditions: list[AuditDefinition] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {s: sum(1 for x in self.steps if x.status == s) for s in _STATUSES}
@@ -232,6 +251,8 @@ class AuditResult:
             return None
         n, k = len(self.definitions), self.inline_formulas
         found = [f"{n} definition{'' if n == 1 else 's'}"] if n else []
+        c = len(self.conditions)
+        found += [f"{c} condition{'' if c == 1 else 's'} or equation{'' if c == 1 else 's'} to solve"] if c else []
         found += [f"{k} inline formula{'' if k == 1 else 's'} in passing"] if k else []
         has = f"it has {' and '.join(found)}" if found else "it has no math"
         return f"nothing to decide: no step (an equality A = B in display math) was found; {has}"
@@ -263,6 +284,9 @@ class AuditResult:
             "document_time_limit": self.document_timeout,
             "steps_left_by_time_limit": self.left_by_time_limit,
             "definitions": [d.to_dict() for d in self.definitions],
+            "conditions": [
+                {"line": d.line, "condition": f"{d.name} = {d.tex}", "reason": d.reason} for d in self.conditions
+            ],
             "steps": [s.to_dict() for s in self.steps],
             "seconds": round(self.seconds, 3),
         }
@@ -278,299 +302,6 @@ def unread_reason_key(reason: str) -> str:
     key = re.sub(r"^(cannot parse LaTeX) '.*?': ", r"\1: ", reason, flags=re.S)
     key = re.split(r" \(|; ", key, maxsplit=1)[0]
     return re.sub(r"\s+", " ", key).strip() or "cannot read the step"
-
-
-# --------------------------------------------------------------------------- heads of definitions
-
-_BASE = r"\\[A-Za-z]+|[A-Za-z]"
-_SUB = r"\{\s*\\\{[^{}]*?\\\}\s*\}|\{[^{}]+\}|\\[A-Za-z]+|[A-Za-z0-9]"
-_SYMBOL_HEAD = re.compile(
-    rf"^\s*(?P<base>{_BASE})\s*(?:_\s*(?P<sub>{_SUB}))?\s*(?P<label>\^\s*\{{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}})?\s*$"
-)
-_FUNCTION_HEAD = re.compile(
-    r"^\s*(?P<name>\\(?:text|operatorname|mathrm|textrm|mathit)\s*\{(?P<text>[A-Za-z\\_]+)\}"
-    rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?)\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
-)
-_COMMA_HEAD = re.compile(
-    rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{[^{{}}]*,\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}}\s*$"
-)
-_NOT_DEFINABLE = {"e", "i", "\\pi", "\\cos", "\\sin", "\\tan", "\\exp", "\\log", "\\ln", "\\Re", "\\Im", "\\sqrt"}
-
-
-@dataclass(frozen=True)
-class _Head:
-    kind: str  # symbol, pattern, function
-    key: str  # the scope's key: a symbol's name, a pattern's base as written, a function's name
-    params: tuple[str, ...] = ()
-
-
-def _head(tex: str, scope: Scope) -> _Head | None:
-    """What the left side of a possible definition would define, or None when it is not a bare name."""
-    text = normalize_latex(tex)
-    m = _FUNCTION_HEAD.match(text)
-    if m:
-        if m.group("text"):
-            name = m.group("text").replace("\\_", "_")
-        else:
-            raw = m.group("name").replace(" ", "")
-            if raw in _NOT_DEFINABLE or raw[0] in "ei" and len(raw) == 1:
-                return None
-            probe = _read(raw + "(x)", Scope(domains=scope.domains))
-            if not isinstance(probe, sympy.core.function.AppliedUndef) and not isinstance(probe, MatrixBase):
-                return None
-            name = probe.func.__name__ if isinstance(probe, sympy.core.function.AppliedUndef) else raw
-        params = []
-        for p in (x for x in m.group("args").split(",")):
-            sym = _read(p, Scope(domains=scope.domains)) if p.strip() else None
-            if not isinstance(sym, Symbol):
-                return None
-            params.append(sym.name)
-        if not params or len(set(params)) != len(params):
-            return None
-        return _Head("function", name, tuple(params))
-    m = _COMMA_HEAD.match(text)
-    if m:  # R_{\theta, m}: a pattern over the last subscript
-        name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
-        return _Head("pattern", comma_pattern_key(name), (m.group("param").lstrip("\\"),))
-    m = _SYMBOL_HEAD.match(text)
-    if not m or m.group("base") in _NOT_DEFINABLE or m.group("base") in ("\\langle", "\\left", "\\mathit"):
-        return None
-    sub = (m.group("sub") or "").strip("{}").strip()
-    if sub and re.fullmatch(r"[A-Za-z]|\\[A-Za-z]+", sub) and not m.group("label"):
-        return _Head("pattern", m.group("base"), (sub.lstrip("\\"),))
-    sym = _read(text, Scope(domains=scope.domains))
-    if not isinstance(sym, Symbol):
-        return None
-    return _Head("symbol", sym.name)
-
-
-def _read(tex: str, scope: Scope) -> Any:
-    try:
-        return read_latex_side(tex, 0, scope)
-    except (ClaimParseError, ClaimLimitError, RecursionError):
-        return None
-
-
-def _defined(head: _Head, tex: str, scope: Scope) -> bool:
-    if head.kind == "function":
-        return head.key in scope.functions
-    if head.kind == "pattern":
-        return head.key in scope.patterns
-    base = _SYMBOL_HEAD.match(normalize_latex(tex))
-    covered = bool(base and base.group("sub") and base.group("base") in scope.patterns)
-    return head.key in scope.symbols or covered or comma_pattern_key(head.key) in scope.patterns
-
-
-# --------------------------------------------------------------------------- reading and deciding, in a child
-
-
-@dataclass
-class _Outcome:
-    status: str
-    method: str = "none"
-    reason: str = ""
-    counterexample: Counterexample | None = None
-    lhs: Any = None
-    rhs: Any = None
-    definition: Definition | None = None
-    uses_head: bool = False
-
-
-def _error_text(exc: BaseException, link: Link) -> str:
-    if isinstance(exc, ClaimParseError) and exc.position is not None:
-        message = str(exc).rsplit(" (at column ", 1)[0]
-        return f"{message} (line {link.line}, column {link.column + exc.position + 1})"
-    return str(exc)
-
-
-def _define_in_child(head: _Head, link: Link, body: Link, scope: Scope) -> _Outcome:
-    """Read a definition's right side (its parameters bound) and whether it uses the name it defines."""
-    bound_scope = scope
-    if head.kind == "function":
-        bound_scope = replace(scope, symbols={k: v for k, v in scope.symbols.items() if k not in head.params})
-    try:
-        check_text(body.text)
-        value = _read_bound(body, bound_scope, frozenset(head.params))
-    except (ClaimParseError, ClaimLimitError) as exc:
-        return _Outcome(UNREAD, reason=_error_text(exc, body))
-    names = _names(value)
-    uses = head.key in names if head.kind != "pattern" else False
-    if head.kind == "function":
-        uses = any(f.func.__name__ == head.key for f in _applied(value))
-    domains = dict(scope.domains)
-    params = tuple(domain_symbol(p, domains) for p in head.params)
-    if head.kind == "pattern" and not any(p in _free(value) for p in params):  # x_q = ...: a plain name
-        name = _read(link.text, Scope(domains=scope.domains))
-        if not isinstance(name, Symbol):
-            return _Outcome(UNREAD, reason="cannot read the name it defines")
-        d = Definition("symbol", name.name, value, (), link.text, link.line)
-        return _Outcome("DEFINED", definition=d, uses_head=name.name in names, lhs=name)
-    d = Definition(head.kind, head.key, value, params, link.text, link.line)
-    return _Outcome("DEFINED", definition=d, uses_head=uses)
-
-
-def _read_bound(link: Link, scope: Scope, bound: frozenset[str]) -> Any:
-    """A definition's right side, its parameters kept as symbols (``i`` an index, not the imaginary unit)."""
-    return read_latex_side(link.text, 0, scope, bound=bound)
-
-
-def _free(value: Any) -> set[Any]:
-    if isinstance(value, MatrixBase):
-        return set().union(*(e.free_symbols for e in value)) if value else set()
-    return set(value.free_symbols) if isinstance(value, sympy.Basic) else set()
-
-
-def _names(value: Any) -> set[str]:
-    return {s.name for s in _free(value) if isinstance(s, Symbol)} | {
-        str(b.label) for b in _atoms(value, sympy.IndexedBase)
-    }
-
-
-def _atoms(value: Any, kind: Any) -> set[Any]:
-    if isinstance(value, MatrixBase):
-        return set().union(*(e.atoms(kind) for e in value)) if value else set()
-    return value.atoms(kind) if isinstance(value, sympy.Basic) else set()
-
-
-def _applied(value: Any) -> set[Any]:
-    return _atoms(value, sympy.core.function.AppliedUndef)
-
-
-_CONVENTION_NOTE = {
-    "real": "<u, v> = Re sum u_i conj(v_i)",
-    "conjugate-second": "<u, v> = sum u_i conj(v_i)",
-    "conjugate-first": "<u, v> = sum conj(u_i) v_i",
-}
-_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
-
-
-def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
-    """The distinct readings of a step (the first is the default), each with a note, or none and why.
-
-    A trig argument without parentheses is read a person's way and the parser's way; an inner
-    product of complex values in the real convention and the two others (on real values they
-    agree, and the readings collapse into one).
-    """
-    out: list[tuple[str, Any, Any]] = []
-    problem = ""
-    ambiguous = bool(trig_ambiguities(lhs.text) or trig_ambiguities(rhs.text))
-    inner = bool(re.search(r"\\langle|<", lhs.text + rhs.text))
-    options = [(narrow, convention) for narrow in ((True, False) if ambiguous else (True,))
-               for convention in (INNER_PRODUCTS if inner else ("real",))]  # fmt: skip
-    for narrow, convention in options:
-        parts = [f"the trig argument as {'a person' if narrow else 'the parser'} reads it"]
-        note = ", ".join(parts[: int(ambiguous)] + ([_CONVENTION_NOTE[convention]] if inner else []))
-        scope_here = replace(scope, inner_product=convention)
-        try:
-            left = read_latex_side(lhs.text, 0, scope_here, narrow=narrow)
-            try:
-                right = read_latex_side(rhs.text, 0, scope_here, narrow=narrow)
-            except ClaimParseError as exc:
-                raise _Located(exc, rhs) from None
-            left, right = index_sums(left, right, dict(scope.domains), scope.symbols)
-        except _Located as exc:
-            problem = problem or _error_text(exc.error, exc.link)
-            continue
-        except ClaimParseError as exc:
-            problem = problem or _error_text(exc, lhs)
-            continue
-        if isinstance(left, MatrixBase) != isinstance(right, MatrixBase) or (
-            isinstance(left, MatrixBase) and left.shape != right.shape
-        ):
-            shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a number"
-            problem = problem or f"the sides are {shape(left)} and {shape(right)}; they cannot be equal"
-            continue
-        if all((left, right) != (a, b) for _, a, b in out):
-            out.append((note, left, right))
-    return out, problem
-
-
-_SUBSCRIPTED = re.compile(r"^(.+?)_\{(.+)\}$")
-
-
-def _undefined_family(left: Any, right: Any) -> str | None:
-    """An undefined name used with related subscripts (``R_{m}``, ``R_{n}``, ``R_{n - m}``), or None.
-
-    Such a family stands for something the document did not define (a matrix of the position);
-    read as free numbers its members are unrelated, so a counterexample would not refute the step.
-    """
-    groups: dict[str, set[str]] = {}
-    for s in _free(left) | _free(right):
-        m = _SUBSCRIPTED.match(getattr(s, "name", ""))
-        if m:
-            groups.setdefault(m.group(1), set()).add(m.group(2))
-    for base, subs in sorted(groups.items()):
-        compound = sorted(x for x in subs if re.search(r"[-+*/ ]", x))
-        if len(subs) >= 2 and compound:
-            return f"{base}_{{{compound[0]}}}"
-    return None
-
-
-class _Located(Exception):
-    def __init__(self, error: ClaimParseError, link: Link) -> None:
-        super().__init__(str(error))
-        self.error, self.link = error, link
-
-
-def _step_in_child(lhs: Link, rhs: Link, scope: Scope) -> _Outcome:
-    """Read a step (every reading), check the work limits, decide; the best verdict over the readings."""
-    for link in (lhs, rhs):
-        try:
-            check_text(link.text)
-        except ClaimParseError as exc:
-            return _Outcome(UNREAD, reason=_error_text(exc, link))
-    try:
-        readings, problem = _readings(lhs, rhs, scope)
-    except ClaimLimitError as exc:
-        return _Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
-    except RecursionError:
-        return _Outcome(UNREAD, reason="the step nests too deeply to read")
-    if not readings:
-        return _Outcome(UNREAD, reason=problem or "cannot read the step")
-    isolate.send(("read", readings[0][1], readings[0][2]))
-    results: list[_Outcome] = []
-    for _, left, right in readings:
-        try:
-            if left != right:
-                check_work(left, right)
-            verdict, method, cex = decide(left, right)
-        except ClaimLimitError as exc:
-            results.append(_Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}", lhs=left, rhs=right))
-            continue
-        except RecursionError:
-            results.append(_Outcome("UNDECIDED", reason="the rewrites nested too deeply", lhs=left, rhs=right))
-            continue
-        except (MemoryError, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # a rewrite that fails decides nothing
-            results.append(_Outcome("UNDECIDED", reason=f"{type(exc).__name__} in the rewrites", lhs=left, rhs=right))
-            continue
-        family = _undefined_family(left, right) if verdict == Verdict.REFUTED else None
-        if family is not None:
-            why = (
-                f"{family} is not defined in the document: read as unrelated numbers, its members refute nothing "
-                f"(define {family.split('_')[0]}_m before this step to decide it)"
-            )
-            results.append(_Outcome("UNDECIDED", "none", why, None, left, right))
-            continue
-        results.append(_Outcome(verdict.value, method, "", cex, left, right))
-    several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
-    for status in ("PROVED", "REFUTED"):
-        chosen = [i for i, r in enumerate(results) if r.status == status]
-        if status == "REFUTED" and len(chosen) < len(results):
-            continue  # refuted only when every reading is
-        if chosen:
-            best = results[chosen[0]]
-            if len(readings) > 1 and status == "PROVED":
-                best.reason = f"{several}: PROVED in the {_ORDINAL[chosen[0]]}"
-            elif len(readings) > 1:
-                best.reason = f"{several}: refuted in every one"
-            return best
-    best = results[0]
-    best.status = "UNDECIDED"
-    why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
-    best.reason = (f"{several}; " if len(readings) > 1 else "") + why
-    return best
 
 
 # --------------------------------------------------------------------------- the audit
@@ -595,14 +326,6 @@ def _run(fn: Callable[..., _Outcome], *args: Any, timeout: float | None, memory_
     if outcome.status == "raised" and outcome.error_type in ("UsageError",):
         return _Outcome(UNREAD, reason=outcome.error or "")
     return _Outcome("UNDECIDED", reason=isolate.describe_outcome(outcome, "the decision"), lhs=sides[0], rhs=sides[1])
-
-
-def _qualifier(links: list[Link]) -> bool:
-    """``i = 1, 2`` or ``j = 0, \\ldots, d/2 - 1``: the range of an index, not an equation."""
-    if len(links) != 2 or not re.fullmatch(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*", links[0].text):
-        return False
-    depth = top_level(links[1].text)
-    return any(ch == "," and depth[i] == 0 for i, ch in enumerate(links[1].text))
 
 
 def _keep_parse(message: Any) -> None:
@@ -630,7 +353,9 @@ class _Auditor:
     inferred: dict[str, str] = field(default_factory=dict)  # a name written conjugated -> how it was written
     steps: list[AuditStep] = field(default_factory=list)
     definitions: list[AuditDefinition] = field(default_factory=list)
-    unread: list[tuple[_Head, Link]] = field(default_factory=list)
+    unread: list[tuple[_Head, Link, str]] = field(default_factory=list)  # names steps must not use, and why
+    bounded: list[tuple[_Head, Link]] = field(default_factory=list)  # names only bounded (x \ge 0)
+    conditions: list[AuditDefinition] = field(default_factory=list)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -653,25 +378,92 @@ class _Auditor:
         """The positions' defaults, then the names written conjugated (complex), then what is declared."""
         return {**AUDIT_DEFAULT_DOMAINS, **dict.fromkeys(self.inferred, "complex"), **self.declared}
 
-    def chain(self, chain: Chain, *, audited: bool, continued: bool = False) -> None:
+    def chain(self, chain: Chain, *, audited: bool, continued: bool = False, condition: str = "") -> None:
         """Define (the first link, when it names something new) and decide the steps of one chain.
 
         A ``continued`` chain goes on from the display before (``$$ A = B $$ so $$ = C $$``): its first
-        link is that display's last side, so it is a step, never a definition.
+        link is that display's last side, so it is a step, never a definition. A ``condition`` (the
+        words that pose it: "when", "⇒ λ = ...") makes a one-equation chain a condition, not a step.
         """
         links = list(chain.links)
         if not continued and _set_body(links[-1]) is not None and len(links) <= 2:
             self.define_set(links[0] if len(links) == 2 else None, links[-1], audited=audited)
             return
+        if len(links) == 1 and not continued:
+            self.taint_unread_definition(links[0])
         if len(links) < 2 or _qualifier(links):
+            return
+        if not continued and self.taint_relation(links):
+            links = links[1:]
+            if len(links) < 2:
+                return
+        if not audited and len(links) >= 3 and self.chain_of_names(links, audited=audited):
             return
         first = links[0]
         defines = not continued and self.maybe_define(first, links[1], audited=audited)
         start = 1 if defines else 0
+        if not defines and condition and len(links) == 2 and links[1].relation == "=":
+            if audited:
+                why = f"a condition or an equation to solve (posed by '{condition}'), not a step"
+                self.conditions.append(AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why))
+            return
         if not audited:
             return
+        standalone = not continued and len(links) == 2
         for left, right in zip(links[start:], links[start + 1 :]):
-            self.step(left, right)
+            self.step(left, right, standalone=standalone)
+
+    def taint_unread_definition(self, link: Link) -> None:
+        """``x \\doteq ...`` (a defining command the audit does not read): later steps must not use x."""
+        m = UNREAD_DEFINING.match(link.text)
+        head = _head(m.group("name"), self.scope) if m else None
+        if m is not None and head is not None:
+            why = f"defined with a command the audit does not read (line {link.line})"
+            self.unread.append((head, Link(m.group("name").strip(), link.line), why))
+
+    def taint_relation(self, links: list[Link]) -> bool:
+        """``R_3 \\approx [...]``, ``x \\ge 0``: a bare name on the left of a relation the audit does not decide.
+
+        An approximate value is no value: steps that use the name are not decided (never refuted with
+        it as an unknown number). A bound keeps the name free, but a counterexample may break the
+        bound, so a step using it is never REFUTED. Returns whether the first link was such a name.
+        """
+        first, rel = links[0], links[1].relation
+        if rel not in TAINTING_RELATIONS + BOUNDING_RELATIONS:
+            return False
+        head = _head(first.text, self.scope)
+        if head is None or _defined(head, first.text, self.scope):
+            return False
+        if rel in TAINTING_RELATIONS:
+            why = f"given only as {rel} (line {first.line}), not a value"
+            self.unread.append((head, first, why))
+            return False  # the relation itself is still reported (UNREAD) where the math is audited
+        self.bounded.append((head, first))
+        return False
+
+    def chain_of_names(self, links: list[Link], *, audited: bool) -> bool:
+        """``W_q = W_k = I``: names set equal to one value. Each is defined as the value when it reads
+        as one; else (``I``: a name itself) nothing is defined and the names are not values."""
+        names = []
+        for link in links[:-1]:
+            head = _head(link.text, self.scope)
+            if head is None or link.relation not in ("", "="):
+                break
+            names.append((head, link))
+        if len(names) < 2 or len(names) != len(links) - 1:
+            return False
+        value = links[-1]
+        value_head = _head(value.text, self.scope)
+        if value_head is not None and not _defined(value_head, value.text, self.scope):
+            why = f"set equal to {value.text.strip()} (line {value.line}), which the document does not define"
+            for head, link in names:
+                self.unread.append((head, link, why))
+            return True
+        for _, link in names:
+            if not self.maybe_define(link, replace(value, relation="="), audited=audited):
+                why = f"set equal to {value.text.strip()} (line {value.line}), read as neither a definition nor a step"
+                self.unread.append((_head(link.text, self.scope) or names[0][0], link, why))
+        return True
 
     def define_set(self, name: Link | None, members: Link, *, audited: bool) -> None:
         """``\\Theta = \\{\\theta_i = 10000^{-2(i-1)/d}, i = 1, ..., d/2\\}``: a set is not a value, so later steps
@@ -680,7 +472,7 @@ class _Auditor:
         if name is not None and members.relation in ("=",) + _DEFINING:
             head = _head(name.text, self.scope)
             if head is not None and not _defined(head, name.text, self.scope):
-                self.unread.append((head, name))
+                self.unread.append((head, name, f"a set (line {name.line}), not a value"))
                 if audited:
                     why = "a set, not a value: steps that use it are not decided (its first member may define a name)"
                     self.definitions.append(AuditDefinition(name.line, name.text, "set", members.text, reason=why))
@@ -697,7 +489,8 @@ class _Auditor:
         if body.relation != "=" and not explicit:
             return False
         head = _head(link.text, self.scope)
-        if head is None or _defined(head, link.text, self.scope):
+        again = head is not None and _redefines(head, self.scope)
+        if head is None or (_defined(head, link.text, self.scope) and not again):
             if explicit and audited:
                 self.definitions.append(
                     AuditDefinition(link.line, link.text, "?", body.text, reason="cannot define this (not a new name)")
@@ -715,7 +508,8 @@ class _Auditor:
         if outcome.status != "DEFINED" or outcome.definition is None:
             # a new name whose definition cannot be read: steps that use it are not decided (UNREAD), since
             # read as a free number it could make a correct step look false
-            self.unread.append((head, link))
+            why = f"whose definition (line {link.line}) could not be read"
+            self.unread.append((head, link, why))
             if audited:
                 self.definitions.append(
                     AuditDefinition(
@@ -724,30 +518,67 @@ class _Auditor:
                 )
             return True
         d = outcome.definition
+        if outcome.uses_head and not explicit and again:
+            # defined again in terms of itself: an update (x <- 2x) or an equation about x; neither a step
+            why = f"defined again in terms of itself (line {link.line}): an update or an equation, not read"
+            self.unread.append((head, link, why))
+            if audited:
+                self.definitions.append(
+                    AuditDefinition(link.line, link.text, head.kind, body.text, reason=why, params=head.params)
+                )
+            return True
         if outcome.uses_head and not explicit:
             return False  # x = 2x - x: an equation about x, not a definition
-        if not audited and d.kind == "symbol" and "_" in d.name and isinstance(d.body, sympy.Number):
-            # one entry given a value in passing ($z_1 = 1$, $S_0 = 0$): an example or a boundary
-            # condition, not what the name means; a plain name ($d = 4$) fixes a size for the document
+        if not audited and d.kind == "symbol" and _closed_number(d.body):
+            # a name given a number in passing ($z_1 = 1$, position $m = 2$): an example or a boundary
+            # condition, not what the name means, so it is never substituted into a step
             d = replace(d, stated_value=True)
+        self.unread = [u for u in self.unread if not (u[0] == head)]  # a new definition lifts a taint
+        self.bounded = [u for u in self.bounded if not (u[0] == head)]
         domain = ""
         if not isinstance(d.body, MatrixBase) and isinstance(d.body, sympy.Basic) and d.body.is_real is not True:
             domain = "complex" if d.body.is_complex or d.body.has(sympy.I) else ""
         symbols, patterns, functions = dict(self.scope.symbols), dict(self.scope.patterns), dict(self.scope.functions)
+        if d.kind == "symbol" and not d.stated_value:
+            _bind_late(d, (symbols, patterns, functions))
         {"symbol": symbols, "pattern": patterns, "function": functions}[d.kind][d.name] = d
         self.scope = replace(self.scope, symbols=symbols, patterns=patterns, functions=functions)
         params = tuple(str(p) for p in d.params)
-        self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, "", params))
+        note = f"defined again, in force from line {link.line} on" if again else ""
+        self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
 
-    def uses_unread(self, left: Link, right: Link) -> tuple[_Head, Link] | None:
+    def uses_unread(self, left: Link, right: Link) -> tuple[Link, str] | None:
         text = normalize_latex(left.text + " = " + right.text)
-        for head, where in self.unread:
+        for head, where, why in reversed(self.unread):
             if _mentions(head, text):
-                return head, where
+                return where, why
         return None
 
-    def step(self, left: Link, right: Link) -> None:
+    def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool) -> None:
+        """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED."""
+        bound = self.uses_bounded(left, right)
+        why = ""
+        if bound is not None:
+            why = (
+                f"uses {bound.text.strip()}, only bounded in the document (line {bound.line}): the counterexample "
+                "may break the bound, so the step is not refuted"
+            )
+        elif (
+            standalone
+            and _bare_product(left.text)
+            and not FUNCTION_COMMANDS.search(right.text)
+            and not any(isinstance(e, MatrixBase) or _has_function(e) for e in (s.lhs, s.rhs))
+        ):
+            why = "an identity, or an equation to solve? (false as an identity; it may pose a condition on its names)"
+        if why:
+            s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
+
+    def uses_bounded(self, left: Link, right: Link) -> Link | None:
+        text = normalize_latex(left.text + " = " + right.text)
+        return next((where for head, where in self.bounded if _mentions(head, text)), None)
+
+    def step(self, left: Link, right: Link, *, standalone: bool = False) -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
         if self.out_of_time():
@@ -758,8 +589,8 @@ class _Auditor:
         elif not left.text or not right.text:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
         elif self.uses_unread(left, right):
-            head, where = self.uses_unread(left, right)  # type: ignore[misc]
-            why = f"uses {where.text.strip()}, whose definition (line {where.line}) could not be read"
+            where, taint = self.uses_unread(left, right)  # type: ignore[misc]
+            why = f"uses {where.text.strip()}, {taint}"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
         else:
             timeout, cut = self.limits()
@@ -771,38 +602,13 @@ class _Auditor:
                 number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
                 o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
             )  # fmt: skip
+            if s.status == "REFUTED":
+                self.doubt(s, left, right, standalone=standalone)
         s.seconds = time.perf_counter() - t0
         s.end_line = right.end_line
         self.steps.append(s)
         if self.progress is not None:
             self.progress(s, number)
-
-
-def _mentions(head: _Head, text: str) -> bool:
-    """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined."""
-    if head.kind == "pattern":
-        base = head.key.split("_{")[0] if head.key.endswith(",*}") else head.key
-        rx = re.escape(base) + r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
-    elif head.kind == "function":
-        rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
-    else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
-        rx = r"(?<![A-Za-z\\])\\?" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
-    return re.search(rx, text) is not None
-
-
-#: a set written out: ``\\{ ... \\}``, ``\\left\\{ ... \\right\\}``, ``\\lbrace ... \\rbrace``
-_SET = re.compile(
-    r"^\s*(?:\\left\s*)?(?:\\\{|\\lbrace(?![A-Za-z]))(?P<body>.*?)(?:\\right\s*)?(?:\\\}|\\rbrace(?![A-Za-z]))\s*$",
-    re.S,
-)
-
-
-def _set_body(link: Link) -> str | None:
-    """The members of a link that is one set written out, or None (also for ``\\{a\\} \\cup \\{b\\}``)."""
-    m = _SET.match(link.text)
-    if m is None or re.search(r"\\\}|\\rbrace(?![A-Za-z])", m.group("body")):
-        return None
-    return m.group("body")
 
 
 def audit_document(
@@ -844,8 +650,18 @@ def audit_document(
         for key, form in conjugated_forms(block.src.text).items():
             inferred.setdefault(key, form)
     auditor = _Auditor(path, Scope(strict_products=True), dict(stated), timeout, memory_limit, progress, deadline)
+    # a name written b^* and never conjugated otherwise may be "the optimal b": a step with b^* is read
+    # both ways, and one refuted only with b complex is not decided; i an index somewhere (theta_i): a
+    # bare i is read both ways
+    starred = frozenset(star_only_names("\n".join(b.src.text for b in blocks))) - set(stated)
+    for key in starred & set(inferred):
+        inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
-    auditor.scope = auditor.scope.with_domains(auditor.domains())
+    auditor.scope = replace(
+        auditor.scope.with_domains(auditor.domains()),
+        index_i=uses_index_i([b.src.text for b in blocks]),
+        star_names=starred,
+    )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
     before: MathBlock | None = None
@@ -864,14 +680,17 @@ def audit_document(
             and not read[0].links[0].text and len(read[0].links) >= 2
         )  # fmt: skip
         if continued and tail is not None:
-            read[0] = Chain((tail,) + read[0].links[1:], tail.line)
+            read[0] = Chain((tail,) + read[0].links[1:], tail.line, read[0].then)
+        posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         for n, chain in enumerate(read):
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)
                 if found is not None:
                     auditor.declare(found)
-                continue
-            auditor.chain(chain, audited=block.kind == "display", continued=continued and n == 0)
+                    continue
+            auditor.chain(
+                chain, audited=block.kind == "display", continued=continued and n == 0, condition=posed.get(n, "")
+            )
         last = read[-1].links[-1] if read and block.kind == "display" else None
         before, tail = block, (last if last is not None and not ends_open(last.text) else None)
     seconds = time.perf_counter() - t0
@@ -879,7 +698,7 @@ def audit_document(
     inline = sum(1 for b in blocks if b.kind == "inline")
     return AuditResult(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, document_timeout,
-        inferred_left, inline,
+        inferred_left, inline, auditor.conditions,
     )  # fmt: skip
 
 

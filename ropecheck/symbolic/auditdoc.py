@@ -71,10 +71,12 @@ class Link:
 
 @dataclass(frozen=True)
 class Chain:
-    """Links ``A = B = C`` read as the steps ``A = B`` and ``B = C``."""
+    """Links ``A = B = C`` read as the steps ``A = B`` and ``B = C``; ``then`` is what separates it from the
+    chain after it in the same display (``\\Rightarrow``, ``\\quad``), or empty."""
 
     links: tuple[Link, ...]
     line: int
+    then: str = ""
 
 
 class _Lines:
@@ -151,10 +153,23 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
         if kind == "inline" and "\n\n" in scan[m.end() : end]:  # a lone $ (a price): not math
             pos = m.end()
             continue
+        if opener == "$$" and not latex and _in_sentence(scan, m.start(), end + len(close)):
+            kind = "inline"  # kramdown: $$...$$ with prose on its line is inline math
         blocks.append(MathBlock(kind, _src(scan, m.end(), end), lines.line(m.end())))
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
     return blocks, lines
+
+
+def _in_sentence(text: str, start: int, end: int) -> bool:
+    """Whether prose stands on the same line before ``start`` or after ``end`` (punctuation alone does not count)."""
+    before = text[text.rfind("\n", 0, start) + 1 : start]
+    after_end = text.find("\n", end)
+    after = text[end : len(text) if after_end < 0 else after_end]
+    before = re.sub(r"\$\$.*?\$\$", " ", before)  # another display on the same line is not prose
+    after = re.sub(r"\$\$.*?(?:\$\$|$)", " ", after)
+    before = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", before)  # a list item's marker
+    return bool(re.search(r"[^\W_]", before) or re.search(r"[^\W_]", after))
 
 
 _DELIMITERS = re.compile(
@@ -224,7 +239,8 @@ _DROP = re.compile(
 )
 _SEPARATORS = re.compile(
     r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])"
-    r"|\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}(?!\s*(?:\\left|[(\[]))"
+    # a word before what it labels (``\text{Rot}\begin{bmatrix}...``) is not a separator: the reader refuses it
+    r"|\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}(?!\s*(?:\\left|\\begin|\\langle|\\\{|[(\[]))"
 )
 # relations, longest first; "=" is the one a step decides
 _RELATIONS = re.compile(
@@ -255,17 +271,21 @@ def _top_relations(src: Src) -> list[re.Match[str]]:
     return [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] == 0]
 
 
-def _separate(src: Src) -> list[Src]:
-    """Equations written side by side (``a = b, \\quad c = d``; ``a = b \\text{ where } c = d``) apart."""
+def _separate(src: Src) -> list[tuple[Src, str]]:
+    """Equations written side by side (``a = b, \\quad c = d``; ``a = b \\text{ where } c = d``) apart,
+    each with the separator after it."""
     depth = top_level(src.text, _BRACKETS)
-    out, last = [], 0
+    out, last, seps = [], 0, []
     for m in _SEPARATORS.finditer(src.text):
         if depth[m.start()] != 0:
             continue
         out.append(src.slice(last, m.start()))
+        seps.append(m.group(0))
         last = m.end()
     out.append(src.slice(last, len(src.text)))
-    return [_trim(p) for p in out if _trim(p).text.strip()]
+    seps.append("")
+    kept = [(_trim(p), sep) for p, sep in zip(out, seps) if _trim(p).text.strip()]
+    return [(p, sep if i + 1 < len(kept) else "") for i, (p, sep) in enumerate(kept)]
 
 
 def _trim(src: Src) -> Src:
@@ -294,13 +314,13 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
             groups.append(piece)
     out: list[Chain] = []
     for g in groups:
-        for eq in _separate(g):
+        for eq, then in _separate(g):
             links, last, relation = [], 0, ""
             for m in _top_relations(eq):
                 links.append(_link(eq.slice(last, m.start()), relation, lines))
                 relation, last = m.group(0), m.end()
             links.append(_link(eq.slice(last, len(eq.text)), relation, lines))
-            out.append(Chain(tuple(links), links[0].line))
+            out.append(Chain(tuple(links), links[0].line, then))
     return out
 
 

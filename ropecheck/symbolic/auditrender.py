@@ -47,7 +47,9 @@ def _summary(result: AuditResult) -> str:
     parts = ", ".join(f"{c[k]} {k}" for k in ("PROVED", "REFUTED", "UNDECIDED", "UNREAD"))
     decided = f"{100 * (result.decided_fraction or 0):.0f}% decided"
     n, k = len(result.definitions), len(result.steps)
-    return f"{k} step{'' if k == 1 else 's'}: {parts}; {decided}; {n} definition{'' if n == 1 else 's'}"
+    k_conditions = len(result.conditions)
+    conditions = f"; {k_conditions} condition{'' if k_conditions == 1 else 's'} (not steps)" if k_conditions else ""
+    return f"{k} step{'' if k == 1 else 's'}: {parts}; {decided}; {n} definition{'' if n == 1 else 's'}{conditions}"
 
 
 def _unread_line(result: AuditResult) -> str | None:
@@ -80,13 +82,15 @@ def _definitions_line(result: AuditResult) -> list[str]:
             out.append(f"  line {d.line}: {d.head} := {expr_text(d.body)}{domain}")
         else:
             out.append(f"  line {d.line}: {d.name} -- not read: {d.reason}")
+    for d in result.conditions:
+        out.append(f"  line {d.line}: {d.name} = {d.tex} -- {d.reason}")
     return out
 
 
 def render_audit_text(result: AuditResult, *, verbose: bool = False) -> str:
     """The terminal report: one line per step, counterexamples under the refuted ones, a summary."""
     lines = [f"audit of {result.path or 'the document'}", f"  domains: {_domains_line(result)}"]
-    if result.definitions:
+    if result.definitions or result.conditions:
         lines.append("  definitions:")
         lines += ["  " + x for x in _definitions_line(result)]
     for s in result.steps:
@@ -126,7 +130,7 @@ def render_audit_markdown(result: AuditResult) -> str:
     unread = _unread_line(result)
     if unread is not None:
         out += [_md_escape(unread) + ".", ""]
-    if result.definitions:
+    if result.definitions or result.conditions:
         out += ["Definitions carried into later steps:", ""]
         out += [f"- {_md_escape(x.strip())}" for x in _definitions_line(result)]
         out.append("")
@@ -180,7 +184,7 @@ def render_audit_html(result: AuditResult, *, css: str = "") -> str:
     unread = _unread_line(result)
     if unread is not None:
         parts.append(f"<p>{e(unread)}.</p>")
-    if result.definitions:
+    if result.definitions or result.conditions:
         parts.append("<details><summary>definitions carried into later steps</summary><ul>")
         parts += [f"<li>{e(x.strip())}</li>" for x in _definitions_line(result)]
         parts.append("</ul></details>")

@@ -57,7 +57,16 @@ from sympy import MatrixBase
 from .. import isolate
 from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from .decide import decide
-from .latex_syntax import check_ellipsis, conjugated_names, read_latex_side, reading_notes, trig_ambiguities
+from .latex_syntax import (
+    AmbiguousReading,
+    check_ellipsis,
+    conjugated_names,
+    read_latex_side,
+    reading_notes,
+    star_only_names,
+    subscripts_with_i,
+    trig_ambiguities,
+)
 from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
 from .proof import Counterexample, Verdict, expr_text
@@ -225,8 +234,14 @@ def parse_claim(
     return lhs, rhs, used
 
 
-def _parse_claim(text: str, syntax: Syntax, domains: Mapping[str, str] | None) -> tuple[Any, Any, str, dict[str, str]]:
-    """:func:`parse_claim`, also returning every stated domain (flags and clause)."""
+def _parse_claim(
+    text: str, syntax: Syntax, domains: Mapping[str, str] | None, choices: Mapping[str, str] | None = None
+) -> tuple[Any, Any, str, dict[str, str]]:
+    """:func:`parse_claim`, also returning every stated domain (flags and clause).
+
+    ``choices``: the readings picked for notation that reads two ways (``{"i_reading": "index"}``,
+    :class:`~.scope.Scope`); without one, such notation raises :class:`.latex_syntax.AmbiguousReading`.
+    """
     if not isinstance(text, str) or not text.strip():
         raise ClaimParseError("the claim is empty; write it as 'LHS == RHS'", 0)
     check_text(text)
@@ -235,7 +250,15 @@ def _parse_claim(text: str, syntax: Syntax, domains: Mapping[str, str] | None) -
     merge_domains(stated, declared, where="the claim's clause and the flags")
     if not text.strip():
         raise ClaimParseError("the claim is empty after its domain clause; write it as 'LHS == RHS'", len(text))
-    scope = Scope(domains=stated)
+    picked = dict(choices or {})
+    index_i = "\\" in text or "{" in text or "_" in text
+    options: dict[str, Any] = {
+        "index_i": index_i and subscripts_with_i(text),
+        "star_names": frozenset(star_only_names(text)) - set(stated),
+        "i_reading": picked.get("i_reading", ""),
+        "star_reading": picked.get("star_reading", ""),
+    }
+    scope = Scope(domains=stated, **options)
     check_ellipsis(text)
     used = _detect(text) if syntax == "auto" else syntax
     if used not in ("sympy", "latex"):
@@ -253,9 +276,10 @@ def _parse_claim(text: str, syntax: Syntax, domains: Mapping[str, str] | None) -
         except UsageError:
             raise ClaimParseError(*_first_error(text, scope, None)) from None
     if used == "latex":  # a name written conjugated is complex in the whole claim
-        conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated}
+        named = options["star_names"] if options["star_reading"] == "name" else frozenset()
+        conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated and n not in named}
         if conjugated:
-            scope = Scope(domains={**stated, **conjugated})
+            scope = Scope(domains={**stated, **conjugated}, **options)
             lhs, rhs, col = _parse(text, used, scope)
             stated = {**stated, **conjugated}
     if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (
@@ -334,7 +358,7 @@ def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | Non
     """Parse, check the limits, decide (in the child, or in-process); user errors are raised."""
     result = _decided(text, syntax, domains)
     if result.syntax == "latex":
-        result.readings = _readings(text, domains)
+        result.readings = _readings(text, domains) + result.readings
     return result
 
 
@@ -352,10 +376,61 @@ def _readings(text: str, domains: Mapping[str, str] | None) -> list[str]:
     return notes
 
 
+#: at most this many readings of one claim are decided (two choices of two readings each)
+_MAX_READINGS = 4
+
+
 def _decided(text: str, syntax: Syntax, domains: Mapping[str, str] | None = None) -> ClaimResult:
+    """The claim decided; notation that reads two ways is decided in every reading, and the verdict
+    stands only when every reading gives it (else UNDECIDED, ``limit: reading``, naming the readings)."""
+    t0 = time.perf_counter()
+    pending: list[dict[str, str]] = [{}]
+    words: dict[str, dict[str, str]] = {}
+    results: list[tuple[dict[str, str], ClaimResult]] = []
+    while pending:
+        choices = pending.pop(0)
+        try:
+            result = _decided_once(text, syntax, domains, choices)
+        except AmbiguousReading as exc:
+            if exc.field in choices or len(results) + len(pending) + len(exc.choices) > _MAX_READINGS:
+                raise  # pragma: no cover - each reading is chosen once, and there are two at most
+            pending.extend({**choices, exc.field: value} for value in exc.choices)
+            words[exc.field] = exc.choices
+            continue
+        if not choices:
+            return result
+        results.append((choices, result))
+    return _agreed(results, words, t0)
+
+
+def _agreed(
+    results: list[tuple[dict[str, str], ClaimResult]], words: Mapping[str, Mapping[str, str]], t0: float
+) -> ClaimResult:
+    """One verdict for a claim read several ways: kept when every reading gives it, else UNDECIDED."""
+    first = results[0][1]
+    verdicts = {r.verdict for _, r in results}
+    ways = "; ".join(", ".join(words[f][v] for f, v in sorted(c.items())) + f": {r.verdict.value}" for c, r in results)
+    if len(verdicts) == 1 and first.limit is None:
+        first.seconds = time.perf_counter() - t0
+        first.readings.append(f"read {len(results)} ways ({ways}): the same verdict")
+        return first
+    message = f"the claim reads {len(results)} ways and their verdicts differ ({ways}); not read with certainty"
+    out = ClaimResult(
+        first.text, first.syntax, first.lhs, first.rhs, Verdict.UNDECIDED, "none", None,
+        time.perf_counter() - t0, "reading", message, first.domains,
+    )  # fmt: skip
+    out.readings = list(first.readings)
+    return out
+
+
+def _decided_once(
+    text: str, syntax: Syntax, domains: Mapping[str, str] | None, choices: Mapping[str, str]
+) -> ClaimResult:
     t0 = time.perf_counter()
     try:
-        lhs, rhs, used, stated = _parse_claim(text, syntax, domains)
+        lhs, rhs, used, stated = _parse_claim(text, syntax, domains, choices)
+    except AmbiguousReading:
+        raise
     except ClaimLimitError as exc:
         return _limited(text, syntax if syntax != "auto" else _detect(text), exc.limit, str(exc), t0)
     sides = (lhs, rhs, used)

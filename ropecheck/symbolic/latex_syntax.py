@@ -14,7 +14,14 @@ first rewrites what it cannot read into what it can, and builds the rest itself:
   ``^H``/``^\\dagger`` conjugate-transposes; ``cos(x)``, ``sin(x)``, ``exp(x)`` need no backslash;
   Unicode (``θ``, ``·``, ``−``, ``⊙``, ``⟨⟩``, ``ᵀ``) reads as its command; ``\\mathbf{q}`` is ``q``;
   ``q^{(1)}`` is a symbol (a label, not a power); ``i`` is the imaginary unit and ``e`` Euler's
-  number (``i`` in a subscript, or bound by a sum, is an index).
+  number (``i`` in a subscript, or bound by a sum, is an index). Upright text: ``\\text{exp}``,
+  ``\\mathrm{cos}``, ``\\operatorname{sin}`` are the functions, ``\\mathrm{i}`` the imaginary unit,
+  ``\\mathrm{e}`` Euler's number, any other upright word one name (``d_{\\text{model}}`` is ``d_model``).
+* Not read with certainty (a ``reading`` limit): prose in ``\\text{...}``, an upright word in front of a
+  bracket or a matrix (``\\text{Rotated}[x_1; x_2]``), three glued letters (``pos``) or two before a
+  subscript or a bracket (``PE_{...}``, ``PE(``): a name or a product. Where ``i`` is also an index
+  (``Scope.index_i``) a bare ``i`` outside ``e^{...}``, and ``b^*`` for a name never conjugated otherwise
+  (``Scope.star_names``), read two ways: a caller picks a reading or gets :class:`AmbiguousReading`.
 * A name a document defined (:class:`~.scope.Scope`) stands for its definition: ``q``,
   ``\\theta_{i+1}`` (a pattern ``\\theta_i``), ``f_q(x_n, n)`` and ``\\text{rotate\\_half}(x)`` (functions).
 
@@ -50,6 +57,7 @@ from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
 
 __all__ = [
+    "AmbiguousReading",
     "KNOWN_COMMANDS",
     "PLAIN_FUNCTIONS",
     "check_ellipsis",
@@ -59,6 +67,8 @@ __all__ = [
     "normalize_latex",
     "reading_notes",
     "read_latex_side",
+    "star_only_names",
+    "subscripts_with_i",
     "trig_ambiguities",
 ]
 
@@ -106,6 +116,11 @@ _SET_NAME = re.compile(r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*_\s*\{\s*\\\{([
 _UPRIGHT_NAME = re.compile(
     r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?!ZQ)([A-Za-z]{2,}(?:\\?_[A-Za-z]+)*)\s*\}"
 )
+#: ``d_{\\text{model}}``, ``L_\\text{train}``: a word set upright as a subscript; the name is ``d_model``
+_SUBSCRIPT_WORD = re.compile(
+    r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*_\s*(?:\{\s*\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*"
+    r"(?!ZQ)([A-Za-z]{2,})\s*\}\s*\}|\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?!ZQ)([A-Za-z]{2,})\s*\})"
+)
 _COMMA_SUBSCRIPT = re.compile(
     r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
 )
@@ -130,12 +145,28 @@ _TRANSPOSE_SPELLING = re.compile(
     r"|\{\s*\\(?:top|intercal)\s*\}|\\(?:top|intercal)(?![A-Za-z]))"
 )
 _PRIME = re.compile(r"(?<=[A-Za-z0-9})\]])\s*'")
-_EULER = re.compile(r"\\mathrm\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Za-z0-9_^])e(?![A-Za-z])(?=\s*\^)")
+_EULER = re.compile(
+    r"\\(?:mathrm|text|textrm)\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Za-z0-9_^])e(?![A-Za-z])(?=\s*\^)"
+)
+#: ``\\text{exp}``, ``\\mathrm{cos}``, ``\\operatorname{sin}``: the function set upright, read as its command
+_UPRIGHT_FUNCTION = re.compile(
+    r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*(sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|exp|log|ln)\s*\}"
+)
+#: ``\\text{i}``, ``\\mathrm{i}``: the imaginary unit set upright (never an index)
+_UPRIGHT_I = re.compile(r"\\(?:text|textrm|mathrm)\s*\{\s*i\s*\}")
+_UNIT_NAME = "ZQIU"  # the imaginary unit, certainly (upright, or in an exponent of e)
+#: ``\\text{...}`` holding words and spaces: prose, not math
+_PROSE = re.compile(r"\\(?:text|textrm|mathrm)\s*\{([^{}]*\S\s+\S[^{}]*)\}")
+#: ``x^\\prime``, ``x^{\\prime}``: the same as ``x'``
+_PRIME_COMMAND = re.compile(r"\^\s*(?:\{\s*\\prime\s*\}|\\prime(?![A-Za-z]))")
 _DIFFERENTIAL = re.compile(r"(?<![\\A-Za-z0-9_^])d(?=\s*\\?[A-Za-z])")
 _UPRIGHT_D = re.compile(r"\\mathrm\s*\{\s*d\s*\}")
 _GLUED = re.compile(r"(?<![\\A-Za-z])[A-Za-z]*(?:sin|cos|tan|cot|sec|csc|exp|log)[A-Za-z]*")
 #: Four letters or more glued together: a word (``Attention``, ``score``) or a product of as many symbols.
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+#: Three letters glued together (``pos``, ``dim``), or two followed by a subscript or a bracket (``PE_{...}``,
+#: ``PE(``): a name or a product, as likely one as the other. Two letters alone (``mn``, ``qk``) are a product.
+_SHORT_WORD = re.compile(r"(?<![\\A-Za-z])(?:[A-Za-z]{3}(?![A-Za-z])|[A-Za-z]{2}(?=\s*[_(]))")
 _COMMAND_ARGUMENT = re.compile(r"\\(?:mathit|mathrm|mathsf|text|textrm|operatorname|begin|end)\s*\{[^{}]*\}")
 _STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
 _TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
@@ -149,6 +180,15 @@ _OPERAND_BEFORE = re.compile(
     r"(?:^|(?<![_^])\d|[=+\-(\[{,&)\]]|\\cdot|\\times|\\odot|\\otimes|\\left\(|\\left\["
     r"|\\mathit\{" + _PREFIX + r"[a-z]+\})\s*$"
 )
+
+
+class AmbiguousReading(ClaimLimitError):
+    """Notation with two readings and no reading chosen (:class:`~.scope.Scope`): ``field`` is the Scope
+    field that picks one, ``choices`` its values, ``described`` each reading in words."""
+
+    def __init__(self, message: str, field: str, choices: dict[str, str], position: int | None = None) -> None:
+        super().__init__(message, "reading", position)
+        self.field, self.choices = field, choices
 
 
 def _names(n: int) -> str:
@@ -172,7 +212,31 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
     src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
+    src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
+    src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
+    src = src.sub(_PRIME_COMMAND, lambda m: "'")
     return src
+
+
+def _check_upright(src: Src, scope: Scope) -> None:
+    """Upright text that is not one name: prose (``\\text{turning by }``), or a word set as a label in
+    front of a bracket or a matrix (``\\text{Rotated}[x_1; x_2]``): what it says of the formula is not read."""
+    m = _PROSE.search(src.text)
+    if m:
+        raise ClaimLimitError(
+            f"{m.group(0)!r} is prose inside the formula: what it says is not read", "reading", src.col(m.start())
+        )
+    for m in _UPRIGHT_NAME.finditer(src.text):
+        name = m.group(1).replace("\\_", "_")
+        if name in ("Re", "Im") or name in scope.functions:
+            continue
+        if re.match(r"\s*(?:\\left\s*\[|\[|\\begin\s*\{|\\\{|\\[lL]angle(?![A-Za-z]))", src.text[m.end() :]):
+            raise ClaimLimitError(
+                f"{m.group(0)!r} stands in front of a bracket or a matrix as a label or an operator: "
+                "not read with certainty",
+                "reading",
+                src.col(m.start()),
+            )
 
 
 def _differentials(src: Src) -> Src:
@@ -187,7 +251,11 @@ def _differentials(src: Src) -> Src:
         raise ClaimLimitError(
             r"\mathrm{d} outside an integral (a derivative) is not read", "reading", src.col(m.start())
         )
-    return src.sub(_DIFFERENTIAL, lambda m: r"\mathit{d}")
+    masked = [(m.start(), m.end()) for m in _COMMAND_ARGUMENT.finditer(src.text)]
+    return src.sub(
+        _DIFFERENTIAL,
+        lambda m: m.group(0) if any(a <= m.start() < b for a, b in masked) else r"\mathit{d}",
+    )
 
 
 def _check_glued(src: Src, scope: Scope) -> None:
@@ -212,6 +280,77 @@ def _check_glued(src: Src, scope: Scope) -> None:
             "reading",
             src.col(m.start()),
         )
+    for m in _SHORT_WORD.finditer(text):
+        word = m.group(0)
+        if word in scope.functions or word in ("Re", "Im"):
+            continue
+        raise ClaimLimitError(
+            f"{word!r} reads as a name or as a product of {len(word)} symbols: not read with certainty; "
+            f"write \\mathrm{{{word}}} for a name, or separate the factors ({' '.join(word)})",
+            "reading",
+            src.col(m.start()),
+        )
+
+
+_I_CHOICES = {"unit": "i the imaginary unit", "index": "i a real index"}
+_SUBSCRIPT_SPAN = re.compile(r"_\s*(?:\{|\\[A-Za-z]+|[A-Za-z0-9])")
+_EXPONENT_OF_E = re.compile(r"\\mathit\{" + _EULER_NAME + r"\}\s*\^\s*(?:\{|[A-Za-z0-9])|\\exp\s*(?:\\left\s*)?[({]")
+
+
+def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Where each match of ``rx`` reaches, its bracket group included (a subscript, an exponent)."""
+    out = []
+    for m in rx.finditer(text):
+        if text[m.end() - 1] in "({":
+            end = skip_group(text, m.end() - 1)
+            out.append((m.start(), end if end > 0 else len(text)))
+        else:
+            out.append((m.start(), m.end()))
+    return out
+
+
+def _imaginary(src: Src, scope: Scope, bound: frozenset[str]) -> tuple[Src, frozenset[str]]:
+    """Where the document also uses ``i`` as an index (``scope.index_i``), a bare ``i`` outside an exponent
+    of e reads two ways: the imaginary unit, or that index. ``scope.i_reading`` picks one; without it the
+    side is not read (:class:`AmbiguousReading`). An ``i`` in ``e^{...}`` or ``\\exp(...)`` is the unit."""
+    text = src.text
+    if not scope.index_i or "i" in bound or re.search(r"\\(?:sum|prod)\s*_\s*\{?\s*i(?![A-Za-z])", text):
+        return src, bound
+    masked = _spans(text, _COMMAND_ARGUMENT) + _spans(text, _SUBSCRIPT_SPAN)
+    exponents = _spans(text, _EXPONENT_OF_E)
+    unit: list[int] = []
+    bare: list[int] = []
+    for run in re.finditer(r"(?<![\\A-Za-z])[A-Za-z]+", text):
+        for k, ch in enumerate(run.group(0)):
+            at = run.start() + k
+            if ch != "i" or any(a <= at < b for a, b in masked):
+                continue
+            (unit if any(a <= at < b for a, b in exponents) else bare).append(at)
+    if bare and scope.i_reading not in _I_CHOICES:
+        raise AmbiguousReading(
+            "a bare `i` reads as the imaginary unit or as the index i this text also uses (θ_i, x_{2i}): "
+            "not read with certainty; write \\mathrm{i} for the unit",
+            "i_reading",
+            _I_CHOICES,
+            src.col(bare[0]),
+        )
+    if scope.i_reading == "unit":
+        unit += bare
+    elif bare:
+        bound = bound | {"i"}
+    for at in sorted(unit, reverse=True):
+        src = src.splice(at, at + 1, r" \mathit{" + _UNIT_NAME + "} ")
+    return src, bound
+
+
+def subscripts_with_i(text: str) -> bool:
+    r"""Whether ``text`` uses ``i`` as an index in a subscript (``\theta_i``, ``x_{2i}``, ``\lambda_{i+1}``).
+
+    Example:
+        >>> subscripts_with_i(r"\theta_i = b^{-2i/d}"), subscripts_with_i(r"e^{i x} = \cos x + i \sin x")
+        (True, False)
+    """
+    return bool(re.search(r"_\s*(?:i(?![A-Za-z])|\{[^{}]*(?<![\\A-Za-z])i(?![A-Za-z])[^{}]*\})", text))
 
 
 def _check(src: Src, scope: Scope) -> None:
@@ -562,6 +701,7 @@ class _Reader:
             return self.placeholder(value)
 
         src = src.sub(_SET_NAME, lambda m: symbol(_set_name(m)))
+        src = src.sub(_SUBSCRIPT_WORD, lambda m: symbol(m.group(1).lstrip("\\") + "_" + (m.group(2) or m.group(3))))
         part = re.search(r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?:Re|Im)\s*\}", src.text)
         if part:  # a real or imaginary part without its argument in brackets: which factors it takes is unclear
             raise src.error("write the argument of a real or imaginary part in brackets: \\Re[...]", part.start())
@@ -672,11 +812,30 @@ class _Reader:
 
     # ---- the text SymPy's parser reads
 
+    def star(self, m: re.Match[str]) -> str:
+        """``b^*``: the conjugate of b, or -- for a name never conjugated otherwise -- maybe a name of its own."""
+        name = m.group(1)
+        if domain_key(name) in self.scope.star_names:
+            if self.scope.star_reading == "name":
+                return self.placeholder(apply_domains(Symbol(name.lstrip("\\") + "^{*}"), self.scope.domains))
+            if self.scope.star_reading != "conjugate":
+                raise AmbiguousReading(
+                    f"{m.group(0).strip()!r} reads as the conjugate of {name} (complex) or as a name of its own "
+                    f"(a real {name}^*, such as an optimum): not read with certainty",
+                    "star_reading",
+                    {
+                        "conjugate": f"{name}^* the conjugate of a complex {name}",
+                        "name": f"{name}^* a real name of its own",
+                    },
+                    None,
+                )
+        return r"\overline{" + name + "}"
+
     def rewrite(self, src: Src) -> str:
         text = src.text
         text = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", text)
         text = re.sub(r"(\)|\})\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)", r"\1^{\\mathit{ZQMKC}}", text)
-        text = _STAR.sub(lambda m: r"\overline{" + m.group(1) + "}", text)
+        text = _STAR.sub(self.star, text)
         text = re.sub(r"\\bar\s*\{", r"\\overline{", text)
         text = _TOP.sub(r"^{\\mathit{ZQMKT}}", text)
         text = _PRIME.sub(r"^{\\mathit{ZQMKP}}", text)
@@ -795,8 +954,10 @@ def read_latex_side(
         raise ClaimParseError("empty side of the claim", offset)
     src = _normalize(src)
     _check(src, scope)
+    _check_upright(src, scope)
     src = _differentials(_plain_functions(src))
     _check_glued(src, scope)
+    src, bound = _imaginary(src, scope, bound)
     if narrow:
         src, _ = _trig_arguments(src)
     value = _Reader(scope, side, offset).read(src, bound)
@@ -842,6 +1003,20 @@ def conjugated_names(text: str) -> set[str]:
     """
     names = {next(g for g in m.groups() if g) for m in _CONJUGATED.finditer(text)}
     return {domain_key(n) for n in names if n.lstrip("\\") not in ("mathit", "mathrm", "mathsf")}
+
+
+def star_only_names(text: str) -> set[str]:
+    r"""The names written ``b^*`` and never conjugated otherwise (``\bar b``, ``\overline{b}``, ``b^\dagger``,
+    ``b^H``), as domain keys: ``b^*`` may be b's conjugate or a name of its own ("the optimal b").
+
+    Example:
+        >>> sorted(star_only_names(r"b^* = 2 b + \bar{q} q^*"))
+        ['b']
+    """
+    starred = {domain_key(m.group(1)) for m in _STAR.finditer(text)}
+    other = {domain_key(next(g for g in m.groups() if g)) for m in _CONJUGATED.finditer(text) if not m.group(3)}
+    other |= {domain_key(m.group(1)) for m in re.finditer(r"(" + _NAME + r")\s*" + _HERM.pattern, text)}
+    return {n for n in starred - other if n not in ("mathit", "mathrm", "mathsf")}
 
 
 def conjugated_forms(text: str) -> dict[str, str]:

@@ -151,8 +151,9 @@ class _Converter:
                         "reading",
                     )
                 return d.body
-            # a lone e is a symbol (a coefficient); Euler's number is e^{...} or \mathrm{e} (ZQEU)
-            return {"i": I, "ZQEU": E, "pi": sympy.pi}.get(name, expr)
+            # a lone e is a symbol (a coefficient); Euler's number is e^{...} or \mathrm{e} (ZQEU); ZQIU is the
+            # imaginary unit written so that it is never an index (\mathrm{i}, or i in an exponent of e)
+            return {"i": I, "ZQIU": I, "ZQEU": E, "pi": sympy.pi}.get(name, expr)
         if isinstance(expr, (sympy.Sum, sympy.Product)):
             inner = _Converter(self.values, scope, bound | {str(lim[0]) for lim in expr.limits})
             limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
@@ -170,8 +171,8 @@ class _Converter:
                     return combine("*", scope.symbols[name].body, args[0])
                 if name == "R" and len(args) == 1:
                     return rotation(args[0])
-                if name in ("i", "e") and len(args) == 1:  # i(m-n) is i*(m-n), not a function
-                    return combine("*", I if name == "i" else Symbol("e"), args[0])
+                if name in ("i", "e", "ZQIU") and len(args) == 1:  # i(m-n) is i*(m-n), not a function
+                    return combine("*", Symbol("e") if name == "e" else I, args[0])
             if any(isinstance(a, MatrixBase) for a in args):
                 raise ClaimParseError(f"{name}(...) of a vector or matrix: {name} is not defined")
             return expr.func(*args)

@@ -356,6 +356,13 @@ class Scope:
     a vector it did not define; in a lone claim every free name is a number).
     ``inner_product``: how ``\\langle u, v \\rangle`` of complex values is read (see
     :func:`.sympy_syntax.inner_product`; the real inner product unless an audit tries another).
+
+    Notation with two readings, each an :class:`~.latex_syntax.AmbiguousReading` unless a reading is
+    chosen: ``index_i`` says ``i`` is also an index here (``\\theta_i``, ``x_{2i}``), so a bare ``i``
+    outside an exponent of e is the imaginary unit or that index -- ``i_reading`` picks ``"unit"`` or
+    ``"index"``. ``star_names`` are the names written ``b^*`` and never conjugated otherwise
+    (``\\bar b``, ``b^\\dagger``): the conjugate of a complex b, or a separate real name (``b^*``,
+    "the optimal b") -- ``star_reading`` picks ``"conjugate"`` or ``"name"``.
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -364,6 +371,10 @@ class Scope:
     functions: Mapping[str, Definition] = field(default_factory=dict)
     strict_products: bool = False
     inner_product: str = "real"
+    index_i: bool = False
+    i_reading: str = ""
+    star_names: frozenset[str] = frozenset()
+    star_reading: str = ""
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))

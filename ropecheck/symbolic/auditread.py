@@ -1,0 +1,693 @@
+"""What an equation of a document is: the name a definition's left side would define, and text-level readings.
+
+:func:`head` says what the left side of a possible definition would define (a symbol, a
+subscripted pattern, a function of names) or None when it is not a bare name; :func:`mentions`
+whether a piece of LaTeX uses such a name; :func:`set_body` and :func:`qualifier` recognise a
+set written out and the range of an index. The rest reads what the prose around an equation
+says it is (a condition, an equation to solve) and what decimals written in a step mean
+(rounded to the digits shown).
+
+The last part reads and decides one step or definition, as the audit runs it in a forked child:
+every reading of a step (a trig argument without parentheses, an inner product's convention),
+the decision of each, a step with decimals read as rounded, and an undefined family of names
+that refutes nothing.
+
+Design constraints: pure functions of the document's text and scope; nothing imports
+:mod:`.audit`, and nothing here forks or times out (the audit does).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sympy
+from sympy import MatrixBase, Symbol
+
+from .. import isolate
+from ..errors import ClaimLimitError, ClaimParseError
+from .auditdoc import Chain, Link, MathBlock, chains
+from .decide import decide
+from .latex_syntax import comma_pattern_key, normalize_latex, read_latex_side, trig_ambiguities
+from .latex_text import top_level
+from .latex_tree import index_sums
+from .limits import check_text, check_work
+from .proof import Counterexample, Verdict
+from .scope import Definition, Scope, domain_symbol
+from .sympy_syntax import INNER_PRODUCTS
+
+__all__ = [
+    "BOUNDING_RELATIONS",
+    "CONDITION_WORDS",
+    "FUNCTION_COMMANDS",
+    "Head",
+    "Outcome",
+    "SOLVED_WORDS",
+    "TAINTING_RELATIONS",
+    "UNREAD",
+    "UNREAD_DEFINING",
+    "applied",
+    "atoms",
+    "bare_product",
+    "bind_late",
+    "closed_number",
+    "condition_before",
+    "decimal_places",
+    "define_in_child",
+    "free",
+    "has_function",
+    "head",
+    "is_defined",
+    "mentions",
+    "names",
+    "posed",
+    "qualifier",
+    "read_quiet",
+    "redefines",
+    "rounded_comparison",
+    "set_body",
+    "solved_after",
+    "step_in_child",
+    "uses_index_i",
+]
+
+_BASE = r"\\[A-Za-z]+|[A-Za-z]"
+_SUB = r"\{\s*\\\{[^{}]*?\\\}\s*\}|\{[^{}]+\}|\\[A-Za-z]+|[A-Za-z0-9]"
+_UPRIGHT = r"\\(?:mathrm|text|textrm|operatorname)\s*\{[A-Za-z]+\}"
+_SYMBOL_HEAD = re.compile(
+    rf"^\s*(?P<base>{_UPRIGHT}|{_BASE})\s*(?:_\s*(?P<sub>{_SUB}))?\s*(?P<label>\^\s*\{{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}})?\s*$"
+)
+_FUNCTION_HEAD = re.compile(
+    r"^\s*(?P<name>\\(?:text|operatorname|mathrm|textrm|mathit)\s*\{(?P<text>[A-Za-z\\_]+)\}"
+    rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?)\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
+)
+_COMMA_HEAD = re.compile(
+    rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{[^{{}}]*,\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}}\s*$"
+)
+_NOT_DEFINABLE = {"e", "i", "\\pi", "\\cos", "\\sin", "\\tan", "\\exp", "\\log", "\\ln", "\\Re", "\\Im", "\\sqrt"}
+
+
+@dataclass(frozen=True)
+class Head:
+    kind: str  # symbol, pattern, function
+    key: str  # the scope's key: a symbol's name, a pattern's base as written, a function's name
+    params: tuple[str, ...] = ()
+
+
+def head(tex: str, scope: Scope) -> Head | None:
+    """What the left side of a possible definition would define, or None when it is not a bare name."""
+    text = normalize_latex(tex)
+    m = _FUNCTION_HEAD.match(text)
+    if m:
+        if m.group("text"):
+            name = m.group("text").replace("\\_", "_")
+        else:
+            raw = m.group("name").replace(" ", "")
+            if raw in _NOT_DEFINABLE or raw[0] in "ei" and len(raw) == 1:
+                return None
+            probe = read_quiet(raw + "(x)", Scope(domains=scope.domains))
+            if not isinstance(probe, sympy.core.function.AppliedUndef) and not isinstance(probe, MatrixBase):
+                return None
+            name = probe.func.__name__ if isinstance(probe, sympy.core.function.AppliedUndef) else raw
+        params = []
+        for p in (x for x in m.group("args").split(",")):
+            sym = read_quiet(p, Scope(domains=scope.domains)) if p.strip() else None
+            if not isinstance(sym, Symbol):
+                return None
+            params.append(sym.name)
+        if not params or len(set(params)) != len(params):
+            return None
+        return Head("function", name, tuple(params))
+    m = _COMMA_HEAD.match(text)
+    if m:  # R_{\theta, m}: a pattern over the last subscript
+        name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
+        return Head("pattern", comma_pattern_key(name), (m.group("param").lstrip("\\"),))
+    m = _SYMBOL_HEAD.match(text)
+    if not m or m.group("base") in _NOT_DEFINABLE or m.group("base") in ("\\langle", "\\left", "\\mathit"):
+        return None
+    sub = (m.group("sub") or "").strip("{}").strip()
+    if sub and re.fullmatch(r"[A-Za-z]|\\[A-Za-z]+", sub) and not m.group("label"):
+        return Head("pattern", m.group("base"), (sub.lstrip("\\"),))
+    sym = read_quiet(text, Scope(domains=scope.domains))
+    if not isinstance(sym, Symbol):
+        return None
+    return Head("symbol", sym.name)
+
+
+def read_quiet(tex: str, scope: Scope) -> Any:
+    try:
+        return read_latex_side(tex, 0, scope)
+    except (ClaimParseError, ClaimLimitError, RecursionError):
+        return None
+
+
+def is_defined(head: Head, tex: str, scope: Scope) -> bool:
+    if head.kind == "function":
+        return head.key in scope.functions
+    if head.kind == "pattern":
+        return head.key in scope.patterns
+    base = _SYMBOL_HEAD.match(normalize_latex(tex))
+    covered = bool(base and base.group("sub") and base.group("base") in scope.patterns)
+    return head.key in scope.symbols or covered or comma_pattern_key(head.key) in scope.patterns
+
+
+def free(value: Any) -> set[Any]:
+    if isinstance(value, MatrixBase):
+        return set().union(*(e.free_symbols for e in value)) if value else set()
+    return set(value.free_symbols) if isinstance(value, sympy.Basic) else set()
+
+
+def names(value: Any) -> set[str]:
+    return {s.name for s in free(value) if isinstance(s, Symbol)} | {
+        str(b.label) for b in atoms(value, sympy.IndexedBase)
+    }
+
+
+def atoms(value: Any, kind: Any) -> set[Any]:
+    if isinstance(value, MatrixBase):
+        return set().union(*(e.atoms(kind) for e in value)) if value else set()
+    return value.atoms(kind) if isinstance(value, sympy.Basic) else set()
+
+
+def applied(value: Any) -> set[Any]:
+    return atoms(value, sympy.core.function.AppliedUndef)
+
+
+def qualifier(links: list[Link]) -> bool:
+    """``i = 1, 2`` or ``j = 0, \\ldots, d/2 - 1``: the range of an index, not an equation."""
+    if len(links) != 2 or not re.fullmatch(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*", links[0].text):
+        return False
+    depth = top_level(links[1].text)
+    return any(ch == "," and depth[i] == 0 for i, ch in enumerate(links[1].text))
+
+
+def mentions(head: Head, text: str) -> bool:
+    """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined."""
+    if head.kind == "pattern":
+        base = head.key.split("_{")[0] if head.key.endswith(",*}") else head.key
+        rx = re.escape(base) + r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
+    elif head.kind == "function":
+        rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
+    else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
+        rx = r"(?<![A-Za-z\\])\\?" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
+    return re.search(rx, text) is not None
+
+
+#: a set written out: ``\\{ ... \\}``, ``\\left\\{ ... \\right\\}``, ``\\lbrace ... \\rbrace``
+_SET = re.compile(
+    r"^\s*(?:\\left\s*)?(?:\\\{|\\lbrace(?![A-Za-z]))(?P<body>.*?)(?:\\right\s*)?(?:\\\}|\\rbrace(?![A-Za-z]))\s*$",
+    re.S,
+)
+
+
+def set_body(link: Link) -> str | None:
+    """The members of a link that is one set written out, or None (also for ``\\{a\\} \\cup \\{b\\}``)."""
+    m = _SET.match(link.text)
+    if m is None or re.search(r"\\\}|\\rbrace(?![A-Za-z])", m.group("body")):
+        return None
+    return m.group("body")
+
+
+# --------------------------------------------------------------------------- what the prose says an equation is
+
+UNREAD = "UNREAD"
+
+#: Words that, just before an equation, pose it as a condition, a choice or an equation to solve.
+CONDITION_WORDS = (
+    "when", "if", "let", "set", "setting", "choose", "choosing", "assume", "assuming", "suppose", "such that",
+    "solve", "solving", "provided", "require", "requiring",
+    "当", "若", "如果", "令", "设", "取", "假设", "要使", "解得",
+)  # fmt: skip
+#: Words that, after a condition word, say that what follows is its consequence (then it is a step again).
+_CONSEQUENCE_WORDS = (
+    "then", "we get", "we have", "we obtain", "gives", "yields", "becomes", "is", "are", "holds", "shows",
+    "则", "得", "有", "就", "可得", "得到", "即",
+)  # fmt: skip
+#: Words between an equation and a bare-name equation after it that say the first was solved for that name.
+SOLVED_WORDS = ("⇒", "=>", "\\Rightarrow", "\\implies", "解得", "gives", "giving", "so that", "solving", "solve",
+                "solved", "hence", "i.e.", "that is", "即", "得")  # fmt: skip
+
+
+def _word_rx(words: tuple[str, ...]) -> re.Pattern[str]:
+    alts = sorted(words, key=len, reverse=True)
+    ascii_rx = [r"(?<![A-Za-z])" + re.escape(w) + r"(?![A-Za-z])" for w in alts if w.isascii() and w[0].isalpha()]
+    other = [re.escape(w) for w in alts if not (w.isascii() and w[0].isalpha())]
+    return re.compile("|".join(ascii_rx + other), re.I)
+
+
+_CONDITION_RX = _word_rx(CONDITION_WORDS)
+_CONSEQUENCE_RX = _word_rx(_CONSEQUENCE_WORDS)
+_SOLVED_RX = _word_rx(SOLVED_WORDS)
+_SENTENCE_END = re.compile(r"[.!?。！？；;](?:\s|$)|\n[ \t]*\n")
+
+
+def condition_before(prose: str) -> str | None:
+    """The condition word that poses the equation right after ``prose`` (its last clause), or None.
+
+    ``prose`` is the text between the math before and the equation. A consequence word after the
+    condition word ("if we expand, we get") makes the equation a step again.
+
+    Example:
+        >>> condition_before("The scaled base is then fixed: when"), condition_before("If we expand, we get")
+        ('when', None)
+    """
+    prose = prose.rstrip()
+    ends = list(_SENTENCE_END.finditer(prose))
+    clause = prose[ends[-1].end() :] if ends else prose
+    last_condition = None
+    for m in _CONDITION_RX.finditer(clause):
+        last_condition = m
+    if last_condition is None:
+        return None
+    rest = clause[last_condition.end() :]
+    if _CONSEQUENCE_RX.search(rest) or len(rest.split()) > 4 or len(rest.strip()) > 40:
+        return None  # the word poses something further back in the sentence
+    return last_condition.group(0)
+
+
+def solved_after(prose: str) -> str | None:
+    """The word (``⇒``, ``解得``, ``solving``) in ``prose`` between an equation and a bare-name equation after it."""
+    if len(prose) > 120 or _SENTENCE_END.search(prose.strip()[:-1] if prose.strip() else ""):
+        return None
+    m = _SOLVED_RX.search(prose)
+    return m.group(0) if m else None
+
+
+_GREEK = {
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega",
+    "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
+}  # fmt: skip
+
+
+def bare_product(tex: str) -> bool:
+    """Whether a side is only names and numbers multiplied, divided, raised to powers (``\\frac{n}{\\beta^{d/2}}``).
+
+    Such a side, equal to another without a function in it, may be an equation posed to solve as
+    well as an identity.
+    """
+    text = re.sub(r"\\(?:left|right|cdot|times|,|;|!|:| )", " ", tex)
+    previous = None
+    while previous != text:  # exponents and subscripts may hold any arithmetic
+        previous = text
+        text = re.sub(r"[\^_]\s*\{[^{}]*\}", " ", text)
+    text = re.sub(r"\\d?t?frac", " ", text)
+    for m in re.findall(r"\\([A-Za-z]+)", text):
+        if m not in _GREEK:
+            return False
+    text = re.sub(r"\\[A-Za-z]+", " x ", text)
+    return bool(re.search(r"[A-Za-z]", text)) and re.fullmatch(r"[A-Za-z0-9.{}()\[\]/*\s^_]*", text) is not None
+
+
+#: Functions that make a side more than names multiplied (an identity about them, not an equation to solve).
+FUNCTION_COMMANDS = re.compile(
+    r"\\(?:sin|cos|tan|cot|sec|csc|exp|log|ln|sum|prod|int|langle|begin|sqrt|arctan|arcsin|arccos|Re|Im|mathrm|"
+    r"operatorname|text)(?![A-Za-z])|e\^"
+)
+
+#: Relations that give a name no value the audit can use: the name is tainted, not a free number.
+TAINTING_RELATIONS = ("\\approx", "\\simeq", "\\sim", "\\cong", "\\propto")
+#: Relations that only bound a name: a counterexample may lie outside the bound.
+BOUNDING_RELATIONS = ("\\le", "\\leq", "\\ge", "\\geq", "\\lt", "\\gt", "\\ll", "\\gg")
+#: A definition written with a command the audit does not read (``x \\doteq ...``, ``x \\stackrel{\\Delta}{=} ...``).
+UNREAD_DEFINING = re.compile(
+    r"^(?P<name>.*?)\\(?:doteq|coloneq|defeq|eqdef|stackrel|overset|mathrel|Coloneqq|eqcirc|triangleq)(?![A-Za-z])",
+    re.S,
+)
+
+
+def uses_index_i(texts: list[str]) -> bool:
+    """Whether ``i`` appears as an index in a subscript of the document (``\\theta_i``, ``x_{2i}``)."""
+    rx = re.compile(r"_\s*(?:i(?![A-Za-z])|\{[^{}]*(?<![A-Za-z\\])i(?![A-Za-z])[^{}]*\})")
+    return any(rx.search(t) for t in texts)
+
+
+# --------------------------------------------------------------------------- decimals rounded to the digits shown
+
+_DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)(?![\d.])")
+
+
+def decimal_places(tex: str) -> tuple[int, int] | None:
+    """(the fewest digits after the point, how many decimals) among the decimals written in ``tex``, or None.
+
+    Example:
+        >>> decimal_places("0.157 + 0.3371"), decimal_places("x + 1")
+        ((3, 2), None)
+    """
+    found = [len(m.group(1)) for m in _DECIMAL.finditer(tex)]
+    return (min(found), len(found)) if found else None
+
+
+def rounded_comparison(left: Any, right: Any, places: int, terms: int = 1) -> tuple[str, str] | None:
+    """A step between numbers, one side written as ``terms`` decimals with ``places`` digits: (status, reason).
+
+    The decimals are read as rounded to the digits shown: within half a unit of the last digit the
+    step agrees to that many places (PROVED, so said); within what the rounding of ``terms`` decimals
+    (at least one unit) can add up to it is UNDECIDED; further off it is REFUTED, with both values.
+    None when a side is not a closed number.
+    """
+    pairs = list(zip(left, right)) if isinstance(left, MatrixBase) else [(left, right)]
+    if isinstance(left, MatrixBase) and (not isinstance(right, MatrixBase) or left.shape != right.shape):
+        return None
+    worst, where = sympy.Integer(0), (None, None)
+    for a, b in pairs:
+        if not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic) or a.free_symbols or b.free_symbols:
+            return None
+        try:
+            va, vb = sympy.N(a, 30), sympy.N(b, 30)
+            gap = abs(va - vb)
+        except (TypeError, ValueError):  # pragma: no cover - a value sympy cannot evaluate
+            return None
+        if not gap.is_number or not gap.is_real:
+            return None
+        if gap >= worst:
+            worst, where = gap, (va, vb)
+    unit = sympy.Rational(1, 10**places)
+    both = f"left ≈ {sympy.N(where[0], 12)}, right ≈ {sympy.N(where[1], 12)}"
+    if worst <= unit / 2 * sympy.Rational(1001, 1000):
+        return "PROVED", f"agrees to {places} decimal places (decimals read as rounded to the digits shown; {both})"
+    if worst <= unit * max(1, sympy.Rational(terms, 2)) * sympy.Rational(1001, 1000):
+        return "UNDECIDED", (
+            f"within one unit of the {places}th decimal place ({both}): right if the decimals were rounded "
+            "along the way, so not decided"
+        )
+    return "REFUTED", (
+        f"off by {sympy.N(worst, 3)}, more than a unit in the {places}th decimal place, even with the decimals read "
+        f"as rounded ({both})"
+    )
+
+
+# --------------------------------------------------------------------------- reading and deciding, in a child
+
+
+@dataclass
+class Outcome:
+    status: str
+    method: str = "none"
+    reason: str = ""
+    counterexample: Counterexample | None = None
+    lhs: Any = None
+    rhs: Any = None
+    definition: Definition | None = None
+    uses_head: bool = False
+
+
+def _error_text(exc: BaseException, link: Link) -> str:
+    if isinstance(exc, ClaimParseError) and exc.position is not None:
+        message = str(exc).rsplit(" (at column ", 1)[0]
+        return f"{message} (line {link.line}, column {link.column + exc.position + 1})"
+    return str(exc)
+
+
+def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome:
+    """Read a definition's right side (its parameters bound) and whether it uses the name it defines."""
+    # a value given in passing stays a name inside a definition (the definition holds for every value)
+    bound_scope = replace(scope, symbols={k: v for k, v in scope.symbols.items() if not v.stated_value})
+    if head.kind == "function":
+        bound_scope = replace(
+            bound_scope, symbols={k: v for k, v in bound_scope.symbols.items() if k not in head.params}
+        )
+    try:
+        check_text(body.text)
+        value = _read_bound(body, bound_scope, frozenset(head.params))
+    except (ClaimParseError, ClaimLimitError) as exc:
+        return Outcome(UNREAD, reason=_error_text(exc, body))
+    used = names(value)
+    uses = head.key in used if head.kind != "pattern" else False
+    if head.kind == "function":
+        uses = any(f.func.__name__ == head.key for f in applied(value))
+    domains = dict(scope.domains)
+    params = tuple(domain_symbol(p, domains) for p in head.params)
+    if head.kind == "pattern" and not any(p in free(value) for p in params):  # x_q = ...: a plain name
+        name = read_quiet(link.text, Scope(domains=scope.domains))
+        if not isinstance(name, Symbol):
+            return Outcome(UNREAD, reason="cannot read the name it defines")
+        d = Definition("symbol", name.name, value, (), link.text, link.line)
+        return Outcome("DEFINED", definition=d, uses_head=name.name in used, lhs=name)
+    d = Definition(head.kind, head.key, value, params, link.text, link.line)
+    return Outcome("DEFINED", definition=d, uses_head=uses)
+
+
+def _read_bound(link: Link, scope: Scope, bound: frozenset[str]) -> Any:
+    """A definition's right side, its parameters kept as symbols (``i`` an index, not the imaginary unit)."""
+    return read_latex_side(link.text, 0, scope, bound=bound)
+
+
+_CONVENTION_NOTE = {
+    "real": "<u, v> = Re sum u_i conj(v_i)",
+    "conjugate-second": "<u, v> = sum u_i conj(v_i)",
+    "conjugate-first": "<u, v> = sum conj(u_i) v_i",
+}
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
+    """The distinct readings of a step (the first is the default), each with a note, or none and why.
+
+    A trig argument without parentheses is read a person's way and the parser's way; an inner
+    product of complex values in the real convention and the two others (on real values they
+    agree, and the readings collapse into one).
+    """
+    out: list[tuple[str, Any, Any]] = []
+    problem = ""
+    ambiguous = bool(trig_ambiguities(lhs.text) or trig_ambiguities(rhs.text))
+    inner = bool(re.search(r"\\langle|<", lhs.text + rhs.text))
+    options = [(narrow, convention) for narrow in ((True, False) if ambiguous else (True,))
+               for convention in (INNER_PRODUCTS if inner else ("real",))]  # fmt: skip
+    for narrow, convention in options:
+        parts = [f"the trig argument as {'a person' if narrow else 'the parser'} reads it"]
+        note = ", ".join(parts[: int(ambiguous)] + ([_CONVENTION_NOTE[convention]] if inner else []))
+        scope_here = replace(scope, inner_product=convention)
+        try:
+            left = read_latex_side(lhs.text, 0, scope_here, narrow=narrow)
+            try:
+                right = read_latex_side(rhs.text, 0, scope_here, narrow=narrow)
+            except ClaimParseError as exc:
+                raise _Located(exc, rhs) from None
+            left, right = index_sums(left, right, dict(scope.domains), scope.symbols)
+        except _Located as exc:
+            problem = problem or _error_text(exc.error, exc.link)
+            continue
+        except ClaimParseError as exc:
+            problem = problem or _error_text(exc, lhs)
+            continue
+        if isinstance(left, MatrixBase) != isinstance(right, MatrixBase) or (
+            isinstance(left, MatrixBase) and left.shape != right.shape
+        ):
+            shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a number"
+            problem = problem or f"the sides are {shape(left)} and {shape(right)}; they cannot be equal"
+            continue
+        if all((left, right) != (a, b) for _, a, b in out):
+            out.append((note, left, right))
+    return out, problem
+
+
+_SUBSCRIPTED = re.compile(r"^(.+?)_\{(.+)\}$")
+
+
+def _undefined_family(left: Any, right: Any) -> str | None:
+    """An undefined name used with related subscripts (``R_{m}``, ``R_{n}``, ``R_{n - m}``), or None.
+
+    Such a family stands for something the document did not define (a matrix of the position);
+    read as free numbers its members are unrelated, so a counterexample would not refute the step.
+    """
+    groups: dict[str, set[str]] = {}
+    for s in free(left) | free(right):
+        m = _SUBSCRIPTED.match(getattr(s, "name", ""))
+        if m:
+            groups.setdefault(m.group(1), set()).add(m.group(2))
+    for base, subs in sorted(groups.items()):
+        compound = sorted(x for x in subs if re.search(r"[-+*/ ]", x))
+        if len(subs) >= 2 and compound:
+            return f"{base}_{{{compound[0]}}}"
+    return None
+
+
+class _Located(Exception):
+    def __init__(self, error: ClaimParseError, link: Link) -> None:
+        super().__init__(str(error))
+        self.error, self.link = error, link
+
+
+def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """Read a step (every reading), check the work limits, decide; the best verdict over the readings."""
+    for link in (lhs, rhs):
+        try:
+            check_text(link.text)
+        except ClaimParseError as exc:
+            return Outcome(UNREAD, reason=_error_text(exc, link))
+    try:
+        readings, problem = _readings(lhs, rhs, scope)
+    except ClaimLimitError as exc:
+        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+    except RecursionError:
+        return Outcome(UNREAD, reason="the step nests too deeply to read")
+    if not readings:
+        return Outcome(UNREAD, reason=problem or "cannot read the step")
+    isolate.send(("read", readings[0][1], readings[0][2]))
+    rounded = decimal_places(rhs.text) or decimal_places(lhs.text)
+    results: list[Outcome] = []
+    for _, left, right in readings:
+        try:
+            if left != right:
+                check_work(left, right)
+            verdict, method, cex = decide(left, right)
+            if rounded is not None and verdict != Verdict.PROVED:
+                results.append(_rounded(left, right, rounded, verdict, cex))
+                continue
+        except ClaimLimitError as exc:
+            results.append(Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}", lhs=left, rhs=right))
+            continue
+        except RecursionError:
+            results.append(Outcome("UNDECIDED", reason="the rewrites nested too deeply", lhs=left, rhs=right))
+            continue
+        except (MemoryError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a rewrite that fails decides nothing
+            results.append(Outcome("UNDECIDED", reason=f"{type(exc).__name__} in the rewrites", lhs=left, rhs=right))
+            continue
+        family = _undefined_family(left, right) if verdict == Verdict.REFUTED else None
+        if family is not None:
+            why = (
+                f"{family} is not defined in the document: read as unrelated numbers, its members refute nothing "
+                f"(define {family.split('_')[0]}_m before this step to decide it)"
+            )
+            results.append(Outcome("UNDECIDED", "none", why, None, left, right))
+            continue
+        starred = _complex_star_names(cex, scope) if verdict == Verdict.REFUTED else []
+        again = _refuted_with_real(lhs, rhs, scope, starred) if starred else None
+        if again is not None:
+            results.append(again)
+            continue
+        if starred:
+            why = (
+                f"refuted only with {', '.join(starred)} not real; {', '.join(n + '^*' for n in starred)} may name "
+                "another quantity (an optimum), not a conjugate, and then the name is real: not decided"
+            )
+            results.append(Outcome("UNDECIDED", "none", why, None, left, right))
+            continue
+        results.append(Outcome(verdict.value, method, "", cex, left, right))
+    several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
+    for status in ("PROVED", "REFUTED"):
+        chosen = [i for i, r in enumerate(results) if r.status == status]
+        if status == "REFUTED" and len(chosen) < len(results):
+            continue  # refuted only when every reading is
+        if chosen:
+            best = results[chosen[0]]
+            if len(readings) > 1 and status == "PROVED":
+                best.reason = f"{several}: PROVED in the {_ORDINAL[chosen[0]]}"
+            elif len(readings) > 1:
+                best.reason = f"{several}: refuted in every one"
+            return best
+    best = results[0]
+    best.status = "UNDECIDED"
+    why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
+    best.reason = (f"{several}; " if len(readings) > 1 else "") + why
+    return best
+
+
+def _complex_star_names(cex: Counterexample | None, scope: Scope) -> list[str]:
+    """The names written only ``b^*`` to which ``cex`` gives a value that is not real."""
+    if cex is None or not scope.star_names:
+        return []
+    found = []
+    for sym, value in cex.values.items():
+        name = getattr(sym, "name", str(sym))
+        if name in scope.star_names and sympy.im(value) != 0:
+            found.append(name)
+    return sorted(found)
+
+
+def _refuted_with_real(lhs: Link, rhs: Link, scope: Scope, names: list[str]) -> Outcome | None:
+    """The step refuted again with ``names`` real (a counterexample under either reading of ``b^*``), or None."""
+    real = scope.with_domains({**scope.domains, **{n: "real" for n in names}})
+    try:
+        readings, _ = _readings(lhs, rhs, real)
+        if not readings:
+            return None
+        _, left, right = readings[0]
+        verdict, method, cex = decide(left, right)
+    except (ClaimLimitError, ClaimParseError, RecursionError):
+        return None
+    if verdict != Verdict.REFUTED:
+        return None
+    why = f"refuted with {', '.join(names)} real: a counterexample whether {names[0]}^* is a conjugate or a name"
+    return Outcome("REFUTED", method, why, cex, left, right)
+
+
+def _rounded(left: Any, right: Any, rounded: tuple[int, int], verdict: Verdict, cex: Any) -> Outcome:
+    """A step with decimals, not proved exactly: decided with the decimals read as rounded to the digits shown."""
+    judged = rounded_comparison(left, right, *rounded)
+    if judged is None:
+        why = "decimals that may be rounded, next to unknown names: not decided"
+        return Outcome("UNDECIDED", reason=why, lhs=left, rhs=right)
+    status, why = judged
+    if status == "REFUTED" and verdict != Verdict.REFUTED:
+        return Outcome("UNDECIDED", reason=why, lhs=left, rhs=right)
+    method = "rounded" if status == "PROVED" else "none"
+    return Outcome(status, method, why, cex if status == "REFUTED" else None, left, right)
+
+
+def redefines(head: Head, scope: Scope) -> bool:
+    """Whether ``head`` names what the document already defined, in the same form (a new definition then).
+
+    An entry of a defined sequence (``\\theta_1`` under ``\\theta_i``) is not defined again: it is that
+    definition at 1, and an equation about it is a step.
+    """
+    table = {"symbol": scope.symbols, "pattern": scope.patterns, "function": scope.functions}[head.kind]
+    covered = head.kind == "symbol" and re.sub(r"_\{.*$", "", head.key) in {k.lstrip("\\") for k in scope.patterns}
+    return head.key in table and not covered
+
+
+def bind_late(d: Definition, tables: tuple[dict[str, Definition], ...]) -> None:
+    """Earlier definitions that use ``d``'s name, still free in them (``d`` given no value then), take its value."""
+    for table in tables:
+        for key, other in list(table.items()):
+            body = other.body
+            if not isinstance(body, sympy.Basic) and not isinstance(body, MatrixBase):
+                continue
+            late = [x for x in free(body) if getattr(x, "name", None) == d.name and x not in other.params]
+            if late:
+                table[key] = replace(other, body=body.subs({x: d.body for x in late}))
+
+
+def has_function(value: Any) -> bool:
+    return isinstance(value, sympy.Basic) and bool(value.atoms(sympy.Function))
+
+
+def closed_number(value: Any) -> bool:
+    return isinstance(value, sympy.Basic) and not isinstance(value, MatrixBase) and not value.free_symbols
+
+
+def posed(text: str, blocks: list[MathBlock], at: int, read: list[Chain], lines: Any, scope: Scope) -> dict[int, str]:
+    """The chains of a display that the prose (or a ``\\Rightarrow`` in it) poses as conditions, each with the words.
+
+    A condition word just before the display ("when", "令") poses its first chain; an implication
+    sign to a bare-name equation in the same display (``\\lambda^{d/2} = k \\Rightarrow \\lambda = ...``),
+    or a word such as "解得" or "solving" between the display and a bare-name equation after it,
+    poses the chain before it as an equation to solve.
+    """
+    if not read:
+        return {}
+    block = blocks[at]
+    out: dict[int, str] = {}
+    start = blocks[at - 1].src.col(len(blocks[at - 1].src.text)) + 1 if at else 0
+    word = condition_before(text[start : block.src.col(0)].strip("$"))
+    if word:
+        out[0] = word
+    for n in range(len(read) - 1):
+        after = read[n + 1].links
+        if read[n].then in _IMPLIES and len(after) >= 2 and head(after[0].text, scope) is not None:
+            out[n] = read[n].then
+    if at + 1 < len(blocks):
+        nxt = blocks[at + 1]
+        gap = text[block.src.col(len(block.src.text)) : nxt.src.col(0)].strip("$\\[]() \t\n")
+        word = solved_after(gap)
+        following = chains(nxt, lines)
+        if word and following and len(following[0].links) >= 2 and head(following[0].links[0].text, scope):
+            out.setdefault(len(read) - 1, word)
+    return out
+
+
+_IMPLIES = ("\\Rightarrow", "\\Longrightarrow", "\\implies")

@@ -1,0 +1,100 @@
+"""Notation met in published RoPE derivations, read only where its reading is certain.
+
+Upright text (``\\text{exp}``, ``\\mathrm{i}``, ``\\mathrm{dim}``), glued letters (``pos``, ``PE_{...}``),
+``i`` both an index and the imaginary unit, and ``b^*`` both "the optimal b" and a conjugate:
+each is read the one way it means, or not decided -- never refuted or proved on a guess.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ropecheck.errors import ClaimLimitError, ClaimParseError
+from ropecheck.symbolic import Verdict, check_claim
+from ropecheck.symbolic.latex_syntax import AmbiguousReading, read_latex_side, star_only_names
+from ropecheck.symbolic.scope import Scope
+
+# (id, claim, verdict, limit)
+CLAIMS = [
+    ("text-exp", r"\text{exp}(0) = 1", Verdict.PROVED, None),
+    ("text-cos-sin", r"\text{cos}(\omega t)^2 + \text{sin}(\omega t)^2 = 1", Verdict.PROVED, None),
+    ("mathrm-exp", r"\mathrm{exp}(x) = \exp(x)", Verdict.PROVED, None),
+    ("operatorname-exp", r"\operatorname{exp}(2x) = \exp(x)^2", Verdict.PROVED, None),
+    ("text-exp-wrong", r"\text{exp}(0) = 0", Verdict.REFUTED, None),
+    ("text-i", r"e^{\text{i}\phi} = \cos\phi + \text{i}\sin\phi", Verdict.PROVED, None),
+    ("mathrm-i-mathrm-e", r"\mathrm{e}^{\mathrm{i} x} = \cos x + i \sin x", Verdict.PROVED, None),
+    ("mathrm-word-one-name", r"\mathrm{dim} + 1 = 1 + \mathrm{dim}", Verdict.PROVED, None),
+    ("text-subscript-word", r"d_{\text{model}} = d_{\mathrm{model}}", Verdict.PROVED, None),
+    ("text-prose", r"\text{a turn by } (b-a)\phi = (b-a)\phi", Verdict.UNDECIDED, "reading"),
+    ("text-label", r"\text{Rotated}[x_1; x_2] = 2 x_1", Verdict.UNDECIDED, "reading"),
+    ("text-label-matrix", r"\text{Rot}\begin{bmatrix} u \\ v \end{bmatrix} = \begin{bmatrix} u \\ v \end{bmatrix}",
+     Verdict.UNDECIDED, "reading"),
+    ("three-letters", r"pos + 1 = 1 + pos", Verdict.UNDECIDED, "reading"),
+    ("two-letters-subscript", r"PE_{(p,2j)} = \sin(w_j p)", Verdict.UNDECIDED, "reading"),
+    ("two-letters-call", r"PE(p) = \sin(p)", Verdict.UNDECIDED, "reading"),
+    ("two-letters-product", r"qk = kq", Verdict.PROVED, None),
+    ("i-index-same-both-ways", r"x_i b^{2*i/d} = x_i b^{2i/d}", Verdict.PROVED, None),
+    ("i-index-verdicts-differ", r"\Im[i] x_i = x_i", Verdict.UNDECIDED, "reading"),
+    ("i-index-euler-upright", r"e^{i\theta_i} = \cos\theta_i + \mathrm{i}\sin\theta_i", Verdict.PROVED, None),
+    ("i-without-index", r"\Im[i] x = x", Verdict.PROVED, None),
+    ("star-verdicts-differ", r"\Re[b^*] = b^*", Verdict.UNDECIDED, "reading"),
+    ("star-same-both-ways", r"q k^* = k q^*", Verdict.REFUTED, None),
+    ("star-with-bar-is-conjugate", r"\Re[b^*] = \Re[\bar{b}] + 0 b^*", Verdict.PROVED, None),
+    ("bar-stays-conjugate", r"\Re[\bar{b}] = \bar{b}", Verdict.REFUTED, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("claim, verdict, limit", [c[1:] for c in CLAIMS], ids=[c[0] for c in CLAIMS])
+def test_world_notation(claim: str, verdict: Verdict, limit: str | None) -> None:
+    result = check_claim(claim, syntax="latex", timeout=None)
+    assert (result.verdict, result.limit) == (verdict, limit), (result.lhs, result.rhs, result.limit_message)
+
+
+def test_mathrm_word_is_one_symbol() -> None:
+    for side in (r"\mathrm{dim}", r"d_{\mathrm{dim}}", r"L_\text{train}"):
+        value = read_latex_side(side)
+        assert len(value.free_symbols) == 1 and value.is_Symbol, (side, value)
+    assert str(read_latex_side(r"d_{\text{model}}")) == "d_model"
+    result = check_claim(r"\mathrm{dim} = 31", syntax="latex", timeout=None)
+    assert [str(s) for s in result.lhs.free_symbols] == ["dim"]
+
+
+def test_i_as_index_needs_a_reading() -> None:
+    scope = Scope(index_i=True)
+    with pytest.raises(AmbiguousReading) as exc:
+        read_latex_side(r"2\pi b^{2*i/d}", 0, scope)
+    assert exc.value.limit == "reading" and set(exc.value.choices) == {"unit", "index"}
+    index = read_latex_side(r"b^{2*i/d}", 0, Scope(index_i=True, i_reading="index"))
+    assert index.exp.free_symbols and all(s.is_real for s in index.free_symbols)
+    # in an exponent of e, i is the unit
+    assert read_latex_side(r"e^{i m \theta_i}", 0, scope).has(sympy_I())
+
+
+def test_ambiguous_readings_are_named() -> None:
+    result = check_claim(r"\Re[b^*] = b^*", syntax="latex", timeout=None)
+    assert "conjugate of a complex b" in (result.limit_message or "")
+    assert "real name of its own" in (result.limit_message or "")
+    same = check_claim(r"x_i b^{2*i/d} = x_i b^{2i/d}", syntax="latex", timeout=None)
+    assert any("the same verdict" in r for r in same.readings), same.readings
+
+
+def test_star_only_names() -> None:
+    assert star_only_names(r"b^* = 2 b + \bar{q} q^* + k^{*} k^H") == {"b"}
+
+
+def test_prime_command_reads_as_prime() -> None:
+    assert read_latex_side(r"R(a)^{\prime} R(b)") == read_latex_side(r"R(a)' R(b)")
+    with pytest.raises(ClaimParseError, match="prime"):
+        read_latex_side(r"b^{\prime} + b")
+
+
+@pytest.mark.parametrize("command", [r"\mathcal{M}", r"\Vert u \Vert", r"\tilde{u}"])
+def test_other_commands_stay_unread(command: str) -> None:
+    with pytest.raises((ClaimParseError, ClaimLimitError), match="unknown LaTeX command"):
+        read_latex_side(command + " + 1")
+
+
+def sympy_I() -> object:
+    import sympy
+
+    return sympy.I
