@@ -33,7 +33,17 @@ from .measure import measure, measure_impl
 from .model import error_bound
 from .policies import SOURCES, U, one_torch_thread, policy
 
-__all__ = ["Sweep", "band_edges", "render_csv", "render_plot", "render_table", "run_sweep", "violation_plot"]
+__all__ = [
+    "PLOT_DIGITS",
+    "Sweep",
+    "band_edges",
+    "render_csv",
+    "render_plot",
+    "render_table",
+    "run_sweep",
+    "stable_values",
+    "violation_plot",
+]
 
 CHUNK = 1 << 11  # positions per chunk: 2k x 64 pairs x 8 B = 1 MiB per fp64 table (cache-sized)
 POOL_EXTRA = 1021  # the random q/k pool holds CHUNK + POOL_EXTRA rows; chunk i reads a window of it
@@ -447,6 +457,23 @@ def _mpl() -> Any:
     return plt
 
 
+#: Significant digits a measured value is plotted with (the CSVs' precision): the last digits of a
+#: float32/fp16 statistic differ between CPUs (the vector width changes the order of operations), and a
+#: plot drawn from them would too.
+PLOT_DIGITS = 4
+
+
+def stable_values(values: Any) -> np.ndarray:
+    """Measured values rounded to :data:`PLOT_DIGITS` significant digits (non-finite ones kept).
+
+    Example:
+        >>> stable_values([0.0770601234, 3.0, float("inf")]).tolist()
+        [0.07706, 3.0, inf]
+    """
+    a = np.asarray(values, dtype=np.float64)
+    return np.array([float(f"{x:.{PLOT_DIGITS}g}") if math.isfinite(x) else x for x in a.ravel()]).reshape(a.shape)
+
+
 def render_plot(sweeps: list[Sweep], source: str = "output") -> bytes:
     """Error vs position (log-log), one line per (policy, dtype); the careful bound dashed."""
     plt = _mpl()
@@ -460,7 +487,7 @@ def render_plot(sweeps: list[Sweep], source: str = "output") -> bytes:
             if np.isinf(agg.mx).any():
                 b = int(np.argmax(np.isinf(agg.mx)))
                 label += f" (not finite in {int(agg.edges[b])}–{int(agg.edges[b + 1]) - 1})"
-            ax.plot(centres[ok], agg.mx[ok], marker=".", label=label)
+            ax.plot(centres[ok], stable_values(agg.mx[ok]), marker=".", label=label)
             if len(sweeps) == 1:
                 ax.plot(
                     centres,
@@ -500,7 +527,7 @@ def violation_plot(curve: dict[str, Any]) -> bytes:
     plt = _mpl()
     fig, ax = plt.subplots(figsize=(6.5, 4))
     for label, ys in curve["curves"].items():
-        line = ax.plot(curve["lengths"], ys, marker="o", label=label)[0]
+        line = ax.plot(curve["lengths"], stable_values(ys), marker="o", label=label)[0]
         if label in curve.get("bounds", {}):
             ax.plot(
                 curve["lengths"],

@@ -92,6 +92,7 @@ class Section:
         pages = [Page(p["path"], p["title"], read(p["path"]) or "") for p in entry.get("pages", [])]
         section = cls(entry["key"], entry["title"], entry["intro"], rows=rows, plots=plots, pages=pages,
                       matrix_columns=tuple(entry.get("matrix_columns", ())))  # fmt: skip
+        section.files = dict.fromkeys(entry.get("files", []), "")  # named only: they stay on disk as they are
         section.carried = True
         return section
 

@@ -206,6 +206,18 @@ def test_only_one_section_keeps_every_file_of_the_others(tmp_path: Path) -> None
     assert "proofs/gone.md" not in listed
 
 
+def test_a_carried_section_keeps_its_extra_files_listed(tmp_path: Path) -> None:
+    """report.json of a partial run still names the extra files (CSVs, JSON) of the sections carried over."""
+    out = tmp_path / "reports"
+    precision = _section("precision", ("precision/README.md", "# precision\n"))
+    precision.files = {"precision/fp16.csv": "band,err\n", "precision/reproductions.json": "{}\n"}
+    write_report(Report(header={}, sections=[_section("proofs", ("proofs/index.md", "# v1\n")), precision]), out)
+    write_report(carry_over(Report(header={}, sections=[_section("proofs", ("proofs/index.md", "# v2\n"))]), out), out)
+    sections = {s["key"]: s for s in json.loads((out / "report.json").read_text())["sections"]}
+    assert sections["precision"]["files"] == ["precision/fp16.csv", "precision/reproductions.json"]
+    assert (out / "precision" / "fp16.csv").read_text() == "band,err\n"
+
+
 # --------------------------------------------------------------------------- single files
 
 

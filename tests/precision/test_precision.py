@@ -285,3 +285,16 @@ def test_sweep_verdicts() -> None:
     assert g["expected"] == "within" and g["held"] and g["first_over"] is None and g["worst_ratio"] < 1
     assert b["expected"] == "exceeds" and b["held"] and b["first_over"][0] < 256 and b["worst_ratio"] > 10
     assert b["bound_policy"] == "input-dtype-cache"
+
+
+def test_a_plot_does_not_change_with_the_last_digits_of_a_measurement() -> None:
+    """Two CPUs measure a float32 statistic alike to ~6 digits: the plot drawn from it is the same."""
+    from ropecheck.precision.sweep import violation_plot
+
+    lengths = [2**k for k in range(4, 10)]
+    here = [3.0517578e-05, 6.1035156e-05, 1.2207031e-04, 2.4414062e-04, 4.8828125e-04, 9.765625e-04]
+    there = [v * (1 + 3e-7) for v in here]  # another vector width, another order of additions
+    elsewhere = [v * 1.01 for v in here]  # a different measurement
+    plot = lambda ys: violation_plot({"lengths": lengths, "curves": {"fp32": ys}})
+    assert plot(here) == plot(there)
+    assert plot(here) != plot(elsewhere)
