@@ -27,7 +27,7 @@ from ropecheck.proofs import (
     relative_position_general,
 )
 from ropecheck.proofs.relative_position_general import concrete_d_check
-from ropecheck.symbolic.proof import Proof
+from ropecheck.symbolic.engine.proof import Proof
 
 __all__ = ["FAMILIES", "THEOREMS", "resolve", "run_family", "run_proofs"]
 

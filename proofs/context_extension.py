@@ -2,7 +2,7 @@
 
 Every schedule :class:`ropecheck.RopeSpec` knows (``ropecheck.schedules.ROPE_TYPES``) is taken
 from the spec itself: its theta_i at the current length L is the exact expression of
-:func:`ropecheck.symbolic.schedules.theta_expression`, which agrees with the spec's fp64
+:func:`ropecheck.symbolic.engine.schedules.theta_expression`, which agrees with the spec's fp64
 values (checked, and recorded beside the proof). The relative property holds for any angle
 m theta' with theta' independent of the positions (one block, symbolic theta'); each
 schedule's theta_i(L) involves the pair and the length only, never m or n, so it keeps the
@@ -23,12 +23,12 @@ from sympy import Matrix, Symbol, latex, log
 
 from ropecheck.schedules import ROPE_TYPES, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
 from ropecheck.spec import RopeSpec
-from ropecheck.symbolic.decide import decide_step
-from ropecheck.symbolic.mathlines import aligned_latex
-from ropecheck.symbolic.proof import Proof, Verdict, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import dot, positions, real_symbols, rot
-from ropecheck.symbolic.schedules import agreement, theta_expression
+from ropecheck.symbolic.engine.decide import decide_step
+from ropecheck.symbolic.engine.proof import Proof, Verdict, timed
+from ropecheck.symbolic.engine.rope import dot, positions, real_symbols, rot
+from ropecheck.symbolic.engine.schedules import agreement, theta_expression
+from ropecheck.symbolic.pages.mathlines import aligned_latex
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "EXAMPLES",

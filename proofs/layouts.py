@@ -22,10 +22,10 @@ import sympy
 from sympy import IndexedBase, Sum, Symbol
 
 from ropecheck.proofs.forms import EvenFirst, elementwise
-from ropecheck.symbolic.decide import decide_step
-from ropecheck.symbolic.proof import Proof, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import block_symbols
+from ropecheck.symbolic.engine.decide import decide_step
+from ropecheck.symbolic.engine.proof import Proof, timed
+from ropecheck.symbolic.engine.rope import block_symbols
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "EVEN_FIRST",

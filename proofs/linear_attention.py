@@ -12,10 +12,10 @@ from typing import Any
 import sympy
 from sympy import IndexedBase, Matrix, Sum, Symbol
 
-from ropecheck.symbolic.decide import decide_step
-from ropecheck.symbolic.proof import Proof, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import block_symbols, dot, positions, real_symbols, rope_matrix, rot, thetas, vec
+from ropecheck.symbolic.engine.decide import decide_step
+from ropecheck.symbolic.engine.proof import Proof, timed
+from ropecheck.symbolic.engine.rope import block_symbols, dot, positions, real_symbols, rope_matrix, rot, thetas, vec
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "NUMBER",

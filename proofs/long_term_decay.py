@@ -24,10 +24,10 @@ import numpy as np
 import sympy
 from sympy import I, IndexedBase, Matrix, Sum, Symbol, conjugate, exp, re
 
-from ropecheck.symbolic.decide import decide_le_step, decide_step
-from ropecheck.symbolic.proof import Proof, Step, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import block_symbols, dot, positions, rope_matrix, rot, thetas, vec
+from ropecheck.symbolic.engine.decide import decide_le_step, decide_step
+from ropecheck.symbolic.engine.proof import Proof, Step, timed
+from ropecheck.symbolic.engine.rope import block_symbols, dot, positions, rope_matrix, rot, thetas, vec
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "DISTANCES",

@@ -22,10 +22,10 @@ from sympy import Function, IndexedBase, Matrix, Sum
 
 from ropecheck.axes import MultiAxis, axial, mrope
 from ropecheck.spec import RopeSpec
-from ropecheck.symbolic.decide import decide_step
-from ropecheck.symbolic.proof import Proof, Verdict, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import block_symbols, dot, positions, rot, thetas, vec
+from ropecheck.symbolic.engine.decide import decide_step
+from ropecheck.symbolic.engine.proof import Proof, Verdict, timed
+from ropecheck.symbolic.engine.rope import block_symbols, dot, positions, rot, thetas, vec
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "EXAMPLES",

@@ -14,10 +14,10 @@ import sys
 
 from sympy import I, Matrix, conjugate, exp, eye, im, re
 
-from ropecheck.symbolic.decide import decide_step
-from ropecheck.symbolic.proof import Proof, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import dot, positions, real_symbols, rot
+from ropecheck.symbolic.engine.decide import decide_step
+from ropecheck.symbolic.engine.proof import Proof, timed
+from ropecheck.symbolic.engine.rope import dot, positions, real_symbols, rot
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "NUMBER",

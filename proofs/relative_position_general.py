@@ -7,7 +7,7 @@ upper limit, decided termwise -- so it holds for every even d and takes well und
 ``concrete_d_check(d)`` is the full expansion for one concrete d (``ropecheck prove --d N``):
 the matrices are built from their definition as sparse entries, split into the diagonal
 blocks their nonzero entries leave closed, and each block's share of the difference is
-expanded to exactly 0 (:mod:`ropecheck.symbolic.blockwise`) instead of multiplying dense
+expanded to exactly 0 (:mod:`ropecheck.symbolic.engine.blockwise`) instead of multiplying dense
 d x d symbolic matrices.
 
 Run ``python proofs/relative_position_general.py``.
@@ -24,11 +24,11 @@ import sympy
 from sympy import IndexedBase, Matrix, Sum, Symbol
 
 from ropecheck.errors import UsageError
-from ropecheck.symbolic.blockwise import BlockReducer, block_difference, components, form_as_expr
-from ropecheck.symbolic.decide import decide, decide_step, reduce_to_zero
-from ropecheck.symbolic.proof import Proof, Step, Verdict, timed
-from ropecheck.symbolic.render import print_family
-from ropecheck.symbolic.rope import block_symbols, dot, positions, real_symbols, rope_entries, rot, thetas, vec
+from ropecheck.symbolic.engine.blockwise import BlockReducer, block_difference, components, form_as_expr
+from ropecheck.symbolic.engine.decide import decide, decide_step, reduce_to_zero
+from ropecheck.symbolic.engine.proof import Proof, Step, Verdict, timed
+from ropecheck.symbolic.engine.rope import block_symbols, dot, positions, real_symbols, rope_entries, rot, thetas, vec
+from ropecheck.symbolic.pages.render import print_family
 
 __all__ = [
     "MAX_CONCRETE_D",
@@ -149,8 +149,8 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
     """The full expansion of <R_m q, R_n k> - q^T R_{n-m} k for one concrete d, block by block.
 
     The three matrices R_{Theta,m}, R_{Theta,n}, R_{Theta,n-m} are built from their definition
-    (:func:`~ropecheck.symbolic.rope.rope_entries`, the nonzero entries of
-    :func:`~ropecheck.symbolic.rope.rope_matrix`). The
+    (:func:`~ropecheck.symbolic.engine.rope.rope_entries`, the nonzero entries of
+    :func:`~ropecheck.symbolic.engine.rope.rope_matrix`). The
     index sets closed under all their nonzero entries are found (union-find); the sum over
     rows of the difference splits exactly into one part per set, in that set's own q_j, k_j
     and theta_i. Each part is expanded to exactly 0: SymPy's ``expand_trig`` rewrites the
@@ -163,7 +163,7 @@ def concrete_d_check(d: int, *, sign: int = 1, layout: str = "interleaved", entr
         sign: +1 checks R_{n-m} (the theorem); -1 checks R_{m-n} (the negative twin, which
             is refuted with a counterexample from its first failing block).
         layout: ``interleaved`` or ``half``.
-        entries: override of :func:`~ropecheck.symbolic.rope.rope_entries` (a broken definition, in tests).
+        entries: override of :func:`~ropecheck.symbolic.engine.rope.rope_entries` (a broken definition, in tests).
     """
     if not isinstance(d, int) or isinstance(d, bool) or d < 2 or d % 2 or d > MAX_CONCRETE_D:
         shown = repr(d) if not isinstance(d, int) or d.bit_length() < 1000 else "a number with hundreds of digits"

@@ -44,7 +44,7 @@ from sympy.core.cache import clear_cache
 from ..io import write_text_atomic
 from ..proofs.relative_position_general import concrete_d_check, relative_position_general
 from ..symbolic import positions, rope_matrix, thetas, vec
-from ..symbolic.decide import expand_trig_rewrite
+from ..symbolic.engine.decide import expand_trig_rewrite
 
 __all__ = ["DIMS", "add_arguments", "fast_check", "general_d", "measure", "naive_check", "render", "run", "targets_met"]
 

@@ -10,8 +10,8 @@ refused without blocking). Text on stdout; ``--md``, ``--html`` and ``--json`` w
 Exit codes: 0 no step REFUTED, 1 a step REFUTED, 2 a usage error (a missing or unreadable
 file, a bad flag) -- one line on stderr.
 
-Design constraints: reading and deciding are :mod:`ropecheck.symbolic.audit`, rendering
-:mod:`ropecheck.symbolic.auditrender`; this module reads the file, shows progress on stderr
+Design constraints: reading and deciding are :mod:`ropecheck.symbolic.audit.steps`, rendering
+:mod:`ropecheck.symbolic.audit.render`; this module reads the file, shows progress on stderr
 (per step, when stderr is a terminal or with ``-v``) and writes the outputs.
 """
 
@@ -27,8 +27,8 @@ from ..inputs import read_input
 from ..io import write_output
 from ..report.render import CSS
 from ..symbolic import MAX_TIMEOUT
-from ..symbolic.audit import DOCUMENT_TIMEOUT, STEP_TIMEOUT, AuditResult, AuditStep, audit_document
-from ..symbolic.auditrender import render_audit_html, render_audit_markdown, render_audit_text
+from ..symbolic.audit.render import render_audit_html, render_audit_markdown, render_audit_text
+from ..symbolic.audit.steps import DOCUMENT_TIMEOUT, STEP_TIMEOUT, AuditResult, AuditStep, audit_document
 from .args import write_json
 from .claim import add_domain_arguments, domains_from_args
 

@@ -1,7 +1,7 @@
 """``ropecheck claim``: decide a claimed RoPE identity -- PROVED, REFUTED or UNDECIDED.
 
 Exit codes: 0 PROVED, 1 REFUTED (a counterexample is printed), 3 UNDECIDED (also: a limit of
-:mod:`ropecheck.symbolic.limits` was reached -- the time limit ``--timeout``, the memory limit,
+:mod:`ropecheck.symbolic.readers.limits` was reached -- the time limit ``--timeout``, the memory limit,
 an exponent, a number, a matrix size or power, the expansion size -- and the output names
 it), 2 a claim that cannot be parsed or is too long or too deeply nested to read, or a bad
 flag (one line on stderr, with the column of the problem in the claim).

@@ -32,7 +32,7 @@ from ..symbolic import (
     render_index_markdown,
     render_proof_markdown,
 )
-from ..symbolic.certify import (
+from ..symbolic.coq.certify import (
     CertificateResult,
     certificate_files,
     certificate_index,
@@ -41,7 +41,7 @@ from ..symbolic.certify import (
     find_coqc,
     missing_coqc_advice,
 )
-from ..symbolic.latexdoc import render_proofs_latex
+from ..symbolic.pages.latexdoc import render_proofs_latex
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK, json_text, write_json
 

@@ -36,8 +36,8 @@ from ..symbolic import (
     render_proof_html,
     render_proof_markdown,
 )
-from ..symbolic.certify import certificate_index, certify
-from ..symbolic.latexdoc import render_proofs_latex
+from ..symbolic.coq.certify import certificate_index, certify
+from ..symbolic.pages.latexdoc import render_proofs_latex
 from ..verify.batch import backward_cell, compiled_cell, render_adapter_pages, verify_adapter_compiled, verify_adapters
 from ..verify.model import DEFAULT_DTYPES
 from ..version import __version__

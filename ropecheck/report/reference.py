@@ -28,10 +28,10 @@ from .. import errors
 from ..diagnosis import CAUSES
 from ..precision.sweep import Sweep
 from ..survey.render import survey_data
-from ..symbolic.audit import AuditResult
-from ..symbolic.claim import ClaimResult
-from ..symbolic.proof import Proof
-from ..symbolic.render import proofs_to_json
+from ..symbolic.audit.steps import AuditResult
+from ..symbolic.engine.proof import Proof
+from ..symbolic.pages.render import proofs_to_json
+from ..symbolic.readers.claim import ClaimResult
 from ..verify import model as verify_model
 from .model import Report
 

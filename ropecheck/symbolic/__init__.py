@@ -5,11 +5,16 @@
   counterexample, or UNDECIDED -- never PROVED on numeric evidence.
 * A theorem is a :class:`Proof` of named, decided steps; the theorems themselves live in
   the top-level ``proofs/`` folder (installed as :mod:`ropecheck.proofs`), which builds them
-  from this engine: the definitions (:mod:`.rope`), the decision procedure (:mod:`.decide`,
-  :mod:`.blockwise`) and the proof objects (:mod:`.proof`).
-* :func:`check_claim` parses a user's ``"LHS == RHS"`` (SymPy or LaTeX) and decides it,
-  within the limits of :mod:`.limits` (size, nesting, exponents, matrices, work, time, memory).
-* Rendering (:func:`render_proof_markdown`, ...) is pure: data in, text out.
+  from this engine (:mod:`.engine`): the definitions (:mod:`.engine.rope`), the decision
+  procedure (:mod:`.engine.decide`, :mod:`.engine.blockwise`) and the proof objects
+  (:mod:`.engine.proof`).
+* :func:`check_claim` parses a user's ``"LHS == RHS"`` (SymPy or LaTeX, :mod:`.readers`) and
+  decides it, within the limits of :mod:`.readers.limits` (size, nesting, exponents, matrices,
+  work, time, memory).
+* Rendering (:func:`render_proof_markdown`, ...; :mod:`.pages`) is pure: data in, text out.
+* The audit of a written derivation is :mod:`.audit`, the Coq certificates' checker
+  :mod:`.coq`; layers, lowest first: the engine; the readers and the pages (each over the
+  engine); the audit (over all three) and the Coq bridge (over the engine).
 
 Example:
     >>> from ropecheck.symbolic import check_claim
@@ -17,9 +22,8 @@ Example:
     'expand_trig'
 """
 
-from .blockwise import BlockReducer, block_difference, components, form_as_expr
-from .claim import ClaimResult, check_claim, parse_claim
-from .decide import (
+from .engine.blockwise import BlockReducer, block_difference, components, form_as_expr
+from .engine.decide import (
     REWRITES,
     decide,
     decide_le,
@@ -30,33 +34,8 @@ from .decide import (
     manifestly_nonnegative,
     reduce_to_zero,
 )
-from .limits import (
-    CLAIM_MEMORY_LIMIT,
-    CLAIM_TIMEOUT,
-    MAX_CLAIM_CHARS,
-    MAX_EXPONENT,
-    MAX_MATRIX_POWER,
-    MAX_MATRIX_SIZE,
-    MAX_NESTING,
-    MAX_NUMBER_DIGITS,
-    MAX_TERMS,
-    MAX_TIMEOUT,
-    expansion_size,
-)
-from .proof import Counterexample, Proof, Step, Verdict, expr_text, timed
-from .render import (
-    decay_svg,
-    print_family,
-    proofs_to_json,
-    render_certificates_markdown,
-    render_counterexample_text,
-    render_index_markdown,
-    render_proof_html,
-    render_proof_markdown,
-    render_proof_text,
-    step_mathml,
-)
-from .rope import (
+from .engine.proof import Counterexample, Proof, Step, Verdict, expr_text, timed
+from .engine.rope import (
     block_symbols,
     dot,
     even_first_permutation,
@@ -72,7 +51,33 @@ from .rope import (
     thetas,
     vec,
 )
-from .scope import DOMAINS, Scope, describe_domains, parse_domain_flags
+from .pages.render import (
+    decay_svg,
+    print_family,
+    proofs_to_json,
+    render_certificates_markdown,
+    render_counterexample_text,
+    render_index_markdown,
+    render_proof_html,
+    render_proof_markdown,
+    render_proof_text,
+    step_mathml,
+)
+from .readers.claim import ClaimResult, check_claim, parse_claim
+from .readers.limits import (
+    CLAIM_MEMORY_LIMIT,
+    CLAIM_TIMEOUT,
+    MAX_CLAIM_CHARS,
+    MAX_EXPONENT,
+    MAX_MATRIX_POWER,
+    MAX_MATRIX_SIZE,
+    MAX_NESTING,
+    MAX_NUMBER_DIGITS,
+    MAX_TERMS,
+    MAX_TIMEOUT,
+    expansion_size,
+)
+from .readers.scope import DOMAINS, Scope, describe_domains, parse_domain_flags
 
 __all__ = [
     "CLAIM_MEMORY_LIMIT",

@@ -5,7 +5,8 @@ ropecheck's own modules, at any depth), so a cycle hidden in a function body cou
 Each module is also imported alone in a fresh interpreter, in dependency order.
 
 Design constraints: the layer table below is the architecture in data -- a module may import
-only from its own layer or a lower one.
+only from its own layer or a lower one; inside ``ropecheck.symbolic``, ``SYMBOLIC_LAYERS`` says
+which sub-packages each sub-package may import.
 """
 
 from __future__ import annotations
@@ -203,6 +204,47 @@ def test_symbolic_and_precision_never_import_report_code() -> None:
     for m, targets in _graph().items():
         if m.startswith(("ropecheck.symbolic", "ropecheck.precision")):
             assert not any(t.startswith(("ropecheck.report", "ropecheck.cli")) for t in targets), m
+
+
+# Inside ropecheck.symbolic, the sub-packages each may import (their own included): the engine
+# is the bottom; readers and pages stand on it; the audit on those three; the Coq bridge on the engine.
+SYMBOLIC_LAYERS: dict[str, tuple[str, ...]] = {
+    "engine": ("engine",),
+    "readers": ("engine", "readers"),
+    "pages": ("engine", "pages"),
+    "audit": ("engine", "readers", "pages", "audit"),
+    "coq": ("engine", "coq"),
+}
+
+
+def _symbolic_part(module: str) -> str | None:
+    """The sub-package of ``ropecheck.symbolic`` a module belongs to ('' for the package itself)."""
+    if module == "ropecheck.symbolic":
+        return ""
+    if not module.startswith("ropecheck.symbolic."):
+        return None
+    return module.split(".")[2]
+
+
+def test_symbolic_layers() -> None:
+    graph = _graph()
+    bad = []
+    for m in MODULES:
+        part = _symbolic_part(m)
+        if not part:
+            continue
+        if part not in SYMBOLIC_LAYERS:
+            bad.append(f"{m} is in no sub-package of SYMBOLIC_LAYERS: move it into one")
+            continue
+        for t in sorted(graph[m]):
+            target = _symbolic_part(t)
+            if target is None:
+                continue
+            if target == "":
+                bad.append(f"{m} imports the package ropecheck.symbolic (import the sub-package's module)")
+            elif target not in SYMBOLIC_LAYERS[part]:
+                bad.append(f"{m} ({part}) imports {t} ({target}); {part} may import {', '.join(SYMBOLIC_LAYERS[part])}")
+    assert not bad, "\n".join(bad)
 
 
 def test_every_module_has_a_literal_all_and_a_docstring() -> None:

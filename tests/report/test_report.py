@@ -320,7 +320,7 @@ def test_the_overflow_probe_catches_an_equation_set_on_one_line(tmp_path: Path) 
     """Broken input: one long step typeset without line breaks, as the pages were before."""
     import sympy
 
-    from ropecheck.symbolic.mathlines import aligned_mathml
+    from ropecheck.symbolic.pages.mathlines import aligned_mathml
 
     a, b, x = sympy.symbols("a b x")
     long = sum(sympy.cos(k * a) * sympy.sin(k * b) * x**k for k in range(1, 9))

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import sympy
 
-from ropecheck.symbolic import latex_syntax, latex_tree
-from ropecheck.symbolic.audit import AuditResult, audit_document
-from ropecheck.symbolic.auditdoc import chains, math_blocks
+from ropecheck.symbolic.audit.document import chains, math_blocks
+from ropecheck.symbolic.audit.steps import AuditResult, audit_document
+from ropecheck.symbolic.readers import latex_syntax, latex_tree
 
 AUDIT = Path(__file__).resolve().parents[1] / "fixtures" / "audit"
 EXPECTED = json.loads((AUDIT / "expected.json").read_text())["documents"]
@@ -325,7 +325,7 @@ def test_mangled_documents_never_raise(seed: int) -> None:
     """Random edits of the test documents: every step gets a verdict, every rendering works; no exception."""
     import random
 
-    from ropecheck.symbolic.auditrender import render_audit_html, render_audit_markdown, render_audit_text
+    from ropecheck.symbolic.audit.render import render_audit_html, render_audit_markdown, render_audit_text
 
     rng = random.Random(seed)
     lines = (AUDIT / sorted(EXPECTED)[seed % len(EXPECTED)]).read_text().split("\n")

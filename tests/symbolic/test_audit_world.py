@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ropecheck.symbolic.audit import audit_document
+from ropecheck.symbolic.audit.steps import audit_document
 
 WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
 EXPECTED = json.loads((WORLD / "expected.json").read_text(encoding="utf-8"))["documents"]
@@ -46,7 +46,7 @@ def test_world_document_gets_only_acceptable_verdicts(name: str) -> None:
 
 
 def test_inline_double_dollars_in_a_sentence_are_inline_math() -> None:
-    from ropecheck.symbolic.auditdoc import math_blocks
+    from ropecheck.symbolic.audit.document import math_blocks
 
     blocks, _ = math_blocks("when $$c=1$$, all equal\n\n$$a = b$$\n\n$$x = 1$$ $$y = 2$$\n")
     assert [b.kind for b in blocks] == ["inline", "display", "display", "display"]

@@ -1,4 +1,4 @@
-"""The Coq certificates in proofs/coq and their checker, ropecheck.symbolic.certify.
+"""The Coq certificates in proofs/coq and their checker, ropecheck.symbolic.coq.certify.
 
 With coqc installed: every certificate is CERTIFIED (compiled, nothing admitted, no new
 axiom, only the axioms of Coq's Reals behind every main theorem), and each planted fixture
@@ -16,7 +16,7 @@ import pytest
 
 from ropecheck.errors import UsageError
 from ropecheck.proofs import FAMILIES
-from ropecheck.symbolic.certify import (
+from ropecheck.symbolic.coq.certify import (
     ALLOWED_AXIOMS,
     CERTIFICATES,
     UNCERTIFIED_FAMILIES,
@@ -30,7 +30,7 @@ from ropecheck.symbolic.certify import (
     find_coqc,
     missing_coqc_advice,
 )
-from ropecheck.symbolic.coqsource import (
+from ropecheck.symbolic.coq.source import (
     assumption_blocks,
     parse_assumptions,
     parse_coq_error,

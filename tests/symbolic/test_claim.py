@@ -20,7 +20,7 @@ from ropecheck.symbolic import (
     check_claim,
     parse_claim,
 )
-from ropecheck.symbolic import claim as claim_module
+from ropecheck.symbolic.readers import claim as claim_module
 
 # (id, claim, verdict): right identities and the wrong versions tutorials print
 CLAIMS = [

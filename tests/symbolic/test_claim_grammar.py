@@ -11,9 +11,9 @@ from sympy import I, ImmutableMatrix, Symbol, conjugate, cos, exp, re, sin
 from ropecheck.cli.main import main
 from ropecheck.errors import ClaimParseError, UsageError
 from ropecheck.symbolic import Verdict, check_claim, parse_claim
-from ropecheck.symbolic.latex_syntax import read_latex_side
-from ropecheck.symbolic.scope import Scope, describe_domains, parse_domain_flags, split_declaration
-from ropecheck.symbolic.sympy_syntax import read_side
+from ropecheck.symbolic.readers.latex_syntax import read_latex_side
+from ropecheck.symbolic.readers.scope import Scope, describe_domains, parse_domain_flags, split_declaration
+from ropecheck.symbolic.readers.sympy_syntax import read_side
 
 a, b, c, d, f, x, m, n, theta, q, k = sympy.symbols("a b c d f x m n theta q k", real=True)
 q1 = Symbol("q_{1}", real=True)

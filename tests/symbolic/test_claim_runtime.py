@@ -17,7 +17,7 @@ import sympy.parsing.latex._parse_latex_antlr as sympy_antlr
 
 from ropecheck.cli import main
 from ropecheck.errors import ExitCode
-from ropecheck.symbolic.claim import antlr_runtime_problem, check_claim
+from ropecheck.symbolic.readers.claim import antlr_runtime_problem, check_claim
 
 LATEX = r"\cos^2 a + \sin^2 a = 1"
 

@@ -25,8 +25,8 @@ from ropecheck.proofs.long_term_decay import (
     long_term_decay,
 )
 from ropecheck.symbolic import decay_svg, render_proof_markdown
-from ropecheck.symbolic.decide import decide_le
-from ropecheck.symbolic.proof import Verdict
+from ropecheck.symbolic.engine.decide import decide_le
+from ropecheck.symbolic.engine.proof import Verdict
 
 COMMITTED = Path(__file__).resolve().parents[2] / "reports" / "proofs"
 SCORE_STEPS = ("score_pair", "score_regroup_base", "score_regroup_step", "score_sum")

@@ -14,8 +14,8 @@ from sympy import Matrix, Sum, cos, sin, symbols
 from ropecheck.proofs.context_extension import context_extension
 from ropecheck.proofs.relative_position import rotation_2d
 from ropecheck.symbolic import render_proof_html, render_proof_markdown
-from ropecheck.symbolic.latexdoc import render_proofs_latex, tex_escape
-from ropecheck.symbolic.mathlines import (
+from ropecheck.symbolic.pages.latexdoc import render_proofs_latex, tex_escape
+from ropecheck.symbolic.pages.mathlines import (
     LINE_WIDTH,
     aligned_latex,
     aligned_mathml,

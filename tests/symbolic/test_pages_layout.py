@@ -11,8 +11,8 @@ import sympy
 from ropecheck.cli.main import main
 from ropecheck.cli.prove import coq_href
 from ropecheck.proofs import run_proofs
-from ropecheck.symbolic.mathlines import aligned_latex, break_violations
-from ropecheck.symbolic.render import render_index_markdown
+from ropecheck.symbolic.pages.mathlines import aligned_latex, break_violations
+from ropecheck.symbolic.pages.render import render_index_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "reports" / "proofs"

@@ -11,8 +11,8 @@ import pytest
 
 from ropecheck.errors import ClaimLimitError, ClaimParseError
 from ropecheck.symbolic import Verdict, check_claim
-from ropecheck.symbolic.latex_syntax import AmbiguousReading, read_latex_side, star_only_names
-from ropecheck.symbolic.scope import Scope
+from ropecheck.symbolic.readers.latex_syntax import AmbiguousReading, read_latex_side, star_only_names
+from ropecheck.symbolic.readers.scope import Scope
 
 # (id, claim, verdict, limit)
 CLAIMS = [

@@ -116,7 +116,7 @@ def test_theorem_7_covers_every_schedule_of_the_spec_with_its_own_formulas() -> 
 def test_a_wrong_symbolic_schedule_is_caught_by_the_agreement_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """If the symbolic form drifted from the spec's formula (here: Linear without its factor), the check says so."""
     from ropecheck.schedules import Linear
-    from ropecheck.symbolic import schedules as symbolic_schedules
+    from ropecheck.symbolic.engine import schedules as symbolic_schedules
 
     monkeypatch.setitem(symbolic_schedules.SYMBOLIC_SCHEDULES, Linear, lambda spec, sch, i, length:
                         symbolic_schedules.exact(spec.base) ** sympy.Rational(-2 * i, spec.rotary_dim))  # fmt: skip
@@ -129,7 +129,7 @@ def test_multi_axis_partition_step_fails_on_a_scheme_that_is_not_a_partition() -
     """Broken input: an axis table where pair 1 rotates by two axes and pair 3 by none."""
     from ropecheck.axes import Axis, MultiAxis
     from ropecheck.proofs.multi_axis import partition_matrices
-    from ropecheck.symbolic.decide import decide
+    from ropecheck.symbolic.engine.decide import decide
 
     bad = MultiAxis("custom", (Axis("t", (0, 1), (0, 1), 8), Axis("h", (1, 2), (1, 2), 8)))
     verdict, _, _ = decide(*partition_matrices(bad, 4))

@@ -36,9 +36,9 @@ from typing import Any
 import sympy
 from sympy import E, I, ImmutableMatrix, Matrix, MatrixBase, Symbol, pi
 
-from ..errors import ClaimLimitError, ClaimParseError
+from ...errors import ClaimLimitError, ClaimParseError
+from ..engine.rope import rot
 from .limits import MAX_MATRIX_SIZE, MAX_NESTING, MAX_NUMBER_DIGITS, check_matrix, check_number, power
-from .rope import rot
 from .scope import Scope, domain_key, domain_symbol
 
 __all__ = [

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import ClaimParseError
+from ...errors import ClaimParseError
 
 __all__ = [
     "OPENERS",

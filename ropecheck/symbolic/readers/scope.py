@@ -38,7 +38,7 @@ from typing import Any
 import sympy
 from sympy import MatrixBase, Symbol
 
-from ..errors import ClaimParseError, UsageError
+from ...errors import ClaimParseError, UsageError
 
 __all__ = [
     "DOMAINS",

@@ -1,4 +1,4 @@
-"""Reading Coq source and coqc's output for :mod:`ropecheck.symbolic.certify`.
+"""Reading Coq source and coqc's output for :mod:`ropecheck.symbolic.coq.certify`.
 
 Comments are stripped the way Coq's lexer does it (nested ``(* ... *)``, string literals
 inside comments), keeping every offset and line break, so that line numbers found in the

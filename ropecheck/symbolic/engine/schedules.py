@@ -24,8 +24,8 @@ import numpy as np
 import sympy
 from sympy import Max, Min, Piecewise, Rational, log, pi
 
-from ..schedules import Default, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
-from ..spec import RopeSpec
+from ...schedules import Default, DynamicNTK, Linear, Llama3, LongRoPE, Proportional, StaticNTK, YaRN
+from ...spec import RopeSpec
 
 __all__ = ["SYMBOLIC_SCHEDULES", "agreement", "exact", "theta_expression"]
 

@@ -21,8 +21,8 @@ Design constraints:
   rotation_group, relative_position, forms, layouts, context_extension, linear_attention.
   By hand: ``coqc -Q proofs/coq RopeCheck proofs/coq/<file>.v`` in that order (this writes
   ``.vo`` files beside the sources; :func:`certify` does not).
-* The table of certificates lives in :mod:`.coqdata`, the readers of Coq text and of
-  coqc's output in :mod:`.coqsource`; both are standard library only as well.
+* The table of certificates lives in :mod:`.data`, the readers of Coq text and of
+  coqc's output in :mod:`.source`; both are standard library only as well.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
-from .coqdata import ALLOWED_AXIOMS, CERTIFICATES, LOGICAL_PREFIX, UNCERTIFIED_FAMILIES, Certificate
-from .coqsource import (
+from ...errors import UsageError
+from .data import ALLOWED_AXIOMS, CERTIFICATES, LOGICAL_PREFIX, UNCERTIFIED_FAMILIES, Certificate
+from .source import (
     assumption_blocks,
     parse_assumptions,
     parse_coq_error,

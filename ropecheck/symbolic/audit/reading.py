@@ -13,7 +13,7 @@ the decision of each, a step with decimals read as rounded, and an undefined fam
 that refutes nothing.
 
 Design constraints: pure functions of the document's text and scope; nothing imports
-:mod:`.audit`, and nothing here forks or times out (the audit does).
+:mod:`.steps`, and nothing here forks or times out (the audit does).
 """
 
 from __future__ import annotations
@@ -25,17 +25,17 @@ from typing import Any
 import sympy
 from sympy import MatrixBase, Symbol
 
-from .. import isolate
-from ..errors import ClaimLimitError, ClaimParseError
-from .auditdoc import Chain, Link, MathBlock, chains
-from .decide import decide
-from .latex_syntax import comma_pattern_key, normalize_latex, read_latex_side, trig_ambiguities
-from .latex_text import top_level
-from .latex_tree import index_sums
-from .limits import check_text, check_work
-from .proof import Counterexample, Verdict
-from .scope import Definition, Scope, domain_symbol
-from .sympy_syntax import INNER_PRODUCTS
+from ... import isolate
+from ...errors import ClaimLimitError, ClaimParseError
+from ..engine.decide import decide
+from ..engine.proof import Counterexample, Verdict
+from ..readers.latex_syntax import comma_pattern_key, normalize_latex, read_latex_side, trig_ambiguities
+from ..readers.latex_text import top_level
+from ..readers.latex_tree import index_sums
+from ..readers.limits import check_text, check_work
+from ..readers.scope import Definition, Scope, domain_symbol
+from ..readers.sympy_syntax import INNER_PRODUCTS
+from .document import Chain, Link, MathBlock, chains
 
 __all__ = [
     "BOUNDING_RELATIONS",

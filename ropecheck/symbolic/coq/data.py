@@ -1,4 +1,4 @@
-"""The Coq certificates' table for :mod:`ropecheck.symbolic.certify`: files, theorems, allowed axioms.
+"""The Coq certificates' table for :mod:`ropecheck.symbolic.coq.certify`: files, theorems, allowed axioms.
 
 Each certificate in ``proofs/coq`` is listed with the SymPy families it certifies, its main
 theorems (each with the SymPy theorem it mirrors) and the certificates it imports, in

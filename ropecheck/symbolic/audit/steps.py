@@ -1,14 +1,15 @@
 """Auditing a derivation: every step of every display equation of a Markdown or LaTeX document, decided.
 
-:func:`audit_document` reads the document's display math (:mod:`.auditdoc`), cuts chains
+:func:`audit_document` reads the document's display math (:mod:`.document`), cuts chains
 ``A = B = C`` into the steps ``A = B`` and ``B = C``, carries what the document defines into
 later steps, and decides each step with the claim checker's decision procedure
-(:func:`.decide.decide`):
+(:func:`ropecheck.symbolic.engine.decide.decide`):
 
 * **PROVED** -- a rewrite reduced the difference of the two sides to exactly 0;
 * **REFUTED** -- exact values at which the two sides differ, checked in exact arithmetic or
   certified at 50 digits;
-* **UNDECIDED** -- neither (also: a limit of :mod:`.limits` or the step's time limit was reached);
+* **UNDECIDED** -- neither (also: a limit of :mod:`ropecheck.symbolic.readers.limits` or the
+  step's time limit was reached);
 * **UNREAD** -- the reader could not read the step (with why): it is never REFUTED.
 
 **Definitions.** The first link of a chain is a definition when it is a name, a subscripted
@@ -40,7 +41,7 @@ Design constraints: every definition and step is read and decided in a forked ch
 bytes -- a step past them is UNDECIDED, naming the limit -- and the whole audit by a document
 time limit, past which every step left is UNDECIDED ("document time limit reached"); the
 audit itself never raises on a document's content. Results are data (:class:`AuditResult`);
-rendering is :mod:`.auditrender`.
+rendering is :mod:`.render`.
 """
 
 from __future__ import annotations
@@ -55,43 +56,43 @@ from typing import Any
 import sympy
 from sympy import MatrixBase
 
-from .. import isolate
-from ..errors import RopeCheckError
-from .auditdoc import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
-from .auditread import (
-    BOUNDING_RELATIONS,
-    FUNCTION_COMMANDS,
-    TAINTING_RELATIONS,
-    UNREAD_DEFINING,
-    uses_index_i,
-)
-from .auditread import Head as _Head
-from .auditread import Outcome as _Outcome
-from .auditread import bare_product as _bare_product
-from .auditread import bind_late as _bind_late
-from .auditread import closed_number as _closed_number
-from .auditread import define_in_child as _define_in_child
-from .auditread import has_function as _has_function
-from .auditread import head as _head
-from .auditread import is_defined as _defined
-from .auditread import mentions as _mentions
-from .auditread import posed as _posed
-from .auditread import qualifier as _qualifier
-from .auditread import redefines as _redefines
-from .auditread import set_body as _set_body
-from .auditread import step_in_child as _step_in_child
-from .latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
-from .latex_text import top_level
-from .latex_tree import remember_parse
-from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT
-from .proof import Counterexample, expr_text
-from .scope import (
+from ... import isolate
+from ...errors import RopeCheckError
+from ..engine.proof import Counterexample, expr_text
+from ..readers.latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
+from ..readers.latex_text import top_level
+from ..readers.latex_tree import remember_parse
+from ..readers.limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT
+from ..readers.scope import (
     Scope,
     describe_domains,
     domain_key,
     merge_domains,
     parse_declaration,
 )
+from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .reading import (
+    BOUNDING_RELATIONS,
+    FUNCTION_COMMANDS,
+    TAINTING_RELATIONS,
+    UNREAD_DEFINING,
+    uses_index_i,
+)
+from .reading import Head as _Head
+from .reading import Outcome as _Outcome
+from .reading import bare_product as _bare_product
+from .reading import bind_late as _bind_late
+from .reading import closed_number as _closed_number
+from .reading import define_in_child as _define_in_child
+from .reading import has_function as _has_function
+from .reading import head as _head
+from .reading import is_defined as _defined
+from .reading import mentions as _mentions
+from .reading import posed as _posed
+from .reading import qualifier as _qualifier
+from .reading import redefines as _redefines
+from .reading import set_body as _set_body
+from .reading import step_in_child as _step_in_child
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",

@@ -8,8 +8,8 @@ counterexample.
 Design constraints:
 
 * Pure data: no SymPy rewriting happens here (that is :mod:`.decide`), no text layout
-  (that is :mod:`.render`). ``to_dict`` gives a JSON-ready view with expressions as
-  ``srepr``-free plain strings and LaTeX.
+  (that is :mod:`ropecheck.symbolic.pages.render`). ``to_dict`` gives a JSON-ready view with
+  expressions as ``srepr``-free plain strings and LaTeX.
 * A step states what it *expects* (normally PROVED; a deliberately false claim expects
   REFUTED), so a theorem that contains an intended refutation -- dynamic NTK with keys
   cached at another length -- is still "as intended" and the suite exits 0.

@@ -34,7 +34,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from .latex_text import Src, split_top, top_level
+from ..readers.latex_text import Src, split_top, top_level
 
 __all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import sympy
 
+from ..engine.proof import Counterexample, Proof, Step, Verdict
 from .mathlines import aligned_latex, rows_latex
-from .proof import Counterexample, Proof, Step, Verdict
 from .prose import display_rows, segments
 from .render import MAX_LATEX, counterexample_displays, formula_latex, rule_sentence
 

@@ -47,7 +47,7 @@ from typing import Any
 import sympy
 from sympy import MatrixBase
 
-from ..errors import ClaimLimitError, ClaimParseError
+from ...errors import ClaimLimitError, ClaimParseError
 
 __all__ = [
     "CLAIM_MEMORY_LIMIT",

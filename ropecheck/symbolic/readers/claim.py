@@ -37,8 +37,9 @@ child (:func:`ropecheck.isolate.run_isolated`) stopped after ``timeout`` seconds
 (``CLAIM_TIMEOUT``, 5 s) or past ``memory_limit`` bytes (``CLAIM_MEMORY_LIMIT``, 2 GiB):
 UNDECIDED, naming the limit. A ``RecursionError`` never escapes.
 
-Design constraints: parsing only builds expressions; deciding is :func:`.decide.decide`,
-so a claim gets the same verdicts and counterexamples as the proof steps.
+Design constraints: parsing only builds expressions; deciding is
+:func:`ropecheck.symbolic.engine.decide.decide`, so a claim gets the same verdicts and
+counterexamples as the proof steps.
 """
 
 from __future__ import annotations
@@ -54,9 +55,10 @@ from typing import Any, Literal
 
 from sympy import MatrixBase
 
-from .. import isolate
-from ..errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
-from .decide import decide
+from ... import isolate
+from ...errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
+from ..engine.decide import decide
+from ..engine.proof import Counterexample, Verdict, expr_text
 from .latex_syntax import (
     AmbiguousReading,
     check_ellipsis,
@@ -69,7 +71,6 @@ from .latex_syntax import (
 )
 from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
-from .proof import Counterexample, Verdict, expr_text
 from .scope import DOMAINS, Scope, describe_domains, domain_key, merge_domains, split_declaration
 from .sympy_syntax import read_side
 

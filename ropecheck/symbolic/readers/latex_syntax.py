@@ -48,8 +48,8 @@ from typing import Any
 import sympy
 from sympy import ImmutableMatrix, MatrixBase, Symbol
 
-from .. import isolate
-from ..errors import ClaimLimitError, ClaimParseError, UsageError
+from ... import isolate
+from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .latex_text import Src, closing, skip_group, split_top, top_level
 from .latex_tree import antlr_runtime_problem, build, collapse, elementwise, encode_tree, known_parse, remember_parse
 from .limits import check_matrix

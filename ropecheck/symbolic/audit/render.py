@@ -2,11 +2,12 @@
 
 Each step is shown as the document wrote it (its LaTeX), with its line, its verdict, the
 rewrite that decided it or why it was not decided, and, for a refutation, the counterexample
-checked in exact arithmetic. The JSON is :meth:`.audit.AuditResult.to_dict`.
+checked in exact arithmetic. The JSON is :meth:`.steps.AuditResult.to_dict`.
 
 Design constraints: pure functions, data in and text out -- the CLI writes the files. The HTML
 page needs no network: inline CSS (the caller passes the report's), math as MathML through
-:func:`.mathlines.latex_to_mathml`, and a step latex2mathml cannot convert shown as code.
+:func:`ropecheck.symbolic.pages.mathlines.latex_to_mathml`, and a step latex2mathml cannot
+convert shown as code.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from __future__ import annotations
 import html
 import re
 
-from .audit import AUDIT_DEFAULT_DOMAINS, AuditResult, AuditStep
-from .claim import domains_text
-from .mathlines import latex_to_mathml, rows_latex
-from .proof import expr_text
-from .render import counterexample_displays, render_counterexample_text
+from ..engine.proof import expr_text
+from ..pages.mathlines import latex_to_mathml, rows_latex
+from ..pages.render import counterexample_displays, render_counterexample_text
+from ..readers.claim import domains_text
+from .steps import AUDIT_DEFAULT_DOMAINS, AuditResult, AuditStep
 
 __all__ = ["render_audit_html", "render_audit_markdown", "render_audit_text", "step_text"]
 

@@ -21,7 +21,7 @@ from typing import Any
 import sympy
 from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
 
-from ..errors import ClaimLimitError, ClaimParseError
+from ...errors import ClaimLimitError, ClaimParseError
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
 from .scope import DOMAINS, Definition, Scope, domain_key

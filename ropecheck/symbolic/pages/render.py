@@ -14,8 +14,9 @@ from typing import Any
 
 import sympy
 
-from ..io import VOLATILE_BEGIN, VOLATILE_END
-from ..svg import envelope_svg
+from ...io import VOLATILE_BEGIN, VOLATILE_END
+from ...svg import envelope_svg
+from ..engine.proof import Counterexample, Proof, Step, Verdict, expr_text
 from .mathlines import (
     Rows,
     aligned_latex,
@@ -27,7 +28,6 @@ from .mathlines import (
     rows_latex,
     rows_mathml,
 )
-from .proof import Counterexample, Proof, Step, Verdict, expr_text
 from .prose import prose_html, prose_markdown, prose_plain
 
 __all__ = [
@@ -154,7 +154,7 @@ def render_proof_markdown(
 
     ``number`` is the theorem's family number; the heading shows :meth:`Proof.number` ("1a").
     ``timings=False`` leaves the times out, for pages that must be identical run to run.
-    ``certificates`` is :func:`ropecheck.symbolic.certify.certificate_index`: the Coq theorems
+    ``certificates`` is :func:`ropecheck.symbolic.coq.certify.certificate_index`: the Coq theorems
     that mirror this one are shown beside its statement, with their file's place in the project
     (a path, not a link relative to the page: the page is the same in every output folder).
     """
@@ -370,7 +370,7 @@ def render_certificates_markdown(
 ) -> str:
     """The certificates page: per Coq file its verdict, the SymPy theorems it mirrors, and why not if not.
 
-    ``results`` are :class:`~ropecheck.symbolic.certify.CertificateResult`; the coqc times sit
+    ``results`` are :class:`~ropecheck.symbolic.coq.certify.CertificateResult`; the coqc times sit
     in the volatile block (``timings=False`` leaves them out). ``coq_href`` is the Coq folder
     relative to the folder the page is written to (the default fits ``reports/proofs/``).
     """

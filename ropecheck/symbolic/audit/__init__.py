@@ -1,0 +1,15 @@
+"""The audit of a written derivation: every step of every display equation of a document, decided.
+
+:mod:`.document` reads a Markdown or LaTeX document's math into chains of steps;
+:mod:`.reading` says what each equation is (a definition, a condition, a step) and reads and
+decides one step; :mod:`.steps` runs the audit (:func:`~.steps.audit_document`) and holds its
+result; :mod:`.render` renders that result as text, Markdown and HTML.
+
+Design constraints: the audit imports the engine and the readers, and the pages for its
+rendering (their equation layout and counterexamples); nothing in :mod:`ropecheck.symbolic`
+imports the audit.
+"""
+
+from . import document, reading, render, steps
+
+__all__ = ["document", "reading", "render", "steps"]
