@@ -123,12 +123,16 @@ def test_a_misread_would_be_caught() -> None:
         r" = \begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}\begin{pmatrix} 0 & 1 \\ 0 & 0 \end{pmatrix}"
     )
     assert result.verdict == Verdict.REFUTED
-    # a trig argument read the parser's way would give another expression: the claim is refused as ambiguous
+    # a trig argument read the parser's way would give another expression: read as the literature writes it
     assert _read("latex", r"\cos m\theta q_1", None) != read_latex_side(r"\cos m\theta q_1", narrow=False)
 
 
 # (id, claim, verdict): RoPE identities in the new constructs, and their wrong twins
 VERDICTS = [
+    # a function without parentheses applies to the product that follows (this literature's convention)
+    ("trig-of-product", r"\cos m\theta \, q_1 = q_1 \cos(m\theta)", Verdict.PROVED),
+    ("trig-of-difference", r"\cos (m-n)\theta = \cos(m\theta - n\theta)", Verdict.PROVED),
+    ("trig-not-the-parser", r"\cos (m-n)\theta = \theta \cos(m-n)", Verdict.REFUTED),
     (
         "rotation-matrix",
         r"\begin{pmatrix} \cos a & -\sin a \\ \sin a & \cos a \end{pmatrix}^T R(b) = R(b - a)",
@@ -203,8 +207,6 @@ REFUSED = [
     ("ragged-matrix", r"x = \begin{pmatrix} a & b \\ c \end{pmatrix}", 4, "different lengths"),
     ("inner-three", r"\langle a, b, c \rangle = 0", 0, "two sides"),
     ("angle-unclosed", r"<a, b = 0", 0, "never closed"),
-    ("ambiguous-trig", r"\cos m\theta \, q_1 = q_1 \cos(m\theta)", 0, "ambiguous"),
-    ("ambiguous-paren", r"x = \cos(m-n)\theta", 4, "ambiguous"),
     ("transpose-scalar", r"q^T k = 0", 0, "applies to a matrix"),
     ("slice", "v[0:2] == 0", 2, "slice"),
     ("bad-attribute", "v.conjugate() == 0", 1, "attributes are"),

@@ -453,10 +453,11 @@ def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, 
     problem = ""
     ambiguous = bool(trig_ambiguities(lhs.text) or trig_ambiguities(rhs.text))
     inner = bool(re.search(r"\\langle|<", lhs.text + rhs.text))
-    options = [(narrow, convention) for narrow in ((True, False) if ambiguous else (True,))
-               for convention in (INNER_PRODUCTS if inner else ("real",))]  # fmt: skip
+    # a trig argument without parentheses is read as this literature writes it: the function of the
+    # product that follows (\cos m\theta is cos(m theta)); the reading is said, not decided both ways
+    options = [(True, convention) for convention in (INNER_PRODUCTS if inner else ("real",))]
     for narrow, convention in options:
-        parts = [f"the trig argument as {'a person' if narrow else 'the parser'} reads it"]
+        parts = ["the trig argument as the product that follows it (this literature's convention)"]
         note = ", ".join(parts[: int(ambiguous)] + ([_CONVENTION_NOTE[convention]] if inner else []))
         scope_here = replace(scope, inner_product=convention)
         try:
@@ -570,16 +571,15 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
     for status in ("PROVED", "REFUTED"):
-        chosen = [i for i, r in enumerate(results) if r.status == status]
-        if status == "REFUTED" and len(chosen) < len(results):
-            continue  # refuted only when every reading is
-        if chosen:
-            best = results[chosen[0]]
-            if len(readings) > 1 and status == "PROVED":
-                best.reason = f"{several}: PROVED in the {_ORDINAL[chosen[0]]}"
-            elif len(readings) > 1:
-                best.reason = f"{several}: refuted in every one"
+        if all(r.status == status for r in results):  # decided only when every reading gives it
+            best = results[0]
+            if len(readings) > 1:
+                best.reason = f"{several}: {status} in every one"
             return best
+    if len(readings) > 1 and {r.status for r in results} & {"PROVED", "REFUTED"}:
+        best = results[0]
+        says = "; ".join(f"as the {_ORDINAL[i]}: {r.status}" for i, r in enumerate(results))
+        return Outcome("UNDECIDED", "none", f"{several}; {says}: the reading decides it", None, best.lhs, best.rhs)
     best = results[0]
     best.status = "UNDECIDED"
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"

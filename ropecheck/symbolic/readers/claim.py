@@ -181,21 +181,10 @@ def _parse(text: str, used: str, scope: Scope) -> tuple[Any, Any, int]:
     try:
         if used == "sympy":
             return read_side(left, 0, scope), read_side(right, col, scope), col
-        sides = (left, 0), (right, col)
         domains = dict(scope.domains)
+        # a trig argument without parentheses (\cos m\theta, \cos (m-n)\theta) is the function of the
+        # product that follows, as this literature writes it; the reading is stated with the verdict
         lhs, rhs = index_sums(read_latex_side(left, 0, scope), read_latex_side(right, col, scope), domains)
-        for t, c in sides:  # a trig argument without parentheses: SymPy's parser may read it otherwise
-            for at in trig_ambiguities(t):
-                wide = (read_latex_side(x, y, scope, narrow=False) for x, y in sides)
-                other = index_sums(next(wide), next(wide), domains)
-                if other != (lhs, rhs):
-                    raise ClaimParseError(
-                        f"ambiguous: the argument of {t[at:].split()[0]} without parentheses reads as "
-                        f"{expr_text(lhs)} = {expr_text(rhs)} or as {expr_text(other[0])} = {expr_text(other[1])}; "
-                        "put the argument in parentheses",
-                        c + at,
-                    )
-                break
     except RecursionError:
         raise ClaimParseError(
             "the claim nests too deeply to read; write it with fewer nested brackets or terms", 0
@@ -371,6 +360,10 @@ def _readings(text: str, domains: Mapping[str, str] | None) -> list[str]:
         declared, body = {}, text
     stated = {domain_key(n) for n in (domains or {})} | set(declared)
     notes = reading_notes(body)
+    if trig_ambiguities(body):
+        notes.append(
+            "a function without parentheses applies to the product that follows (\\cos m\\theta is cos(m theta))"
+        )
     conjugated = sorted(conjugated_names(body) - stated)
     if conjugated:
         notes.append(f"{', '.join(conjugated)} complex (conjugated)")
