@@ -105,3 +105,20 @@ def test_a_value_given_in_passing_never_decides_a_step() -> None:
     steps = audit_document(doc, timeout=30.0).steps
     assert [s.status for s in steps] == ["UNDECIDED", "UNDECIDED"]
     assert all("given the value 1" in s.reason for s in steps)
+
+
+@pytest.mark.parametrize(
+    "claim, right",
+    [
+        ("R(a) @ R(b) == R(a + b)", Verdict.PROVED),
+        ("R(a).T @ R(b) = R(b - a)", Verdict.PROVED),
+        ("R(a).T @ R(b) == R(a - b)", Verdict.REFUTED),
+    ],
+)
+def test_the_matrix_product_as_numpy_and_torch_write_it(claim: str, right: Verdict) -> None:
+    assert check_claim(claim, timeout=None).verdict == right
+
+
+def test_the_matrix_product_of_numbers_is_refused() -> None:
+    with pytest.raises(ClaimParseError, match="@ multiplies two matrices"):
+        check_claim("a @ b == b @ a", syntax="sympy", timeout=None)

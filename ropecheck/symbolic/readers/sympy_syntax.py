@@ -158,9 +158,10 @@ def suggest_function(name: str, known: list[str]) -> str | None:
 _NODES = (
     ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Attribute, ast.List, ast.Tuple,
     ast.Load, ast.Subscript,
-    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.UAdd, ast.USub,
+    ast.Add, ast.Sub, ast.Mult, ast.MatMult, ast.Div, ast.Pow, ast.BitXor, ast.UAdd, ast.USub,
 )  # fmt: skip
-_FAMILY = {ast.Add: "add", ast.Sub: "add", ast.Mult: "mul", ast.Div: "mul", ast.Pow: "pow", ast.BitXor: "pow"}
+_FAMILY = {ast.Add: "add", ast.Sub: "add", ast.Mult: "mul", ast.MatMult: "mul", ast.Div: "mul", ast.Pow: "pow",
+           ast.BitXor: "pow"}  # fmt: skip
 _FLOAT = _re.compile(r"^[0-9_]*\.?[0-9_]*(?:[eE]([+-]?[0-9_]+))?$")
 
 
@@ -266,7 +267,7 @@ def _check_node(tree: ast.Expression, node: ast.AST, col: Callable[[int], int]) 
     if not isinstance(node, _NODES):
         raise ClaimParseError(
             f"{type(node).__name__.lower()} is not allowed in a claim (only arithmetic, functions, "
-            "numbers, Matrix([...]), v[i], .T, .H and .dot(...))",
+            "numbers, Matrix([...]), v[i], .T, .H, @ and .dot(...))",
             at,
         )
     if isinstance(node, ast.Attribute) and node.attr not in ("T", "H", "dot"):
@@ -295,7 +296,7 @@ def _check_node(tree: ast.Expression, node: ast.AST, col: Callable[[int], int]) 
 
 
 def combine(op: str, a: Any, b: Any) -> Any:
-    """``a op b`` for one of ``+ - * /``, with the number and matrix-size limits checked on the result."""
+    """``a op b`` for one of ``+ - * @ /``, with the number and matrix-size limits checked on the result."""
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
         raise ValueError("[...] lists may appear only inside Matrix(...)")
     if op == "+":
@@ -303,6 +304,10 @@ def combine(op: str, a: Any, b: Any) -> Any:
     elif op == "-":
         out = a - b
     elif op == "*":
+        out = a * b
+    elif op == "@":  # Python's matrix product, as numpy and torch code write it
+        if not (isinstance(a, MatrixBase) and isinstance(b, MatrixBase)):
+            raise ValueError("@ multiplies two matrices or vectors, e.g. R(a).T @ R(b); use * for numbers")
         out = a * b
     else:
         out = a / b
@@ -443,7 +448,9 @@ class _Reader:
         links: list[tuple[str, ast.AST]] = []
         cur: ast.AST = node
         while isinstance(cur, ast.BinOp) and _family(cur) == family:
-            links.append(({ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}[type(cur.op)], cur.right))
+            links.append(
+                ({ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/"}[type(cur.op)], cur.right)
+            )
             cur = cur.left
         acc = self.value(cur)
         for op, operand in reversed(links):
