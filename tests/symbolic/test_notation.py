@@ -122,3 +122,19 @@ def test_the_matrix_product_as_numpy_and_torch_write_it(claim: str, right: Verdi
 def test_the_matrix_product_of_numbers_is_refused() -> None:
     with pytest.raises(ClaimParseError, match="@ multiplies two matrices"):
         check_claim("a @ b == b @ a", syntax="sympy", timeout=None)
+
+
+@pytest.mark.parametrize(
+    "claim, right",
+    [
+        (r"\sum_{j=0}^{d-1} q_j k_j = \sum_{i=0}^{d/2-1} (q_{2i} k_{2i} + q_{2i+1} k_{2i+1})", Verdict.PROVED),
+        (r"\sum_{j=0}^{d-1} q_j k_j = \sum_{i=0}^{d/2-1} (q_{2i} k_{2i} + q_{2i+2} k_{2i+1})", Verdict.REFUTED),
+        (r"\sum_{j=0}^{d-1} q_j k_j = \sum_{i=0}^{d/2-1} q_{2i} k_{2i}", Verdict.REFUTED),
+    ],
+)
+def test_the_pairwise_sum_lemma_is_decided(claim: str, right: Verdict) -> None:
+    """The sum over the head is the sum over its pairs (the lemma under theorem 2), and its wrong twins."""
+    result = check_claim(claim, syntax="latex", timeout=None)
+    assert result.verdict == right
+    if right == Verdict.PROVED:
+        assert result.method == "parity_split" and any("even length" in r for r in result.readings)

@@ -172,6 +172,31 @@ def _shift_peel(e: Any) -> Any:
     return _peel(sympy.expand(e.xreplace(mapping))) if mapping else e
 
 
+def _parity_split(e: Any) -> Any:
+    """Pairs a sum's terms two by two where another sum runs to half its length.
+
+    ``Sum_{j=0}^{U} f(j)`` becomes ``Sum_{k=0}^{V} (f(2k) + f(2k+1))`` when another sum of the
+    difference runs from 0 to V with U + 1 = 2 (V + 1): the pairwise-sum lemma
+    ``sum_{j<d} q_j k_j = sum_{i<d/2} (q_{2i} k_{2i} + q_{2i+1} k_{2i+1})``. A sum written to
+    ``d/2 - 1`` presupposes an even d, so the pairing is only tried where the other side halves
+    the range (the method's name, ``parity_split``, says it applied); the sums over the same
+    range are then compared term by term.
+    """
+    e = sympy.sympify(e)
+    sums = [s for s in e.atoms(Sum) if len(s.limits) == 1 and not s.function.has(Sum) and s.limits[0][1] == 0]
+    for a in sums:
+        (j, _, up) = a.limits[0]
+        for b in sums:
+            (i, _, half) = b.limits[0]
+            if b == a or sympy.expand(up + 1 - 2 * (half + 1)) != 0:
+                continue
+            k = _canonical_var(i)
+            paired = a.function.xreplace({j: 2 * k}) + a.function.xreplace({j: 2 * k + 1})
+            out = _combine_sums(sympy.expand(e.xreplace({a: Sum(paired, (k, 0, half))})))
+            return out.replace(lambda x: isinstance(x, Sum) and x.function == 0, lambda x: S.Zero)
+    return e
+
+
 def _trigsimp(e: Any) -> Any:
     return sympy.trigsimp(sympy.expand(e))
 
@@ -189,6 +214,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("doit", lambda e: expand_trig_rewrite(e.doit())),
     ("peel", _peel),
     ("shift_peel", _shift_peel),
+    ("parity_split", _parity_split),
     ("pythagoras", _pythagoras),
     ("trigsimp", _trigsimp),
     ("fu", _fu),
@@ -196,7 +222,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 
 
-_CHEAP = 8  # rewrites before trigsimp and fu: a quick counterexample probe runs between
+_CHEAP = 9  # rewrites before trigsimp and fu: a quick counterexample probe runs between
 
 
 def reduce_to_zero(diff: Any, *, rewrites: tuple[tuple[str, Callable[[Any], Any]], ...] = REWRITES) -> str | None:

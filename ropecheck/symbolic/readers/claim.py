@@ -349,6 +349,8 @@ def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | Non
     result = _decided(text, syntax, domains)
     if result.syntax == "latex":
         result.readings = _readings(text, domains) + result.readings
+        if "parity_split" in (result.method or ""):
+            result.readings.append("a sum to half another's range presupposes an even length: terms paired two by two")
     return result
 
 
