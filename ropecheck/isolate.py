@@ -267,6 +267,26 @@ def run_isolated(
     return outcome
 
 
+def _wait_ready(read: list[int], write: list[int], timeout: float | None) -> tuple[list[int], list[int]]:
+    """``select`` in slices of at most :data:`_SIGNAL_SLICE` seconds until a descriptor is ready or ``timeout``
+    passes; (ready to read, ready to write), both empty on a timeout.
+
+    The kernel may hand SIGINT to any thread of this process (numpy's and torch's pools are threads):
+    Python then only marks it, and a main thread blocked in one long ``select`` would not see Ctrl-C
+    until the child answered. Waking every slice lets the interpreter raise KeyboardInterrupt at once.
+    """
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = _SIGNAL_SLICE if end is None else min(_SIGNAL_SLICE, max(0.0, end - time.monotonic()))
+        ready, writable, _ = select.select(read, write, [], left)
+        if ready or writable or (end is not None and time.monotonic() >= end):
+            return ready, writable
+
+
+#: The longest a wait in this process blocks before it lets the interpreter handle a signal.
+_SIGNAL_SLICE = 0.5
+
+
 def _read_result(
     rfd: int,
     status_fd: int,
@@ -281,7 +301,7 @@ def _read_result(
     status: int | None = None
     while final is None:
         wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        ready, _, _ = select.select([rfd, status_fd], [], [], wait)
+        ready, _ = _wait_ready([rfd, status_fd], [], wait)
         if not ready:
             return None, status, True
         if rfd not in ready:  # the worker ended: what it wrote is in the pipe already
@@ -696,7 +716,7 @@ class TargetProcess:
     def _send(self, frame: bytes) -> None:
         view = memoryview(frame)
         while view:
-            _, ready, _ = select.select([], [self._down], [], self._remaining())
+            _, ready = _wait_ready([], [self._down], self._remaining())
             if not ready:
                 self._end("timeout")
             try:
@@ -709,7 +729,7 @@ class TargetProcess:
     def _read(self, size: int) -> bytes:
         chunks = bytearray()
         while len(chunks) < size:
-            ready, _, _ = select.select([self._up, self._status], [], [], self._remaining())
+            ready, _ = _wait_ready([self._up, self._status], [], self._remaining())
             if not ready:
                 self._end("timeout")
             if self._up not in ready:  # the worker ended; what it wrote before is already in the pipe

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -92,6 +93,12 @@ def test_a_broken_channel_or_a_self_kill_is_the_targets_finding(tmp_path: Path, 
     assert code == 1 and data["findings"][0]["code"] == finding, data["findings"]
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT handled by default in ropecheck's process: a test session started in the background by a
+    script (``nohup ... &``) ignores SIGINT, its children inherit that, and Python keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_ends_the_child_and_what_it_started(tmp_path: Path) -> None:
     """SIGINT to ropecheck mid-verdict: exit 130, and the target's sleeper is gone."""
     pid_file = tmp_path / "pids"
@@ -108,6 +115,7 @@ def test_ctrl_c_ends_the_child_and_what_it_started(tmp_path: Path) -> None:
         [sys.executable, "-m", "ropecheck", "verify", f"{hang}:rope", *ARGS],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     deadline = time.monotonic() + 60
     while not pid_file.read_text().strip() and time.monotonic() < deadline:
@@ -209,3 +217,29 @@ def test_a_child_of_a_process_that_ran_torch_in_parallel_does_not_hang() -> None
     child is forked; a target whose import runs a large operation still conforms."""
     prelude = "import torch\ntorch.set_num_threads(2)\ntorch.ones(4096, 1024).mul(2.0).sum()"  # the pool is up
     assert _verify_in_a_process_of_its_own(prelude, "parallel_at_import.py") == "exit 0"
+
+
+def test_ctrl_c_handed_to_another_thread_still_stops_the_verdict(tmp_path: Path) -> None:
+    """The kernel may deliver SIGINT to any thread (numpy's and torch's pools are threads): the main
+    thread, waiting for the child's answer, still raises KeyboardInterrupt at once, not at the timeout."""
+    started = tmp_path / "started"
+    hang = tmp_path / "hang.py"
+    hang.write_text(
+        f"import time\ndef rope(x, positions):\n    open({str(started)!r}, 'w').write('1')\n    time.sleep(600)\n"
+    )
+    argv = ["verify", f"{hang}:rope", *ARGS, "-q", "--timeout", "100"]
+    script = (
+        "import os, signal, threading, time\n"
+        "from ropecheck.cli.main import main\n"
+        "def poke():\n"
+        f"    while not os.path.exists({str(started)!r}):\n"
+        "        time.sleep(0.05)\n"
+        "    signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # this thread, not the main one\n"
+        "threading.Thread(target=poke, daemon=True).start()\n"
+        "t0 = time.monotonic()\n"
+        f"code = main({argv!r})\n"
+        "print('exit', code, time.monotonic() - t0 < 60)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                         preexec_fn=_ctrl_c_as_at_a_terminal)  # fmt: skip
+    assert out.stdout.strip().splitlines()[-1:] == ["exit 130 True"], out.stdout + out.stderr
