@@ -24,7 +24,7 @@ from ..spec import RopeSpec
 from . import repro as R
 from .model import fp32_angle_limit, tolerance_at
 from .policies import POLICIES, one_torch_thread
-from .sweep import Sweep, json_safe, render_plot, violation_plot
+from .sweep import PLOT_DIGITS, Sweep, json_safe, render_plot, violation_plot
 
 __all__ = [
     "DIGITS",
@@ -38,10 +38,9 @@ __all__ = [
     "sweep_stem",
 ]
 
-#: Significant digits of the measured figures in the folder's CSV and JSON files. Their last bits
-#: differ from one CPU to another (another libm, another SIMD path or summation order); four digits
-#: read the same on every machine and still show every difference the pages discuss.
-DIGITS = 4
+#: Significant digits of the measured figures in the folder's CSV and JSON files, and in the plots
+#: (:data:`~.sweep.PLOT_DIGITS`, the one definition): their last bits differ from one CPU to another.
+DIGITS = PLOT_DIGITS
 
 
 def collect() -> dict[str, Any]:

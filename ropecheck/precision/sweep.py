@@ -457,9 +457,10 @@ def _mpl() -> Any:
     return plt
 
 
-#: Significant digits a measured value is plotted with (the CSVs' precision): the last digits of a
-#: float32/fp16 statistic differ between CPUs (the vector width changes the order of operations), and a
-#: plot drawn from them would too.
+#: Significant digits of every measured figure written (plots here, CSV and JSON in :mod:`.pages`): the
+#: last bits of a float32/fp16 statistic differ between CPUs (another libm, another vector width and
+#: order of operations); four digits read the same on every machine and still show every difference the
+#: pages discuss.
 PLOT_DIGITS = 4
 
 
