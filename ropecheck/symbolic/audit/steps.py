@@ -71,6 +71,7 @@ from ..readers.scope import (
     parse_declaration,
 )
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .patterns import read_with_patterns, touched_by_dots
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
@@ -643,6 +644,36 @@ def audit_document(
     if latex is None:
         latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
+    limits = _Limits(timeout, memory_limit, deadline, document_timeout)
+    result = _audit_text(text, path, latex, stated, limits, progress)
+    if touched_by_dots(result):
+        result = read_with_patterns(
+            text, latex, result, lambda variant, scope: _audit_text(variant, path, latex, stated, limits, None, scope)
+        )
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+@dataclass(frozen=True)
+class _Limits:
+    timeout: float | None
+    memory_limit: int | None
+    deadline: float | None
+    document_timeout: float | None
+
+
+def _audit_text(
+    text: str,
+    path: str,
+    latex: bool,
+    stated: dict[str, str],
+    limits: _Limits,
+    progress: Callable[[AuditStep, int], None] | None,
+    start: Scope | None = None,
+) -> AuditResult:
+    """One reading of the document's math (``start``: the scope a reading of its dots begins with)."""
+    t0 = time.perf_counter()
+    timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
     blocks, lines = math_blocks(text, latex=latex)
     # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
     # unless a flag or the document declares its domain
@@ -650,7 +681,8 @@ def audit_document(
     for block in blocks:
         for key, form in conjugated_forms(block.src.text).items():
             inferred.setdefault(key, form)
-    auditor = _Auditor(path, Scope(strict_products=True), dict(stated), timeout, memory_limit, progress, deadline)
+    base = start if start is not None else Scope(strict_products=True)
+    auditor = _Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
     # a name written b^* and never conjugated otherwise may be "the optimal b": a step with b^* is read
     # both ways, and one refuted only with b complex is not decided; i an index somewhere (theta_i): a
     # bare i is read both ways
@@ -698,7 +730,7 @@ def audit_document(
     inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
     inline = sum(1 for b in blocks if b.kind == "inline")
     return AuditResult(
-        path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, document_timeout,
+        path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
 

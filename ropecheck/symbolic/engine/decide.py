@@ -66,7 +66,8 @@ def _expand_complex(e: Any) -> Any:
 
 
 def _pythagoras(e: Any) -> Any:
-    """``expand_trig``, then sin(x)^2 -> 1 - cos(x)^2 everywhere, then expand (a polynomial reduction)."""
+    """``expand_trig``, then sin(x)^2 -> 1 - cos(x)^2 everywhere (inside sums too, which are then
+    evaluated: a sum of cos^2 + sin^2 counts its terms), then expand (a polynomial reduction)."""
     e = expand_trig_rewrite(e)
 
     def is_sin_power(x: Any) -> bool:
@@ -76,7 +77,8 @@ def _pythagoras(e: Any) -> Any:
         k = int(x.exp)
         return (1 - sympy.cos(x.base.args[0]) ** 2) ** (k // 2) * x.base ** (k % 2)
 
-    return sympy.expand(e.replace(is_sin_power, reduce))
+    out = e.replace(is_sin_power, reduce)
+    return sympy.expand(out.doit() if out.has(Sum) else out)
 
 
 _PEEL_VARS: dict[tuple[tuple[str, bool], ...], sympy.Dummy] = {}

@@ -50,10 +50,10 @@ import signal
 import time
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sympy import MatrixBase
+from sympy import MatrixBase, Symbol
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
@@ -71,8 +71,9 @@ from .latex_syntax import (
 )
 from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
-from .scope import DOMAINS, Scope, describe_domains, domain_key, merge_domains, split_declaration
+from .scope import DOMAINS, Definition, Scope, describe_domains, domain_key, merge_domains, split_declaration
 from .sympy_syntax import read_side
+from .where import Clause, split_where
 
 __all__ = ["ClaimResult", "Syntax", "antlr_runtime_problem", "check_claim", "domains_text", "parse_claim"]
 
@@ -248,11 +249,14 @@ def _parse_claim(
         "i_reading": picked.get("i_reading", ""),
         "star_reading": picked.get("star_reading", ""),
     }
-    scope = Scope(domains=stated, **options)
     check_ellipsis(text)
     used = _detect(text) if syntax == "auto" else syntax
     if used not in ("sympy", "latex"):
         raise UsageError(f"syntax must be 'auto', 'sympy' or 'latex', got {syntax!r}")
+    text, clauses = split_where(text) if used == "latex" or syntax == "auto" else (text, [])
+    if clauses:
+        used = "latex"
+    scope = _with_clauses(Scope(domains=stated, **options), clauses)
     try:
         lhs, rhs, col = _parse(text, used, scope)
     except ClaimParseError:
@@ -269,7 +273,7 @@ def _parse_claim(
         named = options["star_names"] if options["star_reading"] == "name" else frozenset()
         conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated and n not in named}
         if conjugated:
-            scope = Scope(domains={**stated, **conjugated}, **options)
+            scope = _with_clauses(Scope(domains={**stated, **conjugated}, **options), clauses)
             lhs, rhs, col = _parse(text, used, scope)
             stated = {**stated, **conjugated}
     if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (
@@ -285,6 +289,20 @@ def _parse_claim(
             f"(the claim's names: {', '.join(sorted(present)) or 'none'})"
         )
     return lhs, rhs, used, stated
+
+
+def _with_clauses(scope: Scope, clauses: list[Clause]) -> Scope:
+    """``scope`` with the where-clause's names defined, each value read with the names before it."""
+    symbols: dict[str, Definition] = {}
+    for c in clauses:
+        name = read_latex_side(c.name, c.name_column)
+        if not isinstance(name, Symbol):
+            raise ClaimParseError(f"{c.name.strip()} is not a name that a where-clause can define", c.name_column)
+        if name.name in symbols:
+            raise ClaimParseError(f"{c.name.strip()} is defined twice in the where-clause", c.name_column)
+        body = read_latex_side(c.value, c.value_column, replace(scope, symbols=dict(symbols)))
+        symbols[name.name] = Definition("symbol", name.name, body, source=f"{c.name.strip()} = {c.value.strip()}")
+    return replace(scope, symbols=symbols) if symbols else scope
 
 
 def _names_in(text: str) -> set[str]:
@@ -361,7 +379,9 @@ def _readings(text: str, domains: Mapping[str, str] | None) -> list[str]:
     except RopeCheckError:  # pragma: no cover - the claim was read, so its clause was too
         declared, body = {}, text
     stated = {domain_key(n) for n in (domains or {})} | set(declared)
+    body, clauses = split_where(body)
     notes = reading_notes(body)
+    notes += [f"{c.name.strip()} stands for {c.value.strip()} (the where-clause)" for c in clauses]
     if trig_ambiguities(body):
         notes.append(
             "a function without parentheses applies to the product that follows (\\cos m\\theta is cos(m theta))"

@@ -51,7 +51,16 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .latex_text import Src, closing, skip_group, split_top, top_level
-from .latex_tree import antlr_runtime_problem, build, collapse, elementwise, encode_tree, known_parse, remember_parse
+from .latex_tree import (
+    BLOCK_SUM,
+    antlr_runtime_problem,
+    build,
+    collapse,
+    elementwise,
+    encode_tree,
+    known_parse,
+    remember_parse,
+)
 from .limits import check_matrix
 from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
@@ -625,6 +634,8 @@ class _Reader:
             if len(parts) != 2:
                 raise src.error(f"an inner product has two sides, found {len(parts)}", m.start())
             a, b = (self.read(p, bound) for p in parts)
+            if self.scope.generic_blocks and isinstance(a, MatrixBase):
+                raise ClaimLimitError(BLOCK_SUM, "reading")
             try:
                 value = inner_product(a, b, self.scope.inner_product)
             except ValueError as exc:

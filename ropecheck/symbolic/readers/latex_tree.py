@@ -28,6 +28,7 @@ from .scope import DOMAINS, Definition, Scope, domain_key
 from .sympy_syntax import combine, rotation
 
 __all__ = [
+    "BLOCK_SUM",
     "antlr_runtime_problem",
     "build",
     "collapse",
@@ -179,14 +180,15 @@ class _Converter:
         if not expr.args:
             return expr
         if isinstance(expr, sympy.Mul):
+            product = functools.partial(times, blocks=scope.generic_blocks)
             factors = [conv(a) for a in expr.args]
             if scope.strict_products:
                 _check_vector_products(factors)
             for part, fn in (("Re", sympy.re), ("Im", sympy.im)):
                 if Symbol(part) in factors:
                     factors.remove(Symbol(part))
-                    return fn(functools.reduce(times, _matrix_order(factors), sympy.S.One))
-            return functools.reduce(times, _matrix_order(factors), sympy.S.One)
+                    return fn(functools.reduce(product, _matrix_order(factors), sympy.S.One))
+            return functools.reduce(product, _matrix_order(factors), sympy.S.One)
         if isinstance(expr, sympy.Add):
             return functools.reduce(_plus, [conv(a) for a in expr.args])
         if isinstance(expr, sympy.Pow):
@@ -224,6 +226,9 @@ class _Converter:
         return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
 
 
+#: Why a product of one block's vectors to a number is not read.
+BLOCK_SUM = "a sum over every entry of a vector written with dots (an inner product): not decided for every size"
+
 _LATIN = re.compile(r"[A-Za-z](?:_\{.*\})?$")
 
 
@@ -238,8 +243,14 @@ def _check_vector_products(factors: list[Any]) -> None:
             )
 
 
-def times(a: Any, b: Any) -> Any:
-    """``a * b``, matrices in this order; a shape mismatch is a ClaimParseError; a 1x1 product is a number."""
+def times(a: Any, b: Any, *, blocks: bool = False) -> Any:
+    """``a * b``, matrices in this order; a shape mismatch is a ClaimParseError; a 1x1 product is a number.
+
+    ``blocks``: the matrices are one block of longer ones, and a product to a number (which would sum
+    over one block only) is a ClaimLimitError.
+    """
+    if blocks and isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.rows == 1 and b.cols == 1:
+        raise ClaimLimitError(BLOCK_SUM, "reading")
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.cols != b.rows:
         hint = " (a tuple is a column vector, with or without ^T; write \\langle u, v\\rangle for an inner product)"
         raise ClaimParseError(

@@ -363,6 +363,10 @@ class Scope:
     ``"index"``. ``star_names`` are the names written ``b^*`` and never conjugated otherwise
     (``\\bar b``, ``b^\\dagger``): the conjugate of a complex b, or a separate real name (``b^*``,
     "the optimal b") -- ``star_reading`` picks ``"conjugate"`` or ``"name"``.
+
+    ``generic_blocks``: the vectors and matrices read are one block of longer ones (see
+    :mod:`.ellipsis`), so a product that sums over their entries (``u^T v``, an inner product)
+    would sum over one block only and is not read.
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -375,6 +379,7 @@ class Scope:
     i_reading: str = ""
     star_names: frozenset[str] = frozenset()
     star_reading: str = ""
+    generic_blocks: bool = False
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))

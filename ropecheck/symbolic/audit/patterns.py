@@ -1,0 +1,209 @@
+"""Steps written with dots, decided for every size: the document read again with its patterns written out.
+
+:mod:`..readers.ellipsis` reads the dots of a document's math as patterns over a block index. The
+document is then audited again, once per reading, with every pattern written out:
+
+* at two concrete sizes (the size name set to 8 and 12, or the next two that fit every pattern):
+  every entry, so that a step is the exact statement at that size;
+* as its generic block j (a symbol): each vector and block-diagonal matrix as the entries of block
+  j, sums and products as ``\\sum``/``\\prod`` over j -- once per layout a pattern needs (pairs of
+  neighbours, or the two halves: :data:`..readers.ellipsis.LAYOUTS`).
+
+A step that was UNREAD for its dots (or for a definition's) then gets: REFUTED where it is refuted
+at a concrete size (a counterexample at one size is one for a statement about every size); PROVED
+where it is proved at both sizes and for the generic block -- entry by entry for a symbolic j is
+every entry of every size at once (a product that sums over a whole vector, ``u^T v`` or an inner
+product, is not read as one block, so it is not decided this way); otherwise UNDECIDED, with what
+each reading gave. Where the document gives its size name a value (``d = 4``), the dots stay
+unread: a general statement and its example would be mixed.
+
+Design constraints: the audit itself is not changed; a reading is the same audit of another text,
+and the readings are matched step by step (same count, same lines) or not used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import sympy
+
+from ..readers.ellipsis import Found, concrete_sizes, expand, find_patterns, layouts_for
+from ..readers.scope import Definition, Scope
+from .document import math_blocks
+
+if TYPE_CHECKING:
+    from .steps import AuditDefinition, AuditResult, AuditStep
+
+__all__ = ["DOTS_REASON", "read_with_patterns", "touched_by_dots", "unread_for_dots"]
+
+#: How the reader says it refused dots (in a step's reason, or a definition's it uses).
+DOTS_REASON = "stands for terms the reader cannot see"
+_INDICES = ("j", "k", "l", "r", "s", "t", "u", "v")
+
+
+def unread_for_dots(reason: str) -> bool:
+    """Whether a step is UNREAD because of dots (its own, or in a definition it uses)."""
+    return DOTS_REASON in reason
+
+
+def _dotted_definitions(result: AuditResult) -> set[int]:
+    return {d.line for d in result.definitions if unread_for_dots(d.reason)}
+
+
+def _touched(s: AuditStep, dotted: set[int]) -> bool:
+    """Whether a step is UNREAD for dots: its own, or those of a definition it uses."""
+    if s.status != "UNREAD":
+        return False
+    if unread_for_dots(s.reason):
+        return True
+    m = re.search(r"whose definition \(line (\d+)\) could not be read", s.reason)
+    return m is not None and int(m.group(1)) in dotted
+
+
+def touched_by_dots(result: AuditResult) -> bool:
+    """Whether some step of an audit is UNREAD for dots, so that reading them as patterns may decide it."""
+    dotted = _dotted_definitions(result)
+    return any(_touched(s, dotted) for s in result.steps)
+
+
+def _letter_used(texts: list[str], letter: str) -> bool:
+    return any(re.search(rf"(?<![\\A-Za-z]){letter}(?![A-Za-z])", t) for t in texts)
+
+
+def _size_given(texts: list[str], name: str) -> bool:
+    """Whether the math gives the size name a value (``d = 4``, ``d=128``)."""
+    return any(re.search(rf"(?<![\\A-Za-z_{{]){name}\s*(?:=|:=)\s*[0-9]", t) for t in texts)
+
+
+def read_with_patterns(
+    text: str, latex: bool, original: AuditResult, audit: Callable[[str, Scope], AuditResult]
+) -> AuditResult:
+    """``original`` with each step UNREAD for its dots decided through the readings of its patterns.
+
+    ``audit(text, scope)`` audits another text of the document from ``scope``.
+    """
+    blocks, _ = math_blocks(text, latex=latex)
+    per_block = [(b, find_patterns(b.src.text)[0]) for b in blocks]
+    per_block = [(b, f) for b, f in per_block if f]
+    found = [f for _, fs in per_block for f in fs]
+    texts = [b.src.text for b in blocks]
+    if not found:
+        return original
+    sizes = concrete_sizes(found)
+    names = sorted({n for f in found for n in f.size_names()})
+    if not sizes or any(_size_given(texts, n) for n in names):
+        return original
+    index = next((x for x in _INDICES if not _letter_used(texts, x)), None)
+    if index is None:
+        return original
+
+    def written(**how: object) -> str:
+        out = text
+        for block, fs in sorted(per_block, key=lambda bf: -bf[0].src.col(0)):
+            a, b = block.src.col(0), block.src.col(len(block.src.text))
+            out = out[:a] + expand(block.src.text, fs, **how) + out[b:]  # type: ignore[arg-type]
+        return out
+
+    concrete = []
+    for size in sizes:
+        symbols = {str(k): Definition("symbol", str(k), sympy.Integer(v), source=f"{k} = {v}") for k, v in size.items()}
+        concrete.append((size, audit(written(size=size), Scope(strict_products=True, symbols=symbols))))
+    generic = []
+    if names:
+        domains = {index: "natural"} | {n: "positive integer" for n in names}
+        for layout in layouts_for(found):
+            scope = Scope(strict_products=True, generic_blocks=True, domains=domains)
+            generic.append((layout, audit(written(layout=layout, index=index), scope)))
+    return _merge(original, concrete, generic, index, found)
+
+
+def _merge(
+    original: AuditResult,
+    concrete: list[tuple[dict[sympy.Symbol, int], AuditResult]],
+    generic: list[tuple[str, AuditResult]],
+    index: str,
+    found: list[Found],
+) -> AuditResult:
+    readings = [r for _, r in concrete] + [r for _, r in generic]
+    keyed = [_by_place(r) for r in readings]
+    steps = list(original.steps)
+    for i, (place, s) in enumerate(_by_place(original).items()):
+        # an UNREAD step is read again: for its dots, a definition's, or one that was taken for a definition
+        # because a name it uses was unread (R_0 = R_m^T R_m); the other readings change nothing else
+        if s.status != "UNREAD" or any(place not in k for k in keyed):
+            continue
+        at = [(size, keyed[n][place]) for n, (size, _) in enumerate(concrete)]
+        blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
+        steps[i] = _decided(s, at, blockwise, index)
+    definitions = [_definition(d, readings) for d in original.definitions]
+    return replace(original, steps=steps, definitions=definitions)
+
+
+def _by_place(result: AuditResult) -> dict[tuple[int, int], AuditStep]:
+    """The steps by where they are: their line, and their order among the steps of that line.
+
+    A reading may find steps the document's first reading took for definitions (``R_0 = R_m^T R_m`` once
+    R_m is read), so steps are matched by place, not by number."""
+    out: dict[tuple[int, int], AuditStep] = {}
+    for s in result.steps:
+        n = sum(1 for line, _ in out if line == s.line)
+        out[(s.line, n)] = s
+    return out
+
+
+def _sizes_text(size: dict[sympy.Symbol, int]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in size.items()) or "the size written"
+
+
+def _decided(
+    s: AuditStep, at: list[tuple[dict[sympy.Symbol, int], AuditStep]], blockwise: list[tuple[str, AuditStep]], j: str
+) -> AuditStep:
+    """The verdict of a step with dots from its readings at the concrete sizes and as a generic block."""
+    for size, c in at:
+        if c.status == "REFUTED":
+            why = f"its dots written out at {_sizes_text(size)}: refuted there, so for the general size"
+            return replace(c, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
+    if not blockwise:  # the patterns have a number of entries, not a size name: written out is the statement
+        c = at[0][1]
+        why = "its dots written out (the pattern has a fixed number of entries)" + (f"; {c.reason}" if c.reason else "")
+        return replace(c, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
+    proved = [(layout, g) for layout, g in blockwise if g.status == "PROVED"]
+    if proved and len(at) >= 2 and all(c.status == "PROVED" for _, c in at):  # two sizes: lengths agree for every size
+        layout, g = proved[0]
+        where = " and ".join(_sizes_text(size) for size, _ in at)
+        why = (
+            f"for every size: proved with each pattern read for a symbolic {j} (a vector or matrix as its block "
+            f"{j}, {layout} layout; a sum or product over {j}), and with every entry written out at {where}"
+        )
+        return replace(g, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
+    read = [c for _, c in at if c.status != "UNREAD"] + [g for _, g in blockwise if g.status != "UNREAD"]
+    if not read:
+        c = at[0][1]
+        if not unread_for_dots(s.reason) or unread_for_dots(c.reason) or "could not be read" in c.reason:
+            return s
+        return replace(s, reason=f"its dots read as a pattern; then: {c.reason}")
+    says = [f"at {_sizes_text(size)}: {c.status}" for size, c in at]
+    says += [
+        f"as block {j} ({layout} layout): {g.status}" + (f" ({g.reason})" if g.reason else "")
+        for layout, g in blockwise
+    ]
+    base = read[0]
+    return replace(
+        base, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, status="UNDECIDED", method="none",
+        counterexample=None, reason="its dots read as a pattern; " + "; ".join(says), end_line=s.end_line,
+    )  # fmt: skip
+
+
+def _definition(d: AuditDefinition, readings: list[AuditResult]) -> AuditDefinition:
+    """A definition unread for its dots, as a reading of its pattern read it (the generic one first: it
+    holds the pattern, not one size)."""
+    if not unread_for_dots(d.reason):
+        return d
+    for r in readings[::-1]:
+        for e in r.definitions:
+            if e.line == d.line and e.name == d.name and e.read:
+                return replace(e, tex=d.tex)
+    return d

@@ -1,0 +1,167 @@
+"""Dots in general-size notation read as patterns (``ropecheck.symbolic.readers.ellipsis``), and the audit
+that decides steps written with them: PROVED for every size only through a symbolic block index and two
+written-out sizes, REFUTED through a written-out size, never a reading the entries do not fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ropecheck.errors import ClaimLimitError
+from ropecheck.symbolic.audit.steps import audit_document
+from ropecheck.symbolic.readers.ellipsis import concrete_sizes, expand, find_patterns, layouts_for
+from ropecheck.symbolic.readers.latex_syntax import read_latex_side
+from ropecheck.symbolic.readers.scope import Definition, Scope
+
+d = sympy.Symbol("d")
+ROFORMER = (
+    r"\begin{pmatrix} \cos m\theta_1 & -\sin m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\"
+    r" \sin m\theta_1 & \cos m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\"
+    r" 0 & 0 & \cos m\theta_2 & -\sin m\theta_2 & \cdots & 0 & 0 \\"
+    r" 0 & 0 & \sin m\theta_2 & \cos m\theta_2 & \cdots & 0 & 0 \\"
+    r" \vdots & \vdots & \vdots & \vdots & \ddots & \vdots & \vdots \\"
+    r" 0 & 0 & 0 & 0 & \cdots & \cos m\theta_{d/2} & -\sin m\theta_{d/2} \\"
+    r" 0 & 0 & 0 & 0 & \cdots & \sin m\theta_{d/2} & \cos m\theta_{d/2} \end{pmatrix}"
+)
+
+
+def _one(text: str):  # type: ignore[no-untyped-def]
+    found, unread = find_patterns(text)
+    assert len(found) == 1 and not unread, (found, unread)
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    "text,kind,periods,length",
+    [
+        (r"(x_0, x_1, \ldots, x_{d-1})", "vector", [1], d),
+        (r"(x_1, \dots, x_d)^T", "vector", [1], d),
+        (r"\begin{pmatrix} u_0 \\ u_1 \\ \vdots \\ u_{D-1} \end{pmatrix}", "vector", [1], sympy.Symbol("D")),
+        (r"\begin{pmatrix} a_0 & a_2 & \cdots & a_{d-2} \end{pmatrix}", "row", [1], d / 2),
+        (r"(-x_1, x_0, -x_3, x_2, \ldots, -x_{d-1}, x_{d-2})", "vector", [2], d),
+        (r"(\cos m\theta_0, \cos m\theta_0, \ldots, \cos m\theta_{d/2-1}, \cos m\theta_{d/2-1})", "vector", [2], d),
+        (r"(-x_{d/2}, \ldots, -x_{d-1}, x_0, \ldots, x_{d/2-1})", "vector", [1, 1], d),
+        (r"[u_0 + i u_1, u_2 + i u_3, \ldots, u_{d-2} + i u_{d-1}]", "vector", [1], d / 2),
+        (r"q_0 k_0 + q_1 k_1 + \cdots + q_{d-1} k_{d-1}", "sum", [1], d),
+        (r"\cos^2 a_0 + \sin^2 a_0 + \cdots + \cos^2 a_{n} + \sin^2 a_{n}", "sum", [2], 2 * sympy.Symbol("n") + 2),
+        (r"\mu_1 \mu_2 \cdots \mu_{D/2}", "product", [1], sympy.Symbol("D") / 2),
+        (ROFORMER, "diagonal", [4], 2 * d),  # 4 entries (one 2x2 block) per block: d/2 blocks
+    ],
+)
+def test_the_entries_shown_fix_one_pattern(text: str, kind: str, periods: list[int], length: object) -> None:
+    f = _one(text)
+    assert f.kind == kind
+    assert [s.period for s in f.segments] == periods
+    assert sympy.simplify(sum(s.length for s in f.segments) - length) == 0  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"(q_0 c_0, q_2 c_1, \ldots, q_d c_{d-1})",  # q steps by 2 and ends at J = d/2, c at J = d - 1
+        r"(x_1, x_2^2, \ldots, x_d^d)",  # the entries differ by more than their subscripts
+        r"f(x_0, \ldots, x_n)",  # the arguments of a function, not a vector
+        r"(x_0, \ldots, x_5, \ldots, x_{d-1})",  # two segments, and no split of the middle reads
+        r"x_0 - x_1 + \cdots + x_n",  # a subtraction before the run
+        r"(x_0, \ldots, x_{d-1}, \ldots, y_0)",  # a second segment of one entry fixes no end
+    ],
+)
+def test_entries_that_fix_no_pattern_are_left_as_written(text: str) -> None:
+    found, unread = find_patterns(text)
+    assert not found and unread
+    assert expand(text, found, size={d: 8}) == text
+
+
+def test_written_out_at_a_size_and_as_a_block() -> None:
+    f = _one(r"(x_0, x_1, \ldots, x_{d-1})")
+    assert concrete_sizes([f]) == [{d: 8}, {d: 12}]
+    out = expand(r"(x_0, x_1, \ldots, x_{d-1})", [f], size={d: 8})
+    assert out.count(r"\\") == 7 and "x_{7}" in out
+    assert (
+        expand("(x_0, x_1, \\ldots,\n x_{d-1})", [_one("(x_0, x_1, \\ldots,\n x_{d-1})")], size={d: 8}).count("\n") == 1
+    )
+    assert "x_{2 j + 1}" in expand(r"(x_0, x_1, \ldots, x_{d-1})", [f], layout="contiguous")
+    assert r"x_{\frac{d}{2} + j}" in expand(r"(x_0, x_1, \ldots, x_{d-1})", [f], layout="strided")
+    halves = _one(r"(-x_{d/2}, \ldots, -x_{d-1}, x_0, \ldots, x_{d/2-1})")
+    assert layouts_for([halves]) == ["strided"]
+    assert expand("h", [], layout="contiguous") == "h"
+    # a block-diagonal matrix of 2x2 blocks has no block in the halves' layout: left as written
+    g = _one(ROFORMER)
+    assert expand(ROFORMER, [g], layout="strided") == ROFORMER
+    # at d = 4 the matrix shows three blocks of the two it has: no size below 6 fits
+    assert concrete_sizes([g])[0][d] >= 6
+    # a size name in a subscript that gives no whole number at any size: nothing to write out
+    assert concrete_sizes(find_patterns(r"(x_0, x_1, \ldots, x_{d/7 + 1/2})")[0]) == []
+
+
+def test_a_block_is_never_summed_as_if_it_were_the_whole_vector() -> None:
+    u = Definition("symbol", "u", sympy.ImmutableMatrix([sympy.Symbol("u_{j}"), sympy.Symbol("u_{j + 1}")]))
+    w = Definition("symbol", "w", sympy.ImmutableMatrix([sympy.Symbol("w_{j}"), sympy.Symbol("w_{j + 1}")]))
+    blocks = Scope(symbols={"u": u, "w": w}, generic_blocks=True)
+    for text in (r"u^T w", r"\langle u, w \rangle"):
+        with pytest.raises(ClaimLimitError, match="every entry"):
+            read_latex_side(text, scope=blocks)
+        assert read_latex_side(text, scope=Scope(symbols={"u": u, "w": w})) != 0  # the same text, whole vectors
+
+
+def _statuses(doc: str) -> list[tuple[int, str, str]]:
+    return [(s.line, s.status, s.reason) for s in audit_document(doc, timeout=30.0).steps]
+
+
+def test_true_at_the_written_sizes_only_is_not_proved() -> None:
+    # the right side differs from the left by (d - 8)(d - 12) y: equal at d = 8 and 12, not for every d
+    doc = r"$$x_0 + x_1 + \cdots + x_{d-1} = x_0 + x_1 + \cdots + x_{d-1} + (d - 8)(d - 12) y$$"
+    ((_, status, reason),) = _statuses(doc)
+    assert status == "UNDECIDED" and "at d = 8: PROVED" in reason and "at d = 12: PROVED" in reason
+
+
+def test_a_size_the_document_fixes_leaves_the_dots_unread() -> None:
+    doc = "$$d = 4$$\n\n" r"$$x_0 + x_1 + \cdots + x_{d-1} = x_1 + x_0 + \cdots + x_{d-1}$$"
+    ((_, status, reason),) = _statuses(doc)
+    assert status == "UNREAD" and "cannot see" in reason
+
+
+def test_general_d_steps_are_decided_at_their_lines() -> None:
+    doc = (
+        "$$x = (x_0, x_1, \\ldots, x_{d-1})$$\n\n"
+        "$$h = (-x_{d/2}, \\ldots, -x_{d-1}, x_0, \\ldots, x_{d/2-1})$$\n\n"
+        "$$h \\odot h = (x_{d/2}^2, \\ldots, x_{d-1}^2, x_0^2, \\ldots, x_{d/2-1}^2)$$\n\n"
+        "$$h + x = (x_0 - x_{d/2}, \\ldots, x_{d/2-1} - x_{d-1}, x_{d/2} + x_0, \\ldots, x_{d-1} + x_{d/2-1})$$\n\n"
+        "$$h + x = (x_0 - x_{d/2}, \\ldots, x_{d/2-1} - x_{d-1}, x_{d/2} + x_1, \\ldots, x_{d-1} + x_{d/2})$$\n"
+    )
+    got = [(line, status) for line, status, _ in _statuses(doc)]
+    assert got == [(5, "PROVED"), (7, "PROVED"), (9, "REFUTED")]
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "audit"
+
+
+def test_the_general_d_fixture_reads_every_step() -> None:
+    r = audit_document((FIXTURES / "general_d_correct.md").read_text(), timeout=30.0)
+    assert [s.status for s in r.steps] == ["PROVED"] * len(r.steps) and len(r.steps) >= 8
+    assert all("for every size" in s.reason for s in r.steps)
+
+
+_ENTRIES = ["x_0", "x_1", "x_{d-1}", "x_{d/2}", r"\cos m\theta_0", r"\sin m\theta_{d/2-1}", "0", "q_{2i}", "a_{n}", "y"]
+_DOTS = [r"\cdots", r"\vdots", r"\ddots", r"\ldots", "...", ""]
+_SEPS = [",", r" \\ ", " & ", " + ", " "]
+
+
+@given(
+    st.lists(st.sampled_from(_ENTRIES + _DOTS), min_size=1, max_size=14),
+    st.sampled_from(_SEPS),
+    st.sampled_from(["({})", "[{}]", r"\begin{{pmatrix}} {} \end{{pmatrix}}", "{}", r"\left({}\right)^T"]),
+)
+def test_any_arrangement_of_entries_and_dots_reads_or_is_left_alone(items: list[str], sep: str, wrap: str) -> None:
+    text = wrap.format(sep.join(items))
+    found, unread = find_patterns(text)
+    for size in concrete_sizes(found) or [{d: 8}]:
+        out = expand(text, found, size=size)
+        assert out.count("\n") == text.count("\n")
+    for layout in layouts_for(found) if found else ["single"]:
+        expand(text, found, layout=layout)
+    assert all(0 <= f.span[0] < f.span[1] <= len(text) for f in found)
