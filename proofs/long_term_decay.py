@@ -15,6 +15,7 @@ page to print; they never decide a step. Run ``python proofs/long_term_decay.py`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 from collections.abc import Callable, Sequence
@@ -67,7 +68,14 @@ def score_pairing(zq: Any, zk: Any) -> Any:
 
 
 def dense_decay(*, base: int = 10000, d: int = 128, count: int = DISTANCES) -> np.ndarray:
-    """(1/(d/2)) sum_{j=1}^{d/2} |S_j| at every r = 0 .. count - 1, S_j = sum_{k<j} e^{i r theta_k}; fp64."""
+    """(1/(d/2)) sum_{j=1}^{d/2} |S_j| at every r = 0 .. count - 1, S_j = sum_{k<j} e^{i r theta_k}; fp64.
+
+    Computed once per (base, d, count) and returned read-only (the proof and its curve share it)."""
+    return _dense_decay(base, d, count)
+
+
+@functools.cache
+def _dense_decay(base: int, d: int, count: int) -> np.ndarray:
     h = d // 2
     theta = float(base) ** (-2.0 * np.arange(h) / d)
     out = np.empty(count)
@@ -75,6 +83,7 @@ def dense_decay(*, base: int = 10000, d: int = 128, count: int = DISTANCES) -> n
         r = np.arange(start, min(start + 4096, count), dtype=float)
         s = np.cumsum(np.exp(1j * np.outer(r, theta)), axis=1)
         out[start : start + len(r)] = np.abs(s).sum(axis=1) / h
+    out.setflags(write=False)
     return out
 
 
