@@ -242,3 +242,17 @@ def test_prove_certify_without_coqc_says_how_to_install_it(
     monkeypatch.setattr(prove_command, "find_coqc", lambda: None)
     assert main(["prove", "--certify", "--no-write"]) == 2
     assert "apt-get install coq" in capsys.readouterr().err
+
+
+@needs_coqc
+def test_the_abel_certificate_fails_without_its_minus_sign(tmp_path: Path) -> None:
+    """The certificate's identity with the sign people drop (sum h_i e_i = +sum S_{i+1}(h_{i+1} - h_i)) fails."""
+    text = (COQ_DIR / "long_term_decay.v").read_text(encoding="utf-8")
+    broken = text.replace("= copp (csum (fun i => cmul (partial e (S i))", "= (csum (fun i => cmul (partial e (S i))", 1)
+    assert broken != text
+    (tmp_path / "long_term_decay.v").write_text(broken, encoding="utf-8")
+    (r,) = certify([tmp_path / "long_term_decay.v"])
+    assert r.status is Status.FAILED
+    proof = broken.index("Theorem abel_summation")
+    first, last = (broken[:proof].count("\n") + 1, broken[: broken.index("Qed.", proof)].count("\n") + 1)
+    assert r.error_line is not None and first <= r.error_line <= last

@@ -18,7 +18,8 @@ Design constraints:
 * ``coqc -time`` prints ``Chars a - b [...]`` after every command; the byte range names the
   command, so the output of each ``Print Assumptions`` is attributed without editing the file.
 * Compile order of the certificates (each imports the ones before it that it needs):
-  rotation_group, relative_position, forms, layouts, context_extension, linear_attention.
+  rotation_group, relative_position, forms, layouts, context_extension, linear_attention,
+  long_term_decay.
   By hand: ``coqc -Q proofs/coq RopeCheck proofs/coq/<file>.v`` in that order (this writes
   ``.vo`` files beside the sources; :func:`certify` does not).
 * The table of certificates lives in :mod:`.data`, the readers of Coq text and of
@@ -331,6 +332,12 @@ def certificate_index(folder: str | os.PathLike[str] | None = None) -> list[dict
         found = coq_statements(path, cert.theorems)
         theorems = [{"name": n, "sympy_theorem": s, "coq_statement": found.get(n)} for n, s in cert.theorems.items()]
         index.append(
-            {"file": path.name, "families": list(cert.families), "requires": list(cert.requires), "theorems": theorems}
+            {
+                "file": path.name,
+                "families": list(cert.families),
+                "requires": list(cert.requires),
+                "theorems": theorems,
+                "covers": cert.covers,
+            }
         )
     return index

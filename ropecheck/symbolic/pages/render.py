@@ -349,11 +349,18 @@ def _certificate_md(proof: Proof, certificates: Sequence[dict[str, Any]]) -> lis
             "",
         ]
         return lines
-    lines += [
-        "The same theorem stated and proved in Coq (checked by `coqc`, standard library only; whether this "
-        "machine checked it is on [the certificates page](certificates.md)). Compare the statements:",
-        "",
-    ]
+    files = {file for file, _ in twins}
+    covers = sorted({str(e.get("covers") or "") for e in certificates if e["file"] in files} - {""})
+    checked = (
+        "(checked by `coqc`, standard library only; whether this machine checked it is on "
+        "[the certificates page](certificates.md))"
+    )
+    opening = (
+        f"Part of the theorem is stated and proved in Coq {checked}: {'; '.join(covers)}. Compare the statements:"
+        if covers
+        else f"The same theorem stated and proved in Coq {checked}. Compare the statements:"
+    )
+    lines += [opening, ""]
     for file, t in twins:  # where the file is in the project, so it reads the same in every output folder
         lines += [f"`{t['name']}` in `proofs/coq/{file}` (installed as `ropecheck/proofs/coq/{file}`):", "", "```coq"]
         lines += [str(t["coq_statement"] or "(statement not found in the file)"), "```", ""]
@@ -400,6 +407,8 @@ def render_certificates_markdown(
         if r is not None and r.error_line is not None:
             why = f"{entry['file']}:{r.error_line}: {r.error_message}" + (f"; {why}" if why else "")
         link = f"[`{entry['file']}`]({coq_href.rstrip('/')}/{entry['file']})"
+        if entry.get("covers"):
+            mirrors += f" (part: {entry['covers']})"
         lines.append(f"| {link} | {verdict} | {mirrors} | {why.replace('|', '/')} |")
     lines += ["", "Families with no certificate (SymPy only): "
               + ", ".join(f"`{f}`" for f in families if f not in covered) + ".", ""]  # fmt: skip
