@@ -248,7 +248,9 @@ def test_prove_certify_without_coqc_says_how_to_install_it(
 def test_the_abel_certificate_fails_without_its_minus_sign(tmp_path: Path) -> None:
     """The certificate's identity with the sign people drop (sum h_i e_i = +sum S_{i+1}(h_{i+1} - h_i)) fails."""
     text = (COQ_DIR / "long_term_decay.v").read_text(encoding="utf-8")
-    broken = text.replace("= copp (csum (fun i => cmul (partial e (S i))", "= (csum (fun i => cmul (partial e (S i))", 1)
+    broken = text.replace(
+        "= copp (csum (fun i => cmul (partial e (S i))", "= (csum (fun i => cmul (partial e (S i))", 1
+    )
     assert broken != text
     (tmp_path / "long_term_decay.v").write_text(broken, encoding="utf-8")
     (r,) = certify([tmp_path / "long_term_decay.v"])

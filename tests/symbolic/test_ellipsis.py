@@ -4,6 +4,7 @@ written-out sizes, REFUTED through a written-out size, never a reading the entri
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ropecheck.errors import ClaimLimitError
+from ropecheck.symbolic.audit.patterns import _block_linear
 from ropecheck.symbolic.audit.steps import audit_document
 from ropecheck.symbolic.readers.ellipsis import concrete_sizes, expand, find_patterns, layouts_for
 from ropecheck.symbolic.readers.latex_syntax import read_latex_side
+from ropecheck.symbolic.readers.latex_tree import BLOCK_MARK
 from ropecheck.symbolic.readers.scope import Definition, Scope
 
 d = sympy.Symbol("d")
@@ -105,7 +108,30 @@ def test_a_block_is_never_summed_as_if_it_were_the_whole_vector() -> None:
     for text in (r"u^T w", r"\langle u, w \rangle"):
         with pytest.raises(ClaimLimitError, match="every entry"):
             read_latex_side(text, scope=blocks)
-        assert read_latex_side(text, scope=Scope(symbols={"u": u, "w": w})) != 0  # the same text, whole vectors
+        whole = read_latex_side(text, scope=Scope(symbols={"u": u, "w": w}))  # the same text, whole vectors
+        assert whole != 0 and not whole.has(BLOCK_MARK)
+        # where every vector has one length: the block's share of the sum over the blocks, marked
+        marked = read_latex_side(text, scope=replace(blocks, block_sums=True))
+        assert sympy.expand(marked - BLOCK_MARK * whole) == 0
+
+
+def test_only_a_side_linear_in_the_sums_over_blocks_is_decided_block_by_block() -> None:
+    f, g = sympy.symbols("f g")
+    assert _block_linear(BLOCK_MARK * f + 3) and _block_linear(sympy.ImmutableMatrix([BLOCK_MARK * f, g]))
+    assert not _block_linear(BLOCK_MARK**2 * f)  # (sum F)(sum G) is not sum(F G)
+    assert not _block_linear(sympy.cos(BLOCK_MARK * f))  # cos(sum F) is not sum(cos F)
+    assert not _block_linear(BLOCK_MARK * f + sympy.Symbol("j"))  # a block index outside the sum
+
+
+def test_inner_products_for_every_size() -> None:
+    vectors = "$$x = (x_0, x_1, \\ldots, x_{d-1})$$\n\n$$y = (y_0, y_1, \\ldots, y_{d-1})$$\n\n"
+    got = _statuses(vectors + "$$x^T y + 1 = y^T x + 1$$\n\n$$(x^T y)^2 = x^T y \\cdot y^T x$$\n")
+    assert [(line, status) for line, status, _ in got] == [(5, "PROVED"), (7, "UNDECIDED")]
+    assert "not decided block by block" in got[1][2]
+    # two lengths in one document: the sums over the blocks may not run over the same blocks
+    halves = vectors + "$$u = (u_0, u_1, \\ldots, u_{d/2-1})$$\n\n$$x^T x + u^T u = u^T u + x^T x$$\n"
+    ((_, status, reason),) = _statuses(halves)
+    assert status == "UNDECIDED" and "every entry" in reason
 
 
 def _statuses(doc: str) -> list[tuple[int, str, str]]:

@@ -12,10 +12,11 @@ document is then audited again, once per reading, with every pattern written out
 A step that was UNREAD for its dots (or for a definition's) then gets: REFUTED where it is refuted
 at a concrete size (a counterexample at one size is one for a statement about every size); PROVED
 where it is proved at both sizes and for the generic block -- entry by entry for a symbolic j is
-every entry of every size at once (a product that sums over a whole vector, ``u^T v`` or an inner
-product, is not read as one block, so it is not decided this way); otherwise UNDECIDED, with what
-each reading gave. Where the document gives its size name a value (``d = 4``), the dots stay
-unread: a general statement and its example would be mixed.
+every entry of every size at once. A product that sums over a whole vector (``u^T v``, an inner
+product) is read as the sum over the blocks of the block's share (:data:`..readers.latex_tree.BLOCK_MARK`)
+only when every pattern has one length, and a step is decided so only when each side is linear in
+those sums; otherwise UNDECIDED, with what each reading gave. Where the document gives its size
+name a value (``d = 4``), the dots stay unread: a general statement and its example would be mixed.
 
 Design constraints: the audit itself is not changed; a reading is the same audit of another text,
 and the readings are matched step by step (same count, same lines) or not used.
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from ..readers.ellipsis import Found, concrete_sizes, expand, find_patterns, layouts_for
+from ..readers.latex_tree import BLOCK_MARK
 from ..readers.scope import Definition, Scope
 from .document import math_blocks
 
@@ -114,10 +116,43 @@ def read_with_patterns(
     generic = []
     if names:
         domains = {index: "natural"} | {n: "positive integer" for n in names}
+        # an inner product of blocks is their share of a sum over every block only when every vector and
+        # matrix has the same length: then all sums run over the same blocks
+        sums = len(_lengths(found)) == 1
         for layout in layouts_for(found):
-            scope = Scope(strict_products=True, generic_blocks=True, domains=domains)
+            scope = Scope(strict_products=True, generic_blocks=True, block_sums=sums, domains=domains)
             generic.append((layout, audit(written(layout=layout, index=index), scope)))
     return _merge(original, concrete, generic, index, found)
+
+
+def _lengths(found: list[Found]) -> list[sympy.Expr]:
+    """The distinct lengths of the vectors and the sizes of the matrices written with dots."""
+    out: list[sympy.Expr] = []
+    for f in found:
+        if f.kind in ("sum", "product"):
+            continue
+        size = f.block * (f.segments[0].last + 1) if f.kind == "diagonal" else sum(s.length for s in f.segments)
+        if not any(sympy.simplify(size - x) == 0 for x in out):
+            out.append(sympy.sympify(size))
+    return out
+
+
+def _block_linear(value: object) -> bool:
+    """Whether a side read block by block is a sum over the blocks that the block's share decides: at most
+    linear in :data:`BLOCK_MARK` (a product of two such sums is not the sum of the products; a function of one
+    is not the function's sum), and no block index outside it. A vector or matrix: each entry."""
+    if isinstance(value, sympy.MatrixBase):
+        return all(_block_linear(e) for e in value)
+    if not isinstance(value, sympy.Basic) or not value.has(BLOCK_MARK):
+        return True
+    try:
+        poly = sympy.Poly(sympy.expand(value), BLOCK_MARK)
+    except sympy.PolynomialError:
+        return False
+    if poly.degree() > 1 or any(c.has(BLOCK_MARK) for c in poly.all_coeffs()):
+        return False
+    constant = poly.all_coeffs()[-1] if poly.degree() == 1 else sympy.S.Zero
+    return not any(isinstance(x, sympy.Symbol) and x.name in _INDICES for x in constant.free_symbols)
 
 
 def _merge(
@@ -170,7 +205,9 @@ def _decided(
         c = at[0][1]
         why = "its dots written out (the pattern has a fixed number of entries)" + (f"; {c.reason}" if c.reason else "")
         return replace(c, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
-    proved = [(layout, g) for layout, g in blockwise if g.status == "PROVED"]
+    proved = [
+        (layout, g) for layout, g in blockwise if g.status == "PROVED" and _block_linear(g.lhs) and _block_linear(g.rhs)
+    ]
     if proved and len(at) >= 2 and all(c.status == "PROVED" for _, c in at):  # two sizes: lengths agree for every size
         layout, g = proved[0]
         where = " and ".join(_sizes_text(size) for size, _ in at)
@@ -178,7 +215,11 @@ def _decided(
             f"for every size: proved with each pattern read for a symbolic {j} (a vector or matrix as its block "
             f"{j}, {layout} layout; a sum or product over {j}), and with every entry written out at {where}"
         )
-        return replace(g, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
+        shown = {BLOCK_MARK: sympy.Symbol(f"sum_over_{j}")}
+        lhs, rhs = (x.xreplace(shown) if isinstance(x, sympy.Basic) else x for x in (g.lhs, g.rhs))
+        return replace(
+            g, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line, lhs=lhs, rhs=rhs
+        )
     read = [c for _, c in at if c.status != "UNREAD"] + [g for _, g in blockwise if g.status != "UNREAD"]
     if not read:
         c = at[0][1]
@@ -190,6 +231,8 @@ def _decided(
         f"as block {j} ({layout} layout): {g.status}" + (f" ({g.reason})" if g.reason else "")
         for layout, g in blockwise
     ]
+    if any(g.status == "PROVED" and not (_block_linear(g.lhs) and _block_linear(g.rhs)) for _, g in blockwise):
+        says.append("a product (or a function) of sums over the blocks is not decided block by block")
     base = read[0]
     return replace(
         base, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, status="UNDECIDED", method="none",

@@ -28,6 +28,7 @@ from .scope import DOMAINS, Definition, Scope, domain_key
 from .sympy_syntax import combine, rotation
 
 __all__ = [
+    "BLOCK_MARK",
     "BLOCK_SUM",
     "antlr_runtime_problem",
     "build",
@@ -180,7 +181,7 @@ class _Converter:
         if not expr.args:
             return expr
         if isinstance(expr, sympy.Mul):
-            product = functools.partial(times, blocks=scope.generic_blocks)
+            product = functools.partial(times, blocks=scope.generic_blocks, sums=scope.block_sums)
             factors = [conv(a) for a in expr.args]
             if scope.strict_products:
                 _check_vector_products(factors)
@@ -228,6 +229,8 @@ class _Converter:
 
 #: Why a product of one block's vectors to a number is not read.
 BLOCK_SUM = "a sum over every entry of a vector written with dots (an inner product): not decided for every size"
+#: Stands for "summed over every block" in front of a block's share of an inner product (``Scope.block_sums``).
+BLOCK_MARK = Symbol("ZQBLOCKSUM", real=True)
 
 _LATIN = re.compile(r"[A-Za-z](?:_\{.*\})?$")
 
@@ -243,14 +246,16 @@ def _check_vector_products(factors: list[Any]) -> None:
             )
 
 
-def times(a: Any, b: Any, *, blocks: bool = False) -> Any:
+def times(a: Any, b: Any, *, blocks: bool = False, sums: bool = False) -> Any:
     """``a * b``, matrices in this order; a shape mismatch is a ClaimParseError; a 1x1 product is a number.
 
     ``blocks``: the matrices are one block of longer ones, and a product to a number (which would sum
-    over one block only) is a ClaimLimitError.
+    over one block only) is a ClaimLimitError -- or, with ``sums``, :data:`BLOCK_MARK` times the block's share.
     """
     if blocks and isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.rows == 1 and b.cols == 1:
-        raise ClaimLimitError(BLOCK_SUM, "reading")
+        if not sums:
+            raise ClaimLimitError(BLOCK_SUM, "reading")
+        return BLOCK_MARK * times(a, b)
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.cols != b.rows:
         hint = " (a tuple is a column vector, with or without ^T; write \\langle u, v\\rangle for an inner product)"
         raise ClaimParseError(

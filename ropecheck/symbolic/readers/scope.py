@@ -366,7 +366,9 @@ class Scope:
 
     ``generic_blocks``: the vectors and matrices read are one block of longer ones (see
     :mod:`.ellipsis`), so a product that sums over their entries (``u^T v``, an inner product)
-    would sum over one block only and is not read.
+    would sum over one block only and is not read -- unless ``block_sums``: then it is read as
+    :data:`.latex_tree.BLOCK_MARK` times the block's share, and a caller that knows every vector has
+    the same length decides a step linear in the mark block by block.
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -380,6 +382,7 @@ class Scope:
     star_names: frozenset[str] = frozenset()
     star_reading: str = ""
     generic_blocks: bool = False
+    block_sums: bool = False
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
