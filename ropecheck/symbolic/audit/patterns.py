@@ -87,7 +87,7 @@ def read_with_patterns(
 
     ``audit(text, scope)`` audits another text of the document from ``scope``.
     """
-    blocks, _ = math_blocks(text, latex=latex)
+    blocks, lines = math_blocks(text, latex=latex)
     per_block = [(b, find_patterns(b.src.text)[0]) for b in blocks]
     per_block = [(b, f) for b, f in per_block if f]
     found = [f for _, fs in per_block for f in fs]
@@ -122,7 +122,11 @@ def read_with_patterns(
         for layout in layouts_for(found):
             scope = Scope(strict_products=True, generic_blocks=True, block_sums=sums, domains=domains)
             generic.append((layout, audit(written(layout=layout, index=index), scope)))
-    return _merge(original, concrete, generic, index, found)
+    by_line: dict[int, list[Found]] = {}
+    for b, fs in per_block:
+        for f in fs:
+            by_line.setdefault(lines.line(b.src.col(f.span[0])), []).append(f)
+    return _merge(original, concrete, generic, index, by_line)
 
 
 def _lengths(found: list[Found]) -> list[sympy.Expr]:
@@ -160,7 +164,7 @@ def _merge(
     concrete: list[tuple[dict[sympy.Symbol, int], AuditResult]],
     generic: list[tuple[str, AuditResult]],
     index: str,
-    found: list[Found],
+    by_line: dict[int, list[Found]],
 ) -> AuditResult:
     readings = [r for _, r in concrete] + [r for _, r in generic]
     keyed = [_by_place(r) for r in readings]
@@ -173,7 +177,7 @@ def _merge(
         at = [(size, keyed[n][place]) for n, (size, _) in enumerate(concrete)]
         blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
         steps[i] = _decided(s, at, blockwise, index)
-    definitions = [_definition(d, readings) for d in original.definitions]
+    definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
     return replace(original, steps=steps, definitions=definitions)
 
 
@@ -240,13 +244,18 @@ def _decided(
     )  # fmt: skip
 
 
-def _definition(d: AuditDefinition, readings: list[AuditResult]) -> AuditDefinition:
+def _definition(
+    d: AuditDefinition, readings: list[AuditResult], by_line: dict[int, list[Found]], index: str
+) -> AuditDefinition:
     """A definition unread for its dots, as a reading of its pattern read it (the generic one first: it
-    holds the pattern, not one size)."""
+    holds the pattern, not one size), with the pattern in words."""
     if not unread_for_dots(d.reason):
         return d
+    found = [f for line in range(d.line, d.line + 1 + d.tex.count("\n")) for f in by_line.get(line, [])]
     for r in readings[::-1]:
         for e in r.definitions:
-            if e.line == d.line and e.name == d.name and e.read:
-                return replace(e, tex=d.tex)
+            # a family R_m is the pattern R once read (its subscript a parameter)
+            same = e.name == d.name or (e.kind == d.kind == "pattern" and d.name.startswith(e.name.lstrip("\\") + "_"))
+            if e.line == d.line and same and e.read:
+                return replace(e, tex=d.tex, pattern="; ".join(f.describe(index) for f in found))
     return d

@@ -78,7 +78,9 @@ def _domains_line(result: AuditResult) -> str:
 def _definitions_line(result: AuditResult) -> list[str]:
     out = []
     for d in result.definitions:
-        if d.read:
+        if d.read and d.pattern:
+            out.append(f"  line {d.line}: {d.head} := {d.pattern} (written with dots, read as a pattern)")
+        elif d.read:
             domain = f", {d.domain}" if d.domain else ""
             out.append(f"  line {d.line}: {d.head} := {expr_text(d.body)}{domain}")
         else:

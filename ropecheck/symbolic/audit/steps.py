@@ -185,6 +185,7 @@ class AuditDefinition:
     domain: str = ""
     reason: str = ""
     params: tuple[str, ...] = ()
+    pattern: str = ""  # written with dots: the pattern read (``x_{j} for j = 0 … d - 1``)
 
     @property
     def read(self) -> bool:
@@ -211,6 +212,7 @@ class AuditDefinition:
             "read_as": expr_text(self.body) if self.body is not None else None,
             "domain": self.domain,
             "reason": self.reason,
+            "pattern": self.pattern or None,
         }
 
 

@@ -267,6 +267,22 @@ class Found:
     def size_names(self) -> set[str]:
         return {s.name for seg in self.segments for s in sympy.sympify(seg.last).free_symbols}
 
+    def describe(self, index: str = "j") -> str:
+        """The pattern in words: ``x_{j} for j = 0 … d - 1`` (each segment, block or term)."""
+        j = sympy.Symbol(index)
+        parts = []
+        for seg in self.segments:
+            entries = [seg.entry(r, j) for r in range(seg.period)]
+            if self.kind == "diagonal" and self.block == 2:
+                body = f"[[{entries[0]}, {entries[1]}], [{entries[2]}, {entries[3]}]]"
+            else:
+                body = entries[0] if len(entries) == 1 else "(" + ", ".join(entries) + ")"
+            parts.append(f"{body} for {index} = 0 … {sympy.latex(seg.last)}")
+        what = {"diagonal": "block-diagonal, block", "sum": "the sum of", "product": "the product of"}.get(
+            self.kind, ""
+        )
+        return (what + " " if what else "") + ", then ".join(parts)
+
 
 def _split_cells(body: str, sep: str) -> list[str]:
     """``body`` cut at ``sep`` outside braces and nested environments."""
