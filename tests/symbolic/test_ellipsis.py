@@ -191,3 +191,14 @@ def test_any_arrangement_of_entries_and_dots_reads_or_is_left_alone(items: list[
     for layout in layouts_for(found) if found else ["single"]:
         expand(text, found, layout=layout)
     assert all(0 <= f.span[0] < f.span[1] <= len(text) for f in found)
+
+
+def test_a_counterexample_at_a_symbolic_size_refutes_nothing() -> None:
+    # true for every even d; as a generic block the sum runs to d/2, which odd sizes make a fraction
+    doc = (
+        "$$\\theta_i = 10000^{-2i/d}$$\n\n"
+        "$$\\cos m\\theta_0 + \\cos m\\theta_1 + \\cdots + \\cos m\\theta_{d/2-1} + \\cos m\\theta_{d/2} = "
+        "\\cos m\\theta_0 + \\cos m\\theta_1 + \\cdots + \\cos m\\theta_{d/2-1} + \\cos \\frac{m}{10000}$$\n"
+    )
+    ((_, status, reason),) = _statuses(doc)
+    assert status in ("PROVED", "UNDECIDED") and "REFUTED" not in reason

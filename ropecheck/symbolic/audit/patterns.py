@@ -181,6 +181,12 @@ def _merge(
     return replace(original, steps=steps, definitions=definitions)
 
 
+def _generic_status(g: AuditStep) -> str:
+    """A step's verdict read as a generic block: a counterexample there need not be an instance of the
+    document (the size is any whole number there, odd ones too), so it refutes nothing."""
+    return "not proved (a counterexample at a symbolic size refutes nothing)" if g.status == "REFUTED" else g.status
+
+
 def _by_place(result: AuditResult) -> dict[tuple[int, int], AuditStep]:
     """The steps by where they are: their line, and their order among the steps of that line.
 
@@ -232,7 +238,7 @@ def _decided(
         return replace(s, reason=f"its dots read as a pattern; then: {c.reason}")
     says = [f"at {_sizes_text(size)}: {c.status}" for size, c in at]
     says += [
-        f"as block {j} ({layout} layout): {g.status}" + (f" ({g.reason})" if g.reason else "")
+        f"as block {j} ({layout} layout): {_generic_status(g)}" + (f" ({g.reason})" if g.reason else "")
         for layout, g in blockwise
     ]
     if any(g.status == "PROVED" and not (_block_linear(g.lhs) and _block_linear(g.rhs)) for _, g in blockwise):
