@@ -202,3 +202,10 @@ def test_a_counterexample_at_a_symbolic_size_refutes_nothing() -> None:
     )
     ((_, status, reason),) = _statuses(doc)
     assert status in ("PROVED", "UNDECIDED") and "REFUTED" not in reason
+
+
+def test_dots_left_unread_say_why() -> None:
+    ((_, status, reason),) = _statuses(r"$$(x_1, x_2^2, \ldots, x_d^d) = (y_1, y_2, \ldots, y_d)$$")
+    assert status == "UNREAD" and "fit no pattern" in reason  # the left side's entries differ by more
+    ((_, status, reason),) = _statuses("$$d = 4$$\n\n" r"$$x_0 + x_1 + \cdots + x_{d-1} = s$$")
+    assert status == "UNREAD" and "gives d a value" in reason

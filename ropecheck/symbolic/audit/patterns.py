@@ -93,14 +93,19 @@ def read_with_patterns(
     found = [f for _, fs in per_block for f in fs]
     texts = [b.src.text for b in blocks]
     if not found:
-        return original
+        return _explained(original, _NO_PATTERN)
     sizes = concrete_sizes(found)
     names = sorted({n for f in found for n in f.size_names()})
-    if not sizes or any(_size_given(texts, n) for n in names):
-        return original
+    given = [n for n in names if _size_given(texts, n)]
+    if given:
+        return _explained(
+            original, f"the document gives {given[0]} a value, so its dots are not read for every {given[0]}"
+        )
+    if not sizes:
+        return _explained(original, "its dots read as patterns, but no size from 8 to 24 writes every one of them out")
     index = next((x for x in _INDICES if not _letter_used(texts, x)), None)
     if index is None:
-        return original
+        return _explained(original, "no letter is left for the block index of its dots")
 
     def written(**how: object) -> str:
         out = text
@@ -127,6 +132,25 @@ def read_with_patterns(
         for f in fs:
             by_line.setdefault(lines.line(b.src.col(f.span[0])), []).append(f)
     return _merge(original, concrete, generic, index, by_line)
+
+
+_NO_PATTERN = (
+    "the entries around the dots fit no pattern (each the same entry but for subscripts that move by a "
+    "fixed step from one block to the next, and the last ones written after the dots)"
+)
+
+
+def _explained(result: AuditResult, why: str, read: frozenset[int] = frozenset()) -> AuditResult:
+    """``result`` with each step and definition still UNREAD for its dots saying why they were not read
+    (``read``: the lines where dots were read as a pattern, whose steps are left as they are)."""
+    steps = [replace(s, reason=f"{s.reason}; {why}")
+             if s.status == "UNREAD" and unread_for_dots(s.reason)
+             and not read & set(range(s.line, max(s.end_line, s.line) + 1)) else s
+             for s in result.steps]  # fmt: skip
+    definitions = [replace(d, reason=f"{d.reason}; {why}")
+                   if not d.read and unread_for_dots(d.reason) and d.line not in read else d
+                   for d in result.definitions]  # fmt: skip
+    return replace(result, steps=steps, definitions=definitions)
 
 
 def _lengths(found: list[Found]) -> list[sympy.Expr]:
@@ -178,7 +202,7 @@ def _merge(
         blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
         steps[i] = _decided(s, at, blockwise, index)
     definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
-    return replace(original, steps=steps, definitions=definitions)
+    return _explained(replace(original, steps=steps, definitions=definitions), _NO_PATTERN, frozenset(by_line))
 
 
 def _generic_status(g: AuditStep) -> str:
@@ -233,6 +257,8 @@ def _decided(
     read = [c for _, c in at if c.status != "UNREAD"] + [g for _, g in blockwise if g.status != "UNREAD"]
     if not read:
         c = at[0][1]
+        if unread_for_dots(s.reason) and unread_for_dots(c.reason):
+            return replace(s, reason=f"{s.reason}; some of its dots read as a pattern, others not: {_NO_PATTERN}")
         if not unread_for_dots(s.reason) or unread_for_dots(c.reason) or "could not be read" in c.reason:
             return s
         return replace(s, reason=f"its dots read as a pattern; then: {c.reason}")
