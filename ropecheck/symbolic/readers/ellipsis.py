@@ -31,12 +31,12 @@ for the arithmetic of subscripts.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
 
-from .latex_text import closing
+from .latex_text import closing, skip_group
 
 __all__ = ["LAYOUTS", "Found", "Segment", "concrete_sizes", "expand", "find_patterns", "has_ellipsis", "layouts_for"]
 
@@ -208,8 +208,6 @@ def _segment(heads_text: list[str], tails_text: list[str]) -> Segment | None:
     if not heads or not tails or None in heads or None in tails:
         return None
     for p in (1, 2):
-        if len(heads) % p or len(tails) % p:
-            continue
         found = _period(heads, tails, p)  # type: ignore[arg-type]
         if found is not None:
             return found
@@ -261,8 +259,6 @@ class Found:
     segments: list[Segment]
     span: tuple[int, int]
     block: int = 1
-    source: str = ""
-    notes: list[str] = field(default_factory=list)
 
     def size_names(self) -> set[str]:
         return {s.name for seg in self.segments for s in sympy.sympify(seg.last).free_symbols}
@@ -355,14 +351,14 @@ def _matrix(text: str, start: int) -> Found | None:
     grid = [_split_cells(r, "&") for r in rows]
     if all(len(r) == 1 for r in grid):
         segs = _segments([r[0] for r in grid])
-        return Found("vector", segs, span, source=text[span[0] : span[1]]) if segs else None
+        return Found("vector", segs, span) if segs else None
     if len(grid) == 1:
         segs = _segments(grid[0])
-        return Found("row", segs, span, source=text[span[0] : span[1]]) if segs else None
-    return _block_diagonal(grid, span, text[span[0] : span[1]])
+        return Found("row", segs, span) if segs else None
+    return _block_diagonal(grid, span)
 
 
-def _block_diagonal(grid: list[list[str]], span: tuple[int, int], source: str) -> Found | None:
+def _block_diagonal(grid: list[list[str]], span: tuple[int, int]) -> Found | None:
     """RoFormer's matrix: one row of dots, one column of dots, blocks on the diagonal and 0 elsewhere."""
     width = len(grid[0])
     if any(len(r) != width for r in grid):
@@ -386,7 +382,7 @@ def _block_diagonal(grid: list[list[str]], span: tuple[int, int], source: str) -
             continue
         found = _diagonal_of(cells, head_r, block)
         if found is not None:
-            return Found("diagonal", found, span, block=block, source=source)
+            return Found("diagonal", found, span, block=block)
     return None
 
 
@@ -408,7 +404,6 @@ def _diagonal_of(cells: list[list[str]], head: int, block: int) -> list[Segment]
     return [seg] if seg is not None else None
 
 
-_OPEN = {"(": ")", "[": "]"}
 _TRANSPOSED = re.compile(
     r"\s*\^\s*(?:T|\{\s*T\s*\}|\\top|\{\s*\\top\s*\}|\\intercal|\{\s*\\mathsf\s*\{?\s*T\s*\}?\s*\})"
 )
@@ -425,22 +420,10 @@ def _enclosing(text: str, pos: int) -> tuple[int, int] | None:
             if depth == 0:
                 if ch == "{":
                     return None
-                end = _close_of(text, i)
+                end = skip_group(text, i) - 1  # the closer's index; -2 when unclosed
                 return (i, end) if end > pos else None
             depth -= 1
     return None
-
-
-def _close_of(text: str, start: int) -> int:
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] in "([{" and text[i - 1 : i] != "\\":
-            depth += 1
-        elif text[i] in ")]}" and text[i - 1 : i] != "\\":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 def _list(text: str, pos: int) -> Found | None:
@@ -468,7 +451,7 @@ def _list(text: str, pos: int) -> Found | None:
     t = _TRANSPOSED.match(text, end)
     if t:
         end = t.end()
-    return Found("vector", segs, (a, end), source=text[a:end])
+    return Found("vector", segs, (a, end))
 
 
 _BREAK = re.compile(r"=|&|\\\\|,|;|<|>|\\(?:le|ge|leq|geq|approx|quad|qquad|neq|ne|sim)(?![A-Za-z])")
@@ -531,7 +514,7 @@ def _sum(text: str, pos: int, end: int) -> Found | None:
     if seg is None:
         return None
     span = (terms[k][0], terms[t][1])
-    return Found("sum", [seg], span, source=text[span[0] : span[1]])
+    return Found("sum", [seg], span)
 
 
 def _product(text: str, pos: int, end: int) -> Found | None:
@@ -560,7 +543,7 @@ def _product(text: str, pos: int, end: int) -> Found | None:
     if seg is None or seg.period != 1:
         return None
     span = (heads[0][0], tails[-1][1])
-    return Found("product", [seg], span, source=text[span[0] : span[1]])
+    return Found("product", [seg], span)
 
 
 def _matrix_around(text: str, pos: int) -> int | None:

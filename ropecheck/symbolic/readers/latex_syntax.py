@@ -52,9 +52,8 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .latex_text import Src, closing, skip_group, split_top, top_level
 from .latex_tree import (
-    BLOCK_MARK,
-    BLOCK_SUM,
     antlr_runtime_problem,
+    block_share,
     build,
     collapse,
     elementwise,
@@ -635,14 +634,12 @@ class _Reader:
             if len(parts) != 2:
                 raise src.error(f"an inner product has two sides, found {len(parts)}", m.start())
             a, b = (self.read(p, bound) for p in parts)
-            if self.scope.generic_blocks and isinstance(a, MatrixBase) and not self.scope.block_sums:
-                raise ClaimLimitError(BLOCK_SUM, "reading")
             try:
                 value = inner_product(a, b, self.scope.inner_product)
             except ValueError as exc:
                 raise src.error(str(exc), m.start()) from None
             if self.scope.generic_blocks and isinstance(a, MatrixBase):
-                value = BLOCK_MARK * value
+                value = block_share(value, sums=self.scope.block_sums)
             src = src.splice(m.start(), stop, self.placeholder(value))
 
     def part_calls(self, src: Src, bound: frozenset[str]) -> Src:

@@ -31,6 +31,7 @@ __all__ = [
     "BLOCK_MARK",
     "BLOCK_SUM",
     "antlr_runtime_problem",
+    "block_share",
     "build",
     "collapse",
     "elementwise",
@@ -253,9 +254,7 @@ def times(a: Any, b: Any, *, blocks: bool = False, sums: bool = False) -> Any:
     over one block only) is a ClaimLimitError -- or, with ``sums``, :data:`BLOCK_MARK` times the block's share.
     """
     if blocks and isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.rows == 1 and b.cols == 1:
-        if not sums:
-            raise ClaimLimitError(BLOCK_SUM, "reading")
-        return BLOCK_MARK * times(a, b)
+        return block_share(times(a, b), sums=sums)
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase) and a.cols != b.rows:
         hint = " (a tuple is a column vector, with or without ^T; write \\langle u, v\\rangle for an inner product)"
         raise ClaimParseError(
@@ -265,6 +264,14 @@ def times(a: Any, b: Any, *, blocks: bool = False, sums: bool = False) -> Any:
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
         return collapse(out)
     return out
+
+
+def block_share(value: Any, *, sums: bool) -> Any:
+    """A product of one block's vectors to a number (``u^T v``, an inner product): with ``sums``, the block's
+    share of the sum over every block (:data:`BLOCK_MARK` times it); else a ClaimLimitError."""
+    if not sums:
+        raise ClaimLimitError(BLOCK_SUM, "reading")
+    return BLOCK_MARK * value
 
 
 def _plus(a: Any, b: Any) -> Any:

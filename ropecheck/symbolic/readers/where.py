@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import ClaimParseError
-from .latex_text import Src, split_top
+from .latex_text import Src, split_top, top_level
 
 __all__ = ["Clause", "split_where"]
 
@@ -46,36 +46,22 @@ class Clause:
     value_column: int
 
 
-def _depth(text: str) -> list[int]:
-    depth, out = 0, []
-    for i, ch in enumerate(text):
-        if ch in "([{" and text[i - 1 : i] != "\\":
-            depth += 1
-        elif ch in ")]}" and text[i - 1 : i] != "\\":
-            depth -= 1
-        out.append(depth)
-    return out
-
-
 def _pieces(src: Src) -> list[Src]:
     """The clause cut at its separators (commas, semicolons, ``\\quad``, "and") outside brackets."""
-    parts = [src]
-    depth_of = lambda s: _depth(s.text)
+    depth = top_level(src.text)
     out: list[Src] = []
-    for part in parts:
-        depth = depth_of(part)
-        last = 0
-        for m in _APART.finditer(part.text):
-            if depth[m.start()] == 0:
-                out.append(part.slice(last, m.start()))
-                last = m.end()
-        out.append(part.slice(last, len(part.text)))
+    last = 0
+    for m in _APART.finditer(src.text):
+        if depth[m.start()] == 0:
+            out.append(src.slice(last, m.start()))
+            last = m.end()
+    out.append(src.slice(last, len(src.text)))
     return [q for p in out for q in split_top(p, ",", (("\\begin{", "\\end{"),))]
 
 
 def split_where(text: str) -> tuple[str, list[Clause]]:
     """The claim without its where-clause, and the clause's definitions (none when there is no clause)."""
-    depth = _depth(text)
+    depth = top_level(text)
     opener = next((m for m in _OPENS.finditer(text) if depth[m.start()] == 0 and "=" in text[m.end() :]), None)
     if opener is None or "=" not in text[: opener.start()]:
         return text, []
@@ -86,7 +72,8 @@ def split_where(text: str) -> tuple[str, list[Clause]]:
         body = piece.text
         if not _SPACING.sub(" ", body).strip(" .\t\n"):
             continue
-        eq = [m for m in re.finditer(r":=|(?<![<>!:\\])=", body) if _depth(body)[m.start()] == 0]
+        depth = top_level(body)
+        eq = [m for m in re.finditer(r":=|(?<![<>!:\\])=", body) if depth[m.start()] == 0]
         head = _SPACING.sub(" ", body[: eq[0].start()]).strip() if len(eq) == 1 else ""
         if len(eq) != 1 or not _NAME.fullmatch(head):
             raise ClaimParseError(
