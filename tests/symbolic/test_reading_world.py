@@ -29,9 +29,9 @@ CLAIMS = [
     ("text-label", r"\text{Rotated}[x_1; x_2] = 2 x_1", Verdict.UNDECIDED, "reading"),
     ("text-label-matrix", r"\text{Rot}\begin{bmatrix} u \\ v \end{bmatrix} = \begin{bmatrix} u \\ v \end{bmatrix}",
      Verdict.UNDECIDED, "reading"),
-    ("three-letters", r"pos + 1 = 1 + pos", Verdict.UNDECIDED, "reading"),
-    ("two-letters-subscript", r"PE_{(p,2j)} = \sin(w_j p)", Verdict.UNDECIDED, "reading"),
-    ("two-letters-call", r"PE(p) = \sin(p)", Verdict.UNDECIDED, "reading"),
+    ("three-letters", r"pos + 1 = 1 + pos", Verdict.PROVED, None),  # a name or p·o·s: true either way
+    ("two-letters-subscript", r"PE_{(p,2j)} = \sin(w_j p)", Verdict.REFUTED, None),  # false for a free PE or P·E
+    ("two-letters-call", r"PE(p) = PE(p) + 0", Verdict.PROVED, None),
     ("two-letters-product", r"qk = kq", Verdict.PROVED, None),
     ("i-index-same-both-ways", r"x_i b^{2*i/d} = x_i b^{2i/d}", Verdict.PROVED, None),
     ("i-index-verdicts-differ", r"\Im[i] x_i = x_i", Verdict.UNDECIDED, "reading"),
@@ -41,6 +41,24 @@ CLAIMS = [
     ("star-same-both-ways", r"q k^* = k q^*", Verdict.REFUTED, None),
     ("star-with-bar-is-conjugate", r"\Re[b^*] = \Re[\bar{b}] + 0 b^*", Verdict.PROVED, None),
     ("bar-stays-conjugate", r"\Re[\bar{b}] = \bar{b}", Verdict.REFUTED, None),
+    # glued letters: decided when the name reading and the product reading agree (they bound every other)
+    ("word-both-readings-prove",
+     r"\sin(w(pos+k)) = \sin(w\, pos)\cos(w k) + \cos(w\, pos)\sin(w k)", Verdict.PROVED, None),
+    ("word-both-readings-refute",
+     r"\sin(w(pos+k)) = \sin(w\, pos)\cos(w k) - \cos(w\, pos)\sin(w k)", Verdict.REFUTED, None),
+    ("word-readings-differ", r"pos = p\, o\, s", Verdict.UNDECIDED, "reading"),
+    ("word-with-i-letter", r"\Re[dim] = dim", Verdict.UNDECIDED, "reading"),
+    ("word-letter-complex", r"\bar{p} + pos = pos + \bar{p} + 0 \Im[pos]", Verdict.UNDECIDED, "reading"),
+    ("word-subscripted-name", r"PE_{(pos,2j)} + 1 = 1 + PE_{(pos,2j)}", Verdict.PROVED, None),
+    ("upright-word-subscript", r"\mathrm{PE}_{p} + 1 = 1 + \mathrm{PE}_{p}", Verdict.PROVED, None),
+    # a placeholder inside a subscript is named as written, the same on both sides
+    ("upright-inside-subscript",
+     r"\mathrm{foo} + v_{\mathrm{pos}+k} = v_{\mathrm{pos}+k} + \mathrm{foo}", Verdict.PROVED, None),
+    ("underbrace-label", r"\underbrace{\cos a\cos b}_{\text{first}} - \sin a\sin b = \cos(a+b)", Verdict.PROVED,
+     None),
+    ("underbrace-label-wrong", r"\underbrace{\cos a\cos b}_{\text{first}} + \sin a\sin b = \cos(a+b)",
+     Verdict.REFUTED, None),
+    ("underbrace-keeps-group", r"2\underbrace{a+b}_{x} = 2a + 2b", Verdict.PROVED, None),
 ]  # fmt: skip
 
 

@@ -29,7 +29,13 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
-from ..readers.latex_syntax import comma_pattern_key, normalize_latex, read_latex_side, trig_ambiguities
+from ..readers.latex_syntax import (
+    AmbiguousReading,
+    comma_pattern_key,
+    normalize_latex,
+    read_latex_side,
+    trig_ambiguities,
+)
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
@@ -442,13 +448,38 @@ _CONVENTION_NOTE = {
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
+_WORD_NOTES = {"name": "glued letters as one name (pos)", "product": "glued letters as a product (p o s)"}
+#: a side that is a name alone (``pos``, ``PE_{(pos,2i)}``, ``v_{pos}^{(i)}``, ``PE(x)``): the line may define it
+_BARE_NAME = re.compile(
+    r"^\s*(?:\\(?:mathrm|text|operatorname)\s*\{\s*[A-Za-z]+\s*\}|\\?[A-Za-z]+)\s*"
+    r"(?:_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9]))?\s*(?:\^\s*\{\s*\([^{}]*\)\s*\})?\s*"
+    r"(?:(?:\\left\s*)?\([^()]*(?:\\right\s*)?\))?\s*$"
+)
+
+
 def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
     """The distinct readings of a step (the first is the default), each with a note, or none and why.
 
     A trig argument without parentheses is read a person's way and the parser's way; an inner
     product of complex values in the real convention and the two others (on real values they
-    agree, and the readings collapse into one).
+    agree, and the readings collapse into one); glued letters (``pos``) as one name and as a
+    product of letters -- both must be read, or the step is not read with certainty.
     """
+    try:
+        return _readings_once(lhs, rhs, scope)
+    except AmbiguousReading as exc:
+        if exc.field != "word_reading" or scope.word_reading:
+            raise
+    out: list[tuple[str, Any, Any]] = []
+    for choice, note in _WORD_NOTES.items():
+        found, problem = _readings_once(lhs, rhs, replace(scope, word_reading=choice))
+        if not found:
+            raise ClaimLimitError(f"read with {note}, the step cannot be read ({problem})", "reading")
+        out += [(", ".join(filter(None, [note, n])), left, right) for n, left, right in found]
+    return out, ""
+
+
+def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
     out: list[tuple[str, Any, Any]] = []
     problem = ""
     ambiguous = bool(trig_ambiguities(lhs.text) or trig_ambiguities(rhs.text))
@@ -570,6 +601,17 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
+    glued = any(n.startswith(_WORD_NOTES["name"]) for n, _, _ in readings)
+    if (
+        glued
+        and all(r.status == "REFUTED" for r in results)
+        and (_BARE_NAME.match(lhs.text) or _BARE_NAME.match(rhs.text))
+    ):
+        why = (
+            f"{several}: REFUTED in every one, but a side is a name of glued letters alone, which this line "
+            "may define: not decided"
+        )
+        return Outcome("UNDECIDED", "none", why, None, results[0].lhs, results[0].rhs)
     for status in ("PROVED", "REFUTED"):
         if all(r.status == status for r in results):  # decided only when every reading gives it
             best = results[0]

@@ -248,6 +248,7 @@ def _parse_claim(
         "star_names": frozenset(star_only_names(text)) - set(stated),
         "i_reading": picked.get("i_reading", ""),
         "star_reading": picked.get("star_reading", ""),
+        "word_reading": picked.get("word_reading", ""),
     }
     check_ellipsis(text)
     used = _detect(text) if syntax == "auto" else syntax
@@ -392,8 +393,8 @@ def _readings(text: str, domains: Mapping[str, str] | None) -> list[str]:
     return notes
 
 
-#: at most this many readings of one claim are decided (two choices of two readings each)
-_MAX_READINGS = 4
+#: at most this many readings of one claim are decided (three choices of two readings each)
+_MAX_READINGS = 8
 
 
 def _decided(text: str, syntax: Syntax, domains: Mapping[str, str] | None = None) -> ClaimResult:
@@ -407,9 +408,16 @@ def _decided(text: str, syntax: Syntax, domains: Mapping[str, str] | None = None
         choices = pending.pop(0)
         try:
             result = _decided_once(text, syntax, domains, choices)
+        except ClaimParseError as exc:
+            if not choices:
+                raise
+            # one reading of two cannot be read: the claim is not read with certainty
+            said = ", ".join(words[f][v] for f, v in sorted(choices.items()))
+            used = syntax if syntax != "auto" else _detect(text)
+            result = _limited(text, used, "reading", f"read with {said}, it cannot be read: {exc}", t0)
         except AmbiguousReading as exc:
             if exc.field in choices or len(results) + len(pending) + len(exc.choices) > _MAX_READINGS:
-                raise  # pragma: no cover - each reading is chosen once, and there are two at most
+                raise  # pragma: no cover - each reading is chosen once, and there are three at most
             pending.extend({**choices, exc.field: value} for value in exc.choices)
             words[exc.field] = exc.choices
             continue

@@ -191,6 +191,31 @@ _OPERAND_BEFORE = re.compile(
 )
 
 
+_UPRIGHT_THEN_SUBSCRIPT = re.compile(
+    r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*(?!ZQ)([A-Za-z]{2,})\s*\}\s*_\s*(?=\{|[A-Za-z0-9])"
+)
+_UPRIGHT_WRAP = re.compile(r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*([A-Za-z]+)\s*\}")
+
+
+def _upright_subscripted(src: Src, symbol: Any) -> Src:
+    """``\\mathrm{PE}_{(pos,2i)}``: an upright word with a subscript is one name, its subscript as written."""
+    pos = 0
+    while True:
+        m = _UPRIGHT_THEN_SUBSCRIPT.search(src.text, pos)
+        if not m:
+            return src
+        if src.text[m.end()] == "{":
+            end = skip_group(src.text, m.end())
+            if end < 0:  # pragma: no cover - brackets were checked
+                return src
+            sub = src.text[m.end() + 1 : end - 1]
+        else:
+            end, sub = m.end() + 1, src.text[m.end()]
+        sub = re.sub(r"\s+", "", _UPRIGHT_WRAP.sub(lambda w: w.group(1), sub))
+        src = src.splice(m.start(), end, symbol(f"{m.group(1)}_{{{sub}}}"))
+        pos = m.start() + 1
+
+
 class AmbiguousReading(ClaimLimitError):
     """Notation with two readings and no reading chosen (:class:`~.scope.Scope`): ``field`` is the Scope
     field that picks one, ``choices`` its values, ``described`` each reading in words."""
@@ -224,7 +249,29 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
     src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
     src = src.sub(_PRIME_COMMAND, lambda m: "'")
-    return src
+    return _drop_braces(src)
+
+
+_BRACE = re.compile(r"\\(?:underbrace|overbrace)\s*(?=\{)")
+
+
+def _drop_braces(src: Src) -> Src:
+    """``\\underbrace{X}_{\\text{label}}`` (and ``\\overbrace{X}^{...}``) is X: the label annotates, it is not math."""
+    while True:
+        m = _BRACE.search(src.text)
+        if not m:
+            return src
+        end = skip_group(src.text, m.end())
+        if end < 0:
+            return src  # unbalanced: the bracket check says where
+        label = re.match(r"\s*[_^]\s*", src.text[end:])
+        stop = end
+        if label:
+            at = end + label.end()
+            stop = skip_group(src.text, at) if src.text[at : at + 1] == "{" else at + 1
+            if stop < 0:
+                return src
+        src = src.splice(end, stop, " ").splice(m.start(), m.end(), " ")  # the group stays a group
 
 
 def _check_upright(src: Src, scope: Scope) -> None:
@@ -267,9 +314,21 @@ def _differentials(src: Src) -> Src:
     )
 
 
-def _check_glued(src: Src, scope: Scope) -> None:
-    """A run of letters that spells a function name without its backslash (``sinacosb``, ``isin``)
-    reads as a product of letters or as the function: not read with certainty, so not decided."""
+_WORD_CHOICES = {"name": "glued letters one name (pos)", "product": "glued letters a product (p·o·s)"}
+
+
+def _glued(src: Src, scope: Scope) -> Src:
+    """Glued letters, read as the scope's ``word_reading`` picks.
+
+    A run that spells a function name without its backslash (``sinacosb``, ``isin``) is not read
+    with certainty (:class:`ClaimLimitError`). A word (``pos``, ``Attention``, ``PE_{...}``) is one
+    name or a product of as many letters: :class:`AmbiguousReading` until ``word_reading`` picks
+    ``"name"`` (the word as if written ``\\mathrm{pos}``) or ``"product"`` (``p o s``). Only where
+    the two readings bound every other one: the product of the letters is a real number (no ``i``
+    among them, no letter or word the document defines, none declared complex), so a step proved
+    with the word a free name holds for any value of it, and a counterexample to the product is
+    one to every reading. Otherwise the word is not read with certainty.
+    """
     text = _COMMAND_ARGUMENT.sub(lambda m: " " * len(m.group(0)), src.text)
     for m in _GLUED.finditer(text):
         if m.group(0) in scope.functions:
@@ -280,28 +339,40 @@ def _check_glued(src: Src, scope: Scope) -> None:
             "reading",
             src.col(m.start()),
         )
-    for m in _WORD.finditer(text):
-        if m.group(0) in scope.functions:
-            continue
-        raise ClaimLimitError(
-            f"{m.group(0)!r} reads as a word or as a product of {len(m.group(0))} symbols: not read with certainty; "
-            f"write \\mathrm{{{m.group(0)}}} for a name, or separate the factors",
-            "reading",
-            src.col(m.start()),
+    words = [m for rx in (_WORD, _SHORT_WORD) for m in rx.finditer(text)]
+    words = sorted((m for m in words if m.group(0) not in scope.functions and m.group(0) not in ("Re", "Im")),
+                   key=lambda m: m.start())  # fmt: skip
+    if not words:
+        return src
+    unbounded = [m for m in words if not _bounded_word(m.group(0), scope)]
+    if unbounded or scope.word_reading not in _WORD_CHOICES:
+        first = (unbounded or words)[0]
+        word = first.group(0)
+        message = (
+            f"{word!r} reads as a {'word' if len(word) > 3 else 'name'} or as a product of {len(word)} symbols: "
+            f"not read with certainty; write \\mathrm{{{word}}} for a name, or separate the factors"
+            + (f" ({' '.join(word)})" if len(word) <= 3 else "")
         )
-    for m in _SHORT_WORD.finditer(text):
+        if unbounded:
+            raise ClaimLimitError(message, "reading", src.col(first.start()))
+        raise AmbiguousReading(message, "word_reading", _WORD_CHOICES, src.col(first.start()))
+    for m in reversed(words):
         word = m.group(0)
-        if word in scope.functions or word in ("Re", "Im"):
-            continue
-        raise ClaimLimitError(
-            f"{word!r} reads as a name or as a product of {len(word)} symbols: not read with certainty; "
-            f"write \\mathrm{{{word}}} for a name, or separate the factors ({' '.join(word)})",
-            "reading",
-            src.col(m.start()),
-        )
+        written = r"\mathrm{" + word + "}" if scope.word_reading == "name" else " " + " ".join(word) + " "
+        src = src.splice(m.start(), m.end(), written)
+    return src
+
+
+def _bounded_word(word: str, scope: Scope) -> bool:
+    """Whether the name and product readings of ``word`` bound every reading of it (see :func:`_glued`)."""
+    if "i" in word or scope.defines(word):
+        return False
+    return all(not scope.defines(ch) and scope.domains.get(ch, "real") != "complex" for ch in word)
 
 
 _I_CHOICES = {"unit": "i the imaginary unit", "index": "i a real index"}
+#: ``v^{(i)}``: a label (see ``_LABEL``), whose ``i`` names an entry, never the imaginary unit
+_LABEL_SPAN = re.compile(r"\^\s*\{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}")
 _SUBSCRIPT_SPAN = re.compile(r"_\s*(?:\{|\\[A-Za-z]+|[A-Za-z0-9])")
 _EXPONENT_OF_E = re.compile(r"\\mathit\{" + _EULER_NAME + r"\}\s*\^\s*(?:\{|[A-Za-z0-9])|\\exp\s*(?:\\left\s*)?[({]")
 
@@ -325,7 +396,7 @@ def _imaginary(src: Src, scope: Scope, bound: frozenset[str]) -> tuple[Src, froz
     text = src.text
     if not scope.index_i or "i" in bound or re.search(r"\\(?:sum|prod)\s*_\s*\{?\s*i(?![A-Za-z])", text):
         return src, bound
-    masked = _spans(text, _COMMAND_ARGUMENT) + _spans(text, _SUBSCRIPT_SPAN)
+    masked = _spans(text, _COMMAND_ARGUMENT) + _spans(text, _SUBSCRIPT_SPAN) + _spans(text, _LABEL_SPAN)
     exponents = _spans(text, _EXPONENT_OF_E)
     unit: list[int] = []
     bare: list[int] = []
@@ -712,6 +783,7 @@ class _Reader:
             return self.placeholder(value)
 
         src = src.sub(_SET_NAME, lambda m: symbol(_set_name(m)))
+        src = _upright_subscripted(src, symbol)
         src = src.sub(_SUBSCRIPT_WORD, lambda m: symbol(m.group(1).lstrip("\\") + "_" + (m.group(2) or m.group(3))))
         part = re.search(r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?:Re|Im)\s*\}", src.text)
         if part:  # a real or imaginary part without its argument in brackets: which factors it takes is unclear
@@ -966,8 +1038,8 @@ def read_latex_side(
     src = _normalize(src)
     _check(src, scope)
     _check_upright(src, scope)
-    src = _differentials(_plain_functions(src))
-    _check_glued(src, scope)
+    src = _glued(_plain_functions(src), scope)  # before d x is read: `dim` is a word, not d times `im`
+    src = _differentials(src)
     src, bound = _imaginary(src, scope, bound)
     if narrow:
         src, _ = _trig_arguments(src)

@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 _TRANSPOSE, _HERMITIAN = Symbol("ZQMKT"), Symbol("ZQMKH")
+#: a placeholder inside a name (``v_{\mathrm{pos}+k}`` parses as the symbol ``v_{ZQPHa + k}``)
+_PLACEHOLDER_IN_NAME = re.compile(r"ZQPH[a-z]+")
 
 
 #: SymPy's parse of each text read so far (parsing is 90% of reading; a document repeats its pieces).
@@ -130,6 +132,11 @@ def build(tree: Any, values: Mapping[str, Any], scope: Scope, bound: frozenset[s
     return _Converter(values, scope, bound).convert(tree)
 
 
+def _name_text(value: Any) -> str:
+    """How a piece stands inside a name: a symbol by its name, anything else as SymPy prints it."""
+    return value.name if isinstance(value, Symbol) else sympy.sstr(value)
+
+
 class _Converter:
     def __init__(self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str]) -> None:
         self.values, self.scope, self.bound = values, scope, bound
@@ -143,6 +150,9 @@ class _Converter:
                 return expr
             if name in self.values:
                 return self.values[name]
+            if _PLACEHOLDER_IN_NAME.search(name):  # the name as written: placeholders are numbered per piece
+                name = _PLACEHOLDER_IN_NAME.sub(lambda m: _name_text(self.values.get(m.group(0), m.group(0))), name)
+                expr = Symbol(name)
             if name in ("ZQMKT", "ZQMKH", "ZQMKC", "ZQMKP"):
                 return Symbol(name)
             if name in scope.symbols:

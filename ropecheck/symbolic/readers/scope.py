@@ -362,7 +362,8 @@ class Scope:
     outside an exponent of e is the imaginary unit or that index -- ``i_reading`` picks ``"unit"`` or
     ``"index"``. ``star_names`` are the names written ``b^*`` and never conjugated otherwise
     (``\\bar b``, ``b^\\dagger``): the conjugate of a complex b, or a separate real name (``b^*``,
-    "the optimal b") -- ``star_reading`` picks ``"conjugate"`` or ``"name"``.
+    "the optimal b") -- ``star_reading`` picks ``"conjugate"`` or ``"name"``. Glued letters (``pos``,
+    ``PE_{...}``) are one name or a product of letters -- ``word_reading`` picks ``"name"`` or ``"product"``.
 
     ``generic_blocks``: the vectors and matrices read are one block of longer ones (see
     :mod:`.ellipsis`), so a product that sums over their entries (``u^T v``, an inner product)
@@ -381,6 +382,7 @@ class Scope:
     i_reading: str = ""
     star_names: frozenset[str] = frozenset()
     star_reading: str = ""
+    word_reading: str = ""
     generic_blocks: bool = False
     block_sums: bool = False
 
