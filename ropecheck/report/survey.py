@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..survey.discover import discover, transformers_version
 from ..survey.expected import compare, load_expected
-from ..survey.render import cells, render_pages
+from ..survey.render import cells, page_path, render_pages
 from ..survey.run import DEFAULT_MAX_POSITION, run_survey
 from ..verify.model import DEFAULT_DTYPES
 from .model import Page, Row, Section
@@ -59,7 +59,7 @@ def collect_survey(progress: Callable[[str], None]) -> Section:
     for r in results:
         if r.status != "driven":
             verdict = "SKIP" if r.status == "skip" else "FAIL"
-            section.rows.append(Row(r.name, verdict, "SKIP", r.reason, link=f"survey/families/{r.name}.md"))
+            section.rows.append(Row(r.name, verdict, "SKIP", r.reason, link=f"survey/{page_path(r)}"))
             continue
         for dt in DEFAULT_DTYPES:
             found_here = {k: v for k, v in actual[r.name].items() if k.endswith(f"/{dt}") and v}
@@ -73,7 +73,7 @@ def collect_survey(progress: Callable[[str], None]) -> Section:
             evidence = (
                 "conforms" if not found_here else "; ".join(f"{k}: {', '.join(v)}" for k, v in found_here.items())
             )
-            section.rows.append(Row(f"{r.name} / {dt}", verdict, want, evidence, link=f"survey/families/{r.name}.md"))
+            section.rows.append(Row(f"{r.name} / {dt}", verdict, want, evidence, link=f"survey/{page_path(r)}"))
     pages = render_pages(
         results,
         dtypes=DEFAULT_DTYPES,

@@ -9,10 +9,10 @@ protocol, :mod:`.run` verifies them (in workers, each verdict at arm's length),
 """
 
 from .discover import Family, Registry, discover, installed_registry, transformers_version
-from .drive import MODES, Driven, NotDriven, code_path, prepare
+from .drive import MODES, Driven, NotDriven, code_path, prepare, prepare_class
 from .expected import EXPECTED_PATH, Expected, Mismatch, compare, load_expected
 from .render import cells, counts, render_family, render_index, render_pages, survey_data
-from .run import DEFAULT_MAX_POSITION, FamilyResult, Verdict, run_family, run_survey
+from .run import DEFAULT_MAX_POSITION, FamilyResult, Verdict, run_family, run_survey, run_units
 
 __all__ = [
     "DEFAULT_MAX_POSITION",
@@ -34,11 +34,13 @@ __all__ = [
     "installed_registry",
     "load_expected",
     "prepare",
+    "prepare_class",
     "render_family",
     "render_index",
     "render_pages",
     "run_family",
     "run_survey",
+    "run_units",
     "survey_data",
     "transformers_version",
 ]

@@ -39,7 +39,7 @@ from ..spec import RopeSpec
 from ..verify.identify import identify
 from .discover import Family
 
-__all__ = ["MODES", "Driven", "NotDriven", "code_path", "prepare"]
+__all__ = ["MODES", "Driven", "NotDriven", "code_path", "prepare", "prepare_class"]
 
 #: How the module is run: built in float32, or cast with ``module.to(dtype)``.
 MODES = ("fp32", "cast")
@@ -293,6 +293,94 @@ def prepare(family: Family) -> list[Driven]:
     raise NotDriven("; ".join(dict.fromkeys(errors)))
 
 
+def _configs(top: Any, depth: int = 3) -> list[tuple[str, Any]]:
+    """Every config a composite config holds, with its path (``thinker_config.text_config``), top first."""
+    out: list[tuple[str, Any]] = [("", top)]
+    seen = {id(top)}
+    frontier: list[tuple[str, Any]] = [("", top)]
+    for _ in range(depth):
+        nxt = []
+        for path, cfg in frontier:
+            for key in sorted(getattr(cfg, "sub_configs", None) or {}):
+                sub = getattr(cfg, key, None)
+                if sub is None or id(sub) in seen or not hasattr(sub, "to_dict"):
+                    continue
+                seen.add(id(sub))
+                nxt.append((f"{path}.{key}" if path else key, sub))
+        out += nxt
+        frontier = nxt
+    return out
+
+
+def _config_annotation(cls: Any) -> str:
+    """The config class a rotary class's ``__init__`` says it takes (``config: Qwen3OmniMoeTalkerTextConfig``)."""
+    try:
+        param = inspect.signature(cls.__init__).parameters.get("config")
+    except (TypeError, ValueError):
+        return ""
+    if param is None or param.annotation is inspect.Parameter.empty:
+        return ""
+    a = param.annotation
+    return (a if isinstance(a, str) else getattr(a, "__name__", "")).strip("'\"").split(".")[-1]
+
+
+def _is_vision(cls_name: str) -> bool:
+    return "Text" not in cls_name and any(w in cls_name for w in _NOT_TEXT)
+
+
+def prepare_class(family: Family, cls_name: str) -> list[Driven]:
+    """One rotary class of the family, driven from the config that builds it (the top config, its text
+    config, or any sub-config: a talker's, a code-to-wave decoder's, a vision encoder's), with the module's
+    apply functions. Raises :class:`NotDriven` with every reason met."""
+    try:
+        modeling = importlib.import_module(family.module)
+        top = getattr(importlib.import_module(family.config_module), family.config_class)()
+    except Exception as exc:  # the family's own code failed: the reason of the skip
+        raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
+    text = _text_config(top)
+    configs = [("", text)] + [(k, c) for k, c in _configs(top) if c is not text]
+    wanted = _config_annotation(getattr(modeling, cls_name, None))
+    own = [(k, c) for k, c in configs if type(c).__name__ == wanted]
+    if wanted and not own:
+        raise NotDriven(f"{cls_name} is built from a {wanted}, which the family's default config does not hold")
+    errors: list[str] = []
+    if own:  # the config its __init__ names first; the others only if that one cannot build it
+        try:
+            return _drive_class(family, modeling, cls_name, own, errors)
+        except NotDriven:
+            pass
+        why = errors[0] if errors else ""
+        others = [(k, c) for k, c in configs if (k, c) not in own]
+        drivens = _drive_class(family, modeling, cls_name, others, errors)
+        for d in drivens:
+            d.notes = (f"{cls_name}.__init__ names a {wanted}, whose default cannot build it ({why})", *d.notes)
+        return drivens
+    return _drive_class(family, modeling, cls_name, configs, errors)
+
+
+def _drive_class(
+    family: Family, modeling: Any, cls_name: str, configs: list[tuple[str, Any]], errors: list[str]
+) -> list[Driven]:
+    """``cls_name`` driven from the first of ``configs`` that builds it; else :class:`NotDriven` with ``errors``."""
+    if _is_vision(cls_name):
+        found = _vision_drivens(family, modeling, configs, [cls_name], errors)
+        if found is not None:
+            return found
+        raise NotDriven("; ".join([f"vision rotary embedding (2-D positions) {cls_name}", *dict.fromkeys(errors)]))
+    for key, config in configs:
+        params = getattr(config, "rope_parameters", None) or {}
+        flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
+        axes = max((len(p["mrope_section"]) for p in flat if isinstance(p, dict) and p.get("mrope_section")), default=0)
+        apply_names = _apply_candidates(family, config)
+        drivens = _try(modeling, config, [cls_name], apply_names, errors, axes)
+        if drivens is not None:
+            if key:
+                for d in drivens:
+                    d.notes = (f"driven from the {key} sub-config", *d.notes)
+            return drivens
+    raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no config of the family builds {cls_name}")
+
+
 def _check_shape(run: Callable[..., Any], rope: Any, head_dim: int, positions: Any, fn_name: str) -> None:
     """``run(rope, q, positions)`` on a small q returns q's shape, or the family cannot be driven this way."""
     import torch  # heavy: imported when used
@@ -338,11 +426,22 @@ def _prepare_vision(family: Family) -> list[Driven]:
     ]
     if "vision" in type(top).__name__.lower():
         subs.insert(0, ("", top))
+    errors: list[str] = []
+    found = _vision_drivens(family, modeling, subs, list(family.rotary_classes), errors)
+    if found is not None:
+        return found
+    raise NotDriven("; ".join([only, *dict.fromkeys(errors)]))
+
+
+def _vision_drivens(
+    family: Family, modeling: Any, configs: list[tuple[str, Any]], classes: list[str], errors: list[str]
+) -> list[Driven] | None:
+    """The first of ``classes`` driven as a 2-D axial vision rotary from the first of ``configs`` the reader
+    has a pair -> axis table for, with the module's vision apply function (else its plain one); else None."""
     fns = [f for f in family.apply_functions if "vision" in f] + [
         f for f in family.apply_functions if f == "apply_rotary_pos_emb"
     ]
-    errors: list[str] = []
-    for key, config in subs:
+    for key, config in configs:
         try:
             spec = RopeSpec.from_hf_config(_config_dict(config), config_key=".")
         except RopeCheckError as exc:
@@ -351,13 +450,13 @@ def _prepare_vision(family: Family) -> list[Driven]:
         if spec.axes is None or len(spec.axes.axes) != 2:
             errors.append(f"the reader knows no 2-D axial layout for model_type {config.model_type!r}")
             continue
-        for cls_name in family.rotary_classes:
+        for cls_name in classes:
             for fn_name in fns:
                 try:
                     return [_drive_vision(modeling, config, spec, cls_name, fn_name, key)]
                 except Exception as exc:
                     errors.append(f"{cls_name} + {fn_name}: {type(exc).__name__}: {exc}")
-    raise NotDriven("; ".join([only, *dict.fromkeys(errors)]))
+    return None
 
 
 def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_name: str, key: str) -> Driven:

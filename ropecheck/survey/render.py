@@ -19,7 +19,12 @@ from ..verify.render import render_markdown
 from .expected import Expected, Mismatch
 from .run import FamilyResult
 
-__all__ = ["cells", "counts", "render_family", "render_index", "render_pages", "survey_data"]
+__all__ = ["cells", "counts", "page_path", "render_family", "render_index", "render_pages", "survey_data"]
+
+
+def page_path(result: FamilyResult) -> str:
+    """``families/llama4.md``; another rotary class: ``families/llama4.Llama4VisionRotaryEmbedding.md``."""
+    return f"families/{result.name.replace('/', '.')}.md"
 
 
 def cells(result: FamilyResult, dtypes: Sequence[str]) -> dict[str, list[str]]:
@@ -104,6 +109,7 @@ def survey_data(
         ],
         "families": [
             {
+                "name": r.name,
                 **r.family.to_dict(),
                 "status": r.status,
                 "reason": r.reason or None,
@@ -171,7 +177,7 @@ def render_index(
         "|---|---|" + "---|" * len(dtypes),
     ]
     for r in results:
-        name = f"[`{r.name}`](families/{r.name}.md)" if links else f"`{r.name}`"
+        name = f"[`{r.name}`]({page_path(r)})" if links else f"`{r.name}`"
         impl = f"`{r.code_path}`" if r.code_path else "-"
         row = [_cell_text(r, dt) for dt in dtypes]
         if r.status != "driven":
@@ -204,7 +210,7 @@ def render_index(
 def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expected) -> str:
     """One family's page: what was driven, the spec per layer type, each verdict's findings and its detail."""
     f = result.family
-    lines = [f"# `{f.model_type}`", "", f"- modeling module: `{f.module}`", f"- config: `{f.config_class}`"]
+    lines = [f"# `{result.name}`", "", f"- modeling module: `{f.module}`", f"- config: `{f.config_class}`"]
     if f.components:
         lines.append(f"- components (sub-configs): {', '.join(f'`{c}`' for c in f.components)}")
     lines.append(f"- rotary classes in the module: {', '.join(f'`{c}`' for c in f.rotary_classes) or 'none'}")
@@ -226,7 +232,7 @@ def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expecte
                 row.append("-")
                 continue
             labels = v.labels(dt)
-            known = set(expected.labels(f.model_type, f"{v.key}/{dt}"))
+            known = set(expected.labels(result.name, f"{v.key}/{dt}"))
             row.append(", ".join(f"{lb}{'' if lb in known else ' (new)'}" for lb in labels) if labels else "PASS")
         lines.append(f"| {v.key} | " + " | ".join(row) + " |")
     for v in result.verdicts:
@@ -264,5 +270,5 @@ def render_pages(
         "survey.json": json.dumps(round_floats(data, 6), indent=2) + "\n",
     }
     for r in results:
-        files[f"families/{r.name}.md"] = render_family(r, dtypes, expected)
+        files[page_path(r)] = render_family(r, dtypes, expected)
     return files

@@ -25,9 +25,9 @@ from ..errors import RopeCheckError
 from ..verify.model import VerifyReport
 from ..verify.supervise import Loaded, verify_isolated
 from .discover import Family
-from .drive import MODES, Driven, NotDriven, code_path, prepare
+from .drive import MODES, Driven, NotDriven, code_path, prepare, prepare_class
 
-__all__ = ["DEFAULT_MAX_POSITION", "FamilyResult", "Verdict", "run_family", "run_survey"]
+__all__ = ["DEFAULT_MAX_POSITION", "FamilyResult", "Verdict", "run_family", "run_survey", "run_units"]
 
 #: The valid range of every verdict (positions 0..N-1): the adapters' order of magnitude, and what
 #: keeps ~200 families x 2 modes under a few minutes on two cores.
@@ -67,10 +67,13 @@ class FamilyResult:
     specs: dict[str, str] = field(default_factory=dict)  # layer type ("" for one) -> spec in words
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: "" for the class the family is known by (its text rotary); the class's name for each other one
+    unit: str = ""
 
     @property
     def name(self) -> str:
-        return self.family.model_type
+        """``llama4`` for the family's own row, ``llama4/Llama4VisionRotaryEmbedding`` for another class's."""
+        return f"{self.family.model_type}/{self.unit}" if self.unit else self.family.model_type
 
     def labels(self, dtype: str) -> dict[str, list[str]]:
         """verdict key (``mode[/layer type]``) -> the dtype's finding labels (empty: PASS)."""
@@ -90,6 +93,44 @@ def run_family(
         drivens = prepare(family)
     except NotDriven as exc:
         return FamilyResult(family, "skip", reason=str(exc), seconds=time.perf_counter() - t0)
+    return _verified(family, drivens, "", t0, dtypes=dtypes, max_position=max_position, timeout=timeout)
+
+
+def run_units(
+    family: Family, *, dtypes: Sequence[str], max_position: int, timeout: float | None = 120.0
+) -> list[FamilyResult]:
+    """The family's own row (:func:`run_family`), then one row for every other rotary class the module defines,
+    each driven from the config that builds it (:func:`~.drive.prepare_class`)."""
+    first = run_family(family, dtypes=dtypes, max_position=max_position, timeout=timeout)
+    out = [first]
+    for cls in family.rotary_classes:
+        if first.status == "driven" and cls == first.rotary_class:
+            continue
+        t0 = time.perf_counter()
+        try:
+            drivens = prepare_class(family, cls)
+        except NotDriven as exc:
+            out.append(FamilyResult(family, "skip", reason=str(exc), rotary_class=cls, unit=cls,
+                                    seconds=time.perf_counter() - t0))  # fmt: skip
+            continue
+        except Exception as exc:  # the family's own code failed in a way prepare_class did not foresee
+            out.append(FamilyResult(family, "error", reason=f"{type(exc).__name__}: {exc}", rotary_class=cls, unit=cls))
+            continue
+        out.append(_verified(family, drivens, cls, t0, dtypes=dtypes, max_position=max_position, timeout=timeout))
+    return out
+
+
+def _verified(
+    family: Family,
+    drivens: list[Driven],
+    unit: str,
+    t0: float,
+    *,
+    dtypes: Sequence[str],
+    max_position: int,
+    timeout: float | None,
+) -> FamilyResult:
+    """Each layer type of ``drivens`` verified both ways, in children."""
     first = drivens[0]
     result = FamilyResult(
         family,
@@ -99,6 +140,7 @@ def run_family(
         code_path=code_path(family, first),
         specs={d.layer_type: d.spec.describe() for d in drivens},
         notes=sorted({n for d in drivens for n in d.notes}),
+        unit=unit,
     )
     for driven in drivens:
         for mode in MODES:
@@ -108,7 +150,7 @@ def run_family(
             mode_dtypes = tuple(dtypes) if mode == "fp32" else ("float32", *low) if low else ()
             if not mode_dtypes:
                 continue
-            name = f"{family.model_type}{'/' + driven.layer_type if driven.layer_type else ''} ({mode})"
+            name = f"{result.name}{'/' + driven.layer_type if driven.layer_type else ''} ({mode})"
             try:
                 report = verify_isolated(
                     partial(_load, driven, mode, name),
@@ -153,26 +195,31 @@ def run_survey(
     timeout: float | None = 120.0,
     done: Callable[[FamilyResult], None] | None = None,
 ) -> list[FamilyResult]:
-    """Every family's result, in the order given; ``done`` is told as each finishes (any order)."""
+    """Every family's rows (its own, then its other rotary classes'), in the order given; ``done`` is told of each
+    row as its family finishes (any order)."""
     _warm_imports()
-    task = partial(run_family, dtypes=tuple(dtypes), max_position=max_position, timeout=timeout)
+    task = partial(run_units, dtypes=tuple(dtypes), max_position=max_position, timeout=timeout)
     if jobs <= 1:
         out = []
         for fam in families:
-            out.append(task(fam))
+            rows = task(fam)
+            out += rows
             if done:
-                done(out[-1])
+                for row in rows:
+                    done(row)
         return out
-    results: dict[str, FamilyResult] = {}
+    results: dict[str, list[FamilyResult]] = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures: dict[Future[FamilyResult], Family] = {pool.submit(task, fam): fam for fam in families}
+        futures: dict[Future[list[FamilyResult]], Family] = {pool.submit(task, fam): fam for fam in families}
         for fut in as_completed(futures):
             fam = futures[fut]
             try:
-                res = fut.result()
+                rows = fut.result()
             except Exception as exc:  # the worker itself died (a crash while importing the family)
-                res = FamilyResult(fam, "error", reason=f"the worker running it was lost: {type(exc).__name__}: {exc}")
-            results[fam.model_type] = res
+                lost = f"the worker running it was lost: {type(exc).__name__}: {exc}"
+                rows = [FamilyResult(fam, "error", reason=lost)]
+            results[fam.model_type] = rows
             if done:
-                done(res)
-    return [results[f.model_type] for f in families]
+                for row in rows:
+                    done(row)
+    return [row for f in families for row in results[f.model_type]]

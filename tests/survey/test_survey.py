@@ -339,3 +339,38 @@ def test_the_report_section_holds_for_a_reviewed_family(monkeypatch: pytest.Monk
     assert rows["nanochat / float32"].verdict == "FAIL" and rows["nanochat / float32"].held  # the reviewed convention
     assert section.held
     assert {p.path for p in section.pages} >= {"survey/README.md", "survey/families/nanochat.md"}
+
+
+def test_every_rotary_class_of_a_family_gets_its_own_row() -> None:
+    """Qwen2-VL's text rotary is the family's row; its vision rotary has a row of its own, from its vision config."""
+    from ropecheck.survey import run_units
+
+    rows = run_units(discover()["qwen2_vl"], dtypes=("float32",), max_position=512)
+    assert [r.name for r in rows] == ["qwen2_vl", "qwen2_vl/Qwen2VLVisionRotaryEmbedding"]
+    vision = rows[1]
+    assert vision.status == "driven" and any("vision_config" in n for n in vision.notes)
+    assert cells(vision, ("float32",)) == {"fp32/float32": []}
+
+
+def test_another_class_broken_fails_in_its_own_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vision class's row judges the vision code: frequencies 1% off fail there, the text row is untouched."""
+    import transformers.models.qwen2_vl.modeling_qwen2_vl as m
+
+    from ropecheck.survey import run_units
+
+    honest = m.Qwen2VLVisionRotaryEmbedding.forward
+    monkeypatch.setattr(m.Qwen2VLVisionRotaryEmbedding, "forward", lambda self, x, ids: honest(self, x, ids * 1.01))
+    rows = run_units(discover()["qwen2_vl"], dtypes=("float32",), max_position=512)
+    assert cells(rows[0], ("float32",)) == {"fp32/float32": []}
+    assert cells(rows[1], ("float32",))["fp32/float32"], rows[1].verdicts[0].report.findings
+
+
+def test_a_class_is_driven_from_the_config_its_init_names() -> None:
+    """Qwen3-Omni's talker rotary names the thinker's text config, whose defaults give an odd head_dim (73): the row
+    says so and drives it from the sub-config that builds it; a class whose config the defaults lack is a SKIP."""
+    from ropecheck.survey import prepare_class
+
+    drivens = prepare_class(discover()["qwen3_omni_moe"], "Qwen3OmniMoeTalkerRotaryEmbedding")
+    assert any("whose default cannot build it" in n and "got 73" in n for n in drivens[0].notes)
+    with pytest.raises(NotDriven, match="which the family's default config does not hold"):
+        prepare_class(discover()["gemma4"], "Gemma4VisionRotaryEmbedding")
