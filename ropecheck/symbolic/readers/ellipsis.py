@@ -36,7 +36,7 @@ from typing import Any
 
 import sympy
 
-from .latex_text import closing, skip_group
+from .latex_text import Src, closing, skip_group, split_top
 
 __all__ = ["LAYOUTS", "Found", "Segment", "concrete_sizes", "expand", "find_patterns", "has_ellipsis", "layouts_for"]
 
@@ -281,28 +281,8 @@ class Found:
 
 
 def _split_cells(body: str, sep: str) -> list[str]:
-    """``body`` cut at ``sep`` outside braces and nested environments."""
-    out, depth, last, i = [], 0, 0, 0
-    while i < len(body):
-        if body.startswith("\\begin{", i):
-            depth += 1
-        elif body.startswith("\\end{", i):
-            depth -= 1
-        elif body[i] == "\\" and not body.startswith(sep, i):
-            i += 2
-            continue
-        elif body[i] == "{":
-            depth += 1
-        elif body[i] == "}":
-            depth -= 1
-        if depth == 0 and body.startswith(sep, i):
-            out.append(body[last:i])
-            i += len(sep)
-            last = i
-            continue
-        i += 1
-    out.append(body[last:])
-    return out
+    """``body`` cut at ``sep`` outside brackets and nested environments (as matrices are read)."""
+    return [part.text for part in split_top(Src.of(body), sep, ((r"\begin{", r"\end{"),))]
 
 
 def _is_dots(cell: str) -> bool:
