@@ -252,10 +252,7 @@ def prepare(family: Family) -> list[Driven]:
         modeling = importlib.import_module(family.module)
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
-    params = getattr(config, "rope_parameters", None) or {}
-    flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
-    # M-RoPE the config declares: driven with one position row per axis, (axes, batch, seq), as the model builds them
-    axes = max((len(p["mrope_section"]) for p in flat if isinstance(p, dict) and p.get("mrope_section")), default=0)
+    axes = _mrope_axes(config)
     apply_names = _apply_candidates(family, config)
     if not apply_names:
         raise NotDriven("no apply_rotary* function for 1-D positions in the modeling module")
@@ -310,6 +307,14 @@ def _configs(top: Any, depth: int = 3) -> list[tuple[str, Any]]:
         out += nxt
         frontier = nxt
     return out
+
+
+def _mrope_axes(config: Any) -> int:
+    """The number of M-RoPE axes the config declares (``mrope_section``), 0 for none: such a model is driven
+    with one position row per axis, ``(axes, batch, seq)``, as the model builds them."""
+    params = getattr(config, "rope_parameters", None) or {}
+    flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
+    return max((len(p["mrope_section"]) for p in flat if isinstance(p, dict) and p.get("mrope_section")), default=0)
 
 
 def _config_annotation(cls: Any) -> str:
@@ -368,11 +373,7 @@ def _drive_class(
             return found
         raise NotDriven("; ".join([f"vision rotary embedding (2-D positions) {cls_name}", *dict.fromkeys(errors)]))
     for key, config in configs:
-        params = getattr(config, "rope_parameters", None) or {}
-        flat = [v for v in params.values() if isinstance(v, dict)] if _layer_types(params) != [""] else [params]
-        axes = max((len(p["mrope_section"]) for p in flat if isinstance(p, dict) and p.get("mrope_section")), default=0)
-        apply_names = _apply_candidates(family, config)
-        drivens = _try(modeling, config, [cls_name], apply_names, errors, axes)
+        drivens = _try(modeling, config, [cls_name], _apply_candidates(family, config), errors, _mrope_axes(config))
         if drivens is not None:
             if key:
                 for d in drivens:

@@ -30,6 +30,7 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
 from ..readers.latex_syntax import (
+    WORD_CHOICES,
     AmbiguousReading,
     comma_pattern_key,
     normalize_latex,
@@ -448,7 +449,6 @@ _CONVENTION_NOTE = {
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
-_WORD_NOTES = {"name": "glued letters as one name (pos)", "product": "glued letters as a product (p o s)"}
 #: a side that is a name alone (``pos``, ``PE_{(pos,2i)}``, ``v_{pos}^{(i)}``, ``PE(x)``): the line may define it
 _BARE_NAME = re.compile(
     r"^\s*(?:\\(?:mathrm|text|operatorname)\s*\{\s*[A-Za-z]+\s*\}|\\?[A-Za-z]+)\s*"
@@ -470,8 +470,9 @@ def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, 
     except AmbiguousReading as exc:
         if exc.field != "word_reading" or scope.word_reading:
             raise
+        choices = exc.choices
     out: list[tuple[str, Any, Any]] = []
-    for choice, note in _WORD_NOTES.items():
+    for choice, note in choices.items():
         found, problem = _readings_once(lhs, rhs, replace(scope, word_reading=choice))
         if not found:
             raise ClaimLimitError(f"read with {note}, the step cannot be read ({problem})", "reading")
@@ -601,7 +602,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
-    glued = any(n.startswith(_WORD_NOTES["name"]) for n, _, _ in readings)
+    glued = any(n.startswith(WORD_CHOICES["name"]) for n, _, _ in readings)
     if (
         glued
         and all(r.status == "REFUTED" for r in results)

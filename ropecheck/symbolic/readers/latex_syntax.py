@@ -69,6 +69,7 @@ __all__ = [
     "AmbiguousReading",
     "KNOWN_COMMANDS",
     "PLAIN_FUNCTIONS",
+    "WORD_CHOICES",
     "check_ellipsis",
     "comma_pattern_key",
     "conjugated_forms",
@@ -314,7 +315,8 @@ def _differentials(src: Src) -> Src:
     )
 
 
-_WORD_CHOICES = {"name": "glued letters one name (pos)", "product": "glued letters a product (p·o·s)"}
+#: the readings of glued letters (``Scope.word_reading``), each in words
+WORD_CHOICES = {"name": "glued letters as one name (pos)", "product": "glued letters as a product (p·o·s)"}
 
 
 def _glued(src: Src, scope: Scope) -> Src:
@@ -345,7 +347,7 @@ def _glued(src: Src, scope: Scope) -> Src:
     if not words:
         return src
     unbounded = [m for m in words if not _bounded_word(m.group(0), scope)]
-    if unbounded or scope.word_reading not in _WORD_CHOICES:
+    if unbounded or scope.word_reading not in WORD_CHOICES:
         first = (unbounded or words)[0]
         word = first.group(0)
         message = (
@@ -355,7 +357,7 @@ def _glued(src: Src, scope: Scope) -> Src:
         )
         if unbounded:
             raise ClaimLimitError(message, "reading", src.col(first.start()))
-        raise AmbiguousReading(message, "word_reading", _WORD_CHOICES, src.col(first.start()))
+        raise AmbiguousReading(message, "word_reading", WORD_CHOICES, src.col(first.start()))
     for m in reversed(words):
         word = m.group(0)
         written = r"\mathrm{" + word + "}" if scope.word_reading == "name" else " " + " ".join(word) + " "
