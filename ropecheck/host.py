@@ -446,11 +446,22 @@ def _compiled(fn: Any, backend: str) -> Callable[..., Any]:
 
 
 def _device() -> dict[str, Any]:
+    """Whether CUDA can be used here, and where it cannot although a GPU is present, why."""
     try:
         torch = _torch()
-        return {"status": "ok", "cuda": bool(torch.cuda.is_available())}
     except UsageError:
-        return {"status": "ok", "cuda": False}
+        return {"status": "ok", "cuda": False, "reason": "torch is not installed where the target runs"}
+    bad_fork = getattr(torch.cuda, "_is_in_bad_fork", lambda: False)
+    if bad_fork():  # this process was forked from one that had initialised CUDA: CUDA cannot start here
+        return {"status": "ok", "cuda": False, "reason": _BAD_FORK}
+    return {"status": "ok", "cuda": bool(torch.cuda.is_available())}
+
+
+_BAD_FORK = (
+    "the process that started verification had initialised CUDA before the target's process was forked from it, "
+    "and CUDA cannot be used in a forked process: verify before that process touches CUDA, or run "
+    "`ropecheck verify` (or the test) in a process of its own"
+)
 
 
 class TargetHost:

@@ -53,7 +53,7 @@ __all__ = [
     "send",
 ]
 
-#: Extra address space a child may map beyond what the parent had at fork time (bytes).
+#: Extra private writable memory (RLIMIT_DATA) a child may map beyond what it had at fork time (bytes).
 DEFAULT_MEMORY_LIMIT = 8 << 30
 
 _TAIL = 4000  # characters of the child's stdout/stderr kept in an outcome
@@ -116,18 +116,19 @@ def _write_frame(fd: int, obj: Any) -> None:
         view = view[written:]
 
 
-def _address_space() -> int:
-    """Bytes of address space this process maps now (Linux /proc), 0 where unknown."""
+def _data_size() -> int:
+    """Bytes of private writable memory (data and stack) this process maps now (Linux /proc), 0 where unknown."""
     try:
         with open("/proc/self/statm") as fh:
-            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(fh.read().split()[5]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
 
 
 def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limit: int | None) -> None:
     """A child's first steps: it dies with its parent, keeps only its channel and its output files
-    (stdout and stderr go to them), and maps at most ``memory_limit`` bytes more than it inherited."""
+    (stdout and stderr go to them), and maps at most ``memory_limit`` bytes more private writable memory than
+    it inherited."""
     _die_with_parent()
     if faulthandler.is_enabled():  # a crash is reported by the parent, not dumped on its terminal
         faulthandler.disable()
@@ -144,9 +145,12 @@ def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limi
         setattr(sys, f"__{name}__", stream)
     _one_torch_thread_if_inherited()
     if memory_limit:
-        limit = _address_space() + int(memory_limit)
+        # RLIMIT_DATA (private writable mappings: every heap, arena and tensor), not RLIMIT_AS: CUDA reserves
+        # address space far larger than the GPU's memory at initialisation (inaccessible, PROT_NONE), which an
+        # address-space limit refuses -- a target under it would see no GPU at all.
+        limit = _data_size() + int(memory_limit)
         with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
 def _one_torch_thread_if_inherited() -> None:
@@ -218,8 +222,8 @@ def run_isolated(
         fn: any callable; the child inherits it (nothing is pickled on the way in). Its return
             value must be picklable.
         timeout: wall-clock seconds before the child (and its process group) is killed.
-        memory_limit: bytes of address space the child may add to what the caller maps
-            (``RLIMIT_AS``); None for no limit.
+        memory_limit: bytes of private writable memory the child may add to what the caller maps
+            (``RLIMIT_DATA``; CUDA's address-space reservation is not counted); None for no limit.
         on_message: called in the caller with each message the child sends (:func:`send`).
 
     Example:

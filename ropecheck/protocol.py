@@ -147,6 +147,11 @@ class Implementation:
         """Whether CUDA is available where the target runs."""
         return bool(self._host().request("device").get("cuda", False))
 
+    def cuda_unavailable_reason(self) -> str | None:
+        """Why CUDA cannot be used where the target runs although it was looked for (None: no reason known)."""
+        reason = self._host().request("device").get("reason")
+        return str(reason) if reason else None
+
     def call(
         self,
         x: np.ndarray,

@@ -107,7 +107,7 @@ def add_parser(sub: Any) -> None:
         "--memory-limit",
         default="8G",
         metavar="SIZE",
-        help="with --impl: address space it may add, e.g. 8G; 0 for no limit (default %(default)s)",
+        help="with --impl: memory it may add, e.g. 8G; 0 for no limit (default %(default)s)",
     )
     add_spec_arguments(p)
     p.set_defaults(run=run, outputs=[("--json", "json", False, None), ("--out", "out", "tree", "no_files")])

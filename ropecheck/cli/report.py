@@ -130,6 +130,9 @@ SECTION_FOLDERS: dict[str, str] = {
     "precision": "precision/",
     "survey": "survey/",
 }
+#: Folders of the report folder that another command writes (with its own manifest), kept as they are by every
+#: report run: ``gpu/`` is written by the GPU run (:mod:`ropecheck.report.gpu`), on a machine with CUDA.
+OTHER_WRITERS: tuple[str, ...] = ("gpu/",)
 #: The summary files every run writes at the top of the report folder.
 SUMMARY_FILES = ("README.md", "index.html", "report.json")
 
@@ -232,6 +235,8 @@ def write_report(report: Report, out: Path) -> list[str]:
     stale = _previously_owned(out, keys)
 
     def keep(rel: str) -> bool:  # the reference pages are always rewritten: a page no longer written goes
+        if rel.startswith(OTHER_WRITERS):
+            return True
         return partial and rel not in SUMMARY_FILES and rel not in stale and not rel.startswith(REFERENCE_FOLDER)
 
     replace_tree(out, files, keep=keep)

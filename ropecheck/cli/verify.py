@@ -159,7 +159,7 @@ def _add_verification_arguments(p: Any) -> None:
         "--memory-limit",
         default="8G",
         metavar="SIZE",
-        help="address space the target may add, e.g. 512M, 8G; 0 for no limit (default %(default)s)",
+        help="memory the target may add (private writable mappings), e.g. 512M, 8G; 0: no limit (default %(default)s)",
     )
 
 

@@ -13,6 +13,7 @@
 from .measure import measure, measure_impl
 from .model import error_bound, fp32_angle_limit, tolerance_at
 from .policies import (
+    DEVICE_ROWS,
     DTYPES,
     KINDS,
     MAX_ROWS,
@@ -31,6 +32,7 @@ from .sweep import Sweep, run_sweep
 
 __all__ = [
     "DTYPES",
+    "DEVICE_ROWS",
     "KINDS",
     "MAX_ROWS",
     "POLICIES",

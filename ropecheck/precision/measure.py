@@ -41,6 +41,7 @@ from ..reference import phases
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .policies import (
+    DEVICE_ROWS,
     MAX_ROWS,
     SCORE_DISTANCE,
     SOURCES,
@@ -52,20 +53,25 @@ from .policies import (
     wrap_angle,
 )
 
-__all__ = ["measure", "measure_impl"]
+__all__ = ["max_rows", "measure", "measure_impl"]
 
 # ----------------------------------------------------------------------------- measuring
 
 
-def _rows(idx: np.ndarray) -> Any:
-    """An index into table rows: a slice when the rows are consecutive (no copy), else a tensor."""
+def _rows(idx: np.ndarray, device: str) -> Any:
+    """An index into table rows: a slice when the rows are consecutive (no copy), else a tensor on ``device``."""
     import torch  # heavy: imported when used
 
     if idx.size and np.all(idx == idx[0] + np.arange(idx.size)):
         return slice(int(idx[0]), int(idx[0]) + idx.size)
     if idx.size and np.all(idx == idx[0]):
         return slice(int(idx[0]), int(idx[0]) + 1)  # one row, broadcast
-    return torch.from_numpy(idx)
+    return torch.from_numpy(idx).to(device)
+
+
+def max_rows(device: str) -> int:
+    """Positions :func:`measure` takes in one piece: cache-sized on the CPU, large on a GPU (fewer launches)."""
+    return MAX_ROWS if device == "cpu" else DEVICE_ROWS
 
 
 def _red(e: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -73,8 +79,8 @@ def _red(e: Any) -> tuple[np.ndarray, np.ndarray]:
     import torch  # heavy: imported when used
 
     mx, mean = e.amax(dim=-1).double(), e.mean(dim=-1).double()
-    inf = torch.tensor(math.inf, dtype=torch.float64)
-    return torch.where(mx.isnan(), inf, mx).numpy(), torch.where(mean.isnan(), inf, mean).numpy()
+    inf = torch.tensor(math.inf, dtype=torch.float64, device=e.device)
+    return torch.where(mx.isnan(), inf, mx).cpu().numpy(), torch.where(mean.isnan(), inf, mean).cpu().numpy()
 
 
 def measure(
@@ -99,7 +105,8 @@ def measure(
         dtype: output dtype D (the inputs are rounded to it first, so input rounding never
             counts as error).
         positions: integer positions, shape (n,).
-        device: where the policy runs (measurement is on the CPU).
+        device: where the policy runs, and where it is measured (the exact phases are formed on the
+            CPU and moved there once per chunk).
         seed: seeds the random q/k when ``x`` is not given.
         phi: the exact phases of ``positions`` (shape (n, h)), when already computed.
         x: q and k values, float array (n, 2, h, 2): [position, q/k, pair, a/b], or a float64
@@ -128,15 +135,15 @@ def measure(
     if seq_len is None and spec.depends_on_length and n:
         seq_len = int(np.abs(positions).max()) + 1
     memo = {} if memo is None else memo
-    if n > MAX_ROWS:  # cache-sized pieces (the sweep's chunk size): much faster than one big array
+    if n > max_rows(device):  # cache-sized pieces on the CPU (the sweep's chunk size): faster than one big array
         return _measure_in_parts(spec, pol, dtype, positions, device, seed, phi, x, trig, memo, seq_len)
     if "chunk" not in memo:
-        memo["chunk"] = _chunk(spec, positions, phi=phi, x=x, trig=trig, seed=seed, seq_len=seq_len)
+        memo["chunk"] = _chunk(spec, positions, phi=phi, x=x, trig=trig, seed=seed, seq_len=seq_len, device=device)
     chunk: _Chunk = memo["chunk"]
     tables = _policy_tables(spec, pol, dtype, device, seq_len, chunk, memo)
     xkey = ("exact", dtype)
     if xkey not in memo:
-        memo[xkey] = _exact(spec, dtype, device, seq_len, chunk)
+        memo[xkey] = _exact(spec, dtype, seq_len, chunk)
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {"angle": tables.angle, "cos_sin": tables.cos_sin}
     out.update(_rotated_errors(pol, dtype, tables, chunk, memo[xkey]))
     return out
@@ -155,10 +162,11 @@ def _measure_in_parts(
     memo: dict[Any, Any],
     seq_len: int | None,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """:func:`measure` over pieces of MAX_ROWS positions, each with its own memo, concatenated."""
+    """:func:`measure` over pieces of :func:`max_rows` positions, each with its own memo, concatenated."""
     parts = []
-    for i in range(0, positions.size, MAX_ROWS):
-        sl = slice(i, i + MAX_ROWS)
+    rows = max_rows(device)
+    for i in range(0, positions.size, rows):
+        sl = slice(i, i + rows)
         parts.append(
             measure(
                 spec,
@@ -207,7 +215,9 @@ def _chunk(
     trig: tuple[Any, Any] | None,
     seed: int,
     seq_len: int | None,
+    device: str,
 ) -> _Chunk:
+    """The chunk's shared values, on ``device``: the exact phases are formed on the CPU and moved once."""
     import torch  # heavy: imported when used
 
     n = positions.size
@@ -215,19 +225,20 @@ def _chunk(
     tab, inv = np.unique(np.concatenate([positions, kpos, positions - kpos]), return_inverse=True)
     if phi is None:
         phi = phases(spec, positions, seq_len=seq_len)
-    phi_t = torch.from_numpy(np.ascontiguousarray(phi, dtype=np.float64))
-    if trig is None:
+    phi_t = torch.from_numpy(np.ascontiguousarray(phi, dtype=np.float64)).to(device)
+    if trig is None:  # fp64 cos/sin (within an ulp of 1 on any device: far below what is measured)
         trig = (phi_t.cos(), phi_t.sin())
-    trig64 = tuple(torch.as_tensor(np.asarray(t, dtype=np.float64)) for t in trig)
+    trig64 = tuple(torch.as_tensor(np.asarray(t, dtype=np.float64) if isinstance(t, np.ndarray) else t).to(device)
+                   for t in trig)  # fmt: skip
     return _Chunk(
         tab=tab,
-        iq=_rows(inv[:n]),
-        ik=_rows(inv[n : 2 * n]),
-        it=_rows(inv[2 * n :]),
-        delta=torch.from_numpy(positions - kpos),
+        iq=_rows(inv[:n], device),
+        ik=_rows(inv[n : 2 * n], device),
+        it=_rows(inv[2 * n :], device),
+        delta=torch.from_numpy(positions - kpos).to(device),
         phi=phi_t,
         trig64=(trig64[0], trig64[1]),
-        x=_qk_tensor(x, n, spec.half, seed),
+        x=_qk_tensor(x, n, spec.half, seed).to(device),
     )
 
 
@@ -268,12 +279,12 @@ def _policy_tables(
         ang = policy_angles(pol, spec.inv_freq(seq_len), chunk.tab, dtype, device)
         cdt = torch_dtype(pol.fmt("cache", dtype))
         c, s = ang.cos().to(cdt), ang.sin().to(cdt)
-        a64 = ang[chunk.iq].to(device="cpu", dtype=torch.float64)
+        a64 = ang[chunk.iq].to(dtype=torch.float64)
         e_ang = wrap_angle(a64 - chunk.phi).abs_()
         # cos/sin of the applied angle in fp64, or in fp32 for a bf16/fp16 cache (item 6)
         mdt = torch.float64 if cdt in (torch.float32, torch.float64) else torch.float32
         am = a64.to(mdt)
-        cm, sm = c[chunk.iq].to(device="cpu", dtype=mdt), s[chunk.iq].to(device="cpu", dtype=mdt)
+        cm, sm = c[chunk.iq].to(dtype=mdt), s[chunk.iq].to(dtype=mdt)
         e_cs = torch.maximum((cm - am.cos()).abs_(), (sm - am.sin()).abs_())
         memo[tkey] = _Tables(c, s, _red(e_ang), _red(e_cs))
     tables: _Tables = memo[tkey]
@@ -302,7 +313,7 @@ class _Exact:
     kf: Any  # k at position 0 (the shifted score) in fp32: no rotation in any format
 
 
-def _exact(spec: RopeSpec, dtype: str, device: str, seq_len: int | None, chunk: _Chunk) -> _Exact:
+def _exact(spec: RopeSpec, dtype: str, seq_len: int | None, chunk: _Chunk) -> _Exact:
     import torch  # heavy: imported when used
 
     ddt, wdt = _formats(dtype)
@@ -315,13 +326,13 @@ def _exact(spec: RopeSpec, dtype: str, device: str, seq_len: int | None, chunk: 
     rho = torch.where(rho == 0, torch.ones_like(rho), rho)
     ea, eb = qa * cphi - qb * sphi, qb * cphi + qa * sphi
     # exact score Re(z_q conj(z_k) e^{i theta (m - n)}), m - n in {0, .., SCORE_DISTANCE}
-    dphi = torch.from_numpy(phases(spec, np.arange(SCORE_DISTANCE + 1), seq_len=seq_len))
+    dphi = torch.from_numpy(phases(spec, np.arange(SCORE_DISTANCE + 1), seq_len=seq_len)).to(xw.device)
     delta = chunk.delta
     dsel = delta[:1] if bool((delta == delta[0]).all()) else delta  # one row, broadcast, when all alike
     dc, ds = dphi.cos().to(wdt)[dsel], dphi.sin().to(wdt)[dsel]
     exact = ((qa * ka + qb * kb) * dc - (qb * ka - qa * kb) * ds).sum(-1).double()
     denom = (rho2.sum(-1).double() * (ka * ka + kb * kb).sum(-1).double()).sqrt()
-    return _Exact(xd.to(device), qa, qb, rho, ea, eb, exact, denom, xd[1].float())
+    return _Exact(xd, qa, qb, rho, ea, eb, exact, denom, xd[1].float())
 
 
 def _rotated_errors(
@@ -345,7 +356,7 @@ def _rotated_errors(
     ya, yb = rot(xd[0, 0], xd[0, 1], chunk.iq)
     ka_hat, kb_hat = rot(xd[1, 0], xd[1, 1], chunk.ik)
     ta, tb = rot(xd[0, 0], xd[0, 1], chunk.it)
-    cpu = lambda t, dt: t.to(device="cpu", dtype=dt)
+    cpu = lambda t, dt: t.to(dtype=dt)  # the measurement runs where the policy did (the chunk is there)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     yaw, ybw = cpu(ya, wdt), cpu(yb, wdt)
@@ -357,8 +368,8 @@ def _rotated_errors(
     f32, kf = torch.float32, ex.kf
     s_hat = ((cpu(ya, f32) * cpu(ka_hat, f32)).sum(-1) + (cpu(yb, f32) * cpu(kb_hat, f32)).sum(-1)).double()
     s_shift = ((cpu(ta, f32) * kf[0]).sum(-1) + (cpu(tb, f32) * kf[1]).sum(-1)).double()
-    err = (s_hat - ex.exact).abs_().div_(ex.denom).numpy()
-    rel = (s_hat - s_shift).abs_().div_(ex.denom).numpy()
+    err = (s_hat - ex.exact).abs_().div_(ex.denom).cpu().numpy()
+    rel = (s_hat - s_shift).abs_().div_(ex.denom).cpu().numpy()
     err, rel = np.where(np.isnan(err), np.inf, err), np.where(np.isnan(rel), np.inf, rel)
     out["score"], out["relative"] = (err, err), (rel, rel)
     return out

@@ -28,6 +28,7 @@ from ..tolerance import UNIT_ROUNDOFF, dtype_name
 __all__ = [
     "DTYPES",
     "KINDS",
+    "DEVICE_ROWS",
     "MAX_ROWS",
     "PHASE_LIMIT_RAD",
     "POLICIES",
@@ -60,6 +61,8 @@ U: dict[str, float] = {**UNIT_ROUNDOFF, "tfloat32": 2.0**-11}
 PHASE_LIMIT_RAD = 1e-2
 # measure() works on at most this many positions at a time (a 2k x 64 fp64 table is 1 MiB).
 MAX_ROWS = 1 << 11
+# ... and this many on a GPU, where every op is one launch: large pieces (a 64k x 64 fp64 table is 32 MiB).
+DEVICE_ROWS = 1 << 16
 # The score pairs q at m with k at m - SCORE_DISTANCE (adjacent tokens).
 SCORE_DISTANCE = 1
 # 2*pi split for an accurate reduction: TWO_PI_HI has 24 significant bits, so k * HI is

@@ -31,7 +31,7 @@ from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .measure import measure, measure_impl
 from .model import error_bound
-from .policies import SOURCES, U, one_torch_thread, policy
+from .policies import DEVICE_ROWS, SOURCES, U, one_torch_thread, policy
 
 __all__ = [
     "PLOT_DIGITS",
@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 CHUNK = 1 << 11  # positions per chunk: 2k x 64 pairs x 8 B = 1 MiB per fp64 table (cache-sized)
+DEVICE_CHUNK = DEVICE_ROWS  # on a GPU: large chunks, few launches (the exact phases still form on the CPU)
 POOL_EXTRA = 1021  # the random q/k pool holds CHUNK + POOL_EXTRA rows; chunk i reads a window of it
 PLOT_BINS_PER_OCTAVE = 4
 CAREFUL_REFERENCE = "input-dtype-cache"  # the loosest careful policy (cos/sin and rotation in the dtype)
@@ -227,7 +228,7 @@ def run_sweep(
     max_position: int = 1 << 16,
     impl: Callable[..., Any] | None = None,
     progress: bool | None = None,
-    chunk: int = CHUNK,
+    chunk: int | None = None,
     workers: int | None = None,
 ) -> Sweep:
     """Measure ``target`` (a policy name, or the label of ``impl``) over [0, max_position).
@@ -240,9 +241,12 @@ def run_sweep(
         max_position: every integer position in [0, max_position) is measured.
         impl: a black-box implementation under the canonical protocol instead of a policy.
         progress: a progress bar on stderr (default: only for sweeps of more than 8 chunks).
-        chunk: positions per chunk.
-        workers: threads measuring chunks in parallel, each with one torch thread (default:
-            2 when the machine has 2 cores or more and there is more than one chunk).
+        chunk: positions per chunk (default: 2^11 on the CPU, 2^16 on a GPU). Each chunk reads its
+            q/k from a pool drawn for that chunk size, so two sweeps see the same q/k at each position
+            only with the same chunk size (compare devices with ``chunk`` given).
+        workers: threads measuring chunks in parallel, each with one torch thread (default: 2 on
+            the CPU when the machine has 2 cores or more, up to 8 on a GPU, where the threads
+            form the next chunks' exact phases while the GPU measures; 1 for a single chunk).
 
     Example:
         >>> sw = run_sweep(RopeSpec(head_dim=32), target="fp32-angles", dtypes=("bfloat16",), max_position=256)
@@ -257,11 +261,13 @@ def run_sweep(
     for dt in dtypes:
         sw.table[dt] = {s: _Agg.new(edges_t) for s in SOURCES}
         sw.plot[dt] = {s: _Agg.new(edges_p) for s in SOURCES}
+    if chunk is None:
+        chunk = CHUNK if device == "cpu" else DEVICE_CHUNK
     starts = list(range(0, max_position, chunk))
     if progress is None:
         progress = len(starts) > 8
     if workers is None:
-        workers = min(2, os.cpu_count() or 1) if len(starts) > 1 and device == "cpu" else 1
+        workers = 1 if len(starts) < 2 else min(2 if device == "cpu" else 8, os.cpu_count() or 1)
     run = _ChunkRun.new(spec, target, dtypes, device, max_position, impl, chunk)
     bar: Any = None
     advance: Callable[[], None] = lambda: None
@@ -314,9 +320,13 @@ class _ChunkRun:
 
         seq_len = max_position if spec.depends_on_length else None
         # one pool of random q/k, each chunk a different window of it (x is rounded to D per dtype)
-        pool = torch.from_numpy(
-            np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, spec.half), dtype=np.float32)
-        ).double()
+        pool = (
+            torch.from_numpy(
+                np.random.default_rng(0).standard_normal((2, 2, chunk + POOL_EXTRA, spec.half), dtype=np.float32)
+            )
+            .double()
+            .to(device)
+        )
         return cls(spec, target, dtypes, device, max_position, impl, chunk, seq_len, pool)
 
     def measure(self, i: int, start: int) -> tuple[np.ndarray, _ChunkResult]:

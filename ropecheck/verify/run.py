@@ -170,7 +170,8 @@ def _prepare(
     if dev not in ("cpu", "cuda") and not dev.startswith("cuda:"):
         raise UsageError(f"device must be 'cpu' or 'cuda', got {dev!r}")
     if dev.startswith("cuda") and not impl.cuda_available():
-        raise UsageError("device 'cuda' asked for, but CUDA is not available here")
+        why = impl.cuda_unavailable_reason()
+        raise UsageError("device 'cuda' asked for, but CUDA is not available here" + (f": {why}" if why else ""))
     max_position, range_source = valid_range(spec, o.max_position, o.context, default=VERIFY_MAX_POSITION)
     if max_position < 8:
         raise UsageError(f"max_position must be >= 8, got {max_position}")

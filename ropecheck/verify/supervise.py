@@ -120,7 +120,7 @@ def verify_isolated(
         options: how the verdict runs (:class:`~ropecheck.verify.run.VerifyOptions`; ``changes`` override
             its fields by name). Its ``timeout`` bounds the whole verdict: a target still running then is
             stopped, with everything it started, and the verdict says which check it was in.
-        memory_limit: bytes of address space the child may add (None: no limit).
+        memory_limit: bytes of private writable memory the child may add (None: no limit).
         adjust: called with the target (an :class:`Implementation`) and the spec before the checks;
             returns the spec to judge against (``--layout auto`` takes the pairing from the target).
 

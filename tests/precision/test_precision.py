@@ -252,6 +252,38 @@ def test_cuda_fma_and_cos_stay_within_the_cuda_bound() -> None:
         np.testing.assert_allclose(gpu["angle"][0], cpu["angle"][0], rtol=0, atol=1e-12)  # same fp32 product
 
 
+@pytest.mark.gpu
+def test_a_cuda_sweep_measures_what_the_cpu_sweep_does() -> None:
+    """The same chunks and q/k on both devices: fp32 angles are the same IEEE products, errors agree, bounds hold."""
+    from ropecheck.precision.sweep import CHUNK, run_sweep
+
+    spec = RopeSpec(head_dim=128)
+    for name in ("fp32-angles", "input-dtype-cache", "bf16-inv-freq"):
+        kw = dict(target=name, dtypes=P.DTYPES, max_position=3 * CHUNK + 5, progress=False, chunk=CHUNK)
+        cpu, gpu = run_sweep(spec, device="cpu", **kw), run_sweep(spec, device="cuda", **kw)
+        assert all(v["held"] for v in gpu.verdicts()) and all(v["held"] for v in cpu.verdicts())
+        for rc, rg in zip(cpu.rows(), gpu.rows(), strict=True):
+            if rc["source"] == "angle":
+                assert rg["max"] == pytest.approx(rc["max"], rel=0, abs=1e-12), rc
+            elif rc["source"] in ("output", "rotation") and rc["dtype"] == "float32":
+                assert rg["max"] == pytest.approx(rc["max"], rel=0.5), rc  # cos/sin may differ by an ulp or two
+
+
+def test_a_sweep_given_its_chunk_is_the_same_in_pieces_of_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GPU measures large pieces (DEVICE_ROWS), the CPU cache-sized ones: the figures do not depend on it."""
+    import importlib
+
+    from ropecheck.precision.sweep import render_csv, run_sweep
+
+    M = importlib.import_module("ropecheck.precision.measure")  # the package's `measure` is the function
+
+    kw = dict(target="input-dtype-cache", dtypes=P.DTYPES, max_position=3000, progress=False, chunk=1024)
+    small = run_sweep(RopeSpec(head_dim=32), **kw)
+    monkeypatch.setattr(M, "max_rows", lambda device: 256)
+    pieces = run_sweep(RopeSpec(head_dim=32), **kw)
+    assert render_csv(small) == render_csv(pieces)
+
+
 def test_measure_impl_black_box() -> None:
     from ropecheck.protocol import torch_reference
 

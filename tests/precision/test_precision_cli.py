@@ -288,3 +288,15 @@ def test_cli_and_report_name_sweeps_alike_and_never_collide() -> None:
     assert set(sweep_files(sw)) == {"fp32-angles-d8-cpu-n64.csv"}
     cli_default = build_parser().parse_args(["precision"]).max_position
     assert cli_default != engines.PRECISION_POSITIONS
+
+
+@pytest.mark.gpu
+def test_precision_on_cuda_writes_a_cuda_sweep(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "sweep.json"
+    code = main(["precision", "--policy", "input-dtype-cache", "--device", "cuda", "--max-position", "4096",
+                 "--no-files", "--no-progress", "--json", str(out)])  # fmt: skip
+    data = json.loads(out.read_text())
+    assert code == 0 and data["device"] == "cuda" and data["max_position"] == 4096
+    assert all(r["within_bound"] for r in data["rows"] if r["careful"] and r["within_bound"] is not None)
