@@ -126,6 +126,26 @@ AXIAL_VISION_MODEL_TYPES: dict[str, tuple[str, str]] = {
     "lfm3_vl_vision": ("shared", "hidden_size"),
     "inkling2_vision": ("shared-reversed", "hidden_size"),
     "kimi_k25_vision": ("paired", "hidden_size"),
+    # transformers 5.24: each vision rotary class below has Qwen2.5-VL's code (its own config's hidden_size for
+    # the head_dim), and each vision attention applies it with apply_rotary_pos_emb_vision, Qwen2-VL's
+    "qwen3_vl_vision": ("shared", "hidden_size"),
+    "qwen3_vl_moe_vision": ("shared", "hidden_size"),
+    "qwen3_5_vision": ("shared", "hidden_size"),
+    "qwen3_5_moe_vision": ("shared", "hidden_size"),
+    "qwen3_omni_moe_vision_encoder": ("shared", "hidden_size"),
+    "qwen2_5_omni_vision_encoder": ("shared", "hidden_size"),
+    "qwen4_exp_vision": ("shared", "hidden_size"),
+    "glm4v_vision": ("shared", "hidden_size"),
+    "glm4v_moe_vision": ("shared", "hidden_size"),
+    "glm_ocr_vision": ("shared", "hidden_size"),
+    "ernie4_5_vl_moe_vision": ("shared", "hidden_size"),
+    "paddleocr_vl_vision": ("shared", "hidden_size"),
+    "muse_glimmer_vision": ("shared", "hidden_size"),
+    "muse_spark_vision": ("shared", "hidden_size"),
+    "cohere_compass_vision": ("shared", "hidden_size"),
+    "dots3_note_vision_encoder": ("shared", "hidden_size"),
+    # Step 3.7's vision rotary recomposes (w, h): freq.flip(1), the last axis's block first
+    "step3p5_vision": ("shared-reversed", "hidden_size"),
 }
 _NON_JSON = re.compile(r"-?\b(?:NaN|Infinity)\b")
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -579,7 +599,11 @@ def _axial_vision(cfg: Mapping[str, Any], source: str) -> tuple[str, str] | None
     if not isinstance(model_type, str) or model_type.lower() not in AXIAL_VISION_MODEL_TYPES:
         return None
     model_type = model_type.lower()
-    if model_type == "pixtral" or model_type.endswith("_vision") or source.split(".")[-1] == "vision_config":
+    if (
+        model_type == "pixtral"
+        or model_type.endswith(("_vision", "_vision_encoder"))
+        or source.split(".")[-1] == "vision_config"
+    ):
         return AXIAL_VISION_MODEL_TYPES[model_type]
     return None
 

@@ -213,14 +213,17 @@ def test_pre_commit_hook(tmp_path: Path) -> None:
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "project")
 
-    # try-repo: the hook definition as published, without args; it names no target, so
-    # ropecheck verify stops with its usage error (exit 2) and the hook fails saying why
-    tried = _pre_commit(project, home, "try-repo", str(hook_repo), "ropecheck-verify", "--files", "my_rope.py")
+    # the hook definition as published, without args (what `pre-commit try-repo` runs, here through `run` so
+    # that every run below reuses the one environment pre-commit builds for this repo and rev): it names no
+    # target, so ropecheck verify stops with its usage error (exit 2) and the hook fails saying why
+    rev = run(["git", "rev-parse", "HEAD"], cwd=hook_repo).stdout.strip()
+    bare = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "ropecheck-verify"}]}]}
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(bare))
+    tried = _pre_commit(project, home, "run", "--files", "my_rope.py")
     assert tried.returncode == 1, tried.stdout[-3000:] + tried.stderr[-3000:]
     assert "ropecheck verify (RoPE conformance)" in tried.stdout and "Failed" in tried.stdout, tried.stdout
     assert "exit code: 2" in tried.stdout and "TARGET" in tried.stdout, tried.stdout
 
-    rev = run(["git", "rev-parse", "HEAD"], cwd=hook_repo).stdout.strip()
     args = ["my_rope.py:rope", "--head-dim", "64", "--layout", "half", "--dtype", "float32", "--device", "cpu"]
     config = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "ropecheck-verify", "args": args}]}]}
     (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))

@@ -374,3 +374,18 @@ def test_a_class_is_driven_from_the_config_its_init_names() -> None:
     assert any("whose default cannot build it" in n and "got 73" in n for n in drivens[0].notes)
     with pytest.raises(NotDriven, match="which the family's default config does not hold"):
         prepare_class(discover()["gemma4"], "Gemma4VisionRotaryEmbedding")
+
+
+def test_a_vision_class_with_the_last_axis_first_is_read_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 3.7's vision rotary recomposes (w, h) (``freq.flip(1)``): read as Inkling 2's reversed layout it conforms;
+    read as Qwen2-VL's (h, w) it fails on the axes. Qwen3-VL's vision class (Qwen2.5-VL's code) conforms as shared."""
+    from ropecheck import hf
+    from ropecheck.survey import run_units
+
+    step = [r for r in run_units(discover()["step3p7"], dtypes=("float32",), max_position=512) if "Vision" in r.name]
+    assert step[0].status == "driven" and cells(step[0], ("float32",)) == {"fp32/float32": []}
+    qwen = [r for r in run_units(discover()["qwen3_vl"], dtypes=("float32",), max_position=512) if "Vision" in r.name]
+    assert qwen[0].status == "driven" and cells(qwen[0], ("float32",)) == {"fp32/float32": []}
+    monkeypatch.setitem(hf.AXIAL_VISION_MODEL_TYPES, "step3p5_vision", ("shared", "hidden_size"))
+    step = [r for r in run_units(discover()["step3p7"], dtypes=("float32",), max_position=512) if "Vision" in r.name]
+    assert any(label.startswith("axes/") for label in cells(step[0], ("float32",))["fp32/float32"])
