@@ -631,6 +631,8 @@ def _multi_axis(
     ):
         raise SpecError(f"{prefix}.mrope_section", f"must be a list of integers, got {describe_value(section)}")
     try:
-        return mrope(tuple(section), rotary_dim, interleaved=bool(interleaved))
+        # three sections are Qwen2-VL's (temporal, height, width); other counts (HunYuan-VL's four) are named by index
+        names = ("t", "h", "w") if len(section) == 3 else tuple(f"axis{k}" for k in range(len(section)))
+        return mrope(tuple(section), rotary_dim, interleaved=bool(interleaved), names=names)
     except SpecError as exc:
         raise SpecError(f"{prefix}.mrope_section", str(exc)[len(exc.field) + 2 :]) from None

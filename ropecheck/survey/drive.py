@@ -44,7 +44,7 @@ __all__ = ["MODES", "Driven", "NotDriven", "code_path", "prepare", "prepare_clas
 #: How the module is run: built in float32, or cast with ``module.to(dtype)``.
 MODES = ("fp32", "cast")
 
-_NOT_TEXT = ("Vision", "DiT", "Patch", "2D", "Image")
+_NOT_TEXT = ("Vision", "Patch", "2D", "Image")
 #: head_dim set when a family's defaults derive an odd rotary_dim from hidden_size / num_attention_heads
 _FALLBACK_HEAD_DIM = 128
 
@@ -65,6 +65,90 @@ class Driven:
     notes: tuple[str, ...] = ()
     #: the model's own context where the code has a fixed-size table (positions past it never reach the table)
     max_position: int | None = None
+    #: findings about the family's default config itself, ``(label, message)``: a default its own code cannot run
+    #: (driven with the smallest repair, :data:`REPAIRS`), or defaults that disagree with each other
+    config_findings: tuple[tuple[str, str], ...] = ()
+
+
+#: A default config that cannot run: the label of that finding (the repair that runs it is on the row's page).
+DEFAULT_UNRUNNABLE = "config/default_unrunnable"
+#: Defaults that disagree with each other (an odd head_dim, frequencies vs M-RoPE sections) and run, or are
+#: driven at a size that does not.
+INCONSISTENT_DEFAULT = "config/inconsistent_default"
+
+
+def _set_rope(key: str, value: Any) -> Callable[[Any], None]:
+    def apply(config: Any) -> None:
+        params = dict(getattr(config, "rope_parameters", None) or {})
+        params[key] = value
+        config.rope_parameters = params
+
+    return apply
+
+
+#: Default configs a family's own code cannot run, by config class, and the smallest repair that runs it
+#: (read from the family's source): what is set, and why that value.
+REPAIRS: dict[str, tuple[str, Callable[[Any], None]]] = {
+    # the rotary reads rope_parameters["mrope_section"] and its forward takes len() of it; the default has none
+    "HunYuanVLTextConfig": (
+        "rope_parameters.mrope_section = [16, 16, 16, 16]: four axes over half of the 128-dim head, as the config's "
+        "documentation describes (position, width, height, image index)",
+        _set_rope("mrope_section", [16, 16, 16, 16]),
+    ),
+    # the rotary falls back to mrope_section [8, 12, 12] (32 frequencies), the default rotates all 128 dims (64)
+    "Glm4vTextConfig": (
+        "rope_parameters.partial_rotary_factor = 0.5: the 32 frequencies the rotary's fallback mrope_section "
+        "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",
+        _set_rope("partial_rotary_factor", 0.5),
+    ),
+    "GlmImageTextConfig": (  # GLM-4V's text rotary, the same defaults
+        "rope_parameters.partial_rotary_factor = 0.5: the 32 frequencies the rotary's fallback mrope_section "
+        "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",
+        _set_rope("partial_rotary_factor", 0.5),
+    ),
+}
+
+#: What the spec reader says of defaults that disagree with each other: an odd head or rotary dim (no model can use
+#: it), M-RoPE sections that do not cover the frequencies the head has (the code truncates or pads silently).
+_INCONSISTENT = ("must be even", "pairs, but rotary_dim")
+
+
+def _inconsistent(errors: list[str]) -> str | None:
+    return next((e for e in errors if any(m in e for m in _INCONSISTENT)), None)
+
+
+def _with_finding(drivens: list[Driven], label: str, message: str, note: str | None = None) -> list[Driven]:
+    for d in drivens:
+        d.config_findings = (*d.config_findings, (label, message))
+        if note:
+            d.notes = (note, *d.notes)
+    return drivens
+
+
+def _repaired(
+    modeling: Any,
+    configs: list[tuple[str, Any]],
+    classes: list[str],
+    apply_names: Callable[[Any], list[str]],
+    errors: dict[int, list[str]],
+) -> list[Driven] | None:
+    """The first of ``configs`` with a :data:`REPAIRS` entry, repaired and driven, with the finding that its
+    default cannot run (``errors``: what driving each config, by ``id``, raised); None when none is repaired."""
+    for key, config in configs:
+        repair = REPAIRS.get(type(config).__name__)
+        if repair is None:
+            continue
+        what, apply = repair
+        fixed = copy.deepcopy(config)
+        apply(fixed)
+        drivens = _try(modeling, fixed, classes, apply_names(fixed), [], _mrope_axes(fixed))
+        if drivens is None:
+            continue
+        why = "; ".join(errors.get(id(config), [])) or "it does not build"
+        where = f"the {key} sub-config" if key else "the text config"
+        message = f"the default {type(config).__name__} ({where}) cannot run {drivens[0].rotary_class}: {why}"
+        return _with_finding(drivens, DEFAULT_UNRUNNABLE, message, f"driven with the smallest repair: {what}")
+    return None
 
 
 def _per_dtype(mode: str, built: Any, cast: Callable[[Any, Any], Any]) -> Callable[[Any], Any]:
@@ -262,13 +346,23 @@ def prepare(family: Family) -> list[Driven]:
         for key in sorted(getattr(top, "sub_configs", None) or {})
         if (sub := getattr(top, key, None)) is not None and sub is not config and hasattr(sub, "to_dict")
     ]
+    by_config: dict[int, list[str]] = {}
     for key, cfg in tried:
+        n = len(errors)
         drivens = _try(modeling, cfg, candidates, apply_names, errors, axes)
+        by_config[id(cfg)] = errors[n:]
         if drivens is not None:
             if key:
                 for d in drivens:
                     d.notes = (f"driven from the {key} sub-config (the text config does not build it)", *d.notes)
+                clash = _inconsistent(by_config[id(config)])
+                if clash:
+                    _with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {type(config).__name__} (the text "
+                                  f"config) is inconsistent: {clash}")  # fmt: skip
             return drivens
+    repaired = _repaired(modeling, tried, candidates, lambda c: _apply_candidates(family, c), by_config)
+    if repaired is not None:
+        return repaired
     odd = [e for e in errors if e.startswith("the spec from the config: rotary_dim: must be even")]
     if odd:
         # defaults that no checkpoint uses: hidden_size/num_attention_heads gives an odd rotary_dim (GLM-4 MoE's
@@ -280,13 +374,11 @@ def prepare(family: Family) -> list[Driven]:
         sized.head_dim = _FALLBACK_HEAD_DIM
         drivens = _try(modeling, sized, candidates, apply_names, errors, axes)
         if drivens is not None:
-            for d in drivens:
-                d.notes = (
-                    f"the config's defaults give head_dim {derived} and an odd {odd[0].split('got ')[-1]} rotary dims, "
-                    f"which no model uses: driven with head_dim={_FALLBACK_HEAD_DIM}",
-                    *d.notes,
-                )
-            return drivens
+            message = (
+                f"the default {type(config).__name__} is inconsistent: its head_dim {derived} gives an odd "
+                f"{odd[0].split('got ')[-1]} rotary dims, which no model can use"
+            )
+            return _with_finding(drivens, INCONSISTENT_DEFAULT, message, f"driven with head_dim={_FALLBACK_HEAD_DIM}")
     raise NotDriven("; ".join(dict.fromkeys(errors)))
 
 
@@ -355,10 +447,18 @@ def prepare_class(family: Family, cls_name: str) -> list[Driven]:
         except NotDriven:
             pass
         why = errors[0] if errors else ""
+        own_errors = list(errors)  # what the config its __init__ names raised (the others' come after)
+        repaired = _repaired(modeling, own, [cls_name], lambda c: _apply_candidates(family, c),
+                             {id(c): own_errors for _, c in own})  # fmt: skip
+        if repaired is not None:
+            return repaired
         others = [(k, c) for k, c in configs if (k, c) not in own]
         drivens = _drive_class(family, modeling, cls_name, others, errors)
         for d in drivens:
             d.notes = (f"{cls_name}.__init__ names a {wanted}, whose default cannot build it ({why})", *d.notes)
+        clash = _inconsistent(own_errors)
+        if clash:
+            _with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {wanted} is inconsistent: {clash}")
         return drivens
     return _drive_class(family, modeling, cls_name, configs, errors)
 

@@ -28,8 +28,16 @@ def page_path(result: FamilyResult) -> str:
 
 
 def cells(result: FamilyResult, dtypes: Sequence[str]) -> dict[str, list[str]]:
-    """``mode[/layer type]/dtype`` -> finding labels (empty: PASS), the unit the expected file lists."""
-    return {f"{v.key}/{dt}": v.labels(dt) for v in result.verdicts for dt in dtypes if v.covers(dt)}
+    """``mode[/layer type]/dtype`` -> finding labels (empty: PASS), the unit the expected file lists.
+
+    A finding about the family's default config is in a ``config/<dtype>`` cell of every dtype: the default is
+    what a user gets in each of them.
+    """
+    out = {f"{v.key}/{dt}": v.labels(dt) for v in result.verdicts for dt in dtypes if v.covers(dt)}
+    if result.config_findings:
+        labels = sorted({label for label, _ in result.config_findings})
+        out.update({f"config/{dt}": list(labels) for dt in dtypes})
+    return out
 
 
 def counts(results: Sequence[FamilyResult], dtypes: Sequence[str], mismatches: Sequence[Mismatch]) -> dict[str, int]:
@@ -63,6 +71,9 @@ def _root_causes(results: Sequence[FamilyResult], dtypes: Sequence[str]) -> dict
 def _message(results: Sequence[FamilyResult], family: str, label: str) -> str:
     for r in results:
         if r.name == family:
+            for found, message in r.config_findings:
+                if found == label:
+                    return message
             for v in r.verdicts:
                 for f in v.report.findings:
                     if f.label == label:
@@ -221,6 +232,11 @@ def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expecte
         f"- driven: `{result.rotary_class}` + `{result.apply_function}` (code path `{result.code_path}`)",
         *[f"- spec{f' ({lt})' if lt else ''}: {desc}" for lt, desc in result.specs.items()],
         *[f"- note: {n}" for n in result.notes],
+        *[
+            f"- **config finding** `{label}`{'' if label in _known_config(result, dtypes, expected) else ' (new)'}: "
+            f"{message}"
+            for label, message in result.config_findings
+        ],
         "",
         "| verdict | " + " | ".join(dtypes) + " |",
         "|---|" + "---|" * len(dtypes),
@@ -240,6 +256,10 @@ def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expecte
         body = render_markdown(v.report).splitlines()
         lines += ["##" + ln if ln.startswith("#") else ln for ln in body]
     return "\n".join(lines) + "\n"
+
+
+def _known_config(result: FamilyResult, dtypes: Sequence[str], expected: Expected) -> set[str]:
+    return {label for dt in dtypes for label in expected.labels(result.name, f"config/{dt}")}
 
 
 def render_pages(

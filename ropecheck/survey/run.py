@@ -69,6 +69,8 @@ class FamilyResult:
     seconds: float = 0.0
     #: "" for the class the family is known by (its text rotary); the class's name for each other one
     unit: str = ""
+    #: findings about the family's default config, ``(label, message)`` (:attr:`.drive.Driven.config_findings`)
+    config_findings: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -141,6 +143,7 @@ def _verified(
         specs={d.layer_type: d.spec.describe() for d in drivens},
         notes=sorted({n for d in drivens for n in d.notes}),
         unit=unit,
+        config_findings=sorted({f for d in drivens for f in d.config_findings}),
     )
     for driven in drivens:
         for mode in MODES:

@@ -174,7 +174,8 @@ def test_config_names_mapped_onto_the_standard_ones_are_read() -> None:
 def test_defaults_with_an_odd_rotary_dim_are_driven_at_a_usable_head_dim_and_say_so() -> None:
     (driven,) = prepare(discover()["glm4_moe"])
     assert (driven.spec.head_dim, driven.spec.rotary_dim) == (128, 64)
-    assert any("odd 21 rotary dims" in n for n in driven.notes)
+    assert any("head_dim=128" in n for n in driven.notes)
+    assert any("odd 21 rotary dims" in message for _, message in driven.config_findings)
 
 
 def test_a_vision_encoder_is_driven_with_patch_positions() -> None:
@@ -389,3 +390,40 @@ def test_a_vision_class_with_the_last_axis_first_is_read_so(monkeypatch: pytest.
     monkeypatch.setitem(hf.AXIAL_VISION_MODEL_TYPES, "step3p5_vision", ("shared", "hidden_size"))
     step = [r for r in run_units(discover()["step3p7"], dtypes=("float32",), max_position=512) if "Vision" in r.name]
     assert any(label.startswith("axes/") for label in cells(step[0], ("float32",))["fp32/float32"])
+
+
+def test_a_default_config_its_code_cannot_run_is_a_finding_and_the_repaired_code_is_judged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HunYuan-VL's default text config has no mrope_section (its rotary takes len(None)): that is a config finding,
+    and the row is driven with the repair its page names, with one position row per axis. Its recomposition puts
+    the two halves of a pair on different axes, which the fp32 verdict finds; recomposed as Qwen2-VL does (each
+    section on both halves), the same repaired row conforms -- the finding is the code's, not the driver's."""
+    from ropecheck.survey import run_units
+
+    family = discover()["hunyuan_vl"]
+    (row,) = [r for r in run_units(family, dtypes=("float32",), max_position=512) if r.name == "hunyuan_vl"]
+    assert row.status == "driven" and [label for label, _ in row.config_findings] == ["config/default_unrunnable"]
+    assert "len()" in row.config_findings[0][1] and any("mrope_section = [16, 16, 16, 16]" in n for n in row.notes)
+    found = cells(row, ("float32",))
+    assert found["config/float32"] == ["config/default_unrunnable"]
+    assert any(label.startswith("axes/") for label in found["fp32/float32"])
+
+    modeling = __import__(family.module, fromlist=["_"])
+
+    def sections(self, freq):  # type: ignore[no-untyped-def]  # each axis's section on both halves of the head
+        import torch
+
+        out = torch.cat([m[i] for i, m in enumerate(freq.split(self.mrope_section, dim=-1))], dim=-1)
+        return torch.cat((out, out), dim=-1)
+
+    monkeypatch.setattr(modeling.HunYuanVLRotaryEmbedding, "recomposition_frequencies", sections)
+    (row,) = [r for r in run_units(family, dtypes=("float32",), max_position=512) if r.name == "hunyuan_vl"]
+    assert cells(row, ("float32",))["fp32/float32"] == []
+
+
+def test_inconsistent_defaults_are_a_finding_with_what_disagrees() -> None:
+    """GLM-4 MoE's defaults give head_dim 42 and 21 rotary dims: driven at head_dim 128, the default is the finding."""
+    (driven,) = prepare(discover()["glm4_moe"])
+    ((label, message),) = driven.config_findings
+    assert label == "config/inconsistent_default" and "head_dim 42" in message and "odd 21" in message
