@@ -90,6 +90,7 @@ MROPE_INTERLEAVED_MODEL_TYPES = frozenset(
         "qwen4_exp_text",
         "hy_v4_vl_text",
         "cosmos3_edge_text",
+        "cohere_compass_text",  # transformers 5.24: Qwen3-VL's recomposition_frequencies, per layer type
     }
 )
 

@@ -101,6 +101,17 @@ REPAIRS: dict[str, tuple[str, Callable[[Any], None]]] = {
         "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",
         _set_rope("partial_rotary_factor", 0.5),
     ),
+    # the rotary reads rope_parameters[layer_type] for each layer type; the default has no parameters at all
+    "CohereCompassTextConfig": (
+        "rope_parameters = {full_attention: {rope_type: default, rope_theta: 10000, mrope_section: [24, 20, 20]}}: "
+        "the one layer type the default uses, with the sections the rotary falls back to (64 pairs of the 128-dim "
+        "head) and a base of 10000",
+        lambda c: setattr(
+            c,
+            "rope_parameters",
+            {"full_attention": {"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [24, 20, 20]}},
+        ),
+    ),
     "GlmImageTextConfig": (  # GLM-4V's text rotary, the same defaults
         "rope_parameters.partial_rotary_factor = 0.5: the 32 frequencies the rotary's fallback mrope_section "
         "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",

@@ -427,3 +427,18 @@ def test_inconsistent_defaults_are_a_finding_with_what_disagrees() -> None:
     (driven,) = prepare(discover()["glm4_moe"])
     ((label, message),) = driven.config_findings
     assert label == "config/inconsistent_default" and "head_dim 42" in message and "odd 21" in message
+
+
+def test_a_repaired_default_is_read_with_its_code_s_m_rope_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cohere Compass's text config has no rope parameters (its rotary indexes them by layer type): repaired with
+    the sections its code falls back to, the Qwen3-VL-interleaved M-RoPE conforms in fp32; read with consecutive
+    sections (the reader not told that this model type interleaves) it fails on the axes."""
+    from ropecheck import hf
+
+    family = discover()["cohere_compass"]
+    result = run_family(family, dtypes=("float32",), max_position=512)
+    assert [label for label, _ in result.config_findings] == ["config/default_unrunnable"]
+    assert cells(result, ("float32",))["fp32/full_attention/float32"] == []
+    monkeypatch.setattr(hf, "MROPE_INTERLEAVED_MODEL_TYPES", hf.MROPE_INTERLEAVED_MODEL_TYPES - {"cohere_compass_text"})
+    result = run_family(family, dtypes=("float32",), max_position=512)
+    assert any(label.startswith("axes/") for label in cells(result, ("float32",))["fp32/full_attention/float32"])
