@@ -145,6 +145,7 @@ AXIAL_VISION_MODEL_TYPES: dict[str, tuple[str, str]] = {
     "muse_spark_vision": ("shared", "hidden_size"),
     "cohere_compass_vision": ("shared", "hidden_size"),
     "dots3_note_vision_encoder": ("shared", "hidden_size"),
+    "mlcd_vision_model": ("shared", "hidden_size"),  # MLCD: the same class, and Qwen2-VL's apply_rotary_pos_emb_vision
     # Step 3.7's vision rotary recomposes (w, h): freq.flip(1), the last axis's block first
     "step3p5_vision": ("shared-reversed", "hidden_size"),
 }
@@ -602,7 +603,7 @@ def _axial_vision(cfg: Mapping[str, Any], source: str) -> tuple[str, str] | None
     model_type = model_type.lower()
     if (
         model_type == "pixtral"
-        or model_type.endswith(("_vision", "_vision_encoder"))
+        or model_type.endswith(("_vision", "_vision_encoder", "_vision_model"))
         or source.split(".")[-1] == "vision_config"
     ):
         return AXIAL_VISION_MODEL_TYPES[model_type]

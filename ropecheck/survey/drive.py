@@ -347,6 +347,9 @@ def prepare(family: Family) -> list[Driven]:
         modeling = importlib.import_module(family.module)
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
+    candidates = [c for c in candidates if not _is_vision(c, modeling)]
+    if not candidates:  # named plainly, built from a vision config (MLCD): a vision encoder's rotary
+        return _prepare_vision(family)
     axes = _mrope_axes(config)
     apply_names = _apply_candidates(family, config)
     if not apply_names:
@@ -432,8 +435,19 @@ def _config_annotation(cls: Any) -> str:
     return (a if isinstance(a, str) else getattr(a, "__name__", "")).strip("'\"").split(".")[-1]
 
 
-def _is_vision(cls_name: str) -> bool:
-    return "Text" not in cls_name and any(w in cls_name for w in _NOT_TEXT)
+#: Rotary classes named for a vision encoder that are 1-D (read from their source): DeepSeek-OCR 2's vision encoder
+#: is a decoder over its token sequence, ``position_ids = arange(seq)``, with Llama's rotary and apply function.
+_ONE_D_VISION = frozenset({"DeepseekOcr2VisionRotaryEmbedding"})
+
+
+def _is_vision(cls_name: str, modeling: Any = None) -> bool:
+    """A vision encoder's (2-D) rotary: by its name, or, in ``modeling``, by the vision config its ``__init__``
+    names (MLCD's ``MLCDRotaryEmbedding(config: MLCDVisionConfig)``)."""
+    if "Text" in cls_name or cls_name in _ONE_D_VISION:
+        return False
+    if any(w in cls_name for w in _NOT_TEXT):
+        return True
+    return modeling is not None and "Vision" in _config_annotation(getattr(modeling, cls_name, None))
 
 
 def prepare_class(family: Family, cls_name: str) -> list[Driven]:
@@ -478,7 +492,7 @@ def _drive_class(
     family: Family, modeling: Any, cls_name: str, configs: list[tuple[str, Any]], errors: list[str]
 ) -> list[Driven]:
     """``cls_name`` driven from the first of ``configs`` that builds it; else :class:`NotDriven` with ``errors``."""
-    if _is_vision(cls_name):
+    if _is_vision(cls_name, modeling):
         found = _vision_drivens(family, modeling, configs, [cls_name], errors)
         if found is not None:
             return found
@@ -486,9 +500,9 @@ def _drive_class(
     for key, config in configs:
         drivens = _try(modeling, config, [cls_name], _apply_candidates(family, config), errors, _mrope_axes(config))
         if drivens is not None:
-            if key:
-                for d in drivens:
-                    d.notes = (f"driven from the {key} sub-config", *d.notes)
+            where = f"the {key} sub-config" if key else f"the family's text config ({type(config).__name__})"
+            for d in drivens:
+                d.notes = (f"driven from {where}", *d.notes)
             return drivens
     raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no config of the family builds {cls_name}")
 

@@ -442,3 +442,14 @@ def test_a_repaired_default_is_read_with_its_code_s_m_rope_layout(monkeypatch: p
     monkeypatch.setattr(hf, "MROPE_INTERLEAVED_MODEL_TYPES", hf.MROPE_INTERLEAVED_MODEL_TYPES - {"cohere_compass_text"})
     result = run_family(family, dtypes=("float32",), max_position=512)
     assert any(label.startswith("axes/") for label in cells(result, ("float32",))["fp32/full_attention/float32"])
+
+
+def test_a_plainly_named_rotary_built_from_a_vision_config_is_driven_as_a_vision_encoder() -> None:
+    """MLCD's ``MLCDRotaryEmbedding(config: MLCDVisionConfig)`` is Qwen2-VL's 2-D vision rotary: driven with patch
+    positions (h, w), not as a 1-D text rotary; DeepSeek-OCR 2's vision-named rotary is 1-D (its encoder's tokens)."""
+    from ropecheck.survey import prepare_class
+
+    (driven,) = prepare(discover()["mlcd"])
+    assert driven.spec.axes is not None and driven.spec.axes.scheme == "axial-shared"
+    (one_d,) = prepare_class(discover()["deepseek_ocr2"], "DeepseekOcr2VisionRotaryEmbedding")
+    assert one_d.spec.axes is None and any("driven from" in n for n in one_d.notes)
