@@ -633,7 +633,12 @@ def _multi_axis(
     ):
         raise SpecError(f"{prefix}.mrope_section", f"must be a list of integers, got {describe_value(section)}")
     try:
-        # three sections are Qwen2-VL's (temporal, height, width); other counts (HunYuan-VL's four) are named by index
+        # three sections are Qwen2-VL's (temporal, height, width); HunYuan-VL's four are named by index
+        if len(section) not in (3, 4):
+            raise SpecError(
+                f"{prefix}.mrope_section",
+                f"must list 3 or 4 section sizes (t/h/w, or HunYuan-VL's four axes), got {len(section)}",
+            )
         names = ("t", "h", "w") if len(section) == 3 else tuple(f"axis{k}" for k in range(len(section)))
         return mrope(tuple(section), rotary_dim, interleaved=bool(interleaved), names=names)
     except SpecError as exc:

@@ -193,7 +193,7 @@ def test_pixtral_text_model_has_no_axes() -> None:
     ("params", "field", "words"),
     [
         ({"type": "mrope", "mrope_section": [16, 24, 23]}, "rope_scaling.mrope_section", "cover 63 pairs"),
-        ({"type": "mrope", "mrope_section": [16, 48]}, "rope_scaling.mrope_section", "3 section sizes"),
+        ({"type": "mrope", "mrope_section": [16, 48]}, "rope_scaling.mrope_section", "3 or 4 section sizes"),
         ({"type": "mrope", "mrope_section": "16,24,24"}, "rope_scaling.mrope_section", "list of integers"),
         ({"mrope_interleaved": True}, "rope_scaling.mrope_section", "required with mrope_interleaved"),
         ({"mrope_section": [16, 24, 24], "mrope_interleaved": "yes"}, "rope_scaling.mrope_interleaved", ""),
