@@ -24,9 +24,9 @@ from ..io import write_text_atomic
 
 __all__ = ["GOALS_S", "add_arguments", "run"]
 
-#: (label, extra flags, goal in seconds)
+#: (label, extra flags, goal in seconds): every rotary class of transformers, in every dtype, in 3 minutes on 2 cores
 GOALS_S: tuple[tuple[str, tuple[str, ...], float], ...] = (
-    ("every dtype (float32, bfloat16, float16)", (), 300.0),
+    ("every dtype (float32, bfloat16, float16)", (), 180.0),
     ("--dtype float32", ("--dtype", "float32"), 60.0),
 )
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         f"{platform.system()}; transformers {rows[0][4]}; 1-minute load average {load_start:.1f} at the start, "
         f"{load_end:.1f} at the end. Goals {'met' if met else 'NOT met'}.",
         "",
-        "| survey | wall (s) | goal (s) | families found | driven | skipped | conforming in every cell |",
+        "| survey | wall (s) | goal (s) | rows (families and classes) | driven | skipped | conforming in every cell |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     lines += [
