@@ -47,6 +47,10 @@ CAUSES: dict[str, tuple[str, str]] = {
     "mrope_interleaved_as_chunked": ("axes", "interleaved M-RoPE (Qwen3-VL) applied as consecutive sections"),
     "mrope_chunked_as_interleaved": ("axes", "M-RoPE sections (Qwen2-VL) applied interleaved"),
     "axis_ignored": ("axes", "one position axis is ignored: its pairs turn by another axis, or by none"),
+    "pair_axes_split": (
+        "axes",
+        "the two halves of a pair turn by different position axes (cos from one, sin from another): no rotation",
+    ),
     "axes_wrong": ("axes", "the pairs turn by other position axes, or at other per-axis angles, than the spec's"),
     "text_positions_differ": (
         "axes",
@@ -508,6 +512,7 @@ ELSEWHERE: dict[str, str] = {
             "mrope_interleaved_as_chunked",
             "mrope_chunked_as_interleaved",
             "axis_ignored",
+            "pair_axes_split",
             "axes_wrong",
             "text_positions_differ",
         ),

@@ -58,25 +58,35 @@ def text_view(impl: Implementation, axes: int) -> Implementation:
 
 
 class AxisIdentification:
-    """What the probes show: per pair, the axis that turns it (None: none; -1: several) and the angles.
+    """What the probes show: per pair, the axis that turns it (None: none; -1: several; -2: its two halves turn by
+    two different axes, so it is no rotation) and the angles.
 
     Attributes:
-        axis_of_pair: per spec pair, the index of the axis turning it, None or -1.
+        axis_of_pair: per spec pair, the index of the axis turning it, None, -1 or -2.
         ratio: ``(axes, pairs)``: the angle at position 1 on each axis over the spec's theta_i.
         offset: per pair, the angle at position 0 on every axis over theta_i (0 when right).
     """
 
-    def __init__(self, axis_of_pair: list[int | None], ratio: np.ndarray, offset: np.ndarray) -> None:
+    def __init__(
+        self,
+        axis_of_pair: list[int | None],
+        ratio: np.ndarray,
+        offset: np.ndarray,
+        split: dict[int, tuple[int, int]] | None = None,
+    ) -> None:
         self.axis_of_pair = axis_of_pair
         self.ratio = ratio
         self.offset = offset
+        #: per pair marked -2: (the axis its cos half turns by, the axis its sin half turns by)
+        self.split = split or {}
 
 
-def _angles(out: np.ndarray, spec: RopeSpec) -> np.ndarray:
-    """(probes, pairs) angles of the matrices read from basis-vector outputs ``(1, probes, D, D)``."""
+def _angles(out: np.ndarray, spec: RopeSpec) -> tuple[np.ndarray, np.ndarray]:
+    """(probes, pairs) angles of the matrices read from basis-vector outputs ``(1, probes, D, D)``: from each
+    pair's first column ``(cos, sin)`` and from its second ``(-sin, cos)``, the same angle for a rotation."""
     a, b = spec.pairs().T
     m = np.swapaxes(out[0], -1, -2)  # column h of each probe's matrix is out[0, k, h, :]
-    return np.arctan2(m[:, b, a], m[:, a, a])
+    return np.arctan2(m[:, b, a], m[:, a, a]), np.arctan2(-m[:, a, b], m[:, b, b])
 
 
 def identify_axes(impl: Implementation, spec: RopeSpec, dtype: str, device: str) -> AxisIdentification:
@@ -90,14 +100,22 @@ def identify_axes(impl: Implementation, spec: RopeSpec, dtype: str, device: str)
         pos[k, 0, k + 1] = 1
     out = impl.call(x, dtype=dtype, device=device, positions=pos)
     theta = spec.direction * spec.inv_freq()
-    ang = _angles(np.asarray(out, dtype=np.float64), spec)
+    ang, ang_b = _angles(np.asarray(out, dtype=np.float64), spec)
     offset = ang[0] / theta
     ratio = (ang[1:] - ang[0]) / theta
+    ratio_b = (ang_b[1:] - ang_b[0]) / theta
     axis_of: list[int | None] = []
+    split: dict[int, tuple[int, int]] = {}
     for i in range(spec.half):
         turned = np.flatnonzero(np.abs(ratio[:, i]) > 0.5)
+        turned_b = np.flatnonzero(np.abs(ratio_b[:, i]) > 0.5)
+        if turned.size == 1 and turned_b.size == 1 and turned[0] != turned_b[0]:
+            # column a reads (cos of the first half's axis, sin of the second's); column b the other way round
+            axis_of.append(-2)
+            split[i] = (int(turned_b[0]), int(turned[0]))
+            continue
         axis_of.append(None if turned.size == 0 else int(turned[0]) if turned.size == 1 else -1)
-    return AxisIdentification(axis_of, ratio, offset)
+    return AxisIdentification(axis_of, ratio, offset, split)
 
 
 def _runs_by(values: list[Any]) -> list[tuple[int, int, Any]]:
@@ -115,13 +133,16 @@ def _pairs_words(pairs: list[int]) -> str:
     return f"pair {text}" if len(pairs) == 1 else f"pairs {text}"
 
 
-def describe_mismatch(got: list[int | None], expected: list[int], axes: MultiAxis) -> list[str]:
+def describe_mismatch(
+    got: list[int | None], expected: list[int], axes: MultiAxis, split: dict[int, tuple[int, int]] | None = None
+) -> list[str]:
     """Sentences, one per (got, expected) group: "pairs 16–39 rotate by the width position; the spec says height"."""
     names = axes.names
+    split = split or {}
     groups: dict[tuple[Any, int], list[int]] = {}
     for i, (g, e) in enumerate(zip(got, expected)):
         if g != e:
-            groups.setdefault((g, e), []).append(i)
+            groups.setdefault((split.get(i, g), e), []).append(i)
     out = []
     for (g, e), pairs in groups.items():
         s = "s" if len(pairs) == 1 else ""
@@ -129,6 +150,11 @@ def describe_mismatch(got: list[int | None], expected: list[int], axes: MultiAxi
             what = f"turn{s} by no position axis"
         elif g == -1:
             what = f"turn{s} by several position axes at once"
+        elif isinstance(g, tuple):
+            what = (
+                f"turn{s} by the {_word(names[g[0]])} position in the first half and the {_word(names[g[1]])} "
+                "position in the second (no rotation)"
+            )
         else:
             what = f"rotate{s} by the {_word(names[g])} position"
         out.append(f"{_pairs_words(pairs)} {what}; the spec says {_word(names[e])}")
@@ -147,6 +173,8 @@ def _cause(got: list[int | None], expected: list[int], axes: MultiAxis) -> tuple
     """(cause, its words) for a wrong pair -> axis assignment."""
     n = len(axes.axes)
     names = axes.names
+    if -2 in got:
+        return "pair_axes_split", "the two halves of a pair turn by different position axes: no pair is a rotation"
     if -1 in got:
         return "axes_wrong", "positions are combined across axes: pairs turn by several axes at once"
     ignored = [a for a in range(n) if a not in got]
@@ -222,7 +250,7 @@ def check_multi_axis(report: VerifyReport, ctx: RunContext, dtype: str) -> AxisI
     expected = [int(a) for a in axis_of]
     if got != expected:
         cause, words = _cause(got, expected, spec.axes)
-        sentences = describe_mismatch(got, expected, spec.axes)
+        sentences = describe_mismatch(got, expected, spec.axes, ident.split)
         if len(sentences) > 3:  # the first groups show the pattern; the table holds the rest
             sentences = [*sentences[:2], f"and {len(sentences) - 2} more groups of pairs"]
         if spec.axes.scheme.startswith("axial"):

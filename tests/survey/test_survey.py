@@ -407,7 +407,9 @@ def test_a_default_config_its_code_cannot_run_is_a_finding_and_the_repaired_code
     assert "len()" in row.config_findings[0][1] and any("mrope_section = [16, 16, 16, 16]" in n for n in row.notes)
     found = cells(row, ("float32",))
     assert found["config/float32"] == ["config/default_unrunnable"]
-    assert any(label.startswith("axes/") for label in found["fp32/float32"])
+    assert found["fp32/float32"] == ["axes/pair_axes_split"]  # cos from one axis, sin from another
+    (verdict,) = [v for v in row.verdicts if v.mode == "fp32"]
+    assert "axis0 position in the first half and the axis2 position in the second" in str(verdict.report.findings)
 
     modeling = __import__(family.module, fromlist=["_"])
 
