@@ -102,6 +102,8 @@ EXPECTED_FAILURES = {
     "text_positions_differ": {"reference", "text", "coverage"},
     "width_table_clamped": {"reference", "text", "relative"},
     "axes_collapsed_max": {"reference", "coverage"},
+    # no pair is a rotation: the relative-position property breaks too, text tokens (one position) are fine
+    "pair_halves_on_two_axes": {"reference", "coverage", "relative"},
 }
 
 
