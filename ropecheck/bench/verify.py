@@ -261,29 +261,8 @@ def _run_compile_only(out: Path, repeats: int) -> int:
     return 0 if all(r[4] == 0 for r in rows) else 1
 
 
-def run(args: argparse.Namespace) -> int:
-    """Time the verdicts and write the table; exit 0 when every run met the goal."""
-    if args.repeats < 1:
-        raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
-    out, repeats = Path(args.out), args.repeats
-    if args.compile_only:
-        return _run_compile_only(out, repeats)
-    light = light_judge(max(5, repeats))
-    print(
-        f"torch-only verdict {light['verdict_s']:.2f} s, import torch {light['import_torch_s']:.2f} s: "
-        f"ratio {light['ratio']:.2f} (goal <= {LIGHT_GOAL:g})"
-    )
-    if args.light_only:
-        head, compiled = (
-            _split(out.read_text()) if out.exists() else ("# Benchmark: one `ropecheck verify` verdict\n", "")
-        )
-        at = head.find(f"\n{LIGHT_HEADING}")
-        head = head if at < 0 else head[: at + 1]
-        text = head.rstrip("\n") + "\n\n" + "\n".join(_light_part(light))
-        write_text_atomic(out, text + ("\n" + compiled if compiled else ""))
-        return 0 if light["ratio"] <= LIGHT_GOAL else 1
-    rows = []
-    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+def _cases() -> list[tuple[str, list[str]]]:
+    """(label, verify argv) of every verdict to time: the installed adapters, and the corpora of a checkout."""
     cases = [(f"adapter {n}", ["--adapter", n]) for n, a in ADAPTERS.items() if a.unavailable_reason() is None]
     if CORPUS is not None:
         cases += [(f"corpus {f}", [f"{CORPUS / f}:rope", *flags]) for f, flags in CORPUS_CASES]
@@ -303,6 +282,34 @@ def run(args: argparse.Namespace) -> int:
             "nothing to time: no adapter's library is installed (pip install 'ropecheck[adapters]') and the "
             "broken corpus is only in a source checkout"
         )
+    return cases
+
+
+def run(args: argparse.Namespace) -> int:
+    """Time the verdicts and write the table; exit 0 when every run met the goal."""
+    if args.repeats < 1:
+        raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
+    out, repeats = Path(args.out), args.repeats
+    if args.compile_only:
+        return _run_compile_only(out, repeats)
+    # what there is to time first: nothing to time is a usage error, said before a minute of measuring
+    cases = [] if args.light_only else _cases()
+    light = light_judge(max(5, repeats))
+    print(
+        f"torch-only verdict {light['verdict_s']:.2f} s, import torch {light['import_torch_s']:.2f} s: "
+        f"ratio {light['ratio']:.2f} (goal <= {LIGHT_GOAL:g})"
+    )
+    if args.light_only:
+        head, compiled = (
+            _split(out.read_text()) if out.exists() else ("# Benchmark: one `ropecheck verify` verdict\n", "")
+        )
+        at = head.find(f"\n{LIGHT_HEADING}")
+        head = head if at < 0 else head[: at + 1]
+        text = head.rstrip("\n") + "\n\n" + "\n".join(_light_part(light))
+        write_text_atomic(out, text + ("\n" + compiled if compiled else ""))
+        return 0 if light["ratio"] <= LIGHT_GOAL else 1
+    rows = []
+    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     runs = [(f"{label} [{mode}]", argv + extra) for label, argv in cases for mode, extra in MODES]
     if CORPUS is not None and args.compile:
         runs += [
