@@ -76,13 +76,13 @@ def test_a_missing_library_is_a_skip_with_its_reason() -> None:
 def test_the_sweep_step_keeps_to_its_budget_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(G, "SWEEP_ORDER", ("fp32-angles", "bf16-inv-freq"))  # a careful and a careless one
     roomy, tight = G.Run(cuda=False), G.Run(cuda=False)
-    G.sweeps(roomy, 1 << 12, budget=3600.0, device="cpu", floor=1 << 10)
-    G.sweeps(tight, 1 << 12, budget=0.0, device="cpu", floor=1 << 10)
-    assert [s["positions"] for s in roomy.sweeps] == [1 << 12] * 2 and not roomy.notes
-    assert [s["positions"] for s in tight.sweeps] == [1 << 10] * 2
-    assert any("fewer positions than 4096" in n for n in tight.notes)
+    G.sweeps(roomy, 1 << 11, budget=3600.0, device="cpu", floor=1 << 9)
+    G.sweeps(tight, 1 << 11, budget=0.0, device="cpu", floor=1 << 9)
+    assert [s["positions"] for s in roomy.sweeps] == [1 << 11] * 2 and not roomy.notes
+    assert [s["positions"] for s in tight.sweeps] == [1 << 9] * 2
+    assert any("fewer positions than 2048" in n for n in tight.notes)
     assert all(all(v["held"] for v in s["verdicts"]) for s in roomy.sweeps)  # careful within, careless over
-    assert "precision/fp32-angles-d128-cpu-n4096.csv" in roomy.files
+    assert "precision/fp32-angles-d128-cpu-n2048.csv" in roomy.files
 
 
 def test_the_dry_run_without_cuda_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
