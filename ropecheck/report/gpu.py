@@ -272,7 +272,7 @@ def _importable(module: str) -> str | None:
 
 def judge_kernel(k: Kernel, root: Path, timeout: float) -> dict[str, Any]:
     """Verify one kernel on CUDA in its own process; compare with the verdict it must have."""
-    row: dict[str, Any] = {"kernel": k.name, "what": k.what, "expected": "CONFORMS" if k.conforms else "FAILS"}
+    row = _kernel_row(k)
     why = _importable(k.module) if k.module else None
     if why is None and not k.argv:
         why = "no adapter drives it yet"
@@ -293,6 +293,11 @@ def judge_kernel(k: Kernel, root: Path, timeout: float) -> dict[str, Any]:
             return {**row, "status": "error", "reason": (proc.stderr.strip() or proc.stdout.strip())[-600:]}
         verdict = json.loads(out.read_text())
     return {**row, **_held(k, verdict)}
+
+
+def _kernel_row(k: Kernel) -> dict[str, Any]:
+    """What every row of a kernel says, judged or not: its name, what it is, the verdict it must have."""
+    return {"kernel": k.name, "what": k.what, "expected": "CONFORMS" if k.conforms else "FAILS"}
 
 
 def judge_kernels(root: Path, timeout: float = 420.0) -> list[dict[str, Any]]:
@@ -633,8 +638,7 @@ def main(argv: list[str] | None = None) -> int:
         if "kernels" not in skip and cuda:
             kernels = pool.submit(step, "kernels", lambda: judge_kernels(root, min(420.0, left(180))), [])
         elif "kernels" not in skip:
-            run.kernels = [{"kernel": k.name, "what": k.what, "expected": "CONFORMS" if k.conforms else "FAILS",
-                            "status": "skip", "reason": "CUDA is not available"} for k in KERNELS]  # fmt: skip
+            run.kernels = [{**_kernel_row(k), "status": "skip", "reason": "CUDA is not available"} for k in KERNELS]
         if tests is not None:
             run.tests = tests.result()
         if kernels is not None:

@@ -86,6 +86,12 @@ def _set_rope(key: str, value: Any) -> Callable[[Any], None]:
     return apply
 
 
+_GLM_HALF_ROTARY = (
+    "rope_parameters.partial_rotary_factor = 0.5: the 32 frequencies the rotary's fallback mrope_section "
+    "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",
+    _set_rope("partial_rotary_factor", 0.5),
+)
+
 #: Default configs a family's own code cannot run, by config class, and the smallest repair that runs it
 #: (read from the family's source): what is set, and why that value.
 REPAIRS: dict[str, tuple[str, Callable[[Any], None]]] = {
@@ -96,11 +102,7 @@ REPAIRS: dict[str, tuple[str, Callable[[Any], None]]] = {
         _set_rope("mrope_section", [16, 16, 16, 16]),
     ),
     # the rotary falls back to mrope_section [8, 12, 12] (32 frequencies), the default rotates all 128 dims (64)
-    "Glm4vTextConfig": (
-        "rope_parameters.partial_rotary_factor = 0.5: the 32 frequencies the rotary's fallback mrope_section "
-        "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",
-        _set_rope("partial_rotary_factor", 0.5),
-    ),
+    "Glm4vTextConfig": _GLM_HALF_ROTARY,
     # the rotary reads rope_parameters[layer_type] for each layer type; the default has no parameters at all
     "CohereCompassTextConfig": (
         "rope_parameters = {full_attention: {rope_type: default, rope_theta: 10000, mrope_section: [24, 20, 20]}}: "
@@ -112,11 +114,7 @@ REPAIRS: dict[str, tuple[str, Callable[[Any], None]]] = {
             {"full_attention": {"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [24, 20, 20]}},
         ),
     ),
-    "GlmImageTextConfig": (  # GLM-4V's text rotary, the same defaults
-        "rope_parameters.partial_rotary_factor = 0.5: the 32 frequencies the rotary's fallback mrope_section "
-        "[8, 12, 12] covers (the default rotates all 128 dims: 64 frequencies)",
-        _set_rope("partial_rotary_factor", 0.5),
-    ),
+    "GlmImageTextConfig": _GLM_HALF_ROTARY,  # GLM-4V's text rotary, the same defaults
 }
 
 #: What the spec reader says of defaults that disagree with each other: an odd head or rotary dim (no model can use
@@ -247,7 +245,7 @@ def _layer_config(config: Any, layer_type: str, whole: dict[str, Any]) -> dict[s
 
 
 def _rotary_candidates(family: Family) -> list[str]:
-    text = [c for c in family.rotary_classes if "Text" in c or not any(w in c for w in _NOT_TEXT)]
+    text = [c for c in family.rotary_classes if not _is_vision(c)]
     return sorted(
         text, key=lambda c: (0 if "Text" in c else 1 if "Audio" not in c else 2, family.rotary_classes.index(c))
     )
