@@ -10,8 +10,10 @@ raw result comes back as data:
   shape, dtype and device, whether it *is* x, and x and the positions as they are after the call;
 * ``vjp`` -- one forward with autograd (torch) or ``jax.vjp``: the output, the gradient and the
   double backward (the gradient of ``<grad, x>`` with respect to g);
-* ``derive`` -- a new callable beside the target: ``torch.compile`` of it, or its multi-axis
-  view (a ``(batch, seq)`` position given on every axis);
+* ``derive`` -- a new callable beside the target: ``torch.compile`` of it, its multi-axis
+  view (a ``(batch, seq)`` position given on every axis), its output gathered into the spec's order
+  (a declared ``output_layout``), or one side of a q/k target (:mod:`ropecheck.qk`);
+* ``qk_layout`` -- how a q/k target lays out q and k, found by probing;
 * ``device`` -- whether CUDA is available there.
 
 Every exception of the target's becomes a reply (``raised`` with the type, text and the line of
@@ -121,7 +123,20 @@ def target_meta(fn: Callable[..., Any], name: str | None = None) -> dict[str, An
         "convention": detect_convention(fn),
         "backend": str(getattr(fn, "rope_backend", None) or "auto"),
         "label": str(label),
+        "qk": _qk_kind(fn),
     }
+
+
+def _qk_kind(fn: Callable[..., Any]) -> str | None:
+    from .qk import qk_kind
+
+    kind = qk_kind(fn)
+    if kind == "cos_sin":
+        raise UsageError(
+            "an apply(q, k, cos, sin) function is judged with the rotary module that makes cos and sin: "
+            "name it with --rotary module:attr, or verify the module that defines both"
+        )
+    return kind
 
 
 def _target_files(fn: Any, name: str) -> set[str]:
@@ -433,6 +448,40 @@ def _axes_view(fn: Any, axes: int) -> Callable[..., Any]:
     return one_position
 
 
+def _reordered_view(fn: Any, order: list[int]) -> Callable[..., Any]:
+    """The target with its output's last dim gathered back into the spec's order (a declared ``output_layout``):
+    dim ``j`` of the view is dim ``order[j]`` of the target's output. Only routing: the arithmetic stays the
+    target's, and autograd sees an index, so the backward is the target's too."""
+    index: list[Any] = []
+
+    def in_spec_order(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        if not hasattr(out, "shape") or not out.shape or out.shape[-1] != len(order):
+            return out  # the interface check says what is wrong with it
+        if not type(out).__module__.startswith("torch"):
+            return out[..., order]  # numpy, jax
+        if not index or index[0].device != out.device:
+            index[:] = [_torch().as_tensor(order, device=out.device)]
+        return out.index_select(-1, index[0])
+
+    return in_spec_order
+
+
+def _qk_layout(fn: Any, name: str, request: dict[str, Any]) -> dict[str, Any]:
+    """How a q/k target lays out q and k (:func:`ropecheck.qk.probe_layout`), or why that cannot be told."""
+    from .qk import probe_layout, qk_kind
+
+    kind = qk_kind(fn)
+    if kind is None or kind == "cos_sin":
+        return {"status": "usage", "error": "the target does not take and return q and k"}
+    try:
+        return {"status": "ok", "qk": kind, "layout": probe_layout(fn, kind, int(request["head_dim"]))}
+    except UsageError as exc:
+        return {"status": "usage", "error": str(exc)}
+    except Exception as exc:
+        return _raised(exc, fn, name)
+
+
 def _compiled(fn: Any, backend: str) -> Callable[..., Any]:
     """``torch.compile(fn)`` with dynamo's recompile limit raised (so no call silently runs eagerly)."""
     import torch  # heavy: imported when used
@@ -488,12 +537,20 @@ class TargetHost:
             return _vjp(fn, self.name, request)
         if op == "derive":
             return self._derive(fn, request)
+        if op == "qk_layout":
+            return _qk_layout(fn, self.name, request)
         return {"status": "usage", "error": f"unknown request {op!r}"}
 
     def _derive(self, fn: Any, request: dict[str, Any]) -> dict[str, Any]:
         try:
             if request["kind"] == "axes":
                 derived = _axes_view(fn, int(request["axes"]))
+            elif request["kind"] == "qk":
+                from .qk import side_view
+
+                derived = side_view(fn, str(request["qk"]), str(request["layout"]), str(request["side"]))
+            elif request["kind"] == "reorder":
+                derived = _reordered_view(fn, [int(j) for j in request["order"]])
             elif request["kind"] == "compile":
                 derived = _compiled(fn, str(request["backend"]))
             else:

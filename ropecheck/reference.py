@@ -278,6 +278,14 @@ def apply_rope(
     x = np.asarray(x, dtype=np.float64)
     if x.ndim < 1 or x.shape[-1] != spec.head_dim:
         raise UsageError(f"x must have last dimension head_dim={spec.head_dim}, got shape {x.shape}")
+    order = spec.output_order()
+    if order is not None:  # the rotation in the spec's order, each dim then stored where output_layout puts it
+        rotated = apply_rope(
+            x, positions, spec.with_(output_layout=None), form=form, seq_len=seq_len, scaled=scaled, axes_at=axes_at
+        )
+        stored = np.empty_like(rotated)
+        stored[..., order] = rotated
+        return stored
     pp = pair_positions(spec, positions, axes_at)
     try:
         pp = np.broadcast_to(pp, x.shape[:-1] + pp.shape[-1:])

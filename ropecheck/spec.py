@@ -94,6 +94,11 @@ class RopeSpec:
             1-D RoPE. Pair ``i`` turns by ``positions[axis(i)] * theta_i``, where ``theta_i`` is
             :meth:`inv_freq`'s entry ``i`` -- the 1-D table for M-RoPE, the axes' own tables for
             axial RoPE.
+        output_layout: where the rotated pairs are written back: None (default) in the input's
+            ``layout``; the other layout when the code rotates pairs of one layout and stores them in
+            the other's places (keras-hub's Gemma writes a half-split rotation back interleaved;
+            DeepSeek's ``apply_rotary_pos_emb_interleave`` writes an interleaved one back half-split).
+            It is a fixed permutation of the head, the same for q and k, so q.k is that of ``layout``.
 
     Example:
         >>> spec = RopeSpec(head_dim=8)
@@ -112,6 +117,7 @@ class RopeSpec:
     attention_factor_in: str = "cos_sin"
     rotary_dims: str = "first"
     axes: MultiAxis | None = None
+    output_layout: Layout | None = None
 
     if TYPE_CHECKING:  # the constructor as callers see it: rotary_dim may be None (= head_dim)
 
@@ -127,6 +133,7 @@ class RopeSpec:
             attention_factor_in: str = "cos_sin",
             rotary_dims: str = "first",
             axes: MultiAxis | None = None,
+            output_layout: Layout | None = None,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -148,6 +155,12 @@ class RopeSpec:
         object.__setattr__(self, "base", float(self.base))
         if self.layout not in LAYOUTS:
             raise SpecError("layout", f"must be 'interleaved' or 'half', got {describe_value(self.layout)}")
+        if self.output_layout is not None and self.output_layout not in LAYOUTS:
+            raise SpecError(
+                "output_layout", f"must be 'interleaved', 'half' or None, got {describe_value(self.output_layout)}"
+            )
+        if self.output_layout == self.layout:
+            object.__setattr__(self, "output_layout", None)  # written back where read: the plain spec
         if not isinstance(self.scaling, tuple(ROPE_TYPES.values())):
             kinds = ", ".join(c.__name__ for c in ROPE_TYPES.values())
             raise SpecError("scaling", f"must be one of {kinds}, got {describe_value(self.scaling)}")
@@ -286,7 +299,24 @@ class RopeSpec:
             out["attention_factor_in"] = self.attention_factor_in
         if self.rotary_dims != "first":
             out["rotary_dims"] = self.rotary_dims
+        if self.output_layout is not None:
+            out["output_layout"] = self.output_layout
         return out
+
+    def output_order(self) -> np.ndarray | None:
+        """Per dim ``j`` of the head in the spec's order, the dim of the target's output that holds it (None when
+        the pairs are written back where they were read: ``output_layout`` unset).
+
+        Example:
+            >>> RopeSpec(head_dim=4, output_layout="interleaved").output_order().tolist()
+            [0, 2, 1, 3]
+        """
+        if self.output_layout is None:
+            return None
+        order = np.arange(self.head_dim)
+        written = replace(self, layout=self.output_layout, output_layout=None).pairs()
+        order[self.pairs().ravel()] = written.ravel()
+        return order
 
     @property
     def axis_names(self) -> tuple[str, ...]:
@@ -342,6 +372,7 @@ class RopeSpec:
             "rotary_dims": self.rotary_dims,
             "schedule_attention_factor": self.schedule_attention_factor,
             "axes": None if self.axes is None else self.axes.to_dict(),
+            "output_layout": self.output_layout,
         }
 
     def describe(self, *, conventions: bool = True) -> str:
@@ -364,6 +395,9 @@ class RopeSpec:
             out += f", attention factor {self.schedule_attention_factor:g} in the softmax scale (RoPE output unscaled)"
         if self.rotary_dims == "last":
             out += f", rotated dims last ({self.rotary_start}-{self.head_dim - 1})"
+        if self.output_layout is not None:
+            written = "interleaved" if self.output_layout == "interleaved" else "half-split"
+            out += f", rotated pairs written back {written}"
         if self.axes is not None:
             out += f", axes={self.axes.describe()}"
         return out

@@ -22,7 +22,16 @@ never imports torch extensions or a missing library; a missing library raises
 from __future__ import annotations
 
 # the modules register their adapters on import (in this order in `ropecheck adapters`)
-from . import gpu_kernels, hf_multimodal, hf_transformers, jax_libs, model_repos, small_libs, torchtune_models
+from . import (
+    gpu_kernels,
+    hf_multimodal,
+    hf_transformers,
+    jax_libs,
+    model_repos,
+    runtimes,
+    small_libs,
+    torchtune_models,
+)
 from .registry import ADAPTERS, Adapter, get_adapter, register
 
 __all__ = [
@@ -35,6 +44,7 @@ __all__ = [
     "jax_libs",
     "model_repos",
     "register",
+    "runtimes",
     "small_libs",
     "torchtune_models",
 ]

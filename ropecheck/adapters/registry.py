@@ -31,6 +31,8 @@ class Adapter:
         cpu_note: for a CUDA-only adapter, why it is not run on CPU by other means (appended to the skip reason).
         dtypes: the dtypes the adapter can be judged in (default: all three).
         dtype_note: why the others are not judged (a SKIP reason in matrices, a usage error when asked for).
+        requires: further modules the factory imports, each a pip package of the same name (an exporter, a
+            graph builder): the adapter is installed only when ``module`` and all of these are.
     """
 
     name: str
@@ -44,6 +46,7 @@ class Adapter:
     cpu_note: str = ""
     dtypes: tuple[str, ...] = ("float32", "bfloat16", "float16")
     dtype_note: str = ""
+    requires: tuple[str, ...] = ()
 
     def dtype_skip_reason(self, dtype: str) -> str | None:
         """None when the adapter is judged in ``dtype``, else why not."""
@@ -57,10 +60,11 @@ class Adapter:
 
     @property
     def installed(self) -> bool:
-        try:
-            return importlib.util.find_spec(self.module) is not None
-        except (ImportError, ValueError):
-            return False
+        return not self.missing()
+
+    def missing(self) -> list[str]:
+        """The modules of ``module`` and ``requires`` that cannot be found (empty when the adapter is installed)."""
+        return [m for m in (self.module, *self.requires) if not _findable(m)]
 
     def unavailable_reason(self) -> str | None:
         """None when the adapter can run here, else why not (for skips)."""
@@ -70,8 +74,10 @@ class Adapter:
             if not torch.cuda.is_available():
                 note = f" ({self.cpu_note})" if self.cpu_note else ""
                 return f"{self.name} runs CUDA kernels only and CUDA is not available{note}"
-        if not self.installed:
-            return f"{self.library} is not installed ({self.install or 'pip install ' + self.library})"
+        missing = self.missing()
+        if missing:
+            what = self.library if self.module in missing else " and ".join(missing)
+            return f"{what} is not installed ({self.install or 'pip install ' + self.library})"
         return None
 
     def load(self) -> tuple[Callable[..., Any], RopeSpec]:
@@ -98,6 +104,13 @@ class Adapter:
     def short_spec(self) -> str:
         s = self.spec
         return f"{s.layout} d={s.head_dim} r={s.rotary_dim} base={s.base:g} {s.rope_type}"
+
+
+def _findable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 ADAPTERS: dict[str, Adapter] = {}

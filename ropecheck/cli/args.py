@@ -145,6 +145,12 @@ def add_spec_arguments(parser: argparse.ArgumentParser, *, required: bool = Fals
         help="which end of the head holds the rotary_dim rotated dims (default first; last: DeepSeek MLA's "
         "cat(q_nope, q_pe))",
     )
+    c.add_argument(
+        "--output-layout",
+        choices=("interleaved", "half"),
+        help="where the rotated pairs are written back, when not where --layout reads them (a fixed permutation "
+        "of the head, the same for q and k: keras-hub's Gemma writes a half-split rotation back interleaved)",
+    )
 
 
 def _direction(text: str) -> int:
@@ -157,9 +163,9 @@ def _direction(text: str) -> int:
 
 
 def conventions_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The convention flags given (``direction``, ``attention_factor_in``, ``rotary_dims``)."""
+    """The convention flags given (``direction``, ``attention_factor_in``, ``rotary_dims``, ``output_layout``)."""
     out: dict[str, Any] = {}
-    for key in ("direction", "attention_factor_in", "rotary_dims"):
+    for key in ("direction", "attention_factor_in", "rotary_dims", "output_layout"):
         value = getattr(args, key, None)
         if value is not None:
             out[key] = value

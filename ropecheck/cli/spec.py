@@ -99,6 +99,14 @@ def run(args: argparse.Namespace) -> int:
         f"direction: {spec.direction:+d} (each pair turns by {'+' if spec.direction > 0 else '-'}m*theta_i); "
         f"rotated dims: {spec.rotary_dims} ({spec.rotary_start}-{spec.rotary_start + spec.rotary_dim - 1})"
     )
+    if spec.output_layout is not None:
+        written = spec.with_(layout=spec.output_layout, output_layout=None).pairs()
+        console.print(
+            f"output layout: {spec.output_layout} (pair 0 stored at dims {written[0][0]}, {written[0][1]}; "
+            f"pair 1 at {written[1][0]}, {written[1][1]}, ...)"
+            if len(written) > 1
+            else f"output layout: {spec.output_layout}"
+        )
     if spec.max_position_embeddings:
         console.print(f"max_position_embeddings: {spec.max_position_embeddings}")
     if spec.depends_on_length:

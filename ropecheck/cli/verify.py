@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..adapters import ADAPTERS, get_adapter
 from ..errors import TargetError, UsageError
 from ..io import is_stdout, replace_tree, write_output
+from ..qk import build_rotary, find_rotary, pair_from_cos_sin, qk_kind
 from ..spec import RopeSpec
 from ..target import load_target, split_target
 from ..tolerance import dtype_name
@@ -45,6 +46,7 @@ from .args import (
     add_spec_arguments,
     check_int_range,
     conventions_from_args,
+    hf_config_from_args,
     parse_size,
     spec_from_args,
     write_json,
@@ -130,6 +132,13 @@ def _add_verification_arguments(p: Any) -> None:
         "axes: fn(x, positions) with one position per axis, (axes, batch, seq), for multi-axis RoPE "
         "(M-RoPE, 2-D axial; the spec's axes)",
     )
+    g.add_argument(
+        "--rotary",
+        metavar="TARGET",
+        help="for an apply(q, k, cos, sin) target: the rotary module that makes cos and sin (module:attr or "
+        "file.py:attr; an instance, a class built from the spec or --hf-config, or a function returning one); "
+        "default: the one defined beside the apply function",
+    )
     g.add_argument("--allow-inplace", action="store_true", help="do not fail a target that modifies x in place")
     g.add_argument(
         "--no-backward",
@@ -201,7 +210,26 @@ def _load(args: argparse.Namespace) -> Loaded:
     if args.adapter:
         fn, _ = get_adapter(args.adapter).load()
         return Loaded(fn, f"adapter:{args.adapter}", args.positions)
-    return Loaded(load_target(args.target), args.target, args.positions)
+    fn = load_target(args.target)
+    if qk_kind(fn) == "cos_sin":  # the Hugging Face pair: the rotary module makes cos and sin
+        fn = pair_from_cos_sin(fn, _rotary(args, fn))
+    elif args.rotary:
+        raise UsageError("--rotary is for an apply(q, k, cos, sin) target; this target computes its own cos and sin")
+    return Loaded(fn, args.target, args.positions)
+
+
+def _rotary(args: argparse.Namespace, apply: Any) -> Any:
+    """The rotary module for an apply(q, k, cos, sin) target: --rotary, or the one beside the function."""
+    spec = spec_from_args(_with_layout(args))
+    config = hf_config_from_args(args) if args.hf_config else None
+    if args.rotary:
+        obj = load_target(args.rotary)
+        return build_rotary(obj, spec, config, sys.modules.get(getattr(obj, "__module__", "") or ""))
+    module = sys.modules.get(getattr(apply, "__module__", "") or "")
+    if module is None:
+        raise UsageError("cannot find the module of the apply function: name its rotary module with --rotary")
+    rotary, _ = find_rotary(module, spec, config)
+    return rotary
 
 
 def _spec_in_parent(args: argparse.Namespace) -> RopeSpec | None:

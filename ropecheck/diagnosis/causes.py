@@ -73,6 +73,13 @@ CAUSES: dict[str, tuple[str, str]] = {
     "attention_factor_missing": ("scale", "the YaRN/LongRoPE attention factor is not applied to cos and sin"),
     "attention_factor_twice": ("scale", "the attention factor is applied twice (cos and sin carry its square)"),
     "attention_factor_wrong": ("scale", "cos and sin carry a factor other than the spec's attention factor"),
+    "output_layout": (
+        "layout",
+        "the pairs are rotated as the spec says but written back in the other layout's places: a fixed "
+        "permutation of the head (q.k unchanged when keys go through the same code), undeclared",
+    ),
+    "qk_shifted": ("qk", "one of q and k is rotated at positions shifted from the other's"),
+    "qk_cross_wired": ("qk", "one side's output depends on the other side's input (k rotated from q)"),
     "rotary_dims_misplaced": ("rotary_dim", "the rotated dims are not the spec's (the other end, or moved)"),
     "partial_rotary_ignored": ("rotary_dim", "every dim is rotated: partial rotary ignored"),
     "base_wrong": ("frequencies", "the frequencies follow another base (rope_theta not passed through)"),
@@ -149,6 +156,8 @@ _HINTS: dict[str, str] = {
     ),
     "attention_factor_twice": "apply the attention factor once: in the cos/sin table or in the attention, not both",
     "attention_factor_wrong": "multiply cos and sin by exactly the spec's attention factor",
+    "output_layout": "if this order is intended, declare it with --output-layout (RopeSpec(output_layout=...)); "
+    "otherwise write each rotated pair back where it was read",
     "rotary_dims_misplaced": "rotate exactly the spec's rotated dims and return the head in its original order",
     "partial_rotary_ignored": "rotate only the first rotary_dim dims and pass the rest through",
     "base_wrong": "pass the model's rope_theta to the rotary module (its default base is not the model's)",
@@ -335,6 +344,11 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     "attention_factor_wrong": _s_factor_wrong,
     "rotary_dims_misplaced": _s_misplaced,
     "partial_rotary_ignored": _s_partial_ignored,
+    "output_layout": lambda read, written, shown, **_: (
+        f"the head comes back as the spec's {read} rotation with each pair written back {written} ({shown}, ...): "
+        "a fixed permutation of the head; q.k is standard RoPE's when keys go through the same code, but the "
+        "output is not in the spec's order"
+    ),
     "base_wrong": _s_base,
     "scaling_missing": _s_scaling,
     "longrope_long_factors_early": _s_long_early,
@@ -519,6 +533,8 @@ ELSEWHERE: dict[str, str] = {
         "ropecheck.verify.multiaxis",
     ),
     "table_too_short": "ropecheck.verify.evidence",
+    "output_layout": "ropecheck.verify.compare",
+    **dict.fromkeys(("qk_shifted", "qk_cross_wired"), "ropecheck.verify.qk"),
     **dict.fromkeys(
         (
             "backward_direction",

@@ -286,11 +286,6 @@ def _apply(apply_fn: Callable[..., Any], x: Any, cos: Any, sin: Any, split: bool
     else:
         out = apply_fn(q_rot, cos, sin) if _single(apply_fn) else apply_fn(q_rot, q_rot, cos, sin)
     out = out[0] if isinstance(out, tuple) else out
-    if apply_fn.__name__.endswith("_interleave"):
-        # the function de-interleaves q's dims (evens, then odds) before a half-split rotation, and k's
-        # alike, so q.k is that of an interleaved RoPE: put the dims back in x's order to compare
-        d = out.shape[-1]
-        out = out.reshape(*out.shape[:-1], 2, d // 2).transpose(-1, -2).reshape(out.shape)
     if q_pass is not None:  # partial rotary done by the attention layer: rotate the first r dims, pass the rest
         out = torch.cat([out, q_pass], dim=-1)
     return (out.transpose(1, 2) if heads_first else out).to(x.dtype)
@@ -761,10 +756,12 @@ def _drive(
             f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(x.shape)} (head_dim {spec.head_dim})"
         )
     if fn_name.endswith("_interleave"):
-        spec = spec.with_(layout="interleaved")
+        # it de-interleaves q's dims (evens, then odds) before a half-split rotation, and k's alike: the
+        # interleaved pairs written back half-split, a convention of the spec (q.k is unchanged)
+        spec = spec.with_(layout="interleaved", output_layout="half")
         notes.append(
-            f"{fn_name} returns q with its dims de-interleaved (k alike, so q.k is unchanged): "
-            "they are put back in x's order"
+            f"{fn_name} rotates interleaved pairs and returns them half-split (k alike, so q.k is unchanged): "
+            "the spec's output_layout"
         )
 
     def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:

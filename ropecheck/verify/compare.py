@@ -64,6 +64,17 @@ def describe_permutation(perm: tuple[int, ...], rotated: tuple[int, ...]) -> str
     return "; ".join(parts)
 
 
+def _written_layout(perm: tuple[int, ...], spec: RopeSpec) -> str | None:
+    """The layout whose places the head's rotated pairs were written back in, when the permutation ``perm`` (output
+    ``i`` holds input ``perm[i]``) is exactly that of the spec's pairs stored in the other layout; else None."""
+    if spec.output_layout is not None or len(perm) != spec.head_dim:
+        return None
+    other = "interleaved" if spec.layout == "half" else "half"
+    order = spec.with_(output_layout=other).output_order()
+    assert order is not None
+    return other if all(perm[int(order[j])] == j for j in range(spec.head_dim)) else None
+
+
 def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     """How the identified RoPE differs from ``spec``, in words (empty when it conforms structurally)."""
     out: list[Discrepancy] = []
@@ -71,6 +82,17 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     if cache is not None:
         return [_from(cache)]
     if ident.permutation is not None:
+        written = _written_layout(ident.permutation, spec)
+        if written is not None:  # the pairs are the spec's, stored in the other layout's places: that alone
+            pairs = spec.with_(layout=written, output_layout=None).pairs()
+            shown = ", ".join(f"({a}, {b})" for a, b in pairs[:2])
+            names = {"half": "half-split", "interleaved": "interleaved"}
+            hint = (
+                f"if this order is intended (keras-hub's Gemma and DeepSeek's *_interleave functions write pairs back "
+                f"this way on purpose), declare it: --output-layout {written} (RopeSpec(output_layout='{written}')); "
+                "otherwise write each rotated pair back where it was read"
+            )
+            return [_d("output_layout", read=names[spec.layout], written=names[written], shown=shown, hint=hint)]
         reordered = recognise("permutation", describe_permutation(ident.permutation, ident.rotated_dims))
         if reordered is not None:
             out.append(_from(reordered))

@@ -70,6 +70,8 @@ FINDING_CODES: dict[str, str] = {
     "precision": "the error in a low-precision dtype exceeds the error model's bound",
     "axes": "pairs turn by another position axis than the spec's (M-RoPE sections, interleaving, 2-D rows/columns)",
     "backward": "the gradient (autograd's backward) is not the transpose of the spec's rotation",
+    "qk": "the query and the key are rotated differently (one side shifted, rotated from the other's input, "
+    "or otherwise unlike the other)",
 }
 #: The family codes above: every finding's ``code`` is one of them (stable for CI scripts).
 FAMILY_CODES: frozenset[str] = frozenset(FINDING_CODES)

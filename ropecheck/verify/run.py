@@ -50,6 +50,7 @@ import numpy as np
 
 from ..errors import InternalError, RopeCheckError, TargetError, UsageError
 from ..protocol import Implementation, as_implementation
+from ..qk import qk_kind
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
@@ -120,6 +121,15 @@ def verify(
         True
     """
     o = (options or VerifyOptions()).with_(**changes)
+    kind = None if isinstance(fn, Implementation) else qk_kind(fn)
+    if kind == "cos_sin":
+        raise UsageError("an apply(q, k, cos, sin) function needs its rotary module: verify "
+                         "ropecheck.qk.pair_from_cos_sin(apply, rotary)")  # fmt: skip
+    if kind is not None:  # q and k in, q and k out: each side judged through its own view
+        from .qk import verify_qk
+
+        target = as_implementation(fn, convention="positions", name=o.name)
+        return verify_qk(target, spec, o, judge=verify, listener=listener)
     if o.compile:
         return _verify_compiled(fn, spec, o, listener)
     t0 = time.perf_counter()
@@ -140,6 +150,9 @@ def _target(
     conv, mode = None, o.positions_mode
     if mode is None and _declared_convention(fn) == "axes":
         mode = "axes"  # a multi-axis callable (ropecheck.adapters.axes_fn) says so itself
+    order = None if spec is None else spec.output_order()
+    if order is not None:  # a declared output layout: judged in the spec's order, gathered where the target runs
+        fn = as_implementation(fn, name=o.name).derive("reorder", order=[int(j) for j in order])
     if mode == "axes":
         if spec is None or spec.axes is None:
             raise UsageError(
@@ -187,6 +200,8 @@ def _prepare(
         range_source=range_source,
     )
     conventions = {} if outer is not None else dict(o.conventions or {})
+    if spec is not None and spec.output_layout is not None:  # the target is judged through its reordered view
+        spec = spec.with_(output_layout=None)
     ctx = RunContext(impl, spec, d, dts, dev, max_position - 1, o.seed, o.allow_inplace, o.backward, conventions, outer)
     return report, ctx
 

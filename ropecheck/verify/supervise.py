@@ -179,6 +179,10 @@ def _judge(
     backend = str(meta.get("backend"))
     impl = Implementation(None, convention, backend if backend in ("torch", "numpy", "jax") else "auto",
                           o.name or str(meta.get("label")), host=ProcessHost(process))  # fmt: skip
+    if meta.get("qk"):  # q and k in, q and k out: each side judged through its own view (ropecheck.verify.qk)
+        from .qk import verify_qk
+
+        return verify_qk(impl, spec, o.with_(timeout=None), judge=verify, listener=progress.listen, adjust=adjust)
     if adjust is not None:
         spec = adjust(impl, spec)
     # the deadline is the child's to keep (this process kills it), not an alarm in this process

@@ -157,7 +157,7 @@ LAYERS: list[tuple[str, ...]] = [
         "ropecheck.isolate",
         "ropecheck.wire",
     ),
-    ("ropecheck.schedules", "ropecheck.tolerance", "ropecheck.axes", "ropecheck.host"),
+    ("ropecheck.schedules", "ropecheck.tolerance", "ropecheck.axes", "ropecheck.host", "ropecheck.qk"),
     ("ropecheck.hf",),
     ("ropecheck.spec",),
     ("ropecheck.reference", "ropecheck.svg"),

@@ -96,7 +96,7 @@ def test_license_is_a_pep639_expression_with_its_file() -> None:
 
 
 def test_extras_are_named_for_what_they_add() -> None:
-    assert set(PYPROJECT["project"]["optional-dependencies"]) == {"adapters", "jax", "latex", "test"}
+    assert set(PYPROJECT["project"]["optional-dependencies"]) == {"adapters", "jax", "latex", "runtimes", "test"}
 
 
 def test_no_module_reads_the_checkout() -> None:
@@ -134,7 +134,7 @@ def test_wheel_metadata_fields(dist: Dist) -> None:
     assert metadata_fields(metadata, "License-File") == ["ropecheck/LICENSE"]
     assert "Typing :: Typed" in metadata_fields(metadata, "Classifier")
     assert "Framework :: Pytest" in metadata_fields(metadata, "Classifier")
-    assert sorted(metadata_fields(metadata, "Provides-Extra")) == ["adapters", "jax", "latex", "test"]
+    assert sorted(metadata_fields(metadata, "Provides-Extra")) == ["adapters", "jax", "latex", "runtimes", "test"]
     # no invented home: ropecheck names no URL it cannot vouch for
     assert metadata_fields(metadata, "Project-URL") == []
 

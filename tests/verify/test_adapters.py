@@ -37,6 +37,8 @@ REQUIRED = {
     "vllm",
     "liger-kernel",
     "penzai",
+    "onnxruntime",
+    "mlx",
 }
 
 

@@ -29,7 +29,12 @@ CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "realworld"
 REPO = Path(__file__).resolve().parents[2]
 CORRECT = sorted(p for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
 MUTANTS = sorted(p for p in (CORPUS / "mutants").glob("*.py") if not p.name.startswith("_"))
-CONVENTIONS = {"direction": {-1}, "attention_factor": {"softmax"}, "rotary_dims": {"last"}}
+CONVENTIONS = {
+    "direction": {-1},
+    "attention_factor": {"softmax"},
+    "rotary_dims": {"last"},
+    "output_layout": {"interleaved", "half"},
+}
 METADATA = {
     "ORIGINAL",
     "EXPECTED",
@@ -137,13 +142,17 @@ def test_correct_file_matches_the_reference(path: Path) -> None:
     # and with the convention written out by hand, so the reference's handling of it is checked too
     want = apply_rope(x64, positions[..., None], spec)
     np.testing.assert_allclose(got, want, atol=2e-3, rtol=0)
-    plain = spec.with_(direction=1, rotary_dims="first", attention_factor_in="cos_sin")
+    plain = spec.with_(direction=1, rotary_dims="first", attention_factor_in="cos_sin", output_layout=None)
     if conv.get("direction") == -1:
         by_hand = apply_rope(x64, -positions[..., None], plain)
     elif conv.get("rotary_dims") == "last":
         r = spec.rotary_dim
         inner = plain.with_(head_dim=r, rotary_dim=r)
         by_hand = np.concatenate([x64[..., :-r], apply_rope(x64[..., -r:], positions[..., None], inner)], -1)
+    elif conv.get("output_layout") == "interleaved" and spec.layout == "half":
+        rotated = apply_rope(x64, positions[..., None], plain)  # the halves written back interleaved, by hand
+        h = spec.head_dim // 2
+        by_hand = np.stack([rotated[..., :h], rotated[..., h:]], axis=-1).reshape(rotated.shape)
     elif conv.get("attention_factor") == "softmax":
         by_hand = apply_rope(x64, positions[..., None], plain) / plain.attention_factor
     else:
@@ -160,6 +169,7 @@ def test_convention_is_a_spec_field(path: Path) -> None:
     assert spec.direction == conv.get("direction", 1)
     assert spec.attention_factor_in == {"softmax": "softmax"}.get(conv.get("attention_factor", ""), "cos_sin")
     assert spec.rotary_dims == conv.get("rotary_dims", "first")
+    assert spec.output_layout == conv.get("output_layout")
 
 
 @pytest.mark.parametrize("path", MUTANTS, ids=[p.stem for p in MUTANTS])

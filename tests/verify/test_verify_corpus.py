@@ -94,6 +94,8 @@ def test_every_finding_code_is_shown_on_a_broken_input() -> None:
     mutants += sorted((fixtures / "backward" / "mutants").glob("*.py"))
     # and the multi-axis corpus (tests/verify/test_multi_axis_verify.py runs it)
     multi_axis = [p for p in sorted(BROKEN_AXES.glob("*.py")) if not p.name.startswith("_")]
+    # and the q/k corpus (tests/verify/test_qk.py runs it)
+    multi_axis += sorted((fixtures / "qk" / "broken").glob("*.py"))
     for path in [*FILES, *mutants, *multi_axis]:
         shown |= {_literal(path, "EXPECTED"), _literal(path, "EXPECTED_CAUSE")} - {None}
     assert shown <= set(FINDING_CODES)
