@@ -45,6 +45,7 @@ from .host import ProcessHost, TargetHost
 from .isolate import ChildEnded, TargetProcess, available, describe_outcome
 from .properties import PROPERTIES, as_implementation, backward_results, failure_message, run_all
 from .protocol import Implementation
+from .qk import qk_kind
 from .version import __version__
 
 __all__ = [
@@ -236,6 +237,8 @@ class RopeChecker:
         impl = as_implementation(fn, convention=convention, backend=backend)
 
         def job(target: Any) -> list[PropertyResult]:
+            if qk_kind(fn) is not None:
+                return qk_results(target, o)
             return run_all(
                 target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
             )
@@ -269,6 +272,10 @@ class RopeChecker:
         impl = as_implementation(fn, convention=convention, backend=backend)
 
         def job(target: Any) -> tuple[list[PropertyResult], str | None]:
+            if qk_kind(fn) is not None:  # q and k in, q and k out: each side, then the pair
+                results = qk_results(target, o)
+                failed = [r for r in results if not r.passed]
+                return results, failure_message(results) if failed else None
             results = run_all(
                 target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
             )
@@ -285,6 +292,36 @@ class RopeChecker:
         if failure is not None:
             raise AssertionError(failure)
         return cast("list[PropertyResult]", results)
+
+
+def qk_results(target: Implementation, o: dict[str, Any]) -> list[PropertyResult]:
+    """A q/k target (:mod:`ropecheck.qk`): every property (and the backward) of the query side and of the key
+    side, named ``query:...`` and ``key:...``, then the checks of the pair (``qk:independent:*``, ``qk:scores``)."""
+    from dataclasses import replace
+
+    from .properties import PropertyResult
+    from .verify.model import VerifyReport
+    from .verify.qk import SIDES, pair_checks, qk_views
+
+    spec, dtype = o["spec"], o.get("dtype") or "float32"
+    device, seed = o.get("device") or "cpu", o.get("seed") or 0
+    _, views = qk_views(target, spec.head_dim)
+    results: list[PropertyResult] = []
+    for side in SIDES:
+        found = run_all(views[side], spec, dtype=dtype, device=device, seed=seed, properties=o.get("properties"))
+        if o["backward"] and o.get("properties") is None:
+            found += backward_results(views[side], spec, dtype=dtype, device=device, seed=seed)
+        results += [replace(r, name=f"{side}:{r.name}") for r in found]
+    top = min(spec.max_position_embeddings or 4096, 1 << 17)
+    pair = VerifyReport(target.name, spec, "given", (dtype,), device, top, "q/k", seed)
+    pair_checks(views["pair"], spec, pair)
+    for c in pair.checks:
+        failed = c.status == "fail"
+        results.append(
+            PropertyResult(c.name, not failed, 0.0, 0.0, (0.0, 0.0), c.evidence, context={"dtype": c.dtype},
+                           hint=c.hint, code=c.code, cause=c.cause, diagnosis=c.evidence if failed else "")
+        )  # fmt: skip
+    return results
 
 
 def _compiled(impl: Any) -> Any:

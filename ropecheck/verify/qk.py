@@ -36,7 +36,7 @@ from ..reference import apply_rope
 from ..spec import RopeSpec
 from .model import Check, Finding, VerifyOptions, VerifyReport
 
-__all__ = ["SIDES", "verify_qk"]
+__all__ = ["SIDES", "pair_checks", "qk_views", "verify_qk"]
 
 SIDES = ("query", "key")
 _SHIFTS = (1, -1, 2, -2, 3, -3)
@@ -58,16 +58,7 @@ def verify_qk(
     head_dim = spec.head_dim if spec is not None else o.head_dim
     if head_dim is None:
         raise UsageError("give a spec (or head_dim, to identify the target)")
-    reply = impl.request("qk_layout", head_dim=int(head_dim))
-    if reply.get("status") == "usage":
-        raise UsageError(f"{impl.name}: {reply.get('error')}")
-    if reply.get("status") != "ok":
-        raise TargetError(f"{impl.name}: probing the layout of q and k failed: {reply.get('error')}")
-    kind, layout = str(reply["qk"]), str(reply["layout"])
-    views = {
-        side: as_implementation(impl.derive("qk", qk=kind, layout=layout, side=side), convention="positions")
-        for side in (*SIDES, "pair")
-    }
+    shape, views = qk_views(impl, int(head_dim))
     if adjust is not None:
         spec = adjust(views["query"], spec)
     name = o.name or impl.name
@@ -83,7 +74,7 @@ def verify_qk(
         dtypes=q.dtypes,
         device=q.device,
         max_position=q.max_position,
-        convention=_CONVENTION[kind if kind != "query_key_positions" else layout],
+        convention=_CONVENTION[shape],
         seed=o.seed,
         identification=q.identification,
         range_source=q.range_source,
@@ -92,8 +83,7 @@ def verify_qk(
     for side in SIDES:
         for c in sides[side].checks:
             report.checks.append(_renamed(c, f"{side}:{c.name}"))
-    judged = report.spec if report.spec is not None else sides["key"].spec
-    own = _pair_checks(views["pair"], views, sides, judged, report)
+    own = _pair_findings(views, sides, spec, report)
     shared = _shared_findings(sides)
     scores = next((c for c in report.checks if c.name == "qk:scores"), None)
     if scores is not None and scores.status == "pass":  # a convention both sides share leaves q.k standard: say so
@@ -103,10 +93,26 @@ def verify_qk(
             for f in shared
         ]  # fmt: skip
     report.findings = own + shared
-    report.notes = [f"q and k as {_SHAPES[kind if kind != 'query_key_positions' else layout]} (found by probing)"]
+    report.notes = [f"q and k as {_SHAPES[shape]} (found by probing)"]
     report.notes += [f"{side}: {n}" for side in SIDES for n in sides[side].notes]
     report.duration_s = sum(r.duration_s for r in sides.values())
     return report
+
+
+def qk_views(impl: Implementation, head_dim: int) -> tuple[str, dict[str, Implementation]]:
+    """The shape of q and k (``positions_query_key``, ``bshd`` or ``bhsd``: read and probed where the target runs)
+    and the canonical views of the query, the key and the pair (:func:`ropecheck.qk.side_view`)."""
+    reply = impl.request("qk_layout", head_dim=int(head_dim))
+    if reply.get("status") == "usage":
+        raise UsageError(f"{impl.name}: {reply.get('error')}")
+    if reply.get("status") != "ok":
+        raise TargetError(f"{impl.name}: probing the layout of q and k failed: {reply.get('error')}")
+    kind, layout = str(reply["qk"]), str(reply["layout"])
+    views = {
+        side: as_implementation(impl.derive("qk", qk=kind, layout=layout, side=side), convention="positions")
+        for side in (*SIDES, "pair")
+    }
+    return (kind if kind != "query_key_positions" else layout), views
 
 
 _CONVENTION = {
@@ -159,41 +165,43 @@ def _side_finding(f: Finding, side: str) -> Finding:
     )
 
 
-def _pair_checks(
-    pair: Implementation,
-    views: dict[str, Implementation],
-    sides: dict[str, VerifyReport],
-    spec: RopeSpec | None,
-    report: VerifyReport,
-) -> list[Finding]:
-    """The q/k checks (added to ``report``); the findings they make."""
+def pair_checks(pair: Implementation, spec: RopeSpec, report: VerifyReport) -> list[Finding]:
+    """The checks of q and k in one call -- ``qk:independent:*`` and ``qk:scores`` -- added to ``report`` (which
+    gives the dtypes, device, seed and range); the findings they make. The pytest plugin runs them too."""
     dtype = "float32" if "float32" in report.dtypes else report.dtypes[0]
     rng = np.random.default_rng(report.seed + 7)
-    top = report.max_position - 1
-    h, d = 2, (spec.head_dim if spec is not None else sides["query"].identification.rotary_dim)  # type: ignore
-    positions = np.minimum(np.array([[0, 1, 2, 5, 17, 64, 300, 2047]]), top)
-    shape = (1, positions.shape[1], 2 * h, spec.head_dim if spec is not None else d)
-    x = round_to_dtype(rng.standard_normal(shape), dtype)
-    findings: list[Finding] = []
+    h = 2
+    positions = np.minimum(np.array([[0, 1, 2, 5, 17, 64, 300, 2047]]), report.max_position - 1)
+    x = round_to_dtype(rng.standard_normal((1, positions.shape[1], 2 * h, spec.head_dim)), dtype)
     try:
         out = pair.run(x, positions, dtype=dtype, device=report.device)
         crossed = _independence(pair, x, positions, dtype, report, out)
     except TargetError as exc:
         report.checks.append(Check("qk:pair", "qk", "fail", f"the pair call failed: {exc}", dtype, "", "raised"))
         return [Finding("raised", f"q and k together: {exc}", "", "qk:pair", dtype, "qk")]
-    if crossed:
-        findings.append(crossed)
+    report.checks.append(_scores(x, out, positions, spec, dtype, h))
+    return [crossed] if crossed is not None else []
+
+
+def _pair_findings(
+    views: dict[str, Implementation], sides: dict[str, VerifyReport], spec: RopeSpec | None, report: VerifyReport
+) -> list[Finding]:
+    """The pair's checks, then what differs between the sides when they do not fail alike."""
     if spec is None:
-        report.checks.append(Check("qk:scores", "qk", "skip", "no spec to compute reference scores from", dtype))
+        dtype = report.dtypes[0]
+        report.checks.append(Check("qk:pair", "qk", "skip", "no spec: the pair is checked against a spec only", dtype))
+        return []
+    findings = pair_checks(views["pair"], spec, report)
+    if any(f.code == "raised" for f in findings):
         return findings
-    scores = _scores(x, out, positions, spec, dtype, h)
-    report.checks.append(scores)
+    scores = next(c for c in report.checks if c.name == "qk:scores")
+    crossed = bool(findings)
     failing = [s for s in SIDES if not sides[s].conforms]
-    if crossed is None and len(failing) == 1 or (len(failing) == 2 and _differ(sides)):
-        asym = _asymmetry(views, sides, failing, spec, dtype, report)
+    if not crossed and (len(failing) == 1 or (len(failing) == 2 and _differ(sides))):
+        asym = _asymmetry(views, sides, failing, spec, scores.dtype or report.dtypes[0], report)
         if asym is not None:
             findings.append(asym)
-    elif scores.status == "fail" and not failing and crossed is None:
+    elif scores.status == "fail" and not failing and not crossed:
         findings.append(Finding("qk", f"q and k: {scores.evidence}", scores.hint, "qk:scores", None, "qk"))
     return findings
 

@@ -138,3 +138,18 @@ def test_output_layout_is_a_spec_field() -> None:
     np.testing.assert_array_equal(apply_rope(x, 5, spec), np.stack([plain[:, :4], plain[:, 4:]], -1).reshape(3, 8))
     with pytest.raises(SpecError, match="output_layout"):
         RopeSpec(head_dim=8, output_layout="diagonal")  # type: ignore[arg-type]
+
+
+def test_the_pytest_plugin_judges_q_k_targets_the_same_way() -> None:
+    from ropecheck.pytest_plugin import RopeChecker
+
+    checker = RopeChecker(isolate=False)
+    spec = RopeSpec(head_dim=64, base=500000.0, layout="interleaved", max_position_embeddings=8192)
+    results = checker.check(_fixture("q_k_positions_bshd.py", "apply_rope"), spec=spec, dtype="float32")  # type: ignore[arg-type]
+    names = {r.name for r in results}
+    assert {"query:relative_position", "key:relative_position", "qk:scores", "qk:independent:key"} <= names
+    rotary = _fixture("broken/hf_k_embed_from_q.py", "LlamaRotaryEmbedding")(64)  # type: ignore[operator]
+    crossed = pair_from_cos_sin(_fixture("broken/hf_k_embed_from_q.py", "apply_rotary_pos_emb"), rotary)  # type: ignore[arg-type]
+    with pytest.raises(AssertionError, match="qk:independent:key") as failure:
+        checker.check(crossed, spec=RopeSpec(head_dim=64, max_position_embeddings=2048), dtype="float32")
+    assert "the key's output moves" in str(failure.value) and "query:relative_position" not in str(failure.value)
