@@ -25,7 +25,7 @@ from ..errors import UsageError
 from ..spec import RopeSpec
 from .registry import Adapter, register
 
-__all__ = ["GEMMA_SPEC", "gemma_attention"]
+__all__ = ["GEMMA_SPEC", "gemma_attention", "torch_keras"]
 
 # Gemma 2B/7B: head_dim 256, rope base 10000, 8192 positions; the pairs written back interleaved
 GEMMA_SPEC = RopeSpec(head_dim=256, base=10000.0, max_position_embeddings=8192, output_layout="interleaved")
@@ -35,7 +35,7 @@ _INSTALL = (
 )
 
 
-def _keras() -> Any:
+def torch_keras() -> Any:
     os.environ.setdefault("KERAS_BACKEND", "torch")
     import keras  # optional: the adapted library
 
@@ -49,7 +49,7 @@ def _keras() -> Any:
 
 def gemma_attention(dtype: str, head_dim: int = 256, heads: int = 2) -> Any:
     """keras-hub's ``CachedGemmaAttention`` built in ``dtype`` (its rotary layer is made by ``build``)."""
-    _keras()
+    torch_keras()
     from keras_hub.src.models.gemma.gemma_attention import CachedGemmaAttention
 
     layer = CachedGemmaAttention(head_dim=head_dim, num_query_heads=heads, num_key_value_heads=heads, dtype=dtype)

@@ -18,6 +18,7 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from ..errors import UsageError
@@ -44,6 +45,7 @@ from ..version import __version__
 from .model import Page, Plot, Row, Section
 
 __all__ = [
+    "planted_rows",
     "PRECISION_POSITIONS",
     "collect_certificates",
     "collect_precision",
@@ -348,6 +350,7 @@ def collect_verify(progress: Progress) -> Section:
             rows.append(Row(f"{label} / {dt}", verdict, expected, evidence, link=f"verify/{v.stem}.md"))
     compiled_rows, compiled_timings = _compiled_rows(progress)
     rows += compiled_rows
+    rows += planted_rows(progress)
     timings.update(compiled_timings)
     written = render_adapter_pages(
         verdicts,
@@ -367,7 +370,9 @@ def collect_verify(progress: Progress) -> Section:
         "checks, and precision against the fp64 reference with the error model's bound. A library's known "
         "low-precision finding is expected FAIL (see ropecheck/adapters/README.md); anything else must conform. "
         "Every verdict includes the backward checks; the rows marked torch.compile verify "
-        f"{', '.join(COMPILED_ADAPTERS)} compiled ({COMPILE_BACKEND} backend) and compare with the eager verdict.",
+        f"{', '.join(COMPILED_ADAPTERS)} compiled ({COMPILE_BACKEND} backend) and compare with the eager verdict; "
+        "the rows marked planted are bugs planted in runtimes' own ops (tests/fixtures/runtimes/), each expected to "
+        "FAIL with its own first finding.",
         rows=rows,
         pages=pages,
         matrix_columns=DEFAULT_DTYPES,
@@ -375,6 +380,48 @@ def collect_verify(progress: Progress) -> Section:
     section.files.update({f"verify/{path}": text for path, text in written.items() if path.endswith(".json")})
     section.timings = timings
     return section
+
+
+#: The planted bugs in runtimes' own ops (each module's ``MUTANTS`` and ``RUNTIME``), judged in every report run
+#: from a checkout of the repository.
+PLANTED = "tests/fixtures/runtimes"
+
+
+def _planted(build: Callable[[], Any], name: str) -> Any:
+    """In the child: the planted bug built (its runtime imported there, never in the report's process)."""
+    from ..verify.supervise import Loaded
+
+    return Loaded(build(), name)
+
+
+def planted_rows(progress: Progress, folder: str = PLANTED) -> list[Row]:
+    """Each planted bug of ``folder/*_mutants.py``, verified at arm's length: it must fail first with its finding."""
+    import importlib.util
+    from pathlib import Path
+
+    from ..verify.supervise import verify_isolated
+
+    rows: list[Row] = []
+    for path in sorted(Path(folder).glob("*_mutants.py")):
+        spec_of = importlib.util.spec_from_file_location(f"ropecheck_planted_{path.stem}", path)
+        if spec_of is None or spec_of.loader is None:  # pragma: no cover - a .py file always has a loader
+            continue
+        module = importlib.util.module_from_spec(spec_of)
+        spec_of.loader.exec_module(module)  # the fixture imports only ropecheck; builds import the runtime
+        for name, (build, spec, dtypes, code, cause) in module.MUTANTS.items():
+            label, need = f"planted: {name}", module.RUNTIME[name]
+            if importlib.util.find_spec(need.split(".")[0]) is None:
+                rows.append(Row(label, "SKIP", "SKIP", f"{need.split('.')[0]} is not installed"))
+                continue
+            progress(label)
+            report = verify_isolated(partial(_planted, build, name), spec=spec, dtypes=dtypes, device="cpu",
+                                     name=name, backward=False, timeout=120)  # fmt: skip
+            want = code if cause is None else f"{code}/{cause}"
+            first = report.findings[0].label if report.findings else "none"
+            where = f"{path.name}: {', '.join(dtypes)}; first finding {first}"
+            rows.append(Row(label, "FAIL" if first == want else "PASS" if report.conforms else "FAIL (other)",
+                            "FAIL", f"{where} (the planted bug's: {want})"))  # fmt: skip
+    return rows
 
 
 # -------------------------------------------------------------------------------- precision
