@@ -36,6 +36,7 @@ from ..readers.latex_syntax import (
     normalize_latex,
     read_latex_side,
     trig_ambiguities,
+    upright_key,
 )
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import index_sums
@@ -135,7 +136,7 @@ def head(tex: str, scope: Scope) -> Head | None:
         return None
     sub = (m.group("sub") or "").strip("{}").strip()
     if sub and re.fullmatch(r"[A-Za-z]|\\[A-Za-z]+", sub) and not m.group("label"):
-        return Head("pattern", m.group("base"), (sub.lstrip("\\"),))
+        return Head("pattern", upright_key(m.group("base")), (sub.lstrip("\\"),))
     sym = read_quiet(text, Scope(domains=scope.domains))
     if not isinstance(sym, Symbol):
         return None

@@ -80,6 +80,7 @@ __all__ = [
     "star_only_names",
     "subscripts_with_i",
     "trig_ambiguities",
+    "upright_key",
 ]
 
 _GREEK = (
@@ -196,6 +197,21 @@ _UPRIGHT_THEN_SUBSCRIPT = re.compile(
     r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*(?!ZQ)([A-Za-z]{2,})\s*\}\s*_\s*(?=\{|[A-Za-z0-9])"
 )
 _UPRIGHT_WRAP = re.compile(r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*([A-Za-z]+)\s*\}")
+
+
+_UPRIGHT_COMMAND = r"\\(?:mathrm|text|textrm|operatorname)"
+_UPRIGHT_BASE = re.compile(_UPRIGHT_COMMAND + r"\s*\{\s*([A-Za-z]+)\s*\}")
+
+
+def upright_key(base: str) -> str:
+    """The one key of an upright base however it is written: ``\\text{PE}``, ``\\mathrm {PE}`` -> ``\\mathrm{PE}``."""
+    m = _UPRIGHT_BASE.fullmatch(base.strip())
+    return "\\mathrm{" + m.group(1) + "}" if m else base
+
+
+def _upright_word(key: str) -> str | None:
+    m = _UPRIGHT_BASE.fullmatch(key)
+    return m.group(1) if m else None
 
 
 def _upright_subscripted(src: Src, symbol: Any) -> Src:
@@ -579,6 +595,7 @@ class _Reader:
             self.inner_products,
             self.part_calls,
             self.text_calls,
+            self.upright_patterns,
             self.names,
             self.patterns,
             self.tuples,
@@ -775,6 +792,35 @@ class _Reader:
                 value = sympy.Function(name)(*args)
             src = src.splice(start, end, self.placeholder(value))
             pos = start
+
+    def upright_patterns(self, src: Src, bound: frozenset[str]) -> Src:
+        """``\\mathrm{PE}_{n}`` where the document defines ``\\mathrm{PE}_m``: the definition at n, read before upright
+        words become names of their own (whichever upright command the use is written with)."""
+        for key, d in self.scope.patterns.items():
+            word = _upright_word(key)
+            if word is None:
+                continue
+            rx = re.compile(
+                _UPRIGHT_COMMAND + r"\s*\{\s*" + re.escape(word) + r"\s*\}\s*_\s*(?:\{|(\\[A-Za-z]+|[A-Za-z0-9]))"
+            )
+            while True:
+                m = rx.search(src.text)
+                if not m:
+                    break
+                if m.group(1) is None:
+                    end = skip_group(src.text, m.end() - 1)
+                    sub = src.slice(m.end(), end - 1)
+                else:
+                    end = m.end()
+                    sub = src.slice(m.start(1), end)
+                if "," in sub.text:
+                    raise src.error(
+                        f"{m.group(0).rstrip('{_ ')} is defined with one index (line {d.line}) and used with several",
+                        m.start(),
+                    )
+                index = self.read(sub, bound | {"i", "e"})
+                src = src.splice(m.start(), end, self.placeholder(d.apply([index])))
+        return src
 
     def names(self, src: Src, bound: frozenset[str]) -> Src:
         """One symbol for an upright word (``\\mathrm{Attention}``) and a set-subscripted name (``W_{\\{q,k\\}}``)."""
