@@ -23,6 +23,7 @@ from __future__ import annotations
 
 # the modules register their adapters on import (in this order in `ropecheck adapters`)
 from . import (
+    ggml_rope,
     gpu_kernels,
     hf_multimodal,
     hf_transformers,
@@ -39,6 +40,7 @@ __all__ = [
     "ADAPTERS",
     "Adapter",
     "get_adapter",
+    "ggml_rope",
     "gpu_kernels",
     "hf_multimodal",
     "hf_transformers",

@@ -415,7 +415,7 @@ def planted_rows(progress: Progress, folder: str = PLANTED) -> list[Row]:
                 continue
             progress(label)
             report = verify_isolated(partial(_planted, build, name), spec=spec, dtypes=dtypes, device="cpu",
-                                     name=name, backward=False, timeout=120)  # fmt: skip
+                                     name=name, backward=code == "backward", timeout=120)  # fmt: skip
             want = code if cause is None else f"{code}/{cause}"
             first = report.findings[0].label if report.findings else "none"
             where = f"{path.name}: {', '.join(dtypes)}; first finding {first}"

@@ -140,7 +140,7 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
             )
         else:
             out.append(_d("direction"))
-    elif rel_direction == "mixed":
+    elif rel_direction == "mixed" and not _aliased(ident, spec):
         out.append(
             Discrepancy(
                 "direction", "some pairs rotate one way and some the other", "use one sign of sin for every pair"
@@ -159,6 +159,25 @@ def compare(ident: Identification, spec: RopeSpec) -> list[Discrepancy]:
     if np.any(rel > np.maximum(tol, 1e-6)):
         out.append(_frequency_words(got_t, want_t, spec, ident, seq_len, tol))
     return out
+
+
+def _aliased(ident: Identification, spec: RopeSpec) -> bool:
+    """Whether pairs turning "the other way" are only the fastest ones, while the pairs that turn the spec's way
+    are off in frequency themselves: angles scaled past pi per position alias to negative ones (a factor of 16 on
+    theta_0 = 1 reads as -2.85 rad), which is a frequency bug, not a direction bug."""
+    signs = np.array(ident.turn_signs[: spec.half])
+    if signs.size != len(ident.inv_freq) or signs.size > spec.half or not signs.size:
+        return False
+    order = np.argsort(-spec.inv_freq()[: signs.size])  # fastest first
+    ranked = signs[order]
+    ranked = ranked[ranked != 0]
+    negatives = int((ranked < 0).sum())
+    if not 0 < negatives < ranked.size or not np.all(ranked[:negatives] < 0):  # not a prefix of the fastest
+        return False
+    keep = order[signs[order] > 0]
+    want = spec.inv_freq()[: signs.size][keep]
+    got = np.array(ident.inv_freq)[keep]
+    return bool(np.any(np.abs(got - want) / want > 1e-3))  # the pairs that turn the right way disagree too
 
 
 def _phase0(ident: Identification, spec: RopeSpec, theta: np.ndarray) -> list[Discrepancy]:

@@ -90,6 +90,8 @@ class Identification:
     layout: str = "none"
     mixing: str = ""
     direction: str = "unknown"
+    #: per pair, the sign of its angle per position (+1, -1; 0 where it barely turns)
+    turn_signs: tuple[int, ...] = ()
     inv_freq: tuple[float, ...] = ()
     phase0: tuple[float, ...] = ()
     base: float | None = None
@@ -419,6 +421,7 @@ def _frequencies(ident: Identification, phi: np.ndarray, positions: list[int], u
         linear_up_to = p
     ident.linear_up_to, ident.nonlinear_at = linear_up_to, nonlinear_at
     sig = np.abs(theta) > 4 * noise
+    ident.turn_signs = tuple(int(np.sign(t)) if k else 0 for t, k in zip(theta, sig))
     if sig.any():
         signs = np.sign(theta[sig])
         ident.direction = "standard" if np.all(signs > 0) else "reversed" if np.all(signs < 0) else "mixed"

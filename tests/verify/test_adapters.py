@@ -39,6 +39,7 @@ REQUIRED = {
     "penzai",
     "onnxruntime",
     "mlx",
+    "ggml-python",
 }
 
 
