@@ -42,7 +42,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _one(flags: tuple[str, ...], jobs: int) -> tuple[float, dict[str, Any]]:
-    cmd = [sys.executable, "-m", "ropecheck", "survey", "-j", str(jobs), "--json", "-", *flags]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ropecheck",
+        "survey",
+        "--library",
+        "transformers",
+        "-j",
+        str(jobs),
+        "--json",
+        "-",
+        *flags,
+    ]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0

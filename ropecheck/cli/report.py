@@ -36,7 +36,7 @@ from ..report.axes import collect_axes
 from ..report.model import Report, Section
 from ..report.reference import REFERENCE_FOLDER, reference_pages
 from ..report.render import page_bodies, render_html, render_json, render_readme
-from ..report.survey import collect_survey
+from ..report.survey import collect_survey, collect_survey_diffusers
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK
 from .main import build_parser
@@ -63,6 +63,7 @@ COLLECTORS: tuple[tuple[str, str, Callable[..., Section]], ...] = (
     ("axes", "multi-axis RoPE", collect_axes),
     ("precision", "precision sweeps", re_.collect_precision),
     ("survey", "survey of transformers", collect_survey),
+    ("survey_diffusers", "survey of diffusers", collect_survey_diffusers),
 )
 
 
@@ -129,6 +130,7 @@ SECTION_FOLDERS: dict[str, str] = {
     "verify": "verify/",
     "precision": "precision/",
     "survey": "survey/",
+    "survey_diffusers": "survey_diffusers/",
 }
 #: Folders of the report folder that another command writes (with its own manifest), kept as they are by every
 #: report run: ``gpu/`` is written by the GPU run (:mod:`ropecheck.report.gpu`), on a machine with CUDA.

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import json
 import os
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
 from ..inputs import read_input
 from ..io import is_stdout, replace_tree, write_output
+from ..survey.diffusers_discover import diffusers_version, discover_diffusers
 from ..survey.discover import Family, discover, transformers_version
-from ..survey.expected import EXPECTED_LIMIT, EXPECTED_PATH, compare, expected_document, load_expected
+from ..survey.expected import EXPECTED_LIMIT, EXPECTED_PATH, Expected, compare, expected_document, load_expected
 from ..survey.render import cells, counts, render_index, render_pages, survey_data
 from ..survey.run import DEFAULT_MAX_POSITION, FamilyResult, run_survey
 from ..tolerance import dtype_name
@@ -83,6 +86,14 @@ def add_parser(sub: Any) -> None:
         help="write the findings of this run as the expected ones of this transformers version "
         "(other versions and the explanations kept): review every line before committing it",
     )
+    p.add_argument(
+        "--library",
+        action="append",
+        default=[],
+        choices=LIBRARIES,
+        help="survey this library (repeat; default: every one installed): transformers' model families, "
+        "diffusers' rotary classes",
+    )
     p.add_argument("--list", action="store_true", help="only list the families found (no verification)")
     p.set_defaults(
         run=run,
@@ -94,16 +105,62 @@ def add_parser(sub: Any) -> None:
     )
 
 
-def _families(args: argparse.Namespace, found: dict[str, Family]) -> list[Family]:
+#: The libraries the survey knows, in the order they are surveyed.
+LIBRARIES = ("transformers", "diffusers")
+
+
+@dataclass
+class _Library:
+    """One library to survey: what was found, its version and its reviewed expected findings."""
+
+    name: str
+    version: str
+    found: dict[str, Family]
+    expected: Expected
+    families: list[Family] = field(default_factory=list)
+
+
+def _installed(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def _libraries(args: argparse.Namespace) -> list[_Library]:
+    """The libraries asked for (default: every one installed), each discovered, with its expected findings."""
+    names = list(dict.fromkeys(args.library)) or [n for n in LIBRARIES if _installed(n)] or ["transformers"]
+    out = []
+    for name in names:
+        if name == "transformers":
+            version = transformers_version()
+            expected = load_expected(version, args.expected)
+            try:
+                found = discover()
+            except ImportError as exc:
+                raise UsageError(f"transformers is not installed ({exc}): pip install transformers") from exc
+        else:
+            version = diffusers_version()
+            expected = load_expected(version, args.expected, library=name)
+            try:
+                found = discover_diffusers()
+            except ImportError as exc:
+                raise UsageError(f"diffusers is not installed ({exc}): pip install diffusers") from exc
+        out.append(_Library(name, version, found, expected))
+    return out
+
+
+def _families(args: argparse.Namespace, libraries: list[_Library]) -> None:
+    """Each library's families to survey: the ``--family`` names it holds (every one when none is asked)."""
     asked = [n.strip() for item in args.family for n in item.split(",") if n.strip()]
+    known = {name for lib in libraries for name in lib.found}
     for name in asked:
-        if name not in found:
-            close = difflib.get_close_matches(name, list(found), n=3, cutoff=0.6)
+        if name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
             hint = f"; did you mean {', '.join(close)}?" if close else " (ropecheck survey --list shows them)"
-            raise UsageError(
-                f"--family: no rotary-embedding family {name!r} in transformers {transformers_version()}{hint}"
-            )
-    return [found[n] for n in dict.fromkeys(asked)] if asked else list(found.values())
+            where = " or ".join(f"{lib.name} {lib.version}" for lib in libraries)
+            raise UsageError(f"--family: no rotary-embedding family {name!r} in {where}{hint}")
+    for lib in libraries:
+        lib.families = (
+            [lib.found[n] for n in dict.fromkeys(asked) if n in lib.found] if asked else list(lib.found.values())
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,62 +171,75 @@ def run(args: argparse.Namespace) -> int:
     check_int_range("--max-position", args.max_position, 64, 1 << 31)
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be positive, got {args.timeout:g}")
-    version = transformers_version()
-    expected = load_expected(version, args.expected)
     t0 = time.perf_counter()
-    try:
-        found = discover()
-    except ImportError as exc:
-        raise UsageError(f"transformers is not installed ({exc}): pip install transformers") from exc
-    families = _families(args, found)
+    libraries = _libraries(args)
+    _families(args, libraries)
+    libraries = [lib for lib in libraries if lib.families or len(libraries) == 1]
     if args.list:
-        for f in families:
-            print(f"{f.model_type}\t{f.module}\t{','.join(f.rotary_classes) or '-'}")
+        for lib in libraries:
+            for f in lib.families:
+                print(f"{f.model_type}\t{f.module}\t{','.join(f.rotary_classes or f.apply_functions) or '-'}")
         return EXIT_OK
-    results = _run(families, dtypes, args)
-    actual = {r.name: cells(r, dtypes) for r in results if r.status == "driven"}
-    mismatches = compare(actual, expected, dtypes=dtypes)
-    seconds = time.perf_counter() - t0
-    options = {"max_position": args.max_position, "jobs": args.jobs, "families": [f.model_type for f in families]}
-    invocation = f"`ropecheck survey --dtype {','.join(dtypes)} --max-position {args.max_position}`"
-    ok = not mismatches and not any(r.status == "error" for r in results)
-    if args.json:
-        data = survey_data(
-            results, dtypes=dtypes, mismatches=mismatches, expected=expected, transformers=version, options=options
-        )
-        data["seconds"] = round(seconds, 1)
-        write_json(data, args.json)
-    if args.out:
-        pages = render_pages(
-            results,
-            dtypes=dtypes,
-            mismatches=mismatches,
-            expected=expected,
-            transformers=version,
-            invocation=invocation,
-            options=options,
-        )
-        # the survey's own files are replaced (a family gone loses its page); anything else there stays
-        replace_tree(
-            args.out,
-            pages,
-            keep=lambda rel: not (rel in ("README.md", "survey.json") or rel.startswith("families/")),
-            flag="--out",
-        )
+    documents, ok = {}, True
+    base = None
     if args.write_expected:
         base = json.loads(read_input(args.expected or EXPECTED_PATH, name="--expected", limit=EXPECTED_LIMIT))
-        write_output(args.write_expected, json.dumps(expected_document(version, actual, base), indent=2) + "\n")
-    if not (args.json and is_stdout(args.json)):
-        _summary(results, dtypes, mismatches, expected, version, invocation, seconds, args.out)
+    for lib in libraries:
+        t_lib = time.perf_counter()
+        results = _run(lib.families, dtypes, args)
+        actual = {r.name: cells(r, dtypes) for r in results if r.status == "driven"}
+        mismatches = compare(actual, lib.expected, dtypes=dtypes)
+        lib_ok = not mismatches and not any(r.status == "error" for r in results)
+        ok = ok and lib_ok
+        flag = "" if lib.name == "transformers" else f" --library {lib.name}"
+        invocation = f"`ropecheck survey{flag} --dtype {','.join(dtypes)} --max-position {args.max_position}`"
+        options = {
+            "max_position": args.max_position,
+            "jobs": args.jobs,
+            "families": [f.model_type for f in lib.families],
+        }
+        seconds = time.perf_counter() - (t0 if lib is libraries[0] else t_lib)
+        report: dict[str, Any] = dict(results=results, dtypes=dtypes, mismatches=mismatches, expected=lib.expected)
+        data = survey_data(**report, transformers=lib.version, options=options, library=lib.name)
+        data["seconds"] = round(seconds, 1)
+        documents[lib.name] = data
+        if args.out:
+            _write_pages(args.out, lib, report, invocation, options, nested=lib.name != libraries[0].name)
+        if base is not None:
+            base = expected_document(lib.version, actual, base, library=lib.name)
+        if not (args.json and is_stdout(args.json)):
+            _summary(results, dtypes, mismatches, lib, invocation, seconds, args.out)
+    if args.json:
+        if len(documents) == 1:
+            write_json(next(iter(documents.values())), args.json)
+        else:
+            write_json({"schema": "ropecheck.survey-set/1", "ok": ok, "libraries": documents}, args.json)
+    if base is not None:
+        write_output(args.write_expected, json.dumps(base, indent=2) + "\n")
     return EXIT_OK if ok else EXIT_FAIL
+
+
+def _write_pages(out: str, lib: _Library, report: dict[str, Any], invocation: str, options: Any, nested: bool) -> None:
+    """The library's pages under ``out`` (a library after the first in its own sub-folder, ``out/diffusers/``)."""
+    pages = render_pages(**report, transformers=lib.version, invocation=invocation, options=options, library=lib.name)
+    folder = os.path.join(out, lib.name) if nested else out
+    others = tuple(f"{n}/" for n in LIBRARIES if n != lib.name)
+    # the survey's own files are replaced (a family gone loses its page); anything else there stays
+    replace_tree(
+        folder,
+        pages,
+        keep=lambda rel: (
+            rel.startswith(others) or not (rel in ("README.md", "survey.json") or rel.startswith("families/"))
+        ),
+        flag="--out",
+    )
 
 
 def _summary(
     results: list[FamilyResult],
     dtypes: tuple[str, ...],
     mismatches: Any,
-    expected: Any,
-    version: str,
+    lib: _Library,
     invocation: str,
     seconds: float,
     out: str | None,
@@ -178,10 +248,11 @@ def _summary(
         results,
         dtypes=dtypes,
         mismatches=mismatches,
-        expected=expected,
-        transformers=version,
+        expected=lib.expected,
+        transformers=lib.version,
         invocation=invocation,
         links=False,
+        library=lib.name,
     )
     # the terminal gets the summary, the root causes and the skips; the matrix and the pages are in --out / --json
     head, _, rest = text.partition("\n## Families")
@@ -190,8 +261,9 @@ def _summary(
         print("\n## Not driven" + rest.split("\n## Not driven", 1)[1].rstrip())
     c = counts(results, dtypes, mismatches)
     verdict = "OK" if not mismatches and not c["errors"] else "DIFFERS FROM THE EXPECTED FINDINGS"
+    noun = "families" if lib.name == "transformers" else f"{lib.name} classes"
     print(
-        f"\n{verdict}: {c['driven']}/{c['found']} families driven, {c['conforming']} conform, "
+        f"\n{verdict}: {c['driven']}/{c['found']} {noun} driven, {c['conforming']} conform, "
         f"{c['expected_findings_only']} only expected findings, {c['unexpected']} unexpected, "
         f"{c['errors']} errors ({seconds:.1f} s){'; pages in ' + out if out else ''}"
     )

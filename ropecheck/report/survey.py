@@ -4,9 +4,10 @@ The rows are ``<family> / <dtype>``: FAIL when a verdict of that family (any lay
 float32 or cast) has a finding in that dtype. The expected verdict comes from the reviewed
 ``ropecheck/survey/expected.json``: a family whose known finding disappears, or that gains
 another one, does not hold, exactly as ``ropecheck survey`` exits 1. The pages are the
-survey's own (``survey/README.md``, one per family).
+survey's own (``survey/README.md``, one per family). diffusers' rotary classes are a section of their own,
+``survey_diffusers`` (pages under ``survey_diffusers/``), built the same way.
 
-Design constraints: a section with no transformers installed is one SKIP row, not an error;
+Design constraints: a section with its library not installed is one SKIP row, not an error;
 the survey's worker count follows the machine's CPUs.
 """
 
@@ -15,7 +16,9 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from typing import Any
 
+from ..survey.diffusers_discover import diffusers_version, discover_diffusers
 from ..survey.discover import discover, transformers_version
 from ..survey.expected import compare, load_expected
 from ..survey.render import cells, page_path, render_pages
@@ -23,7 +26,7 @@ from ..survey.run import DEFAULT_MAX_POSITION, run_survey
 from ..verify.model import DEFAULT_DTYPES
 from .model import Page, Row, Section
 
-__all__ = ["collect_survey"]
+__all__ = ["collect_survey", "collect_survey_diffusers"]
 
 
 def collect_survey(progress: Callable[[str], None]) -> Section:
@@ -42,24 +45,53 @@ def collect_survey(progress: Callable[[str], None]) -> Section:
     except ImportError as exc:
         section.rows.append(Row("transformers", "SKIP", "SKIP", f"transformers is not installed ({exc})"))
         return section
-    version = transformers_version()
-    expected = load_expected(version)
+    return _fill(section, list(found.values()), "transformers", transformers_version(), "survey", progress)
+
+
+def collect_survey_diffusers(progress: Callable[[str], None]) -> Section:
+    """``ropecheck survey --library diffusers`` with default options, as a section of the report (pages under
+    ``survey_diffusers/``)."""
+    section = Section(
+        "survey_diffusers",
+        "Rotary embeddings of diffusers",
+        "Every rotary embedding class of the installed diffusers (and the rotary helpers of "
+        "diffusers.models.embeddings), built with its model's default arguments and applied with its attention's "
+        "apply function, verified against the axial spec those arguments declare, with distinct positions per "
+        "axis, in each dtype, built in float32 and cast with module.to(dtype). A class's reviewed finding "
+        "(ropecheck/survey/expected.json, under diffusers) is an expected FAIL; anything else must conform.",
+        matrix_columns=DEFAULT_DTYPES,
+    )
+    try:
+        found = discover_diffusers()
+    except ImportError as exc:
+        section.rows.append(Row("diffusers", "SKIP", "SKIP", f"diffusers is not installed ({exc})"))
+        return section
+    return _fill(section, list(found.values()), "diffusers", diffusers_version(), "survey_diffusers", progress)
+
+
+def _fill(
+    section: Section, families: list[Any], library: str, version: str, folder: str, progress: Callable[[str], None]
+) -> Section:
+    """The survey of ``families`` as the section's rows (``<family> / <dtype>``) and pages (under ``folder/``)."""
+    expected = load_expected(version, library=library)
     t0 = time.perf_counter()
     results = run_survey(
-        list(found.values()),
+        families,
         dtypes=DEFAULT_DTYPES,
         max_position=DEFAULT_MAX_POSITION,
         jobs=os.cpu_count() or 1,
         done=lambda r: progress(f"{r.name}: {r.status}"),
     )
-    section.timings["survey (every family)"] = time.perf_counter() - t0
+    section.timings["survey (every family)" if library == "transformers" else f"survey of {library}"] = (
+        time.perf_counter() - t0
+    )
     actual = {r.name: cells(r, DEFAULT_DTYPES) for r in results if r.status == "driven"}
     mismatches = compare(actual, expected, dtypes=DEFAULT_DTYPES)
     off = {(m.family, m.cell.rsplit("/", 1)[-1]) for m in mismatches}
     for r in results:
         if r.status != "driven":
             verdict = "SKIP" if r.status == "skip" else "FAIL"
-            section.rows.append(Row(r.name, verdict, "SKIP", r.reason, link=f"survey/{page_path(r)}"))
+            section.rows.append(Row(r.name, verdict, "SKIP", r.reason, link=f"{folder}/{page_path(r)}"))
             continue
         for dt in DEFAULT_DTYPES:
             found_here = {k: v for k, v in actual[r.name].items() if k.endswith(f"/{dt}") and v}
@@ -73,20 +105,22 @@ def collect_survey(progress: Callable[[str], None]) -> Section:
             evidence = (
                 "conforms" if not found_here else "; ".join(f"{k}: {', '.join(v)}" for k, v in found_here.items())
             )
-            section.rows.append(Row(f"{r.name} / {dt}", verdict, want, evidence, link=f"survey/{page_path(r)}"))
+            section.rows.append(Row(f"{r.name} / {dt}", verdict, want, evidence, link=f"{folder}/{page_path(r)}"))
+    flag = "" if library == "transformers" else f" --library {library}"
     pages = render_pages(
         results,
         dtypes=DEFAULT_DTYPES,
         mismatches=mismatches,
         expected=expected,
         transformers=version,
-        invocation="`ropecheck survey` with default options",
+        invocation=f"`ropecheck survey{flag}` with default options",
         options={"max_position": DEFAULT_MAX_POSITION},
+        library=library,
     )
     for path, text in pages.items():
         if path.endswith(".md"):
-            title = "Survey of transformers" if path == "README.md" else f"survey {path.rsplit('/', 1)[-1][:-3]}"
-            section.pages.append(Page(f"survey/{path}", title, text))
+            title = f"Survey of {library}" if path == "README.md" else f"survey {path.rsplit('/', 1)[-1][:-3]}"
+            section.pages.append(Page(f"{folder}/{path}", title, text))
         else:
-            section.files[f"survey/{path}"] = text
+            section.files[f"{folder}/{path}"] = text
     return section

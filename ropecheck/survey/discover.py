@@ -44,6 +44,7 @@ class Family:
         rotary_classes: the ``*RotaryEmbedding`` classes the module defines, in source order.
         apply_functions: the ``apply_rotary*`` functions the module defines, in source order.
         components: model_types whose configs are sub-configs of this one (same module).
+        library: the library surveyed (``"diffusers"``: a class found by :mod:`.diffusers_discover`).
     """
 
     model_type: str
@@ -53,8 +54,16 @@ class Family:
     rotary_classes: tuple[str, ...]
     apply_functions: tuple[str, ...]
     components: tuple[str, ...] = ()
+    library: str = "transformers"
 
     def to_dict(self) -> dict[str, Any]:
+        if self.library != "transformers":
+            return {
+                "library": self.library,
+                "module": self.module,
+                "rotary_classes": list(self.rotary_classes),
+                "functions": list(self.apply_functions),
+            }
         return {
             "model_type": self.model_type,
             "module": self.module,

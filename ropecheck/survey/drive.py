@@ -500,7 +500,7 @@ def _drive_class(
     raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no config of the family builds {cls_name}")
 
 
-def _check_shape(run: Callable[..., Any], rope: Any, head_dim: int, positions: Any, fn_name: str) -> None:
+def check_shape(run: Callable[..., Any], rope: Any, head_dim: int, positions: Any, fn_name: str) -> None:
     """``run(rope, q, positions)`` on a small q returns q's shape, or the family cannot be driven this way."""
     import torch  # heavy: imported when used
 
@@ -510,11 +510,14 @@ def _check_shape(run: Callable[..., Any], rope: Any, head_dim: int, positions: A
         raise NotDriven(f"{fn_name} returns shape {tuple(out.shape)} for q of {tuple(probe.shape)}")
 
 
-def _maker(run: Callable[..., Any], rope: Any, convention: str) -> Callable[[str], Callable[..., Any]]:
-    """``make(mode)``: the target ``fn(x, positions)`` that calls ``run`` with the module built or cast for ``mode``."""
+def maker(
+    run: Callable[..., Any], rope: Any, convention: str, cast: Callable[[Any, Any], Any] | None = None
+) -> Callable[[str], Callable[..., Any]]:
+    """``make(mode)``: the target ``fn(x, positions)`` that calls ``run`` with the module built or cast for ``mode``
+    (``cast(module, dtype)``, ``module.to(dtype)`` on a copy unless given)."""
 
     def make(mode: str) -> Callable[..., Any]:
-        module_for = _per_dtype(mode, rope, _cast_module)
+        module_for = _per_dtype(mode, rope, cast or _cast_module)
 
         def fn(x: Any, positions: Any) -> Any:
             return run(module_for(x.dtype), x, positions)
@@ -594,8 +597,8 @@ def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_
         out = apply_fn(x, x, cos, sin, unsqueeze_dim=2) if heads_axis else apply_fn(x, x, cos, sin)
         return (out[0] if isinstance(out, tuple) else out).to(x.dtype)
 
-    _check_shape(run, rope, spec.head_dim, torch.zeros(2, 1, 3, dtype=torch.long), fn_name)
-    make = _maker(run, rope, "axes")
+    check_shape(run, rope, spec.head_dim, torch.zeros(2, 1, 3, dtype=torch.long), fn_name)
+    make = maker(run, rope, "axes")
     notes = (
         f"vision encoder only: driven from the {key or 'top-level'} config with 2-D patch positions (h, w), "
         f"{spec.axes.scheme if spec.axes else ''}",
@@ -637,7 +640,7 @@ def _prepare_table(family: Family) -> list[Driven] | None:
         return _apply_rows(apply_fn, x, sin, cos, r)
 
     # the model's buffer, float32 as built; cast as model.to(dtype) casts it
-    make = _maker(run, make_table(length, r), "positions")
+    make = maker(run, make_table(length, r), "positions")
     note = (
         f"no rotary module: the attention indexes {_TABLE_FUNCTION}({length}, {r}) by position and calls "
         f"{names[0]}(q[..., :{r}], sin, cos); the rest of the head passes through; judged over the table's "
@@ -672,8 +675,8 @@ def _drive_sin_cos(rope: Any, apply_fn: Callable[..., Any], cfg_dict: dict[str, 
         sin, cos = module(x, positions)  # (batch, seq, rotary_dim / 2) each
         return _apply_rows(apply_fn, x, sin, cos, r)
 
-    _check_shape(run, rope, spec.head_dim, torch.arange(3)[None], fn)
-    make = _maker(run, rope, "positions")
+    check_shape(run, rope, spec.head_dim, torch.arange(3)[None], fn)
+    make = maker(run, rope, "positions")
     note = (
         f"{cls} returns (sin, cos), gathered from its {length}-row table, and the attention calls "
         f"{fn}(q[..., :{r}], sin, cos); the rest of the head passes through; judged over the table's "
@@ -767,7 +770,7 @@ def _drive(
     def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
         return _apply(apply_fn, x, *_call_rope(module, x, positions, layer_type), split, heads_first)
 
-    make = _maker(run, rope, "axes" if axes else "positions")
+    make = maker(run, rope, "axes" if axes else "positions")
     if axes:
         notes.append(
             f"M-RoPE: driven with {axes} position rows (axes, batch, seq), {spec.axes.scheme if spec.axes else ''}"

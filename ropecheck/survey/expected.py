@@ -67,8 +67,12 @@ class Mismatch:
 EXPECTED_LIMIT = 16 << 20
 
 
-def load_expected(version: str, path: str | Path | None = None) -> Expected:
-    """The expectations for ``version`` (none listed: every cell expected to pass)."""
+def load_expected(version: str, path: str | Path | None = None, library: str = "transformers") -> Expected:
+    """The expectations for ``version`` of ``library`` (none listed: every cell expected to pass).
+
+    transformers' are the file's top-level ``versions`` and ``why``; another library's are the same two keys
+    under its name (``{"diffusers": {"versions": {...}, "why": {...}}}``).
+    """
     p = Path(path) if path is not None else EXPECTED_PATH
     raw = read_input(p, name="--expected", limit=EXPECTED_LIMIT)  # a regular file only: never a FIFO or device
     try:
@@ -77,6 +81,10 @@ def load_expected(version: str, path: str | Path | None = None) -> Expected:
         raise UsageError(f"--expected {p}: cannot read the expected findings ({exc})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("versions", {}), dict):
         raise UsageError(f"--expected {p}: not an expected-findings file (a 'versions' object)")
+    if library != "transformers":
+        data = data.get(library, {})
+        if not isinstance(data, dict) or not isinstance(data.get("versions", {}), dict):
+            raise UsageError(f"--expected {p}: its {library!r} entry is not a 'versions' object")
     cells = data.get("versions", {}).get(version, {})
     return Expected(version, cells, dict(data.get("why", {})))
 
@@ -102,15 +110,23 @@ def compare(
 
 
 def expected_document(
-    version: str, actual: Mapping[str, Mapping[str, Sequence[str]]], base: Mapping[str, Any] | None = None
+    version: str,
+    actual: Mapping[str, Mapping[str, Sequence[str]]],
+    base: Mapping[str, Any] | None = None,
+    library: str = "transformers",
 ) -> dict[str, Any]:
-    """A file listing ``actual`` as the expectations of ``version`` (other versions and explanations kept):
-    what a reviewer starts from after checking every new finding by hand."""
+    """A file listing ``actual`` as the expectations of ``version`` of ``library`` (other versions, other
+    libraries and explanations kept): what a reviewer starts from after checking every new finding by hand."""
     doc: dict[str, Any] = {"versions": {}, "why": {}}
     if base:
+        doc.update({k: v for k, v in base.items() if k not in ("versions", "why")})
         doc["versions"].update(base.get("versions", {}))
         doc["why"].update(base.get("why", {}))
-    doc["versions"][version] = {
+    target = doc
+    if library != "transformers":
+        own = dict(doc.get(library) or {})
+        target = doc[library] = {"versions": dict(own.get("versions", {})), "why": dict(own.get("why", {}))}
+    target["versions"][version] = {
         fam: {cell: sorted(labels) for cell, labels in sorted(cells.items()) if labels}
         for fam, cells in sorted(actual.items())
         if any(cells.values())

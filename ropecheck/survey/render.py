@@ -103,38 +103,64 @@ def survey_data(
     expected: Expected,
     transformers: str,
     options: dict[str, Any],
+    library: str = "transformers",
 ) -> dict[str, Any]:
-    """The survey as JSON (schema ``ropecheck.survey/1``)."""
-    return {
-        "schema": "ropecheck.survey/1",
-        "transformers": transformers,
-        "options": {"dtypes": list(dtypes), **options},
-        "counts": counts(results, dtypes, mismatches),
-        "ok": not mismatches and not any(r.status == "error" for r in results),
-        "unexpected": [
-            {"family": m.family, "cell": m.cell, "new": list(m.new), "vanished": list(m.vanished)} for m in mismatches
-        ],
-        "root_causes": [
-            {"cause": k, "families": sorted(v), "explanation": expected.explain(*k.split(" @ "))}
-            for k, v in _root_causes(results, dtypes).items()
-        ],
-        "families": [
-            {
-                "name": r.name,
-                **r.family.to_dict(),
-                "status": r.status,
-                "reason": r.reason or None,
-                "rotary_class": r.rotary_class or None,
-                "apply_function": r.apply_function or None,
-                "code_path": r.code_path or None,
-                "specs": r.specs,
-                "notes": r.notes,
-                "cells": cells(r, dtypes),
-                "seconds": round(r.seconds, 2),
-            }
-            for r in results
-        ],
-    }
+    """The survey as JSON (schema ``ropecheck.survey/1``); ``transformers`` is the surveyed library's version
+    (another library's document says which: ``"library": "diffusers", "diffusers": "0.42.1"``)."""
+    return _for_library(
+        {
+            "schema": "ropecheck.survey/1",
+            "transformers": transformers,
+            "options": {"dtypes": list(dtypes), **options},
+            "counts": counts(results, dtypes, mismatches),
+            "ok": not mismatches and not any(r.status == "error" for r in results),
+            "unexpected": [
+                {"family": m.family, "cell": m.cell, "new": list(m.new), "vanished": list(m.vanished)}
+                for m in mismatches
+            ],
+            "root_causes": [
+                {"cause": k, "families": sorted(v), "explanation": expected.explain(*k.split(" @ "))}
+                for k, v in _root_causes(results, dtypes).items()
+            ],
+            "families": [
+                {
+                    "name": r.name,
+                    **r.family.to_dict(),
+                    "status": r.status,
+                    "reason": r.reason or None,
+                    "rotary_class": r.rotary_class or None,
+                    "apply_function": r.apply_function or None,
+                    "code_path": r.code_path or None,
+                    "specs": r.specs,
+                    "notes": r.notes,
+                    "cells": cells(r, dtypes),
+                    "seconds": round(r.seconds, 2),
+                }
+                for r in results
+            ],
+        },
+        library,
+    )
+
+
+def _for_library(data: dict[str, Any], library: str) -> dict[str, Any]:
+    """The document as ``library``'s: its version under its own name, and which library it is."""
+    if library != "transformers":
+        data["library"] = library
+        data[library] = data.pop("transformers")
+    return data
+
+
+#: What the summary page says was surveyed, per library.
+_INTRO = {
+    "transformers": "Every model family whose modeling module defines a rotary embedding, driven from "
+    "its own config class (its text config for a composite model), its own rotary module and its own "
+    "`apply_rotary*` function, verified against the spec `RopeSpec.from_hf_config` reads from that config.",
+    "diffusers": "Every rotary embedding class of diffusers' models and pipelines (and the rotary helpers of "
+    "`diffusers.models.embeddings`), built with the arguments its model's defaults give it and applied with the "
+    "function its attention calls, verified against the axial spec those arguments declare (each axis its own "
+    "block of pairs and frequency table), with distinct positions per axis.",
+}
 
 
 def render_index(
@@ -146,18 +172,18 @@ def render_index(
     transformers: str,
     invocation: str,
     links: bool = True,
+    library: str = "transformers",
 ) -> str:
     """The survey's summary page: counts, the matrix, the root causes, the code paths, the skips."""
     c = counts(results, dtypes, mismatches)
+    noun = "families" if library == "transformers" else "classes"
     lines = [
-        f"# Rotary embeddings of transformers {transformers}",
+        f"# Rotary embeddings of {library} {transformers}",
         "",
-        f"{invocation}. Every model family whose modeling module defines a rotary embedding, driven from "
-        "its own config class (its text config for a composite model), its own rotary module and its own "
-        "`apply_rotary*` function, verified against the spec `RopeSpec.from_hf_config` reads from that config. "
+        f"{invocation}. {_INTRO.get(library, _INTRO['transformers'])} "
         "`fp32`: the module built in float32 and called with each dtype; `cast`: `module.to(dtype)` for each dtype.",
         "",
-        f"**{c['found']} families found, {c['driven']} driven, {c['skipped']} skipped, {c['errors']} errors; "
+        f"**{c['found']} {noun} found, {c['driven']} driven, {c['skipped']} skipped, {c['errors']} errors; "
         f"{c['conforming']} conform in every cell, {c['expected_findings_only']} fail only with expected findings, "
         f"{c['unexpected']} differ from the expected findings; {c['code_paths']} distinct implementations.**",
         "",
@@ -221,10 +247,14 @@ def render_index(
 def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expected) -> str:
     """One family's page: what was driven, the spec per layer type, each verdict's findings and its detail."""
     f = result.family
-    lines = [f"# `{result.name}`", "", f"- modeling module: `{f.module}`", f"- config: `{f.config_class}`"]
+    lines = [f"# `{result.name}`", "", f"- modeling module: `{f.module}`"]
+    lines += [f"- config: `{f.config_class}`"] if f.library == "transformers" else [f"- library: {f.library}"]
     if f.components:
         lines.append(f"- components (sub-configs): {', '.join(f'`{c}`' for c in f.components)}")
-    lines.append(f"- rotary classes in the module: {', '.join(f'`{c}`' for c in f.rotary_classes) or 'none'}")
+    if f.library == "transformers" or f.rotary_classes:
+        lines.append(f"- rotary classes in the module: {', '.join(f'`{c}`' for c in f.rotary_classes) or 'none'}")
+    else:
+        lines.append(f"- helper: `{', '.join(f.apply_functions)}`")
     if result.status != "driven":
         lines += [f"- **{result.status.upper()}**: {result.reason}", ""]
         return "\n".join(lines) + "\n"
@@ -271,10 +301,17 @@ def render_pages(
     transformers: str,
     invocation: str,
     options: dict[str, Any],
+    library: str = "transformers",
 ) -> dict[str, str]:
     """``README.md``, ``survey.json`` and ``families/<model_type>.md``, paths relative to the folder."""
     data = survey_data(
-        results, dtypes=dtypes, mismatches=mismatches, expected=expected, transformers=transformers, options=options
+        results,
+        dtypes=dtypes,
+        mismatches=mismatches,
+        expected=expected,
+        transformers=transformers,
+        options=options,
+        library=library,
     )
     for fam in data["families"]:
         fam.pop("seconds", None)
@@ -286,6 +323,7 @@ def render_pages(
             expected=expected,
             transformers=transformers,
             invocation=invocation,
+            library=library,
         ),
         "survey.json": json.dumps(round_floats(data, 6), indent=2) + "\n",
     }

@@ -24,6 +24,7 @@ from functools import partial
 from ..errors import RopeCheckError
 from ..verify.model import VerifyReport
 from ..verify.supervise import Loaded, verify_isolated
+from .diffusers_drive import diffusers_code_path, prepare_diffusers
 from .discover import Family
 from .drive import MODES, Driven, NotDriven, code_path, prepare, prepare_class
 
@@ -103,6 +104,15 @@ def run_units(
 ) -> list[FamilyResult]:
     """The family's own row (:func:`run_family`), then one row for every other rotary class the module defines,
     each driven from the config that builds it (:func:`~.drive.prepare_class`)."""
+    if family.library != "transformers":  # one class (or helper) per row
+        t0 = time.perf_counter()
+        try:
+            drivens = prepare_diffusers(family)
+        except NotDriven as exc:
+            return [FamilyResult(family, "skip", reason=str(exc), seconds=time.perf_counter() - t0)]
+        except Exception as exc:  # the library's own code failed in a way the driver did not foresee
+            return [FamilyResult(family, "error", reason=f"{type(exc).__name__}: {exc}")]
+        return [_verified(family, drivens, "", t0, dtypes=dtypes, max_position=max_position, timeout=timeout)]
     first = run_family(family, dtypes=dtypes, max_position=max_position, timeout=timeout)
     out = [first]
     for cls in family.rotary_classes:
@@ -139,7 +149,7 @@ def _verified(
         "driven",
         rotary_class=first.rotary_class,
         apply_function=first.apply_function,
-        code_path=code_path(family, first),
+        code_path=code_path(family, first) if family.library == "transformers" else diffusers_code_path(family, first),
         specs={d.layer_type: d.spec.describe() for d in drivens},
         notes=sorted({n for d in drivens for n in d.notes}),
         unit=unit,
@@ -174,11 +184,21 @@ def _verified(
     return result
 
 
-def _warm_imports() -> None:
+def _warm_imports(libraries: set[str] | None = None) -> None:
     """Import what every family needs once, before the workers fork (each then imports only its module)."""
     import torch  # heavy: imported when used
 
     torch.set_num_threads(1)
+    if libraries and "diffusers" in libraries:
+        try:
+            import diffusers.models.embeddings  # noqa: F401
+            from diffusers.utils import logging as diffusers_logging
+
+            diffusers_logging.set_verbosity_error()
+        except Exception:  # pragma: no cover - a broken install shows up per class
+            pass
+        if "transformers" not in libraries:
+            return
     try:
         import transformers.modeling_rope_utils
         import transformers.modeling_utils  # noqa: F401
@@ -200,7 +220,7 @@ def run_survey(
 ) -> list[FamilyResult]:
     """Every family's rows (its own, then its other rotary classes'), in the order given; ``done`` is told of each
     row as its family finishes (any order)."""
-    _warm_imports()
+    _warm_imports({f.library for f in families})
     task = partial(run_units, dtypes=tuple(dtypes), max_position=max_position, timeout=timeout)
     if jobs <= 1:
         out = []

@@ -82,6 +82,7 @@ def test_committed_report_holds_every_section() -> None:
         "axes",
         "precision",
         "survey",
+        "survey_diffusers",
     ]
     assert data["all_expected_verdicts_held"] is True
     for s in data["sections"]:

@@ -1,0 +1,244 @@
+"""The survey of diffusers: discovery from the sources, one driver per code shape, each shown to fail when broken.
+
+A handful of classes are driven (float32, positions up to 512): Flux (``ids``), Wan and CogView4 (``grid``,
+split and shared axes) and ``get_1d_rotary_pos_embed`` (``helper``). A broken rotary is made by monkeypatching
+diffusers' own code before the verdict forks, so the child runs the broken version. Every test that drives
+diffusers skips when it is not installed (it is optional); discovery from given sources needs nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ropecheck.survey.diffusers_discover import discover_diffusers
+
+needs_diffusers = pytest.mark.skipif(importlib.util.find_spec("diffusers") is None, reason="diffusers not installed")
+
+FLUX_LIKE = """
+class NewPosEmbed(nn.Module):
+    def forward(self, ids):
+        return get_1d_rotary_pos_embed(16, ids[:, 0], 10000.0, use_real=True)
+
+class NewRoPEInputsStep(ModularPipelineBlocks):  # named so, computes nothing
+    def __call__(self, components, state):
+        return state
+
+def apply_rotary_emb(x, freqs_cis):
+    return x
+"""
+F32 = ("float32",)
+
+
+def _row(name: str) -> Any:
+    from ropecheck.survey.run import run_units
+
+    (row,) = run_units(discover_diffusers()[name], dtypes=F32, max_position=512)
+    return row
+
+
+def _labels(row: Any) -> list[str]:
+    from ropecheck.survey.render import cells
+
+    return [label for cell, labels in cells(row, F32).items() if cell.startswith("fp32") for label in labels]
+
+
+def test_a_class_that_computes_rotary_frequencies_is_found_from_its_source() -> None:
+    sources = {
+        "diffusers.models.transformers.transformer_new": FLUX_LIKE,
+        "diffusers.models.embeddings": "def get_1d_rotary_pos_embed(dim, pos):\n    pass\n",
+        "diffusers.pipelines.kolors.text_encoder": "class RotaryEmbedding:\n    def f(self, x):\n"
+        "        return x.cos(), x.sin()\n",
+    }
+    found = discover_diffusers(sources)
+    assert list(found) == [
+        "embeddings/get_1d_rotary_pos_embed",
+        "kolors.text_encoder/RotaryEmbedding",
+        "transformer_new/NewPosEmbed",
+    ]
+    assert found["transformer_new/NewPosEmbed"].library == "diffusers"
+
+
+@needs_diffusers
+def test_the_installed_classes_are_found() -> None:
+    found = discover_diffusers()
+    classes = [n for n, f in found.items() if f.rotary_classes]
+    assert len(classes) >= 45
+    for name in (
+        "transformer_flux/FluxPosEmbed",
+        "transformer_wan/WanRotaryPosEmbed",
+        "transformer_hunyuan_video/HunyuanVideoRotaryPosEmbed",
+        "transformer_cogview4/CogView4RotaryPosEmbed",
+        "transformer_z_image/RopeEmbedder",
+        "embeddings/get_1d_rotary_pos_embed",
+        "embeddings/apply_rotary_emb",
+    ):
+        assert name in found
+    assert not any("InputsStep" in n for n in found)  # named RoPE, computes nothing
+
+
+@needs_diffusers
+def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
+    import diffusers.models.transformers.transformer_flux as flux
+
+    from ropecheck.survey.diffusers_drive import constructor_args
+
+    args, where = constructor_args(flux, "FluxPosEmbed")
+    assert args == {"theta": 10000, "axes_dim": (16, 56, 56)} and "FluxTransformer2DModel" in where
+
+
+@needs_diffusers
+@pytest.mark.parametrize(
+    "name, scheme",
+    [
+        ("transformer_flux/FluxPosEmbed", "axial-split t:8 h:28 w:28"),
+        ("transformer_wan/WanRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
+        ("transformer_cogview4/CogView4RotaryPosEmbed", "axial-shared h:10 w:10"),
+    ],
+    ids=["ids", "grid-split", "grid-shared"],
+)
+def test_each_driver_shape_conforms_on_diffusers_code(name: str, scheme: str) -> None:
+    row = _row(name)
+    assert row.status == "driven", row.reason
+    assert scheme in next(iter(row.specs.values()))
+    assert _labels(row) == []
+
+
+@needs_diffusers
+def test_the_helpers_conform_in_each_form() -> None:
+    row = _row("embeddings/get_1d_rotary_pos_embed")
+    assert sorted(row.specs) == ["complex", "half", "interleaved"] and _labels(row) == []
+
+
+@needs_diffusers
+def test_ids_with_two_axes_swapped_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    import diffusers.models.transformers.transformer_flux as flux
+
+    honest = flux.FluxPosEmbed.forward
+    monkeypatch.setattr(flux.FluxPosEmbed, "forward", lambda self, ids: honest(self, ids[:, [0, 2, 1]]))
+    assert any(label.startswith("axes/") for label in _labels(_row("transformer_flux/FluxPosEmbed")))
+
+
+@needs_diffusers
+def test_a_grid_with_height_and_width_swapped_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import diffusers.models.transformers.transformer_wan as wan
+
+    honest = wan.WanRotaryPosEmbed.forward
+
+    def swapped(self, hidden_states):  # type: ignore[no-untyped-def]  # the rows read along the width
+        cos, sin = honest(self, hidden_states.transpose(-1, -2))
+        side = round((cos.shape[1] // hidden_states.shape[2]) ** 0.5)
+        flip = lambda t: t.reshape(-1, side, side, t.shape[-1]).transpose(1, 2).reshape(t.shape)
+        return flip(cos), flip(sin)
+
+    monkeypatch.setattr(wan.WanRotaryPosEmbed, "forward", swapped)
+    assert any(label.startswith("axes/") for label in _labels(_row("transformer_wan/WanRotaryPosEmbed")))
+
+
+@needs_diffusers
+def test_a_grid_with_the_dims_split_wrong_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wan's head split off by one pair: the tables were built for [44, 42, 42], the forward splits [46, 40, 42]."""
+    import diffusers.models.transformers.transformer_wan as wan
+
+    honest = wan.WanRotaryPosEmbed.__init__
+
+    @functools.wraps(honest)  # the signature kept: the model's call still maps onto it
+    def split_wrong(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        honest(self, *args, **kwargs)
+        self.t_dim, self.h_dim = self.t_dim + 2, self.h_dim - 2
+
+    monkeypatch.setattr(wan.WanRotaryPosEmbed, "__init__", split_wrong)
+    assert _labels(_row("transformer_wan/WanRotaryPosEmbed"))
+
+
+@needs_diffusers
+def test_a_shared_grid_with_its_halves_swapped_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+    from diffusers.models.transformers import transformer_cogview4 as cogview4
+
+    honest = cogview4.CogView4RotaryPosEmbed.forward
+
+    def swapped(self, hidden_states):  # type: ignore[no-untyped-def]  # the width's frequencies first
+        q = self.dim // 4
+        return tuple(torch.cat([t[:, q : 2 * q], t[:, :q], t[:, 3 * q :], t[:, 2 * q : 3 * q]], -1) for t in
+                     honest(self, hidden_states))  # fmt: skip
+
+    monkeypatch.setattr(cogview4.CogView4RotaryPosEmbed, "forward", swapped)
+    assert any(label.startswith("axes/") for label in _labels(_row("transformer_cogview4/CogView4RotaryPosEmbed")))
+
+
+@needs_diffusers
+def test_a_helper_with_the_wrong_base_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from diffusers.models import embeddings
+
+    honest = embeddings.get_1d_rotary_pos_embed
+    monkeypatch.setattr(
+        embeddings, "get_1d_rotary_pos_embed", lambda d, p, theta, **kw: honest(d, p, theta * 1.5, **kw)
+    )
+    assert _labels(_row("embeddings/get_1d_rotary_pos_embed"))
+
+
+@needs_diffusers
+def test_an_unknown_calling_convention_is_a_skip_with_its_signature() -> None:
+    row = _row("transformer_mochi/MochiRoPE")
+    assert row.status == "skip" and "forward(self, pos_frequencies" in row.reason
+
+
+@needs_diffusers
+def test_the_command_line_surveys_diffusers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ropecheck.cli import main
+    from ropecheck.errors import ExitCode
+
+    assert main(["survey", "--library", "diffusers", "--list"]) == ExitCode.OK
+    listed = capsys.readouterr().out
+    assert "transformer_flux/FluxPosEmbed" in listed and "\tllama\t" not in listed
+    argv = ["survey", "--library", "diffusers", "--family", "transformer_flux/FluxPosEmbed", "--dtype", "float32"]
+    out = tmp_path / "pages"
+    assert main([*argv, "--max-position", "512", "-j", "1", "--out", str(out), "--json", str(tmp_path / "s.json")]) == 0
+    assert "1/1 diffusers classes driven" in capsys.readouterr().out
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["library"] == "diffusers" and data["ok"] is True and "transformers" not in data
+    assert (out / "families" / "transformer_flux.FluxPosEmbed.md").exists()
+
+
+def test_expected_findings_are_kept_per_library(tmp_path: Path) -> None:
+    from ropecheck.survey.expected import expected_document, load_expected
+
+    base = {"versions": {"5.0": {"llama": {"cast/bfloat16": ["precision"]}}}, "why": {"precision": "w"}}
+    doc = expected_document("0.1", {"a/B": {"fp32/float32": ["direction"]}}, base, library="diffusers")
+    assert doc["versions"] == base["versions"] and doc["why"] == base["why"]  # transformers' entries untouched
+    assert doc["diffusers"]["versions"]["0.1"] == {"a/B": {"fp32/float32": ["direction"]}}
+    path = tmp_path / "expected.json"
+    path.write_text(json.dumps(doc))
+    assert load_expected("0.1", path, library="diffusers").labels("a/B", "fp32/float32") == ["direction"]
+    assert load_expected("5.0", path).labels("llama", "cast/bfloat16") == ["precision"]
+
+
+def test_without_diffusers_the_default_is_transformers_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("transformers", reason="the default survey drives the installed transformers")
+    import argparse
+
+    from ropecheck.cli import survey
+
+    monkeypatch.setattr(survey, "_installed", lambda name: name == "transformers")
+    args = argparse.Namespace(library=[], expected=None)
+    assert [lib.name for lib in survey._libraries(args)] == ["transformers"]
+
+
+@needs_diffusers
+def test_the_report_section_holds_for_diffusers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ropecheck.report.survey as section_module
+
+    found = discover_diffusers()
+    keep = ("transformer_flux/FluxPosEmbed", "transformer_mochi/MochiRoPE")
+    monkeypatch.setattr(section_module, "discover_diffusers", lambda: {k: found[k] for k in keep})
+    section = section_module.collect_survey_diffusers(lambda message: None)
+    rows = {r.name: r for r in section.rows}
+    assert rows["transformer_mochi/MochiRoPE"].verdict == "SKIP" and rows["transformer_mochi/MochiRoPE"].held
+    assert section.held and rows["transformer_flux/FluxPosEmbed / float32"].verdict == "PASS"
+    assert "survey_diffusers/README.md" in {p.path for p in section.pages}
