@@ -444,3 +444,75 @@ for _name, (_spec, _kwargs, _desc) in _MLX_ADAPTERS.items():
             install=_MLX_INSTALL,
         )
     )
+
+
+# ----------------------------------------------------------------------------------- mlx-lm
+
+#: mlx-lm's rope for the schedules transformers' Llama adapters cover: the same configs, so the same specs
+_MLX_LM_FROM = ("hf-llama", "hf-llama-linear", "hf-llama-dynamic", "hf-llama-yarn", "hf-llama3", "hf-llama-longrope")
+_MLX_LM_INSTALL = 'pip install -c .ci/constraints.txt -e ".[runtimes]" mlx-lm (torch kept)'
+
+
+def mlx_lm_rope(name: str, config: dict[str, Any]) -> Callable[..., Any]:
+    """The canonical ``fn(x, offset)`` running mlx-lm's ``initialize_rope(...)`` module as its attention calls it:
+    ``rope(x, offset=offset)`` with x ``(batch, heads, seq, head_dim)`` in MLX, on the CPU."""
+    import torch  # heavy: imported when used
+
+    mx = _mx()
+    from mlx_lm.models.rope_utils import initialize_rope
+
+    head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
+    scaling = dict(config["rope_scaling"]) if config.get("rope_scaling") else None
+    if scaling is not None and "original_max_position_embeddings" in config:
+        # Phi-3's configs keep it at the top level; mlx-lm's model code hands it to the rope with the scaling
+        scaling.setdefault("original_max_position_embeddings", config["original_max_position_embeddings"])
+    rope = initialize_rope(
+        head_dim,
+        config["rope_theta"],
+        False,  # mlx-lm's Llama: traditional=False (half-split)
+        scaling,
+        config["max_position_embeddings"],
+    )
+
+    def fn(x: Any, offset: int = 0) -> Any:
+        _refuse_autograd(x, name, "MLX")
+        dtype = _dtype_name(x)
+        a = mx.array(x.detach().cpu().transpose(1, 2).float().numpy()).astype(getattr(mx, dtype))
+        out = np.array(rope(a, offset=int(offset)).astype(mx.float32))
+        return torch.from_numpy(out).transpose(1, 2).to(device=x.device, dtype=x.dtype)
+
+    fn.rope_convention = "offset"  # type: ignore[attr-defined]
+    fn.rope_backend = "torch"  # type: ignore[attr-defined]
+    fn.__qualname__ = fn.__name__ = name
+    return fn
+
+
+def _mlx_lm(name: str, config: dict[str, Any]) -> Callable[[], Callable[..., Any]]:
+    def make() -> Callable[..., Any]:
+        return mlx_lm_rope(name, config)
+
+    return make
+
+
+def _register_mlx_lm() -> None:
+    from .hf_transformers import LLAMA_CONFIGS
+
+    for source in _MLX_LM_FROM:
+        config, what = LLAMA_CONFIGS[source]
+        name = {"hf-llama3": "mlx-lm-llama3"}.get(source, "mlx-lm" + source[len("hf-llama") :])
+        register(
+            Adapter(
+                name,
+                "mlx-lm",
+                "mlx_lm",
+                RopeSpec.from_hf_config(config),
+                _mlx_lm(name, config),
+                description=f"mlx-lm initialize_rope(...) module as its Llama attention calls it, rope(x, offset); "
+                f"the {source} config ({what})",
+                install=_MLX_LM_INSTALL,
+                requires=("mlx.core",),
+            )
+        )
+
+
+_register_mlx_lm()

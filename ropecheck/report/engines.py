@@ -274,6 +274,9 @@ KNOWN_FINDINGS: dict[tuple[str, str], tuple[str, ...]] = {
     # the Triton kernel's backward writes the gradient into the incoming one and returns a view of it:
     # autograd's double backward through it is the identity, not the forward rotation
     ("liger-interpret", "float32"): ("backward",),
+    # mlx-lm's SuScaledRoPE builds its table from long_factor alone (short_factor is accepted and unused), so
+    # a call that stays below original_max_position_embeddings is rotated with the long factors
+    **{("mlx-lm-longrope", dt): ("frequencies",) for dt in ("float32", "bfloat16", "float16")},
 }
 
 

@@ -76,8 +76,14 @@ def test_adapters_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["adapters"]) == 0
 
 
+#: adapters with a known finding in every dtype (the library's own), checked where the finding is named
+STRUCTURAL_FINDINGS = {"mlx-lm-longrope": "test_runtime_adapters.py (SuScaledRoPE's long factors at every length)"}
+
+
 def _runnable(name: str):
     adapter = ADAPTERS[name]
+    if name in STRUCTURAL_FINDINGS:
+        pytest.skip(f"a known finding in every dtype, checked by {STRUCTURAL_FINDINGS[name]}")
     if name == "liger-interpret":  # it sets TRITON_INTERPRET=1 for the rest of its process: judged in a child there
         pytest.skip("judged in the verifier's child process by test_liger_interpret.py")
     reason = adapter.unavailable_reason()

@@ -142,3 +142,17 @@ def test_cli_verdict_for_a_runtime_adapter(capsys: pytest.CaptureFixture[str]) -
     assert main(["verify", "--adapter", "onnx-rotary", "--device", "cpu", "-q"]) == 0
     assert "CONFORMS: adapter:onnx-rotary" in capsys.readouterr().out
     assert get_adapter("onnx-rotary").spec.max_position_embeddings == 8192
+
+
+MLX_LM = [n for n, a in ADAPTERS.items() if a.library == "mlx-lm"]
+
+
+@pytest.mark.parametrize("name", MLX_LM)
+def test_mlx_lm_ropes_conform_except_longrope_which_uses_its_long_factors_early(name: str) -> None:
+    _needs("mlx_lm")
+    fn, spec = get_adapter(name).load()
+    report = verify(fn, spec, device="cpu", dtypes=("float32",), name=name)
+    if name == "mlx-lm-longrope":  # SuScaledRoPE never reads short_factor (see ropecheck/adapters/README.md)
+        assert [f.label for f in report.findings] == ["frequencies/longrope_long_factors_early"]
+    else:
+        assert report.conforms, [f.label for f in report.findings]
