@@ -166,10 +166,8 @@ def test_general_d_steps_are_decided_at_their_lines() -> None:
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "audit"
 
 
-def test_the_general_d_fixture_reads_every_step() -> None:
-    r = audit_document((FIXTURES / "general_d_correct.md").read_text(), timeout=30.0)
-    assert [s.status for s in r.steps] == ["PROVED"] * len(r.steps) and len(r.steps) >= 8
-    assert all("for every size" in s.reason for s in r.steps)
+# every step of tests/fixtures/audit/general_d_correct.md proved for every size: test_audit.py checks it with the
+# planted twin, from the one audit of the document
 
 
 _ENTRIES = ["x_0", "x_1", "x_{d-1}", "x_{d/2}", r"\cos m\theta_0", r"\sin m\theta_{d/2-1}", "0", "q_{2i}", "a_{n}", "y"]

@@ -12,7 +12,6 @@ installed (``pip install -c .ci/constraints.txt -e ".[runtimes]"``).
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from loading import module_from_file
 
 from ropecheck.adapters import ADAPTERS, ggml_rope
 from ropecheck.cli.main import main
@@ -35,16 +35,8 @@ def _needs_ggml() -> None:
     )
 
 
-def _module(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # the fixture module imports only ropecheck: ggml is imported when a mutant is called
-MUTANTS = _module(ROOT / "tests" / "fixtures" / "runtimes" / "ggml_mutants.py")
+MUTANTS = module_from_file(ROOT / "tests" / "fixtures" / "runtimes" / "ggml_mutants.py")
 
 
 def _load(name: str):

@@ -4,13 +4,14 @@ codes. Skipped when jax or penzai is not installed (``pip install 'ropecheck[jax
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("jax")
 pytest.importorskip("penzai")
+
+from loading import module_from_file
 
 from ropecheck.adapters import get_adapter
 from ropecheck.verify import verify
@@ -19,15 +20,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DTYPES = ("float32", "bfloat16")
 
 
-def _module(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MUTANTS = _module(FIXTURES / "jax" / "penzai_mutants.py").MUTANTS
+MUTANTS = module_from_file(FIXTURES / "jax" / "penzai_mutants.py").MUTANTS
 
 
 @pytest.mark.parametrize("name", ["penzai", "penzai-gpt-neox"])
@@ -43,7 +36,7 @@ def test_penzai_conforms_forward_and_backward(name: str) -> None:
 @pytest.mark.parametrize("mutant", list(MUTANTS))
 def test_penzai_mutants_get_the_torch_twins_codes(mutant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     cls, method, replacement, adapter, twin = MUTANTS[mutant]
-    expected = _module(FIXTURES / "broken" / f"{twin}.py").EXPECTED
+    expected = module_from_file(FIXTURES / "broken" / f"{twin}.py").EXPECTED
     monkeypatch.setattr(cls, method, replacement)
     fn, spec = get_adapter(adapter).load()
     report = verify(fn, spec, device="cpu", dtypes=("float32",), name=adapter)

@@ -10,7 +10,6 @@ without triton and liger-kernel (``pip install -c .ci/constraints.txt triton lig
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from functools import partial
@@ -21,6 +20,8 @@ import pytest
 pytest.importorskip("triton")
 pytest.importorskip("liger_kernel")
 
+from loading import module_from_file
+
 from ropecheck.adapters import get_adapter
 from ropecheck.cli.main import main
 from ropecheck.verify.supervise import Loaded, verify_isolated
@@ -29,21 +30,13 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ADAPTER = get_adapter("liger-interpret")
 
 
-def _module(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MUTANTS = _module(FIXTURES / "triton" / "liger_mutants.py")
+MUTANTS = module_from_file(FIXTURES / "triton" / "liger_mutants.py")
 
 
 def _load(mutant: str | None) -> Loaded:
     fn, spec = ADAPTER.load()  # first: the kernel is imported under the interpreter
     if mutant:
-        _module(FIXTURES / "triton" / "liger_mutants.py").apply(mutant)
+        module_from_file(FIXTURES / "triton" / "liger_mutants.py").apply(mutant)
     return Loaded(fn, f"adapter:liger-interpret{'+' + mutant if mutant else ''}")
 
 
@@ -64,7 +57,7 @@ def test_the_kernel_conforms_but_for_its_double_backward() -> None:
 
 @pytest.mark.parametrize("mutant", list(MUTANTS.MUTANTS))
 def test_mutants_get_the_torch_twins_codes(mutant: str) -> None:
-    twin = _module(FIXTURES / MUTANTS.MUTANTS[mutant])
+    twin = module_from_file(FIXTURES / MUTANTS.MUTANTS[mutant])
     report = _verify(mutant, ("float32",))
     assert not report.conforms
     first = report.findings[0]

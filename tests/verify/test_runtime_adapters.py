@@ -11,10 +11,10 @@ causes. Each test skips with the reason where its runtime is not installed
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from pathlib import Path
 
 import pytest
+from loading import module_from_file
 
 from ropecheck.adapters import ADAPTERS, get_adapter, runtimes
 from ropecheck.cli.main import main
@@ -31,16 +31,8 @@ def _needs(module: str) -> None:
     )
 
 
-def _module(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # the fixture module imports only ropecheck: the runtimes are imported when a mutant is built
-MUTANTS = _module(FIXTURES / "runtimes" / "runtime_mutants.py")
+MUTANTS = module_from_file(FIXTURES / "runtimes" / "runtime_mutants.py")
 
 
 def _load(name: str):
