@@ -128,15 +128,9 @@ def target_meta(fn: Callable[..., Any], name: str | None = None) -> dict[str, An
 
 
 def _qk_kind(fn: Callable[..., Any]) -> str | None:
-    from .qk import qk_kind
+    from .qk import pair_kind
 
-    kind = qk_kind(fn)
-    if kind == "cos_sin":
-        raise UsageError(
-            "an apply(q, k, cos, sin) function is judged with the rotary module that makes cos and sin: "
-            "name it with --rotary module:attr, or verify the module that defines both"
-        )
-    return kind
+    return pair_kind(fn)
 
 
 def _target_files(fn: Any, name: str) -> set[str]:

@@ -45,7 +45,7 @@ from .host import ProcessHost, TargetHost
 from .isolate import ChildEnded, TargetProcess, available, describe_outcome
 from .properties import PROPERTIES, as_implementation, backward_results, failure_message, run_all
 from .protocol import Implementation
-from .qk import qk_kind
+from .qk import pair_kind
 from .version import __version__
 
 __all__ = [
@@ -237,7 +237,7 @@ class RopeChecker:
         impl = as_implementation(fn, convention=convention, backend=backend)
 
         def job(target: Any) -> list[PropertyResult]:
-            if qk_kind(fn) is not None:
+            if pair_kind(fn) is not None:
                 return qk_results(target, o)
             return run_all(
                 target, o["spec"], dtype=o["dtype"], device=o["device"], seed=o["seed"], properties=o.get("properties")
@@ -272,7 +272,7 @@ class RopeChecker:
         impl = as_implementation(fn, convention=convention, backend=backend)
 
         def job(target: Any) -> tuple[list[PropertyResult], str | None]:
-            if qk_kind(fn) is not None:  # q and k in, q and k out: each side, then the pair
+            if pair_kind(fn) is not None:  # q and k in, q and k out: each side, then the pair
                 results = qk_results(target, o)
                 failed = [r for r in results if not r.passed]
                 return results, failure_message(results) if failed else None

@@ -32,6 +32,7 @@ __all__ = [
     "build_rotary",
     "find_rotary",
     "pair_from_cos_sin",
+    "pair_kind",
     "probe_layout",
     "qk_kind",
     "side_view",
@@ -76,6 +77,20 @@ def qk_kind(fn: Callable[..., Any]) -> str | None:
     if len(names) >= 4 and names[0] in _Q and names[1] in _K and names[2] == "cos" and names[3] == "sin":
         return "cos_sin"
     return None
+
+
+def pair_kind(fn: Callable[..., Any]) -> str | None:
+    """:func:`qk_kind` for a target about to be judged: one of :data:`QK_KINDS`, or None for a one-tensor target.
+
+    Raises :class:`~ropecheck.errors.UsageError` for ``apply(q, k, cos, sin)``: it is judged with its rotary
+    module (``--rotary``, or :func:`pair_from_cos_sin` in Python)."""
+    kind = qk_kind(fn)
+    if kind == "cos_sin":
+        raise UsageError(
+            "an apply(q, k, cos, sin) function is judged with the rotary module that makes cos and sin: name it "
+            "with --rotary module:attr, or in Python verify ropecheck.qk.pair_from_cos_sin(apply, rotary)"
+        )
+    return kind
 
 
 def pair_from_cos_sin(apply: Callable[..., Any], rotary: Callable[..., Any]) -> Callable[..., Any]:

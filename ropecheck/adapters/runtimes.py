@@ -315,17 +315,27 @@ def mlx_rope(
     ``freqs`` builds MLX's ``freqs`` argument (an ``mx.array`` of periods) when ``base`` is None.
     x moves to MLX in its own dtype (bfloat16 through float32, exactly) and comes back the same way.
     """
-    import torch  # heavy: imported when used
-
     mx = _mx()
     periods = freqs() if freqs is not None else None
 
+    def rope(a: Any, offset: int) -> Any:
+        return mx.fast.rope(a, dims, traditional=traditional, base=base, scale=scale, offset=offset, freqs=periods)
+
+    return _through_mlx(name, rope)
+
+
+def _through_mlx(name: str, rope: Callable[[Any, int], Any]) -> Callable[..., Any]:
+    """The canonical ``fn(x, offset)`` calling ``rope(a, offset)`` on x as an MLX array ``(batch, heads, seq, dim)``
+    (MLX's sequence axis is the second to last): x moves to MLX in its own dtype (bfloat16 through float32,
+    exactly) and the result comes back the same way."""
+    import torch  # heavy: imported when used
+
+    mx = _mx()
+
     def fn(x: Any, offset: int = 0) -> Any:
         _refuse_autograd(x, name, "MLX")
-        dtype = _dtype_name(x)
-        a = mx.array(x.detach().cpu().transpose(1, 2).float().numpy()).astype(getattr(mx, dtype))
-        y = mx.fast.rope(a, dims, traditional=traditional, base=base, scale=scale, offset=int(offset), freqs=periods)
-        out = np.array(y.astype(mx.float32))  # exact for float16 and bfloat16 values
+        a = mx.array(x.detach().cpu().transpose(1, 2).float().numpy()).astype(getattr(mx, _dtype_name(x)))
+        out = np.array(rope(a, int(offset)).astype(mx.float32))  # exact for float16 and bfloat16 values
         return torch.from_numpy(out).transpose(1, 2).to(device=x.device, dtype=x.dtype)
 
     fn.rope_convention = "offset"  # type: ignore[attr-defined]
@@ -456,9 +466,7 @@ _MLX_LM_INSTALL = 'pip install -c .ci/constraints.txt -e ".[runtimes]" mlx-lm (t
 def mlx_lm_rope(name: str, config: dict[str, Any]) -> Callable[..., Any]:
     """The canonical ``fn(x, offset)`` running mlx-lm's ``initialize_rope(...)`` module as its attention calls it:
     ``rope(x, offset=offset)`` with x ``(batch, heads, seq, head_dim)`` in MLX, on the CPU."""
-    import torch  # heavy: imported when used
-
-    mx = _mx()
+    _mx()  # MLX's backend checked first, with the install hint
     from mlx_lm.models.rope_utils import initialize_rope
 
     head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
@@ -474,17 +482,7 @@ def mlx_lm_rope(name: str, config: dict[str, Any]) -> Callable[..., Any]:
         config["max_position_embeddings"],
     )
 
-    def fn(x: Any, offset: int = 0) -> Any:
-        _refuse_autograd(x, name, "MLX")
-        dtype = _dtype_name(x)
-        a = mx.array(x.detach().cpu().transpose(1, 2).float().numpy()).astype(getattr(mx, dtype))
-        out = np.array(rope(a, offset=int(offset)).astype(mx.float32))
-        return torch.from_numpy(out).transpose(1, 2).to(device=x.device, dtype=x.dtype)
-
-    fn.rope_convention = "offset"  # type: ignore[attr-defined]
-    fn.rope_backend = "torch"  # type: ignore[attr-defined]
-    fn.__qualname__ = fn.__name__ = name
-    return fn
+    return _through_mlx(name, lambda a, offset: rope(a, offset=offset))
 
 
 def _mlx_lm(name: str, config: dict[str, Any]) -> Callable[[], Callable[..., Any]]:

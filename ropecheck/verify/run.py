@@ -50,7 +50,7 @@ import numpy as np
 
 from ..errors import InternalError, RopeCheckError, TargetError, UsageError
 from ..protocol import Implementation, as_implementation
-from ..qk import qk_kind
+from ..qk import pair_kind
 from ..spec import RopeSpec
 from ..tolerance import dtype_name
 from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
@@ -121,10 +121,7 @@ def verify(
         True
     """
     o = (options or VerifyOptions()).with_(**changes)
-    kind = None if isinstance(fn, Implementation) else qk_kind(fn)
-    if kind == "cos_sin":
-        raise UsageError("an apply(q, k, cos, sin) function needs its rotary module: verify "
-                         "ropecheck.qk.pair_from_cos_sin(apply, rotary)")  # fmt: skip
+    kind = None if isinstance(fn, Implementation) else pair_kind(fn)
     if kind is not None:  # q and k in, q and k out: each side judged through its own view
         from .qk import verify_qk
 

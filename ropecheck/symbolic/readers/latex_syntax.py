@@ -209,6 +209,15 @@ def upright_key(base: str) -> str:
     return "\\mathrm{" + m.group(1) + "}" if m else base
 
 
+def _subscript(src: Src, m: re.Match[str]) -> tuple[int, Src]:
+    """Where the subscript ``m`` opens ends, and its text: a ``{...}`` group (``m`` ends at its brace), or the one
+    token ``m`` captured as group 1."""
+    if m.group(1) is None:
+        end = skip_group(src.text, m.end() - 1)
+        return end, src.slice(m.end(), end - 1)
+    return m.end(), src.slice(m.start(1), m.end())
+
+
 def _upright_word(key: str) -> str | None:
     m = _UPRIGHT_BASE.fullmatch(key)
     return m.group(1) if m else None
@@ -807,12 +816,7 @@ class _Reader:
                 m = rx.search(src.text)
                 if not m:
                     break
-                if m.group(1) is None:
-                    end = skip_group(src.text, m.end() - 1)
-                    sub = src.slice(m.end(), end - 1)
-                else:
-                    end = m.end()
-                    sub = src.slice(m.start(1), end)
+                end, sub = _subscript(src, m)
                 if "," in sub.text:
                     raise src.error(
                         f"{m.group(0).rstrip('{_ ')} is defined with one index (line {d.line}) and used with several",
@@ -850,13 +854,7 @@ class _Reader:
                 if _inside_command(src.text, m.start()):  # the R of \Re, the c of \cos
                     pos = m.start() + 1
                     continue
-                if m.group(1) is None:
-                    open_ = m.end() - 1
-                    end = skip_group(src.text, open_)
-                    sub = src.slice(open_ + 1, end - 1)
-                else:
-                    end = m.end()
-                    sub = src.slice(m.start(1), end)
+                end, sub = _subscript(src, m)
                 key = re.sub(r"[\s{}]", "", sub.text)
                 components = _components(d, base)
                 if key in components:  # q_1 where q_m = (q_1 + i q_2) e^{i m theta}: the component
