@@ -39,7 +39,7 @@ from ..spec import RopeSpec
 from ..verify.identify import identify
 from .discover import Family
 
-__all__ = ["MODES", "Driven", "NotDriven", "code_path", "prepare", "prepare_class"]
+__all__ = ["MODES", "Driven", "NotDriven", "build_class", "code_path", "prepare", "prepare_class"]
 
 #: How the module is run: built in float32, or cast with ``module.to(dtype)``.
 MODES = ("fp32", "cast")
@@ -479,6 +479,29 @@ def prepare_class(family: Family, cls_name: str) -> list[Driven]:
             _with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {wanted} is inconsistent: {clash}")
         return drivens
     return _drive_class(family, modeling, cls_name, configs, errors)
+
+
+def build_class(family: Family, cls_name: str) -> tuple[Any, str] | None:
+    """``cls_name`` built from the family's defaults, with the config path that built it (the config its
+    ``__init__`` names; any config when it names none), or None when no default config builds it. Used for the
+    structural checks of a class the protocol cannot drive (:mod:`.buffers`)."""
+    try:
+        modeling = importlib.import_module(family.module)
+        top = getattr(importlib.import_module(family.config_module), family.config_class)()
+    except Exception:  # the family's own code failed: its row says so already
+        return None
+    cls = getattr(modeling, cls_name, None)
+    if cls is None:
+        return None
+    wanted = _config_annotation(cls)
+    for key, config in _configs(top):
+        if wanted and type(config).__name__ != wanted:
+            continue
+        try:
+            return cls(config), key or "top-level"
+        except Exception:  # this default does not build it: the next config may
+            continue
+    return None
 
 
 def _drive_class(

@@ -37,6 +37,9 @@ def cells(result: FamilyResult, dtypes: Sequence[str]) -> dict[str, list[str]]:
     if result.config_findings:
         labels = sorted({label for label, _ in result.config_findings})
         out.update({f"config/{dt}": list(labels) for dt in dtypes})
+    for cell, label, _ in result.structural:
+        if cell.rsplit("/", 1)[-1] in dtypes:
+            out[cell] = sorted({*out.get(cell, []), label})
     return out
 
 
@@ -71,7 +74,7 @@ def _root_causes(results: Sequence[FamilyResult], dtypes: Sequence[str]) -> dict
 def _message(results: Sequence[FamilyResult], family: str, label: str) -> str:
     for r in results:
         if r.name == family:
-            for found, message in r.config_findings:
+            for found, message in [*r.config_findings, *((lb, m) for _, lb, m in r.structural)]:
                 if found == label:
                     return message
             for v in r.verdicts:
@@ -83,7 +86,8 @@ def _message(results: Sequence[FamilyResult], family: str, label: str) -> str:
 
 def _cell_text(result: FamilyResult, dtype: str) -> str:
     if result.status != "driven":
-        return "SKIP" if result.status == "skip" else "ERROR"
+        found = sorted({lb for cell, lb, _ in result.structural if cell.endswith(f"/{dtype}")})
+        return ("SKIP" if result.status == "skip" else "ERROR") + (f" (cast: FAIL {', '.join(found)})" if found else "")
     parts = []
     for v in result.verdicts:
         if not v.covers(dtype):
@@ -217,7 +221,7 @@ def render_index(
         name = f"[`{r.name}`]({page_path(r)})" if links else f"`{r.name}`"
         impl = f"`{r.code_path}`" if r.code_path else "-"
         row = [_cell_text(r, dt) for dt in dtypes]
-        if r.status != "driven":
+        if r.status != "driven" and not r.structural:
             row = [f"{row[0]}: {r.reason}"] + [""] * (len(dtypes) - 1)
         lines.append(f"| {name} | {impl} | " + " | ".join(row) + " |")
     lines += [
@@ -256,8 +260,13 @@ def render_family(result: FamilyResult, dtypes: Sequence[str], expected: Expecte
     else:
         lines.append(f"- helper: `{', '.join(f.apply_functions)}`")
     if result.status != "driven":
-        lines += [f"- **{result.status.upper()}**: {result.reason}", ""]
-        return "\n".join(lines) + "\n"
+        lines += [f"- **{result.status.upper()}**: {result.reason}"]
+        known = {lb for cell, _, _ in result.structural for lb in expected.labels(result.name, cell)}
+        lines += [
+            f"- **structural finding** `{label}` ({cell}){'' if label in known else ' (new)'}: {message}"
+            for cell, label, message in result.structural
+        ]
+        return "\n".join([*lines, ""]) + "\n"
     lines += [
         f"- driven: `{result.rotary_class}` + `{result.apply_function}` (code path `{result.code_path}`)",
         *[f"- spec{f' ({lt})' if lt else ''}: {desc}" for lt, desc in result.specs.items()],

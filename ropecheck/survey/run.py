@@ -24,9 +24,10 @@ from functools import partial
 from ..errors import RopeCheckError
 from ..verify.model import VerifyReport
 from ..verify.supervise import Loaded, verify_isolated
+from .buffers import complex_buffer_findings
 from .diffusers_drive import diffusers_code_path, prepare_diffusers
 from .discover import Family
-from .drive import MODES, Driven, NotDriven, code_path, prepare, prepare_class
+from .drive import MODES, Driven, NotDriven, build_class, code_path, prepare, prepare_class
 
 __all__ = ["DEFAULT_MAX_POSITION", "FamilyResult", "Verdict", "run_family", "run_survey", "run_units"]
 
@@ -72,6 +73,9 @@ class FamilyResult:
     unit: str = ""
     #: findings about the family's default config, ``(label, message)`` (:attr:`.drive.Driven.config_findings`)
     config_findings: list[tuple[str, str]] = field(default_factory=list)
+    #: findings of the structural checks of a class the protocol cannot drive, ``(cell, label, message)``
+    #: (:mod:`.buffers`)
+    structural: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -123,6 +127,7 @@ def run_units(
             drivens = prepare_class(family, cls)
         except NotDriven as exc:
             out.append(FamilyResult(family, "skip", reason=str(exc), rotary_class=cls, unit=cls,
+                                    structural=_structural(family, cls, dtypes),
                                     seconds=time.perf_counter() - t0))  # fmt: skip
             continue
         except Exception as exc:  # the family's own code failed in a way prepare_class did not foresee
@@ -130,6 +135,19 @@ def run_units(
             continue
         out.append(_verified(family, drivens, cls, t0, dtypes=dtypes, max_position=max_position, timeout=timeout))
     return out
+
+
+def _structural(family: Family, cls: str, dtypes: Sequence[str]) -> list[tuple[str, str, str]]:
+    """What ``module.to(dtype)`` does to the buffers of a class the protocol cannot drive, built from the family's
+    defaults (nothing when no default builds it)."""
+    built = build_class(family, cls)
+    if built is None:
+        return []
+    module, where = built
+    return [
+        (cell, label, f"{msg} (built from the {where} config)")
+        for cell, label, msg in complex_buffer_findings(module, dtypes)
+    ]
 
 
 def _verified(
