@@ -36,7 +36,7 @@ from ..report.axes import collect_axes
 from ..report.model import Report, Section
 from ..report.reference import REFERENCE_FOLDER, reference_pages
 from ..report.render import page_bodies, render_html, render_json, render_readme
-from ..report.survey import collect_survey, collect_survey_diffusers
+from ..report.survey import collect_survey, collect_survey_diffusers, collect_survey_timm
 from ..version import __version__
 from .args import EXIT_FAIL, EXIT_OK
 from .main import build_parser
@@ -64,6 +64,7 @@ COLLECTORS: tuple[tuple[str, str, Callable[..., Section]], ...] = (
     ("precision", "precision sweeps", re_.collect_precision),
     ("survey", "survey of transformers", collect_survey),
     ("survey_diffusers", "survey of diffusers", collect_survey_diffusers),
+    ("survey_timm", "survey of timm", collect_survey_timm),
 )
 
 
@@ -131,6 +132,7 @@ SECTION_FOLDERS: dict[str, str] = {
     "precision": "precision/",
     "survey": "survey/",
     "survey_diffusers": "survey_diffusers/",
+    "survey_timm": "survey_timm/",
 }
 #: Folders of the report folder that another command writes (with its own manifest), kept as they are by every
 #: report run: ``gpu/`` is written by the GPU run (:mod:`ropecheck.report.gpu`), on a machine with CUDA.

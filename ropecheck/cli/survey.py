@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ from ..survey.discover import Family, discover, transformers_version
 from ..survey.expected import EXPECTED_LIMIT, EXPECTED_PATH, Expected, compare, expected_document, load_expected
 from ..survey.render import cells, counts, render_index, render_pages, survey_data
 from ..survey.run import DEFAULT_MAX_POSITION, FamilyResult, run_survey
+from ..survey.timm_discover import discover_timm, timm_version
 from ..tolerance import dtype_name
 from .args import EXIT_FAIL, EXIT_OK, check_int_range, write_json
 
@@ -92,7 +94,7 @@ def add_parser(sub: Any) -> None:
         default=[],
         choices=LIBRARIES,
         help="survey this library (repeat; default: every one installed): transformers' model families, "
-        "diffusers' rotary classes",
+        "diffusers' and timm's rotary classes",
     )
     p.add_argument("--list", action="store_true", help="only list the families found (no verification)")
     p.set_defaults(
@@ -106,7 +108,18 @@ def add_parser(sub: Any) -> None:
 
 
 #: The libraries the survey knows, in the order they are surveyed.
-LIBRARIES = ("transformers", "diffusers")
+LIBRARIES = ("transformers", "diffusers", "timm")
+#: Each library after transformers: its version and its discovery (``ImportError`` when it is not installed).
+_DISCOVER: dict[str, tuple[Callable[[], str], Callable[[], dict[str, Family]]]] = {
+    "diffusers": (diffusers_version, discover_diffusers),
+    "timm": (timm_version, discover_timm),
+}
+
+
+#: How to install a library the survey reads, where ``pip install NAME`` is not it: timm requires torchvision,
+#: whose only wheel for this torch build is a CUDA one that breaks ``import torchvision``; its rotary code needs
+#: torch alone.
+_INSTALL = {"timm": "pip install --no-deps timm"}
 
 
 @dataclass
@@ -137,12 +150,15 @@ def _libraries(args: argparse.Namespace) -> list[_Library]:
             except ImportError as exc:
                 raise UsageError(f"transformers is not installed ({exc}): pip install transformers") from exc
         else:
-            version = diffusers_version()
+            version_of, discover_library = _DISCOVER[name]
+            version = version_of()
             expected = load_expected(version, args.expected, library=name)
             try:
-                found = discover_diffusers()
+                found = discover_library()
             except ImportError as exc:
-                raise UsageError(f"diffusers is not installed ({exc}): pip install diffusers") from exc
+                raise UsageError(
+                    f"{name} is not installed ({exc}): {_INSTALL.get(name, f'pip install {name}')}"
+                ) from exc
         out.append(_Library(name, version, found, expected))
     return out
 

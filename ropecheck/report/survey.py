@@ -4,8 +4,9 @@ The rows are ``<family> / <dtype>``: FAIL when a verdict of that family (any lay
 float32 or cast) has a finding in that dtype. The expected verdict comes from the reviewed
 ``ropecheck/survey/expected.json``: a family whose known finding disappears, or that gains
 another one, does not hold, exactly as ``ropecheck survey`` exits 1. The pages are the
-survey's own (``survey/README.md``, one per family). diffusers' rotary classes are a section of their own,
-``survey_diffusers`` (pages under ``survey_diffusers/``), built the same way.
+survey's own (``survey/README.md``, one per family). diffusers' and timm's rotary classes are sections of their
+own, ``survey_diffusers`` and ``survey_timm`` (pages under ``survey_diffusers/`` and ``survey_timm/``), built the
+same way.
 
 Design constraints: a section with its library not installed is one SKIP row, not an error;
 the survey's worker count follows the machine's CPUs.
@@ -23,10 +24,11 @@ from ..survey.discover import discover, transformers_version
 from ..survey.expected import compare, load_expected
 from ..survey.render import cells, page_path, render_pages
 from ..survey.run import DEFAULT_MAX_POSITION, run_survey
+from ..survey.timm_discover import discover_timm, timm_version
 from ..verify.model import DEFAULT_DTYPES
 from .model import Page, Row, Section
 
-__all__ = ["collect_survey", "collect_survey_diffusers"]
+__all__ = ["collect_survey", "collect_survey_diffusers", "collect_survey_timm"]
 
 
 def collect_survey(progress: Callable[[str], None]) -> Section:
@@ -67,6 +69,28 @@ def collect_survey_diffusers(progress: Callable[[str], None]) -> Section:
         section.rows.append(Row("diffusers", "SKIP", "SKIP", f"diffusers is not installed ({exc})"))
         return section
     return _fill(section, list(found.values()), "diffusers", diffusers_version(), "survey_diffusers", progress)
+
+
+def collect_survey_timm(progress: Callable[[str], None]) -> Section:
+    """``ropecheck survey --library timm`` with default options, as a section of the report (pages under
+    ``survey_timm/``)."""
+    section = Section(
+        "survey_timm",
+        "Rotary embeddings of timm",
+        "Every rotary embedding class and helper of the installed timm's layers and models, built as its vision "
+        "transformers build it (in_pixels=False, on a 128 x 128 patch grid) and applied with the function its "
+        "attention calls, verified against the 2-D axial spec its arguments declare, with distinct positions per "
+        "axis, in each dtype, built in float32 and cast with module.to(dtype). timm's rotary module is loaded from "
+        "its files without timm's package __init__ (which imports torchvision). A class's reviewed finding "
+        "(ropecheck/survey/expected.json, under timm) is an expected FAIL; anything else must conform.",
+        matrix_columns=DEFAULT_DTYPES,
+    )
+    try:
+        found = discover_timm()
+    except ImportError as exc:
+        section.rows.append(Row("timm", "SKIP", "SKIP", f"timm is not installed ({exc})"))
+        return section
+    return _fill(section, list(found.values()), "timm", timm_version(), "survey_timm", progress)
 
 
 def _fill(

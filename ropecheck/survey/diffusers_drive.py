@@ -53,6 +53,7 @@ from ..errors import RopeCheckError
 from ..spec import RopeSpec
 from .discover import Family
 from .drive import Driven, NotDriven, check_shape, maker
+from .grid import GRID_SIDES, first, grid_rows
 
 __all__ = ["GRID_SIDES", "SHAPES", "constructor_args", "diffusers_code_path", "prepare_diffusers", "shape_of"]
 
@@ -62,9 +63,6 @@ SHAPES: dict[str, str] = {
     "grid": "forward(hidden_states): a latent grid, positions arange along each axis",
     "helper": "embeddings.get_1d_rotary_pos_embed + apply_rotary_emb: 1-D",
 }
-#: The grid side per number of axes a ``grid`` class is driven on (every axis 0..side-1): a 3-D grid of 32^3
-#: tokens, a 2-D one of 128^2, so one call holds every position a verdict asks for.
-GRID_SIDES = {2: 128, 3: 32}
 _DIM_KEYS = ("axes_dim", "axes_dims", "rope_dim", "rope_axes_dims")
 _BASE_KEYS = ("theta", "rope_theta", "base", "max_period")
 _NAMES = {1: ("x",), 2: ("h", "w"), 3: ("t", "h", "w"), 4: ("t", "h", "w", "l")}
@@ -283,35 +281,19 @@ def prepare_diffusers(family: Family) -> list[Driven]:
     raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no apply function in {family.module} takes its output")
 
 
-def _tokens_dim(emb: Any, count: int) -> int:
-    """The dim of a rotary output that holds one row per token (size ``count``)."""
-    shape = tuple(emb.shape)
-    for i, n in enumerate(shape):
-        if n == count:
-            return i
-    raise NotDriven(f"no dim of the output {shape} holds the {count} tokens")
-
-
-def _select(emb: Any, dim: int, index: Any) -> Any:
-    if isinstance(emb, (tuple, list)):
-        return type(emb)(e.index_select(dim, index) for e in emb)
-    return emb.index_select(dim, index)
-
-
-def _first(emb: Any) -> Any:
-    return emb[0] if isinstance(emb, (tuple, list)) else emb
-
-
 def _drive(shape: str, rope: Any, apply: _Apply, spec: RopeSpec, args: dict[str, Any]) -> Driven:
     import torch  # heavy: imported when used
 
     n = len(spec.axes.axes) if spec.axes else 1
     notes: list[str] = []
     max_position = None
+    emb_for: Callable[[Any, Any, Any], Any]
     if shape == "ids":
 
-        def emb_for(module: Any, pos: Any, dtype: Any) -> Any:
+        def ids_rows(module: Any, pos: Any, dtype: Any) -> Any:
             return module(pos.T.contiguous())  # (seq, axes), one row per token
+
+        emb_for = ids_rows
 
         lens = args.get("axes_lens", getattr(rope, "axes_lens", None))
         if lens is not None:  # a table per axis of axes_lens rows: positions past it index nothing
@@ -332,20 +314,11 @@ def _drive(shape: str, rope: Any, apply: _Apply, spec: RopeSpec, args: dict[str,
                 f"{list(interp)} (`idx * rope_axes_dim // size`), the identity at that size"
             )
         patch = _patch(args, n)
-        cache: dict[tuple[int, Any], tuple[Any, int]] = {}
 
-        def emb_for(module: Any, pos: Any, dtype: Any) -> Any:
-            key = (id(module), dtype)
-            if key not in cache:
-                hidden = torch.zeros(1, 1, *(side * p for p in patch), dtype=dtype)
-                out = module(hidden)
-                cache[key] = (out, _tokens_dim(_first(out), side**n))
-            out, dim = cache[key]
-            index = torch.zeros_like(pos[0])
-            for a in range(n):
-                index = index * side + pos[a]
-            return _select(out, dim, index)
+        def whole(module: Any, dtype: Any) -> Any:
+            return module(torch.zeros(1, 1, *(side * p for p in patch), dtype=dtype))
 
+        emb_for = grid_rows(whole, side, n)
         max_position = side
         notes.append(
             f"driven on a {'x'.join([str(side)] * n)} patch grid (patch size {list(patch)}); each token's row "
@@ -387,7 +360,7 @@ def _probe_layout(apply: _Apply, emb_for: Callable[..., Any], rope: Any, n: int)
     pos = torch.arange(3).repeat(n, 1)
     emb = emb_for(rope, pos, torch.float32)
     errors = []
-    d = _first(emb).shape[-1] * (2 if torch.is_complex(_first(emb)) else 1)
+    d = first(emb).shape[-1] * (2 if torch.is_complex(first(emb)) else 1)
     for layout, x in (("bshd", torch.randn(1, 3, 2, d)), ("bhsd", torch.randn(1, 2, 3, d))):
         for batched in (False, True):
             try:

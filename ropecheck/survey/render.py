@@ -164,6 +164,11 @@ _INTRO = {
     "`diffusers.models.embeddings`), built with the arguments its model's defaults give it and applied with the "
     "function its attention calls, verified against the axial spec those arguments declare (each axis its own "
     "block of pairs and frequency table), with distinct positions per axis.",
+    "timm": "Every rotary embedding class and helper of timm's layers and models, built as its vision "
+    "transformers build it (`in_pixels=False`, on a patch grid) and applied with the function its attention "
+    "calls, verified against the 2-D axial spec its arguments declare (`head_dim / 4` frequencies per axis at "
+    "`temperature`), with distinct positions per axis. timm's package is never imported (it imports "
+    "torchvision): its rotary module is loaded from the installed files.",
 }
 
 

@@ -28,6 +28,8 @@ from .buffers import complex_buffer_findings
 from .diffusers_drive import diffusers_code_path, prepare_diffusers
 from .discover import Family
 from .drive import MODES, Driven, NotDriven, build_class, code_path, prepare, prepare_class
+from .timm_drive import prepare_timm, timm_code_path
+from .timm_load import load_timm_module
 
 __all__ = ["DEFAULT_MAX_POSITION", "FamilyResult", "Verdict", "run_family", "run_survey", "run_units"]
 
@@ -87,6 +89,13 @@ class FamilyResult:
         return {v.key: v.labels(dtype) for v in self.verdicts if v.covers(dtype)}
 
 
+#: Libraries surveyed one class (or helper) per row: how a row is prepared and how its code path is hashed.
+_PER_CLASS: dict[str, tuple[Callable[[Family], list[Driven]], Callable[[Family, Driven], str]]] = {
+    "diffusers": (prepare_diffusers, diffusers_code_path),
+    "timm": (prepare_timm, timm_code_path),
+}
+
+
 def _load(driven: Driven, mode: str, name: str) -> Loaded:
     return Loaded(driven.make(mode), name)
 
@@ -108,10 +117,10 @@ def run_units(
 ) -> list[FamilyResult]:
     """The family's own row (:func:`run_family`), then one row for every other rotary class the module defines,
     each driven from the config that builds it (:func:`~.drive.prepare_class`)."""
-    if family.library != "transformers":  # one class (or helper) per row
+    if family.library in _PER_CLASS:  # one class (or helper) per row
         t0 = time.perf_counter()
         try:
-            drivens = prepare_diffusers(family)
+            drivens = _PER_CLASS[family.library][0](family)
         except NotDriven as exc:
             return [FamilyResult(family, "skip", reason=str(exc), seconds=time.perf_counter() - t0)]
         except Exception as exc:  # the library's own code failed in a way the driver did not foresee
@@ -167,7 +176,9 @@ def _verified(
         "driven",
         rotary_class=first.rotary_class,
         apply_function=first.apply_function,
-        code_path=code_path(family, first) if family.library == "transformers" else diffusers_code_path(family, first),
+        code_path=_PER_CLASS[family.library][1](family, first)
+        if family.library in _PER_CLASS
+        else code_path(family, first),
         specs={d.layer_type: d.spec.describe() for d in drivens},
         notes=sorted({n for d in drivens for n in d.notes}),
         unit=unit,
@@ -207,6 +218,13 @@ def _warm_imports(libraries: set[str] | None = None) -> None:
     import torch  # heavy: imported when used
 
     torch.set_num_threads(1)
+    if libraries and "timm" in libraries:
+        try:
+            load_timm_module("timm.layers.pos_embed_sincos")  # forked workers inherit it
+        except Exception:  # pragma: no cover - a module that cannot load is its rows' SKIP
+            pass
+        if libraries == {"timm"}:
+            return
     if libraries and "diffusers" in libraries:
         try:
             import diffusers.models.embeddings  # noqa: F401

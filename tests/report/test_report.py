@@ -83,6 +83,7 @@ def test_committed_report_holds_every_section() -> None:
         "precision",
         "survey",
         "survey_diffusers",
+        "survey_timm",
     ]
     assert data["all_expected_verdicts_held"] is True
     for s in data["sections"]:

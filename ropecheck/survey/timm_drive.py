@@ -1,0 +1,377 @@
+"""Drive one rotary embedding of timm (a class or a helper) as timm's vision transformers call it.
+
+timm's rotaries are axial 2-D RoPE over a patch grid: ``get_embed(shape)`` (or ``get_embed()`` with the
+``feat_shape`` cached at construction) returns one row per patch in row-major ``(H, W)`` order, and the
+attention applies it to q of shape ``(batch, heads, seq, head_dim)`` with ``apply_rot_embed_cat(q, rope,
+half=...)`` (``RotaryEmbedding``'s ``(sin, cos)`` with ``apply_rot_embed``), exactly what the class's own
+``forward`` calls. Each class is driven on a 128 x 128 grid (:data:`~.grid.GRID_SIDES`) with the shared gather
+of :mod:`.grid`: each token's row is the one at its ``(h, w)`` positions.
+
+The spec is what timm's arguments declare, and nothing timm computes: ``head_dim // 4`` frequencies per axis,
+``temperature ** (-j / (head_dim / 4))`` (= ``temperature ** (-2j / D_a)`` over ``D_a = head_dim / 2``, the
+axial-split spec with the temperature as base), the first block of pairs turned by the grid's first
+coordinate channel -- the row for ``grid_indexing='ij'``, the column for ``'xy'`` -- and pairs interleaved, or
+half-split with ``rotate_half=True``.
+
+Classes, by their constructor's conventions (:func:`convention`):
+
+* ``bands`` (``RotaryEmbedding``, ``RotaryEmbeddingCat``) -- built with ``in_pixels=False`` as every timm model
+  builds them (EVA, SAM, NaFlexViT, DeepSeek and Qwen3 ViT), in four forms: ``ij``, ``half`` (``rotate_half``),
+  ``xy`` (``grid_indexing``), ``cached`` (``feat_shape`` with ``ref_feat_shape`` equal to it, EVA's
+  construction, where the ``ref_feat_shape`` rescale is the identity: an exact one on a power-of-two grid).
+* ``mixed`` (``RotaryEmbeddingMixed``) -- its learnable per-block, per-head frequencies set to an axial
+  assignment from timm's own magnitudes (``init_random_2d_freqs(rotate=False)``'s): RoPE-Mixed's learned
+  frequencies turn a pair by a combination of both axes, which no spec states, so what is judged is the code
+  that turns the frequencies into the table (grid, layout, block and head indexing, apply).
+* ``mrope`` and ``centred`` -- SKIP with the reason (:data:`UNSTATABLE`).
+
+Helpers are driven with ``build_rotary_pos_embed`` on an index grid and the row's apply function
+(:data:`HELPERS`). What the spec cannot state is never judged and the row's notes say so: pixel bands
+(``in_pixels=True``, the classes' default, which no timm model uses), a ``ref_feat_shape`` other than the grid
+(a position scale), ``grid_offset`` (EVA's Perception Encoder models: 1), training-time coordinate augmentation.
+
+Design constraints: runs in a worker (loads timm's module, :mod:`.timm_load`); torch imported lazily.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..axes import axial
+from ..spec import RopeSpec
+from .discover import Family
+from .drive import Driven, NotDriven, check_shape, maker
+from .grid import GRID_SIDES, grid_rows
+from .timm_load import load_timm_module
+
+__all__ = ["HEAD_DIM", "HELPERS", "SHAPES", "UNSTATABLE", "convention", "prepare_timm", "timm_code_path"]
+
+#: The driver shapes and what they call.
+SHAPES: dict[str, str] = {
+    "grid": "get_embed on a patch grid (or its cached feat_shape), each token's row gathered, applied as the "
+    "attention applies it (q as (batch, heads, seq, head_dim))",
+    "helper": "build_rotary_pos_embed on an index grid, with the row's apply_rot_embed* function",
+}
+#: The head dim every driver uses: EVA02's, DeepSeek's and timm's ViT-B/16's (768 / 12).
+HEAD_DIM = 64
+_SIDE = GRID_SIDES[2]
+_NOT_JUDGED = (
+    "not judged (the spec cannot state them): pixel bands (in_pixels=True, positions linspace(-1, 1) at "
+    "linearly or log-spaced frequencies), a ref_feat_shape other than the grid (positions scaled by ref / feat), "
+    "grid_offset (a constant added to every position), training-time coordinate augmentation"
+)
+_NOT_JUDGED_MIXED = "not judged: learned frequencies (above), training-time coordinate augmentation"
+#: Conventions whose reading the spec cannot state, and why (the row is SKIP with it).
+UNSTATABLE: dict[str, str] = {
+    "mrope": "an image M-RoPE: get_embed takes an (H, W) grid and holds the temporal channels (mrope_section's "
+    "remainder, interleaved T, H, W) at position 0, so those pairs never turn; every pair of a spec turns by "
+    "the position of one axis, and this class takes no temporal position to drive it with",
+    "centred": "DINOv3's coordinates: each axis's patch centres normalised to [-1, 1] ((2i + 1) / size - 1) and "
+    "turned by 2 pi * coordinate / period: positions that depend on the grid's size and turn at index 0, where a "
+    "spec states integer positions",
+}
+
+
+@dataclass(frozen=True)
+class _Form:
+    """One way a model builds the class: a layer type of its row."""
+
+    name: str
+    rotate_half: bool = False
+    grid_indexing: str = "ij"
+    cached: bool = False
+
+    def describe(self) -> str:
+        parts = [f"rotate_half={self.rotate_half}", f"grid_indexing={self.grid_indexing!r}"]
+        if self.cached:
+            parts.append(f"feat_shape=[{_SIDE}, {_SIDE}] (and ref_feat_shape where the class takes one), get_embed()")
+        else:
+            parts.append(f"get_embed([{_SIDE}, {_SIDE}])")
+        return f"{self.name}: " + ", ".join(parts)
+
+
+_BANDS_FORMS = (
+    _Form("ij"),
+    _Form("half", rotate_half=True),
+    _Form("xy", grid_indexing="xy"),
+    _Form("cached", cached=True),
+)
+_MIXED_FORMS = (_Form("xy", grid_indexing="xy"), _Form("ij"), _Form("cached", grid_indexing="xy", cached=True))
+
+#: How the callers call each apply function: ``f(q, table, half)`` with the table as get_embed returns it.
+_APPLY_CALLS: dict[str, Callable[[Callable[..., Any], Any, Any, bool], Any]] = {
+    "apply_rot_embed": lambda f, q, emb, half: f(q, emb[0], emb[1], half=half),
+    "apply_rot_embed_cat": lambda f, q, emb, half: f(q, emb, half=half),
+    "apply_rot_embed_list": lambda f, q, emb, half: f([q], emb[0], emb[1], half=half)[0],
+}
+#: Helpers: the apply function each is driven with, and its forms. ``rot`` and ``rope_rotate_half`` are the pair
+#: rotations ``apply_rot_embed`` calls for ``half=False`` and ``half=True``.
+HELPERS: dict[str, tuple[str, tuple[_Form, ...]]] = {
+    "apply_rot_embed": ("apply_rot_embed", _BANDS_FORMS[:2]),
+    "apply_rot_embed_cat": ("apply_rot_embed_cat", _BANDS_FORMS[:2]),
+    "apply_rot_embed_list": ("apply_rot_embed_list", _BANDS_FORMS[:2]),
+    "build_rotary_pos_embed": ("apply_rot_embed", _BANDS_FORMS[:3]),
+    "rot": ("apply_rot_embed", _BANDS_FORMS[:1]),
+    "rope_rotate_half": ("apply_rot_embed", _BANDS_FORMS[1:2]),
+}
+
+
+def convention(cls: Any) -> str:
+    """The calling convention of a rotary class, from its constructor: ``bands``, ``mixed``, ``mrope``,
+    ``centred`` or ``""`` (none known)."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return ""
+    if "mrope_section" in params:
+        return "mrope"
+    if "min_period" in params:
+        return "centred"
+    if {"depth", "num_heads"} <= set(params) and hasattr(cls, "get_embed"):
+        return "mixed"
+    if "in_pixels" in params and hasattr(cls, "get_embed"):
+        return "bands"
+    return ""
+
+
+def _spec(head_dim: int, base: float, form: _Form) -> RopeSpec:
+    """The axial-split spec: the first block of pairs by the grid's first coordinate channel."""
+    names = ("w", "h") if form.grid_indexing == "xy" else ("h", "w")
+    q = head_dim // 4
+    axes = axial(head_dim, "split", names=names, sections=(q, q))
+    return RopeSpec(head_dim=head_dim, base=base, layout="half" if form.rotate_half else "interleaved", axes=axes)
+
+
+def _order(form: _Form) -> tuple[int, ...]:
+    """Per grid axis (row, column), the spec axis whose positions index it."""
+    return (1, 0) if form.grid_indexing == "xy" else (0, 1)
+
+
+def _forward_apply(cls: Any) -> str:
+    """The apply function the class's own ``forward`` calls (``apply_rot_embed_cat``)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls.forward)))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _APPLY_CALLS:
+            return node.func.id
+    raise NotDriven(f"{cls.__name__}.forward calls none of {', '.join(_APPLY_CALLS)}")
+
+
+def _drive(
+    module: Any,
+    rope: Any,
+    table: Callable[[Any, Any], Any],
+    apply_name: str,
+    form: _Form,
+    spec: RopeSpec,
+    pick: Callable[[Any], Any] | None = None,
+) -> Driven:
+    """``rope`` (None for a helper) whose whole-grid table is ``table(rope, dtype)``, applied with ``apply_name``."""
+    import torch  # heavy: imported when used
+
+    emb_for = grid_rows(table, _SIDE, 2, _order(form))
+    fn, call = getattr(module, apply_name), _APPLY_CALLS[apply_name]
+
+    def run(built: Any, x: Any, positions: Any) -> Any:
+        outs = []
+        for b in range(x.shape[0]):
+            emb = emb_for(built, positions[:, b, :], x.dtype)
+            emb = pick(emb) if pick else emb
+            q = x[b : b + 1].transpose(1, 2)  # (1, heads, seq, head_dim), as the attention holds q
+            outs.append(call(fn, q, emb, form.rotate_half).transpose(1, 2))
+        return torch.cat(outs).to(x.dtype)
+
+    check_shape(run, rope, spec.head_dim, torch.zeros(2, 1, 3, dtype=torch.long), apply_name)
+    cast = (lambda m, dt: m) if rope is None else None
+    make = maker(run, rope, "axes", cast)
+    return Driven(form.name, spec, make, "", apply_name, (form.describe(),), max_position=_SIDE)
+
+
+def _bands(module: Any, build: Callable[[_Form], Any], cls: Any, forms: tuple[_Form, ...]) -> list[Driven]:
+    base = float(inspect.signature(cls).parameters["temperature"].default)
+    apply_name = _forward_apply(cls)
+    out = []
+    for form in forms:
+        rope = build(form)
+
+        def table(m: Any, dtype: Any, cached: bool = form.cached) -> Any:
+            return m.get_embed() if cached else m.get_embed([_SIDE, _SIDE])
+
+        out.append(_drive(module, rope, table, apply_name, form, _spec(HEAD_DIM, base, form)))
+    return out
+
+
+def _band_kwargs(form: _Form) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"in_pixels": False, "rotate_half": form.rotate_half, "grid_indexing": form.grid_indexing}
+    if form.cached:
+        kwargs.update(feat_shape=[_SIDE, _SIDE], ref_feat_shape=[_SIDE, _SIDE])
+    return kwargs
+
+
+def _axial_freqs(module: Any, rope: Any, base: float) -> None:
+    """Set a Mixed rotary's frequencies to an axial assignment: the first ``head_dim / 4`` pairs by the grid's
+    first channel, the rest by the second, at timm's own magnitudes (``init_random_2d_freqs(rotate=False)``)."""
+    import torch  # heavy: imported when used
+
+    freqs = rope.freqs
+    head_dim = 2 * freqs.shape[-1]
+    q = head_dim // 4
+    mag = module.init_random_2d_freqs(head_dim, 1, 1, temperature=base, rotate=False)[0, 0, 0, :q]
+    axial_freqs = torch.zeros_like(freqs)
+    axial_freqs[0, ..., :q] = mag
+    axial_freqs[1, ..., q:] = mag
+    with torch.no_grad():
+        freqs.copy_(axial_freqs)
+
+
+def _mixed(module: Any, build: Callable[[_Form], Any], cls: Any, forms: tuple[_Form, ...]) -> list[Driven]:
+    base = float(inspect.signature(cls).parameters["temperature"].default)
+    apply_name = _forward_apply(cls)
+    out = []
+    for form in forms:
+        rope = build(form)
+        _axial_freqs(module, rope, base)
+
+        def table(m: Any, dtype: Any, cached: bool = form.cached) -> Any:
+            return m.get_embed() if cached else m.get_embed([_SIDE, _SIDE])
+
+        driven = _drive(module, rope, table, apply_name, form, _spec(HEAD_DIM, base, form), _block0)
+        driven.notes = (*driven.notes, _MIXED_NOTE, _NOT_JUDGED_MIXED)
+        out.append(driven)
+    return out
+
+
+_MIXED_NOTE = (
+    "its learnable frequencies set to an axial assignment (the first head_dim / 4 pairs by the grid's first "
+    "coordinate, the rest by the second, at init_random_2d_freqs(rotate=False)'s magnitudes temperature ** "
+    "(-4j / head_dim)), one block and one head: RoPE-Mixed's learned frequencies turn each pair by a combination "
+    "of both axes, which no spec states; what is judged is the code that turns them into the table"
+)
+
+
+def _block0(emb: Any) -> Any:
+    """Block 0's table, ``(heads, seq, 2 * head_dim)``, as an attention block indexes the Mixed output."""
+    return emb[0]
+
+
+def _mixed_kwargs(form: _Form) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"depth": 1, "num_heads": 1, "grid_indexing": form.grid_indexing}
+    if form.cached:
+        kwargs["feat_shape"] = [_SIDE, _SIDE]
+    return kwargs
+
+
+def _prepare_class(module: Any, cls_name: str) -> list[Driven]:
+    cls = getattr(module, cls_name)
+    kind = convention(cls)
+    if kind in UNSTATABLE:
+        raise NotDriven(UNSTATABLE[kind])
+    if kind == "bands":
+        drivens = _bands(module, lambda f: cls(HEAD_DIM, **_band_kwargs(f)), cls, _BANDS_FORMS)
+    elif kind == "mixed":
+        drivens = _mixed(module, lambda f: cls(HEAD_DIM, **_mixed_kwargs(f)), cls, _MIXED_FORMS)
+    else:
+        raise NotDriven(f"{cls_name}{inspect.signature(cls)}: none of the drivers takes this calling convention")
+    for d in drivens:
+        d.rotary_class = cls_name
+        d.notes = (f"shape `grid`: {SHAPES['grid']}", f"convention `{kind}`", *d.notes)
+        if kind == "bands":
+            d.notes = (*d.notes, _NOT_JUDGED)
+    return drivens
+
+
+def _prepare_factory(module: Any) -> list[Driven]:
+    """``create_rope_embed`` as EVA calls it (``dim`` the model's width, ``num_heads`` its heads; Mixed one head),
+    for each rope_type whose class is driven."""
+    make = module.create_rope_embed
+    cat, base = module.RotaryEmbeddingCat, module.RotaryEmbedding
+    drivens = []
+    for rope_type, cls in (("cat", cat), ("base", base)):
+        forms = tuple(
+            _Form(f"{rope_type}/{f.name}", f.rotate_half, f.grid_indexing, f.cached) for f in _BANDS_FORMS[:2]
+        )
+        drivens += _bands(module, _factory(make, rope_type), cls, forms)
+    forms = (_Form("mixed/xy", grid_indexing="xy"),)
+    kwargs = {"depth": 1, "grid_indexing": "xy"}
+    drivens += _mixed(module, lambda f: make("mixed", HEAD_DIM, 1, **kwargs), module.RotaryEmbeddingMixed, forms)
+    for d in drivens:
+        d.rotary_class = "create_rope_embed"
+        d.notes = (
+            f"shape `grid`: {SHAPES['grid']}",
+            "create_rope_embed(rope_type, dim=768, num_heads=12, in_pixels=False, ...) as EVA builds its rope "
+            "(head_dim 64); 'mixed' with dim 64 and one head; 'dinov3' and 'mrope' are SKIP on their classes' rows",
+            *d.notes,
+            _NOT_JUDGED,
+        )
+    return drivens
+
+
+def _factory(make: Callable[..., Any], rope_type: str) -> Callable[[_Form], Any]:
+    """``create_rope_embed(rope_type, dim=768, num_heads=12, ...)`` for a form, as EVA calls it (head_dim 64)."""
+    return lambda form: make(rope_type, 768, 12, **_band_kwargs(form))
+
+
+def _prepare_helper(module: Any, name: str) -> list[Driven]:
+    if name == "create_rope_embed":
+        return _prepare_factory(module)
+    if name not in HELPERS:
+        sig = inspect.signature(getattr(module, name))
+        raise NotDriven(f"{name}{sig}: no driver for this helper")
+    apply_name, forms = HELPERS[name]
+    out = []
+    for form in forms:
+
+        def table(_: Any, dtype: Any, form: _Form = form, cat: bool = apply_name == "apply_rot_embed_cat") -> Any:
+            import torch  # heavy: imported when used
+
+            sin, cos = module.build_rotary_pos_embed(
+                [_SIDE, _SIDE], dim=HEAD_DIM, in_pixels=False, rotate_half=form.rotate_half,
+                grid_indexing=form.grid_indexing,
+            )  # fmt: skip
+            return torch.cat([sin, cos], -1) if cat else (sin, cos)
+
+        base = float(inspect.signature(module.build_rotary_pos_embed).parameters["temperature"].default)
+        driven = _drive(module, None, table, apply_name, form, _spec(HEAD_DIM, base, form))
+        driven.rotary_class = "build_rotary_pos_embed"
+        driven.notes = (
+            f"shape `helper`: {SHAPES['helper']}",
+            f"build_rotary_pos_embed([{_SIDE}, {_SIDE}], dim={HEAD_DIM}, in_pixels=False, ...) + {apply_name}",
+            *driven.notes,
+            _NOT_JUDGED,
+        )
+        out.append(driven)
+    return out
+
+
+def prepare_timm(family: Family) -> list[Driven]:
+    """One timm rotary (class or helper) ready to verify; :class:`NotDriven` with the reason."""
+    module = load_timm_module(family.module)
+    if family.rotary_classes:
+        return _prepare_class(module, family.rotary_classes[0])
+    return _prepare_helper(module, family.apply_functions[0])
+
+
+def timm_code_path(family: Family, driven: Driven) -> str:
+    """A short hash of the source a timm verdict runs (the rotary or table builder and the apply function),
+    docstrings left out."""
+    module = load_timm_module(family.module)
+    parts = []
+    for name in (driven.rotary_class, driven.apply_function, *family.apply_functions):
+        obj: Any = getattr(module, name, None)
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
+        except (OSError, TypeError, SyntaxError):
+            parts.append(name)
+            continue
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+                if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+        parts.append(ast.unparse(tree))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
