@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..axes import axial
 from ..errors import RopeCheckError
 from ..hf import INTERLEAVED_MODEL_TYPES
 from ..protocol import as_implementation
@@ -456,9 +457,22 @@ def prepare_class(family: Family, cls_name: str) -> list[Driven]:
     configs = [("", text)] + [(k, c) for k, c in _configs(top) if c is not text]
     wanted = _config_annotation(getattr(modeling, cls_name, None))
     own = [(k, c) for k, c in configs if type(c).__name__ == wanted]
+    absent = None
     if wanted and not own:
-        raise NotDriven(f"{cls_name} is built from a {wanted}, which the family's default config does not hold")
+        absent = _absent_sub_config(top, wanted)
+        if absent is None:
+            raise NotDriven(f"{cls_name} is built from a {wanted}, which the family's default config does not hold")
+        own = [absent]
     errors: list[str] = []
+    if absent is not None:  # the sub-config's own defaults: the one config that can build the class
+        drivens = _drive_class(family, modeling, cls_name, own, errors)
+        for d in drivens:
+            d.notes = (
+                f"the family's default config holds no {wanted} (its {absent[0]} is None): driven from {wanted}(), "
+                "the sub-config's own defaults",
+                *d.notes,
+            )
+        return drivens
     if own:  # the config its __init__ names first; the others only if that one cannot build it
         try:
             return _drive_class(family, modeling, cls_name, own, errors)
@@ -504,12 +518,25 @@ def build_class(family: Family, cls_name: str) -> tuple[Any, str] | None:
     return None
 
 
+def _absent_sub_config(top: Any, wanted: str) -> tuple[str, Any] | None:
+    """``(key, config)``: the sub-config of class ``wanted`` that the top config declares (``sub_configs``) but
+    leaves None by default (Gemma 4's ``vision_config``), built with its own defaults; None when it declares none."""
+    for key, kind in sorted((getattr(top, "sub_configs", None) or {}).items()):
+        if getattr(kind, "__name__", "") == wanted and getattr(top, key, None) is None:
+            try:
+                return key, kind()
+            except Exception:  # its own defaults do not build: nothing to drive from
+                return None
+    return None
+
+
 def _drive_class(
     family: Family, modeling: Any, cls_name: str, configs: list[tuple[str, Any]], errors: list[str]
 ) -> list[Driven]:
     """``cls_name`` driven from the first of ``configs`` that builds it; else :class:`NotDriven` with ``errors``."""
     if _is_vision(cls_name, modeling):
-        found = _vision_drivens(family, modeling, configs, [cls_name], errors)
+        found = _multidimensional_drivens(family, modeling, configs, cls_name, errors)
+        found = found or _vision_drivens(family, modeling, configs, [cls_name], errors)
         if found is not None:
             return found
         raise NotDriven("; ".join([f"vision rotary embedding (2-D positions) {cls_name}", *dict.fromkeys(errors)]))
@@ -627,6 +654,72 @@ def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_
         f"{spec.axes.scheme if spec.axes else ''}",
     )
     return Driven("", spec, make, cls_name, fn_name, notes)
+
+
+#: An apply function that splits the head into one part per position axis and rotates each part as rotate_half
+#: does (Gemma 4's vision encoder): ``apply(x, cos, sin, position_ids)`` with position_ids ``(batch, seq, axes)``.
+_MULTIDIMENSIONAL = "apply_multidimensional_rope"
+
+
+def _part_channels(head_dim: int, axes: int) -> list[int]:
+    """For each channel of the spec's order (half-split pairs over the whole head, axis ``a`` the ``a``-th block of
+    pairs: ``axial-shared``), the channel that holds it when the head is split into ``axes`` parts, each half-split
+    within itself. Spec pair ``a * h + j`` (``h`` pairs per axis) is channels ``(a*h + j, a*h + j + head_dim/2)``;
+    in the parts it is ``(a*2h + j, a*2h + j + h)``. A bijection, so the target judged through it is the target."""
+    h = head_dim // (2 * axes)
+    out = [0] * head_dim
+    for a in range(axes):
+        for j in range(h):
+            p = a * h + j
+            out[p], out[p + head_dim // 2] = a * 2 * h + j, a * 2 * h + j + h
+    return out
+
+
+def _multidimensional_drivens(
+    family: Family, modeling: Any, configs: list[tuple[str, Any]], cls_name: str, errors: list[str]
+) -> list[Driven] | None:
+    """``cls_name`` driven with the module's :data:`_MULTIDIMENSIONAL` apply function from the first of ``configs``
+    that builds it (None when the module defines no such function)."""
+    if not callable(getattr(modeling, _MULTIDIMENSIONAL, None)):  # not an apply_rotary* name: not discovered
+        return None
+    for key, config in configs:
+        try:
+            return [_drive_multidimensional(modeling, config, cls_name, key)]
+        except Exception as exc:
+            errors.append(f"{cls_name} + {_MULTIDIMENSIONAL}: {type(exc).__name__}: {exc}")
+    return None
+
+
+def _drive_multidimensional(modeling: Any, config: Any, cls_name: str, key: str) -> Driven:
+    """A 2-D vision rotary applied part by part: the spec is read from the config (head_dim, rope_theta; one
+    shared table over head_dim/2 per axis, as the rotary's ``spatial_dim`` is), axes named (x, y) as the encoder's
+    position ids hold them, and the target seen through :func:`_part_channels`."""
+    import torch  # heavy: imported when used
+
+    rope = getattr(modeling, cls_name)(config)
+    apply_fn = getattr(modeling, _MULTIDIMENSIONAL)
+    params = getattr(config, "rope_parameters", None) or {}
+    head_dim = int(getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads)
+    spec = RopeSpec(head_dim=head_dim, base=float(params["rope_theta"]), layout="half",
+                    axes=axial(head_dim, "shared", names=("x", "y")))  # fmt: skip
+    gather = torch.tensor(_part_channels(head_dim, 2))
+    scatter = torch.argsort(gather)
+
+    def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        position_ids = positions.permute(1, 2, 0)  # (batch, seq, (x, y)), as the patch embedder builds them
+        cos, sin = module(x, position_ids)
+        out = apply_fn(x[..., scatter], cos, sin, position_ids, unsqueeze_dim=2)  # q as (batch, seq, heads, dim)
+        return out[..., gather].to(x.dtype)
+
+    check_shape(run, rope, head_dim, torch.zeros(2, 1, 3, dtype=torch.long), _MULTIDIMENSIONAL)
+    make = maker(run, rope, "axes")
+    notes = (
+        f"vision encoder only: driven from the {key or 'top-level'} config with 2-D patch positions (x, y), "
+        f"{_MULTIDIMENSIONAL} splitting the head into an x part and a y part, each half-split within itself: "
+        "judged in the spec's channel order (axial-shared, half-split over the head), the parts' channels "
+        "gathered into it and back",
+    )
+    return Driven("", spec, make, cls_name, _MULTIDIMENSIONAL, notes)
 
 
 #: A module-level table builder ``f(num_pos, rotary_dim) -> [sin | cos]`` (GPT-J, CodeGen): the attention indexes

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 
 pytest.importorskip("transformers", reason="the survey drives the installed transformers")
 
@@ -373,8 +374,70 @@ def test_a_class_is_driven_from_the_config_its_init_names() -> None:
 
     drivens = prepare_class(discover()["qwen3_omni_moe"], "Qwen3OmniMoeTalkerRotaryEmbedding")
     assert any("whose default cannot build it" in n and "got 73" in n for n in drivens[0].notes)
-    with pytest.raises(NotDriven, match="which the family's default config does not hold"):
-        prepare_class(discover()["gemma4"], "Gemma4VisionRotaryEmbedding")
+    from transformers.models.gemma4.configuration_gemma4 import Gemma4Config
+
+    declared = {k: v for k, v in Gemma4Config.sub_configs.items() if k != "vision_config"}
+    with pytest.MonkeyPatch.context() as mp:  # a config that does not even declare the sub-config: nothing to build
+        mp.setattr(Gemma4Config, "sub_configs", declared)
+        with pytest.raises(NotDriven, match="which the family's default config does not hold"):
+            prepare_class(discover()["gemma4"], "Gemma4VisionRotaryEmbedding")
+
+
+def _gemma4_vision_labels() -> list[str]:
+    """The float32 findings of Gemma 4's vision rotary built in float32, driven as the survey drives it."""
+    from ropecheck.survey import prepare_class
+    from ropecheck.verify.supervise import Loaded, verify_isolated
+
+    (driven,) = prepare_class(discover()["gemma4"], "Gemma4VisionRotaryEmbedding")
+    report = verify_isolated(
+        lambda: Loaded(driven.make("fp32"), "gemma4 vision"),
+        spec=driven.spec,
+        dtypes=("float32",),
+        device="cpu",
+        max_position=256,
+    )
+    return list(report.dtype_verdict("float32")["labels"])
+
+
+def test_a_sub_config_left_none_by_default_is_built_with_its_own_defaults() -> None:
+    """Gemma 4's vision_config is None by default: its vision rotary is driven from Gemma4VisionConfig(), applied
+    part by part by apply_multidimensional_rope (x then y, each half-split within itself), and conforms."""
+    from ropecheck.survey import prepare_class
+
+    (driven,) = prepare_class(discover()["gemma4"], "Gemma4VisionRotaryEmbedding")
+    assert any("holds no Gemma4VisionConfig (its vision_config is None)" in n for n in driven.notes)
+    assert driven.apply_function == "apply_multidimensional_rope"
+    assert driven.spec.axes is not None and driven.spec.axes.names == ("x", "y")
+    assert _gemma4_vision_labels() == []
+
+
+def test_the_parts_apply_function_broken_or_read_unpermuted_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twins of the row above: the parts given each other's angles fail on the axes, and the target judged without
+    gathering the parts' channels into the spec's order fails (the gather is what makes the reading right)."""
+    import transformers.models.gemma4.modeling_gemma4 as m
+
+    from ropecheck.survey import drive
+
+    honest = m.apply_multidimensional_rope
+
+    def swapped(x, cos, sin, position_ids, unsqueeze_dim=2):  # type: ignore[no-untyped-def]
+        half = cos.shape[-1] // 2
+        flip = lambda t: torch.cat([t[..., half:], t[..., :half]], dim=-1)
+        return honest(x, flip(cos), flip(sin), position_ids, unsqueeze_dim=unsqueeze_dim)
+
+    monkeypatch.setattr(m, "apply_multidimensional_rope", swapped)
+    assert any(label.startswith("axes/") for label in _gemma4_vision_labels())
+    monkeypatch.setattr(m, "apply_multidimensional_rope", honest)
+    monkeypatch.setattr(drive, "_part_channels", lambda head_dim, axes: list(range(head_dim)))
+    assert _gemma4_vision_labels()
+
+
+def test_the_parts_channel_map_is_a_bijection() -> None:
+    from ropecheck.survey.drive import _part_channels
+
+    assert _part_channels(8, 2) == [0, 1, 4, 5, 2, 3, 6, 7]
+    for d, n in ((64, 2), (96, 3), (12, 3)):
+        assert sorted(_part_channels(d, n)) == list(range(d))
 
 
 def test_a_vision_class_with_the_last_axis_first_is_read_so(monkeypatch: pytest.MonkeyPatch) -> None:
