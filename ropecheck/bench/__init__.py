@@ -2,8 +2,8 @@
 
 ``ropecheck bench proofs`` (the symbolic proofs, blockwise vs naive), ``ropecheck bench
 precision`` (the precision sweep per policy), ``ropecheck bench verify`` (one verdict,
-CLI process included) and ``ropecheck bench survey`` (the survey of transformers, per dtype
-set). Goals live here, never in timed tests: a test suite must pass on a busy machine.
+CLI process included) and ``ropecheck bench survey`` (the surveys of transformers, per dtype
+set, and of diffusers). Goals live here, never in timed tests: a test suite must pass on a busy machine.
 """
 
 from . import precision, proofs, survey, verify

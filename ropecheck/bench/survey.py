@@ -1,15 +1,18 @@
-"""Benchmark of ``ropecheck survey``: the whole survey, and the float32-only one, each in a fresh process.
+"""Benchmark of ``ropecheck survey``: each library's whole survey, and transformers' float32-only one, each in a
+fresh process.
 
-``ropecheck bench survey [--out PATH] [-j N]`` runs ``python -m ropecheck survey --json -``
-twice -- default dtypes, then ``--dtype float32`` -- and times each command from start to
-exit (Python start-up, transformers' import and discovery included), with the counts the
-survey reports. Goals: the whole survey under 5 minutes, float32 under 60 s, on the machine
-it runs on. Speed goals live here, never in timed tests.
+``ropecheck bench survey [--out PATH] [-j N]`` runs ``python -m ropecheck survey --library L --json -``
+for transformers (default dtypes, then ``--dtype float32``) and, when it is installed, for diffusers
+(default dtypes), and times each command from start to exit (Python start-up, the library's import and
+discovery included), with the counts the survey reports. Goals (:data:`GOALS_S`): transformers in every
+dtype under 3 minutes and float32 under 60 s, diffusers in every dtype under 60 s, on the machine it runs
+on. Speed goals live here, never in timed tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -24,10 +27,12 @@ from ..io import write_text_atomic
 
 __all__ = ["GOALS_S", "add_arguments", "run"]
 
-#: (label, extra flags, goal in seconds): every rotary class of transformers, in every dtype, in 3 minutes on 2 cores
-GOALS_S: tuple[tuple[str, tuple[str, ...], float], ...] = (
-    ("every dtype (float32, bfloat16, float16)", (), 180.0),
-    ("--dtype float32", ("--dtype", "float32"), 60.0),
+#: (label, library, extra flags, goal in seconds): every rotary class of transformers in every dtype in 3 minutes
+#: on 2 cores, float32 in 1; every rotary class of diffusers in every dtype in 1 minute
+GOALS_S: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
+    ("transformers, every dtype (float32, bfloat16, float16)", "transformers", (), 180.0),
+    ("transformers, --dtype float32", "transformers", ("--dtype", "float32"), 60.0),
+    ("diffusers, every dtype (float32, bfloat16, float16)", "diffusers", (), 60.0),
 )
 
 
@@ -41,14 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _one(flags: tuple[str, ...], jobs: int) -> tuple[float, dict[str, Any]]:
+def _one(library: str, flags: tuple[str, ...], jobs: int) -> tuple[float, dict[str, Any]]:
     cmd = [
         sys.executable,
         "-m",
         "ropecheck",
         "survey",
         "--library",
-        "transformers",
+        library,
         "-j",
         str(jobs),
         "--json",
@@ -69,21 +74,25 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"-j must be at least 1, got {args.jobs}")
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     rows = []
-    for label, flags, goal in GOALS_S:
-        wall, data = _one(flags, args.jobs)
+    for label, library, flags, goal in GOALS_S:
+        if importlib.util.find_spec(library) is None:
+            print(f"{label}: skipped ({library} is not installed)")
+            continue
+        wall, data = _one(library, flags, args.jobs)
         c = data["counts"]
-        rows.append((label, wall, goal, c, data.get("transformers", "?")))
-        print(f"{label}: {wall:.1f} s (goal {goal:g} s); {c['driven']}/{c['found']} families driven")
+        rows.append((label, wall, goal, c, f"{library} {data.get(library, '?')}"))
+        print(f"{label}: {wall:.1f} s (goal {goal:g} s); {c['driven']}/{c['found']} driven")
     load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     met = all(wall < goal for _, wall, goal, _, _ in rows)
     lines = [
-        "# Benchmark: the survey of transformers",
+        "# Benchmark: the surveys of transformers and diffusers",
         "",
-        f"`ropecheck bench survey`: `ropecheck survey -j {args.jobs}` in a fresh process, timed from start to "
-        "exit (Python start-up, transformers' import, discovery, every verdict, the JSON).",
+        f"`ropecheck bench survey`: `ropecheck survey --library L -j {args.jobs}` in a fresh process, timed from "
+        "start to exit (Python start-up, the library's import, discovery, every verdict, the JSON).",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-        f"{platform.system()}; transformers {rows[0][4]}; 1-minute load average {load_start:.1f} at the start, "
+        f"{platform.system()}; {', '.join(dict.fromkeys(r[4] for r in rows))}; 1-minute load average "
+        f"{load_start:.1f} at the start, "
         f"{load_end:.1f} at the end. Goals {'met' if met else 'NOT met'}.",
         "",
         "| survey | wall (s) | goal (s) | rows (families and classes) | driven | skipped | conforming in every cell |",

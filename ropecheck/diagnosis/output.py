@@ -267,6 +267,8 @@ def _rotary_dims(consider: _Consider, call: _Call) -> None:
         text=f"dims {_span(moved)} are rotated and dims {_span(spec)} expected: partial rotary applied to the "
         "wrong end of the head" + (" (pass --rotary-dims last if the model puts them there)" if flip == "last" else ""),
     )
+    if spec.axes is not None:  # a whole-head variant of partial multi-axis RoPE: no axis is given the rest
+        return
     full = spec.with_(rotary_dim=spec.head_dim, rotary_dims="first", scaling=_rescaled_schedule(spec))
     if full is not None:
         consider(

@@ -4,7 +4,8 @@ diffusers has no registry of rotary embeddings: its image and video transformers
 their own (``FluxPosEmbed``, ``WanRotaryPosEmbed``, ``MochiRoPE``, ``RopeEmbedder``, ...). Every
 ``.py`` file under ``diffusers/models/`` and ``diffusers/pipelines/`` is read with :mod:`ast`
 (located with :func:`importlib.util.find_spec`, never imported) and a top-level class is a
-rotary embedding when its name says so (``Rotary``, ``RoPE``/``Rope``, ``PosEmbed``) and its body
+rotary embedding when its name says so (``Rotary``, ``RoPE``/``Rope``, ``PosEmbed``, or Flux's original
+``EmbedND``: Bria's and PRX's) and its body
 computes rotary frequencies: it calls diffusers' ``get_*_rotary_pos_embed*`` helpers, builds
 complex frequencies (``torch.polar``), or takes both a cosine and a sine. A class named so that
 computes nothing (a modular pipeline's ``*RoPEInputsStep``, which only prepares ids) is not one.
@@ -35,8 +36,8 @@ from .discover import Family
 __all__ = ["HELPER_FUNCTIONS", "LIBRARY", "diffusers_version", "discover_diffusers", "rotary_classes_in"]
 
 LIBRARY = "diffusers"
-#: A class whose name says it is a rotary embedding.
-_NAME = re.compile(r"Rotary|RoPE|Rope|PosEmbed")
+#: A class whose name says it is a rotary embedding (``EmbedND``: the name of Flux's original, which Bria and PRX keep).
+_NAME = re.compile(r"Rotary|RoPE|Rope|PosEmbed|EmbedND")
 #: Calls that compute rotary frequencies (diffusers' helpers, complex exponentials).
 _FREQUENCY_CALLS = re.compile(r"^(get_\w*rotary\w*|polar)$")
 #: The module-level helpers of ``diffusers/models/embeddings.py`` that are rotary embeddings.

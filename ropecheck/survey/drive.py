@@ -40,7 +40,17 @@ from ..spec import RopeSpec
 from ..verify.identify import identify
 from .discover import Family
 
-__all__ = ["MODES", "Driven", "NotDriven", "build_class", "code_path", "prepare", "prepare_class"]
+__all__ = [
+    "DEFAULT_UNRUNNABLE",
+    "MODES",
+    "Driven",
+    "NotDriven",
+    "build_class",
+    "code_path",
+    "prepare",
+    "prepare_class",
+    "with_finding",
+]
 
 #: How the module is run: built in float32, or cast with ``module.to(dtype)``.
 MODES = ("fp32", "cast")
@@ -69,6 +79,9 @@ class Driven:
     #: findings about the family's default config itself, ``(label, message)``: a default its own code cannot run
     #: (driven with the smallest repair, :data:`REPAIRS`), or defaults that disagree with each other
     config_findings: tuple[tuple[str, str], ...] = ()
+    #: the modes it is verified in: ``("fp32",)`` for a function with no module, which ``model.to(dtype)`` never
+    #: reaches (its cast mode would be its fp32 one again)
+    modes: tuple[str, ...] = ("fp32", "cast")
 
 
 #: A default config that cannot run: the label of that finding (the repair that runs it is on the row's page).
@@ -127,7 +140,8 @@ def _inconsistent(errors: list[str]) -> str | None:
     return next((e for e in errors if any(m in e for m in _INCONSISTENT)), None)
 
 
-def _with_finding(drivens: list[Driven], label: str, message: str, note: str | None = None) -> list[Driven]:
+def with_finding(drivens: list[Driven], label: str, message: str, note: str | None = None) -> list[Driven]:
+    """``drivens`` with the finding ``(label, message)`` about their default config, ``note`` first on their page."""
     for d in drivens:
         d.config_findings = (*d.config_findings, (label, message))
         if note:
@@ -157,7 +171,7 @@ def _repaired(
         why = "; ".join(errors.get(id(config), [])) or "it does not build"
         where = f"the {key} sub-config" if key else "the text config"
         message = f"the default {type(config).__name__} ({where}) cannot run {drivens[0].rotary_class}: {why}"
-        return _with_finding(drivens, DEFAULT_UNRUNNABLE, message, f"driven with the smallest repair: {what}")
+        return with_finding(drivens, DEFAULT_UNRUNNABLE, message, f"driven with the smallest repair: {what}")
     return None
 
 
@@ -365,7 +379,7 @@ def prepare(family: Family) -> list[Driven]:
                     d.notes = (f"driven from the {key} sub-config (the text config does not build it)", *d.notes)
                 clash = _inconsistent(by_config[id(config)])
                 if clash:
-                    _with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {type(config).__name__} (the text "
+                    with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {type(config).__name__} (the text "
                                   f"config) is inconsistent: {clash}")  # fmt: skip
             return drivens
     repaired = _repaired(modeling, tried, candidates, lambda c: _apply_candidates(family, c), by_config)
@@ -386,7 +400,7 @@ def prepare(family: Family) -> list[Driven]:
                 f"the default {type(config).__name__} is inconsistent: its head_dim {derived} gives an odd "
                 f"{odd[0].split('got ')[-1]} rotary dims, which no model can use"
             )
-            return _with_finding(drivens, INCONSISTENT_DEFAULT, message, f"driven with head_dim={_FALLBACK_HEAD_DIM}")
+            return with_finding(drivens, INCONSISTENT_DEFAULT, message, f"driven with head_dim={_FALLBACK_HEAD_DIM}")
     raise NotDriven("; ".join(dict.fromkeys(errors)))
 
 
@@ -490,7 +504,7 @@ def prepare_class(family: Family, cls_name: str) -> list[Driven]:
             d.notes = (f"{cls_name}.__init__ names a {wanted}, whose default cannot build it ({why})", *d.notes)
         clash = _inconsistent(own_errors)
         if clash:
-            _with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {wanted} is inconsistent: {clash}")
+            with_finding(drivens, INCONSISTENT_DEFAULT, f"the default {wanted} is inconsistent: {clash}")
         return drivens
     return _drive_class(family, modeling, cls_name, configs, errors)
 

@@ -185,7 +185,7 @@ def _verified(
         config_findings=sorted({f for d in drivens for f in d.config_findings}),
     )
     for driven in drivens:
-        for mode in MODES:
+        for mode in (m for m in MODES if m in driven.modes):
             # module.to(float32) is the float32 module: the cast mode is run only for a low-precision dtype, and
             # with float32 too, where identification reads the frequencies (so a cast buffer is named as such)
             low = tuple(dt for dt in dtypes if dt != "float32")

@@ -16,7 +16,9 @@ M-RoPE, ``h, w`` for image patches). The checks, in this order:
   the diagonal) is verified by the 1-D verifier (layout, direction, frequencies, precision,
   properties), since M-RoPE reduces to 1-D RoPE there.
 * **per-axis reference** (per dtype) -- outputs at independent per-axis positions against the
-  fp64 reference, with the 1-D error model's bound.
+  fp64 reference, with the 1-D error model's bound. A bfloat16/float16 output that misses it but
+  matches the reference with theta_i (or the angles) rounded to its dtype is that precision cause
+  (a buffer cast with the model), never an axes finding: the axes it turns by are the spec's.
 * **per-axis relative position** -- scores unchanged when one axis (each in turn), or all of
   them, shift for q and k alike.
 
@@ -32,8 +34,10 @@ import numpy as np
 
 from ..axes import MultiAxis, progressions
 from ..axis_properties import axis_scores
+from ..diagnosis import sentence
+from ..diagnosis.output import rotate_by, round_to
 from ..protocol import Implementation
-from ..reference import apply_rope
+from ..reference import apply_rope, pair_positions
 from ..spec import RopeSpec
 from ..tolerance import tolerance
 from .model import Check, RunContext, VerifyReport
@@ -317,13 +321,32 @@ def check_axes_reference(report: VerifyReport, ctx: RunContext, dtype: str) -> N
     if bad.any():
         idx = np.unravel_index(int(np.argmax(err - atol - rtol * np.abs(ref))), err.shape)
         where = ", ".join(f"{_word(spec.axis_names[a])} {int(pos[a, idx[0], idx[1]])}" for a in range(n))
+        differ = (
+            f"{int(bad.sum())} of {bad.size} elements differ from the reference at per-axis positions "
+            f"(greatest {float(err.max()):.3g} at {where}, dim {int(idx[3])})"
+        )
+        low = _low_precision_cause(out, x, pos, spec, dtype)
+        if low is not None:
+            words, hint = sentence(low, dtype=dtype)
+            report.add(
+                Check(
+                    "multiaxis:reference",
+                    "precision",
+                    "fail",
+                    f"{words}: {differ}",
+                    dtype,
+                    hint,
+                    "precision",
+                    cause=low,
+                )
+            )
+            return
         report.add(
             Check(
                 "multiaxis:reference",
                 "precision",
                 "fail",
-                f"{int(bad.sum())} of {bad.size} elements differ from the reference at per-axis positions "
-                f"(greatest {float(err.max()):.3g} at {where}, dim {int(idx[3])})",
+                differ,
                 dtype,
                 "compare the angles per axis with the spec's",
                 "axes",
@@ -340,6 +363,29 @@ def check_axes_reference(report: VerifyReport, ctx: RunContext, dtype: str) -> N
                 dtype,
             )
         )
+
+
+def _low_precision_cause(out: np.ndarray, x: np.ndarray, pos: np.ndarray, spec: RopeSpec, dtype: str) -> str | None:
+    """``inv_freq_low_precision`` or ``angles_low_precision`` when the output is, within the dtype's tolerance, the
+    reference with theta_i (or each angle) rounded to the low-precision ``dtype``; None otherwise.
+
+    Each pair turns by its own axis's position (the spec's), so a match says the axes are right and only the
+    rounding is off: the finding is a precision one, as the 1-D diagnosis names it.
+    """
+    if dtype not in ("bfloat16", "float16"):
+        return None
+    per_pair = pair_positions(spec, pos, "first")[:, :, None, :].astype(np.float64)  # (batch, seq, 1 head, pairs)
+    theta = spec.inv_freq()  # rotate_by turns by the spec's direction
+    models = {
+        "inv_freq_low_precision": per_pair * round_to(theta, dtype),
+        "angles_low_precision": round_to(round_to(per_pair * theta, "float32"), dtype),
+    }
+    rtol, atol = tolerance(dtype, max_position=int(pos.max()))
+    for cause, angles in models.items():
+        ref = rotate_by(x, spec, angles)
+        if not np.any(np.abs(out - ref) > atol + rtol * np.abs(ref)):
+            return cause
+    return None
 
 
 def check_axes_relative(report: VerifyReport, ctx: RunContext, dtype: str) -> None:

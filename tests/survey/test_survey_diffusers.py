@@ -1,7 +1,12 @@
 """The survey of diffusers: discovery from the sources, one driver per code shape, each shown to fail when broken.
 
 A handful of classes are driven (float32, positions up to 512): Flux (``ids``), Wan and CogView4 (``grid``,
-split and shared axes) and ``get_1d_rotary_pos_embed`` (``helper``). A broken rotary is made by monkeypatching
+split and shared axes), ``get_1d_rotary_pos_embed`` (``helper``), the grid helpers (``get_3d_rotary_pos_embed``,
+Lumina's paired pairs), Anima (``positions``), MiniMax Music 3 and LongCat-Audio (``length``, partial and whole
+head), Helios, Sana-WM and HunyuanVideo-Framepack (``sizes``), MiniMax H3 (``ids``, one table for three axes),
+PRX (``ids`` with a batch dim), Qwen-Image (``fhw``, centred h and w), Kandinsky 5's 3-D rotary (``axes``),
+Cosmos and EasyAnimate (dims and bases read as data, EasyAnimate's default repaired) and Kandinsky 5 (its
+expected finding). A broken rotary is made by monkeypatching
 diffusers' own code before the verdict forks, so the child runs the broken version. Every test that drives
 diffusers skips when it is not installed (it is optional); discovery from given sources needs nothing.
 """
@@ -99,8 +104,41 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         ("transformer_flux/FluxPosEmbed", "axial-split t:8 h:28 w:28"),
         ("transformer_wan/WanRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
         ("transformer_cogview4/CogView4RotaryPosEmbed", "axial-shared h:10 w:10"),
+        ("condition_embedder_anima/AnimaRotaryEmbedding", "head_dim=64, rotary_dim=64, base=10000"),
+        ("transformer_minimax_music3/MiniMaxMusic3RotaryEmbedding", "head_dim=64, rotary_dim=32, base=10000"),
+        ("transformer_helios/HeliosRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
+        ("transformer_sana_wm/SanaWMRotaryPosEmbed", "axial-split t:20 h:18 w:18"),
+        (
+            "transformer_minimax_h3/MiniMaxH3RotaryPosEmbed",
+            "rotary_dim=96, base=10000, schedule=default, axes=axial-split t:16 h:16 w:16",
+        ),
+        ("embeddings/get_3d_rotary_pos_embed", "axial-split t:16 h:24 w:24"),
+        ("embeddings/get_2d_rotary_pos_embed_lumina", "axial-paired w:32 h:32"),
+        ("transformer_qwenimage/QwenEmbedRope", "axial-split t:8 h:28 w:28"),
+        ("transformer_qwenimage/QwenEmbedLayer3DRope", "axial-split t:8 h:28 w:28"),
+        ("transformer_cosmos/CosmosRotaryPosEmbed", "half-split RoPE, head_dim=128"),
+        ("transformer_prx/PRXEmbedND", "axial-split h:16 w:16"),
+        ("transformer_hunyuan_video_framepack/HunyuanVideoFramepackRotaryPosEmbed", "base=256"),
+        ("transformer_bria/BriaPosEmbed", "axial-split t:8 h:28 w:28"),
     ],
-    ids=["ids", "grid-split", "grid-shared"],
+    ids=[
+        "ids",
+        "grid-split",
+        "grid-shared",
+        "positions",
+        "length-partial",
+        "sizes",
+        "sizes-fhw",
+        "ids-shared-table",
+        "helper-grid",
+        "helper-grid-paired",
+        "fhw-centred",
+        "fhw-layered",
+        "grid-derived-axes",
+        "ids-batched",
+        "sizes-sibling-apply",
+        "same-constructor",
+    ],
 )
 def test_each_driver_shape_conforms_on_diffusers_code(name: str, scheme: str) -> None:
     row = _row(name)
@@ -181,6 +219,157 @@ def test_a_helper_with_the_wrong_base_fails(monkeypatch: pytest.MonkeyPatch) -> 
         embeddings, "get_1d_rotary_pos_embed", lambda d, p, theta, **kw: honest(d, p, theta * 1.5, **kw)
     )
     assert _labels(_row("embeddings/get_1d_rotary_pos_embed"))
+
+
+@needs_diffusers
+def test_positions_with_the_wrong_base_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anima's text rotary built with 1.5x the base its model gives it: the positions it is called with are right."""
+    from diffusers.models.condition_embedders import condition_embedder_anima as anima
+
+    honest = anima.AnimaRotaryEmbedding.__init__
+
+    @functools.wraps(honest)  # the signature kept: the model's call still maps onto it
+    def wrong_base(self, head_dim, rope_theta=10000.0):  # type: ignore[no-untyped-def]
+        honest(self, head_dim, rope_theta * 1.5)
+
+    monkeypatch.setattr(anima.AnimaRotaryEmbedding, "__init__", wrong_base)
+    assert _labels(_row("condition_embedder_anima/AnimaRotaryEmbedding"))
+
+
+@needs_diffusers
+def test_a_length_table_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LongCat-Audio's table read one row late: token p takes the angles of p + 1."""
+    from diffusers.models.transformers import transformer_longcat_audio_dit as longcat
+
+    honest = longcat.AudioDiTRotaryEmbedding.forward
+
+    def shifted(self, hidden_states, seq_len=None):  # type: ignore[no-untyped-def]
+        n = hidden_states.shape[1] if seq_len is None else seq_len
+        return tuple(t[1 : n + 1] for t in honest(self, hidden_states, n + 1))
+
+    monkeypatch.setattr(longcat.AudioDiTRotaryEmbedding, "forward", shifted)
+    assert _labels(_row("transformer_longcat_audio_dit/AudioDiTRotaryEmbedding"))
+
+
+@needs_diffusers
+def test_sizes_with_the_frames_off_by_one_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Helios' grid built from frame indices one late: the time axis is off, height and width are right."""
+    from diffusers.models.transformers import transformer_helios as helios
+
+    honest = helios.HeliosRotaryPosEmbed.forward
+
+    def late(self, frame_indices, height, width, device):  # type: ignore[no-untyped-def]
+        return honest(self, frame_indices + 1, height, width, device)
+
+    monkeypatch.setattr(helios.HeliosRotaryPosEmbed, "forward", late)
+    assert _labels(_row("transformer_helios/HeliosRotaryPosEmbed"))
+
+
+@needs_diffusers
+def test_a_shared_table_with_its_axes_swapped_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MiniMax H3's (t, h, w) rows read as (t, w, h)."""
+    from diffusers.models.transformers import transformer_minimax_h3 as h3
+
+    honest = h3.MiniMaxH3RotaryPosEmbed.forward
+    monkeypatch.setattr(h3.MiniMaxH3RotaryPosEmbed, "forward", lambda self, ids: honest(self, ids[:, [0, 2, 1]]))
+    assert any(label.startswith("axes/") for label in _labels(_row("transformer_minimax_h3/MiniMaxH3RotaryPosEmbed")))
+
+
+@needs_diffusers
+def test_a_bfloat16_apply_is_its_expected_finding() -> None:
+    """Kandinsky 5's apply_rotary rounds q to bfloat16 in a float32 run: the one diffusers finding, with its why."""
+    from ropecheck.survey.expected import load_expected
+
+    row = _row("transformer_kandinsky/Kandinsky5RoPE1D")
+    assert row.status == "driven" and _labels(row) == ["precision/cache_low_precision"]
+    expected = load_expected("0.42.1", library="diffusers")
+    assert expected.labels("transformer_kandinsky/Kandinsky5RoPE1D", "fp32/float32") == _labels(row)
+    assert "bfloat16" in expected.explain("precision/cache_low_precision", "fp32")
+
+
+@needs_diffusers
+def test_a_grid_helper_with_its_halves_swapped_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """get_2d_rotary_pos_embed with the grid's rows swapped: its first half turns by h, not w as its meshgrid says."""
+    from diffusers.models import embeddings
+
+    honest = embeddings.get_2d_rotary_pos_embed_from_grid
+    monkeypatch.setattr(
+        embeddings, "get_2d_rotary_pos_embed_from_grid", lambda d, grid, **kw: honest(d, grid.flip(0), **kw)
+    )
+    assert any(label.startswith("axes/") for label in _labels(_row("embeddings/get_2d_rotary_pos_embed")))
+
+
+@needs_diffusers
+def test_a_centred_grid_read_from_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Qwen-Image's h and w positions taken from 0 (`scale_rope` dropped) where its model centres them."""
+    from diffusers.models.transformers import transformer_qwenimage as qwen
+
+    honest = qwen.QwenEmbedRope._compute_video_freqs
+
+    def from_zero(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # the table computed uncentred
+        saved, self.scale_rope = self.scale_rope, False
+        try:
+            return honest(self, *args, **kwargs)
+        finally:
+            self.scale_rope = saved
+
+    monkeypatch.setattr(qwen.QwenEmbedRope, "_compute_video_freqs", from_zero)
+    assert _labels(_row("transformer_qwenimage/QwenEmbedRope"))
+
+
+@needs_diffusers
+def test_a_derived_base_off_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cosmos' height frequencies taken with 1.5x the base its __init__ derives: the read table catches it."""
+    from diffusers.models.transformers import transformer_cosmos as cosmos
+
+    honest = cosmos.CosmosRotaryPosEmbed.forward
+
+    def wrong_h(self, hidden_states, fps=None):  # type: ignore[no-untyped-def]
+        saved, self.h_ntk_factor = self.h_ntk_factor, self.h_ntk_factor * 1.5
+        try:
+            return honest(self, hidden_states, fps)
+        finally:
+            self.h_ntk_factor = saved
+
+    monkeypatch.setattr(cosmos.CosmosRotaryPosEmbed, "forward", wrong_h)
+    assert _labels(_row("transformer_cosmos/CosmosRotaryPosEmbed"))
+
+
+@needs_diffusers
+@pytest.mark.parametrize("swap", [False, True], ids=["as-built", "h-w-swapped"])
+def test_per_axis_indices_with_two_axes_swapped_fail(monkeypatch: pytest.MonkeyPatch, swap: bool) -> None:
+    """Kandinsky 5's 3-D rotary: as built, only its expected finding (the bfloat16 apply); its h and w indices
+    swapped, an axes finding (the root cause, found before the precision one)."""
+    from diffusers.models.transformers import transformer_kandinsky as k5
+
+    if swap:
+        honest = k5.Kandinsky5RoPE3D.forward
+
+        def swapped(self, shape, pos, scale_factor=(1.0, 1.0, 1.0)):  # type: ignore[no-untyped-def]
+            out = honest(self, shape, pos, scale_factor)
+            return out.transpose(2, 3)  # (batch, t, h, w, ...): rows read along the width
+
+        monkeypatch.setattr(k5.Kandinsky5RoPE3D, "forward", swapped)
+    labels = _labels(_row("transformer_kandinsky/Kandinsky5RoPE3D"))
+    if swap:
+        assert any(label.startswith("axes/") for label in labels)
+    else:
+        assert labels == ["precision/cache_low_precision"]
+
+
+@needs_diffusers
+def test_a_default_its_code_cannot_run_is_a_finding_and_the_repair_is_driven() -> None:
+    """EasyAnimate's model defaults patch_size to None: a config finding; driven with the documented 2."""
+    row = _row("transformer_easyanimate/EasyAnimateRotaryPosEmbed")
+    assert row.status == "driven" and _labels(row) == []
+    assert [label for label, _ in row.config_findings] == ["config/default_unrunnable"]
+    assert any("patch_size=2" in note for note in row.notes)
+
+
+@needs_diffusers
+def test_a_per_axis_interpolation_is_a_skip_with_its_factor() -> None:
+    row = _row("transformer_kandinsky6/Kandinsky6RoPE3D")
+    assert row.status == "skip" and "scale_factor (1.0, 2.0, 2.0)" in row.reason
 
 
 @needs_diffusers

@@ -141,3 +141,52 @@ def test_per_axis_checks_bite(name: str, reference_fails: bool, relative_fails: 
     status = {c.name: c.status for c in report.checks}
     assert status["multiaxis:reference"] == ("fail" if reference_fails else "pass")
     assert status["property:axis_relative_position"] == ("fail" if relative_fails else "pass")
+
+
+def _rounded_theta_target(spec: RopeSpec, *, swap_axes: bool = False) -> Any:
+    """An axial target whose theta_i is rounded to x's dtype when it is low-precision (a buffer cast with the model),
+    exact in float32; ``swap_axes`` also reads the axes in the other order (a real axes bug)."""
+    from ropecheck.diagnosis.output import rotate_by, round_to
+    from ropecheck.reference import pair_positions
+
+    def fn(x: Any, positions: Any) -> Any:
+        low = {torch.bfloat16: "bfloat16", torch.float16: "float16"}.get(x.dtype)
+        theta = spec.inv_freq() if low is None else round_to(spec.inv_freq(), low)
+        pos = positions.numpy()[::-1] if swap_axes else positions.numpy()
+        per_pair = pair_positions(spec, pos, "first")[:, :, None, :]
+        return torch.from_numpy(rotate_by(x.double().numpy(), spec, per_pair * theta)).to(x.dtype)
+
+    return fn
+
+
+@pytest.mark.parametrize(("swap", "cause"), [(False, "inv_freq_low_precision"), (True, "axes_wrong")])
+def test_a_rounded_theta_per_axis_is_named_as_precision_not_axes(swap: bool, cause: str) -> None:
+    """theta_i rounded to bfloat16 misses the exact per-axis reference at far positions; the output is the
+    reference with the rounded theta_i, so the finding is precision (each pair turns by its spec axis). The twin
+    with the axes read in the other order is still an axes finding."""
+    from ropecheck.axes import axial
+    from ropecheck.protocol import as_implementation
+    from ropecheck.verify.model import RunContext, VerifyReport
+    from ropecheck.verify.multiaxis import check_axes_reference
+
+    spec = RopeSpec(head_dim=32, layout="interleaved", axes=axial(32, "split", sections=(8, 8)))
+    impl = as_implementation(_rounded_theta_target(spec, swap_axes=swap), convention="positions")
+    report = VerifyReport("t", spec, "given", ("bfloat16",), "cpu", 4096, "axes", 0)
+    check_axes_reference(report, RunContext(impl, spec, spec.head_dim, ("bfloat16",), "cpu", 4095), "bfloat16")
+    (check,) = [c for c in report.checks if c.name == "multiaxis:reference"]
+    assert (check.status, check.cause) == ("fail", cause)
+    assert ("rounded to bfloat16" in check.evidence) == (not swap)
+
+
+def test_a_partial_multi_axis_spec_is_diagnosed_without_a_whole_head_variant() -> None:
+    """Partial multi-axis RoPE (MiniMax H3's 96 of 128 dims over t, h, w): the precision diagnosis has no
+    whole-head variant to try (no axis would own the rest), and names the rounded theta_i."""
+    from ropecheck.axes import axial
+
+    axes = axial(24, "split", names=("t", "h", "w"), sections=(4, 4, 4))
+    spec = RopeSpec(head_dim=32, rotary_dim=24, layout="half", axes=axes)
+    report = verify(
+        _rounded_theta_target(spec), spec, dtypes=("float32", "bfloat16"), device="cpu", positions_mode="axes"
+    )
+    assert report.dtype_verdict("float32")["labels"] == []
+    assert report.dtype_verdict("bfloat16")["labels"] == ["precision/inv_freq_low_precision"]
