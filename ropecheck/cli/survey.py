@@ -29,7 +29,7 @@ from ..io import is_stdout, replace_tree, write_output
 from ..survey.diffusers_discover import diffusers_version, discover_diffusers
 from ..survey.discover import Family, discover, transformers_version
 from ..survey.expected import EXPECTED_LIMIT, EXPECTED_PATH, Expected, compare, expected_document, load_expected
-from ..survey.render import cells, counts, render_index, render_pages, survey_data
+from ..survey.render import cells, counts, render_index, render_pages, render_roots_across, roots_across, survey_data
 from ..survey.run import DEFAULT_MAX_POSITION, FamilyResult, run_survey
 from ..survey.timm_discover import discover_timm, timm_version
 from ..tolerance import dtype_name
@@ -225,14 +225,28 @@ def run(args: argparse.Namespace) -> int:
             base = expected_document(lib.version, actual, base, library=lib.name)
         if not (args.json and is_stdout(args.json)):
             _summary(results, dtypes, mismatches, lib, invocation, seconds, args.out)
+    if len(documents) > 1:
+        if not (args.json and is_stdout(args.json)):
+            _roots_summary(documents)
+        if args.out:
+            write_output(os.path.join(args.out, "roots.md"), render_roots_across(documents))
     if args.json:
         if len(documents) == 1:
             write_json(next(iter(documents.values())), args.json)
         else:
-            write_json({"schema": "ropecheck.survey-set/1", "ok": ok, "libraries": documents}, args.json)
+            doc = {"schema": "ropecheck.survey-set/1", "ok": ok, "libraries": documents}
+            write_json({**doc, "root_causes": roots_across(documents)}, args.json)
     if base is not None:
         write_output(args.write_expected, json.dumps(base, indent=2) + "\n")
     return EXIT_OK if ok else EXIT_FAIL
+
+
+def _roots_summary(documents: dict[str, dict[str, Any]]) -> None:
+    """The root causes of every library surveyed, side by side: the same mistake made in several libraries."""
+    print("\nRoot causes across libraries:")
+    for entry in roots_across(documents):
+        where = "; ".join(f"{lib} {len(rows)}" for lib, rows in entry["libraries"].items())
+        print(f"  {entry['cause']}: {where}")
 
 
 def _write_pages(out: str, lib: _Library, report: dict[str, Any], invocation: str, options: Any, nested: bool) -> None:

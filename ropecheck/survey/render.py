@@ -19,7 +19,17 @@ from ..verify.render import render_markdown
 from .expected import Expected, Mismatch
 from .run import FamilyResult
 
-__all__ = ["cells", "counts", "page_path", "render_family", "render_index", "render_pages", "survey_data"]
+__all__ = [
+    "cells",
+    "counts",
+    "page_path",
+    "render_family",
+    "render_index",
+    "render_pages",
+    "roots_across",
+    "render_roots_across",
+    "survey_data",
+]
 
 
 def page_path(result: FamilyResult) -> str:
@@ -344,3 +354,40 @@ def render_pages(
     for r in results:
         files[page_path(r)] = render_family(r, dtypes, expected)
     return files
+
+
+def roots_across(documents: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The root causes of several libraries' surveys side by side (``documents``: library -> its survey JSON):
+    ``[{"cause": "label @ mode", "libraries": {library: [rows]}}]``, the causes more libraries share first. The
+    same cause in two libraries (``precision/inv_freq_low_precision @ cast``) is the same mistake made twice."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for library, data in documents.items():
+        for cause in data.get("root_causes", []):
+            found.setdefault(cause["cause"], {})[library] = list(cause["families"])
+    ranked = sorted(found.items(), key=lambda kv: (-len(kv[1]), -sum(map(len, kv[1].values())), kv[0]))
+    return [{"cause": cause, "libraries": libs} for cause, libs in ranked]
+
+
+def render_roots_across(documents: dict[str, dict[str, Any]]) -> str:
+    """The cross-library root causes as a Markdown page (``roots.md`` beside the libraries' pages)."""
+    libraries = list(documents)
+    lines = [
+        "# Root causes across libraries",
+        "",
+        "Each finding of the surveys of "
+        + ", ".join(f"{lib} {documents[lib].get(lib, '?')}" for lib in libraries)
+        + ", by root cause (label @ mode), with the rows that show it in each library.",
+        "",
+        "| root cause | " + " | ".join(libraries) + " |",
+        "|---|" + "---|" * len(libraries),
+    ]
+    for entry in roots_across(documents):
+        row = [entry["cause"]]
+        for lib in libraries:
+            rows = entry["libraries"].get(lib, [])
+            row.append(f"{len(rows)}: " + ", ".join(f"`{r}`" for r in rows[:6]) + (", ..." if len(rows) > 6 else "")
+                       if rows else "-")  # fmt: skip
+        lines.append("| `" + row[0] + "` | " + " | ".join(row[1:]) + " |")
+    if len(lines) == 6:
+        lines.append("| none | " + " | ".join("-" for _ in libraries) + " |")
+    return "\n".join(lines) + "\n"
