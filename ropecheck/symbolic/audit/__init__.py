@@ -2,7 +2,9 @@
 
 :mod:`.document` reads a Markdown or LaTeX document's math into chains of steps;
 :mod:`.reading` says what each equation is (a definition, a condition, a step) and reads and
-decides one step; :mod:`.steps` runs the audit (:func:`~.steps.audit_document`) and holds its
+decides one step; :mod:`.names` recognises the new names a line may define (``\\tilde{q}``,
+``q'``, ``PE_{(pos,2i)}``); :mod:`.approx` reads ``\\approx`` as equal after rounding to the digits
+written; :mod:`.steps` runs the audit (:func:`~.steps.audit_document`); :mod:`.result` holds its
 result; :mod:`.render` renders that result as text, Markdown and HTML.
 
 Design constraints: the audit imports the engine and the readers, and the pages for its
@@ -10,6 +12,6 @@ rendering (their equation layout and counterexamples); nothing in :mod:`ropechec
 imports the audit.
 """
 
-from . import document, reading, render, steps
+from . import approx, document, names, reading, render, result, steps
 
-__all__ = ["document", "reading", "render", "steps"]
+__all__ = ["approx", "document", "names", "reading", "render", "result", "steps"]

@@ -239,15 +239,45 @@ _DROP = re.compile(
 )
 _SEPARATORS = re.compile(
     r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])"
-    # a word before what it labels (``\text{Rot}\begin{bmatrix}...``) is not a separator: the reader refuses it
-    r"|\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}(?!\s*(?:\\left|\\begin|\\langle|\\\{|[(\[]))"
+    # ``(1, 0) \to (\cos 30^\circ, \sin 30^\circ)``: a map from one point to another, not an equality
+    r"|\\(?:to|mapsto|rightarrow|longmapsto|longrightarrow)(?![A-Za-z])|→|↦"
+    # a word before what it labels (``\text{Rot}\begin{bmatrix}...``) is not a separator: the reader refuses it;
+    # nor is one word on the left of ``=`` (``\text{score} = ...``), the name a display defines
+    r"|\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}"
+    r"(?!\s*(?:\\left|\\begin|\\langle|\\\{|[(\[]))"
 )
+#: ``\text{score}``: one word set upright, with no space in it
+_ONE_WORD = re.compile(r"\\(?:text|textrm|mbox|textnormal)\s*\{[A-Za-z]{2,}\}")
+_OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/=^_]|\\cdot|\\times)")
+_OPERATOR_BEFORE = re.compile(r"(?:^|[-+*/=(]|\\cdot|\\times)\s*$")
+
+
+#: words that join or qualify equations, never names (``a = b \text{or} -b``)
+_PROSE_WORDS = frozenset(
+    "and or if iff for where with when then so else otherwise since because hence thus all any some not is are "
+    "be as at by in on of to let such that".split()
+)
+
+
+def _word_as_name(text: str, m: re.Match[str]) -> bool:
+    """``\\text{score} = ...``, ``\\text{gain} - 1``, ``x = \\text{gain} + 1``: one upright word next to an
+    operator or a relation (or opening the equation, before one) is a name in the formula, not prose
+    between two equations."""
+    if not _ONE_WORD.fullmatch(m.group(0)) or re.sub(r".*\{|\}", "", m.group(0)).lower() in _PROSE_WORDS:
+        return False
+    return bool(_OPERATOR_AFTER.match(text, m.end())) or (
+        bool(_OPERATOR_BEFORE.search(text[: m.start()])) and text[: m.start()].strip() != ""
+    )
+
+
 # relations, longest first; "=" is the one a step decides
 _RELATIONS = re.compile(
     r":=|=:|\\coloneqq|\\eqqcolon|\\triangleq|\\stackrel\{[^{}]*\}\{=\}|\\overset\{[^{}]*\}\{=\}|\\equiv"
     r"|\\approx|\\simeq|\\cong|\\sim(?![A-Za-z])|\\propto|\\neq?(?![A-Za-z])|\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])"
-    r"|\\l[lt](?![A-Za-z])|\\g[gt](?![A-Za-z])|(?<![<>!:\\])=(?![=:])"
+    r"|\\l[lt](?![A-Za-z])|\\g[gt](?![A-Za-z])|(?<![<>!:\\])=(?![=:])|[≈≤≥≠]"
 )
+#: a relation typed as one character, as its command
+_UNICODE_RELATIONS = {"≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne"}
 _CONTINUES = re.compile(r"^\s*&?\s*(?:[-+]|\\cdot|\\times|\\odot|\\otimes)")
 _ENDS_OPEN = re.compile(r"(?:[-+(\[{=]|\\cdot|\\times|\\odot|\\otimes|\\left[(\[.]|\\langle)\s*$")
 
@@ -277,7 +307,7 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     depth = top_level(src.text, _BRACKETS)
     out, last, seps = [], 0, []
     for m in _SEPARATORS.finditer(src.text):
-        if depth[m.start()] != 0:
+        if depth[m.start()] != 0 or _word_as_name(src.text, m):
             continue
         out.append(src.slice(last, m.start()))
         seps.append(m.group(0))
@@ -288,6 +318,21 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     return [(p, sep if i + 1 < len(kept) else "") for i, (p, sep) in enumerate(kept)]
 
 
+#: ``, 0 \le i \lt d/2`` closing an equation: the range of its index, not a relation to decide
+_RANGE_AFTER = re.compile(
+    r",\s*[^,=<>]*?(?:\\leq?|\\lt|<)(?![A-Za-z])\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*(?:\\leq?|\\lt|<)(?![A-Za-z])[^=,]*$"
+)
+
+
+def _drop_range(src: Src) -> Src:
+    """An equation without the range of its index written after a comma (``\\lambda_i = ..., 0 \\le i \\lt d/2``)."""
+    depth = top_level(src.text, _BRACKETS)
+    m = _RANGE_AFTER.search(src.text)
+    if m is None or depth[m.start()] != 0 or not _top_relations(src.slice(0, m.start())):
+        return src
+    return src.slice(0, m.start())
+
+
 def _trim(src: Src) -> Src:
     """Without surrounding space and a final ``.``, ``,`` or ``;``."""
     src = src.strip()
@@ -296,9 +341,15 @@ def _trim(src: Src) -> Src:
     return src
 
 
+def _dropped(m: re.Match[str]) -> str:
+    """What a dropped piece leaves: spaces, or the row break of ``\\\\[2pt]`` (only its spacing goes)."""
+    text = m.group(0)
+    return "\\\\" + " " * (len(text) - 2) if text.startswith("\\\\") else " " * len(text)
+
+
 def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     """The chains of one display block (see the module docstring), each link with its line."""
-    src = block.src.sub(_DROP, lambda m: " " * len(m.group(0)))
+    src = block.src.sub(_DROP, _dropped)
     groups: list[Src] = []  # one per equation, rows joined
     for piece in _pieces(_strip_alignment(src)):
         text = piece.text
@@ -315,10 +366,11 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     out: list[Chain] = []
     for g in groups:
         for eq, then in _separate(g):
+            eq = _drop_range(eq)
             links, last, relation = [], 0, ""
             for m in _top_relations(eq):
                 links.append(_link(eq.slice(last, m.start()), relation, lines))
-                relation, last = m.group(0), m.end()
+                relation, last = _UNICODE_RELATIONS.get(m.group(0), m.group(0)), m.end()
             links.append(_link(eq.slice(last, len(eq.text)), relation, lines))
             out.append(Chain(tuple(links), links[0].line, then))
     return out

@@ -62,6 +62,7 @@ __all__ = [
     "closed_number",
     "condition_before",
     "decimal_places",
+    "error_text",
     "define_in_child",
     "free",
     "has_function",
@@ -77,11 +78,12 @@ __all__ = [
     "set_body",
     "solved_after",
     "step_in_child",
+    "step_readings",
     "uses_index_i",
 ]
 
 _BASE = r"\\[A-Za-z]+|[A-Za-z]"
-_SUB = r"\{\s*\\\{[^{}]*?\\\}\s*\}|\{[^{}]+\}|\\[A-Za-z]+|[A-Za-z0-9]"
+_SUB = r"\{\s*\\\{[^{}]*?\\\}\s*\}|\{(?:[^{}]|\{[^{}]*\})+\}|\\[A-Za-z]+|[A-Za-z0-9]"
 _UPRIGHT = r"\\(?:mathrm|text|textrm|operatorname)\s*\{[A-Za-z]+\}"
 _SYMBOL_HEAD = re.compile(
     rf"^\s*(?P<base>{_UPRIGHT}|{_BASE})\s*(?:_\s*(?P<sub>{_SUB}))?\s*(?P<label>\^\s*\{{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}})?\s*$"
@@ -93,13 +95,16 @@ _FUNCTION_HEAD = re.compile(
 _COMMA_HEAD = re.compile(
     rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{[^{{}}]*,\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}}\s*$"
 )
+_SUPERSCRIPT_LAST = re.compile(
+    rf"^\s*({_BASE})\s*(_\s*\{{[^{{}}]*,[^{{}}]*\}})\s*(\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))\s*$"
+)
 _NOT_DEFINABLE = {"e", "i", "\\pi", "\\cos", "\\sin", "\\tan", "\\exp", "\\log", "\\ln", "\\Re", "\\Im", "\\sqrt"}
 
 
 @dataclass(frozen=True)
 class Head:
-    kind: str  # symbol, pattern, function
-    key: str  # the scope's key: a symbol's name, a pattern's base as written, a function's name
+    kind: str  # symbol, pattern, function; decorated (a name with a tilde or a prime: see .names)
+    key: str  # the scope's key: a symbol's name, a pattern's base as written, a function's name; a regex
     params: tuple[str, ...] = ()
 
 
@@ -127,6 +132,9 @@ def head(tex: str, scope: Scope) -> Head | None:
         if not params or len(set(params)) != len(params):
             return None
         return Head("function", name, tuple(params))
+    late = _SUPERSCRIPT_LAST.match(text)
+    if late:  # R_{\Theta, m}^d is R^d_{\Theta, m}
+        text = late.group(1) + late.group(3) + late.group(2)
     m = _COMMA_HEAD.match(text)
     if m:  # R_{\theta, m}: a pattern over the last subscript
         name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
@@ -192,6 +200,8 @@ def qualifier(links: list[Link]) -> bool:
 
 def mentions(head: Head, text: str) -> bool:
     """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined."""
+    if head.kind == "decorated":  # the key is a regular expression
+        return re.search(head.key, text) is not None or re.search(head.key, re.sub(r"\s+", "", text)) is not None
     if head.kind == "pattern":
         base = head.key.split("_{")[0] if head.key.endswith(",*}") else head.key
         rx = re.escape(base) + r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
@@ -199,7 +209,23 @@ def mentions(head: Head, text: str) -> bool:
         rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
     else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
         rx = r"(?<![A-Za-z\\])\\?" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
+        entry = _NUMBERED.fullmatch(head.key)
+        if entry is not None:  # R_{3}: R_3 and R_m (maybe R_3) are it, R_2 is not
+            return any(_may_be_entry(m.group(1), entry.group(2)) for m in re.finditer(rx + _SUBSCRIPT_AFTER, text))
     return re.search(rx, text) is not None
+
+
+def _may_be_entry(sub: str | None, number: str) -> bool:
+    """Whether the name written with subscript ``sub`` may be its entry at ``number``: the same number, any
+    subscript that is not a whole number (``m``, ``5-2``), or none."""
+    m = _SUBSCRIPT_NUMBER.fullmatch(sub or "")
+    return m is None or m.group(1) == number
+
+
+#: a symbol named as an entry at a whole number (``R_{3}``), and the subscript after a name in the text
+_NUMBERED = re.compile(r"(.+?)_\{?\s*(-?\d+)\s*\}?")
+_SUBSCRIPT_AFTER = r"\s*(?:_\s*(\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]))?"
+_SUBSCRIPT_NUMBER = re.compile(r"\{?\s*(-?\d+)\s*\}?")
 
 
 #: a set written out: ``\\{ ... \\}``, ``\\left\\{ ... \\right\\}``, ``\\lbrace ... \\rbrace``
@@ -401,7 +427,7 @@ class Outcome:
     uses_head: bool = False
 
 
-def _error_text(exc: BaseException, link: Link) -> str:
+def error_text(exc: BaseException, link: Link) -> str:
     if isinstance(exc, ClaimParseError) and exc.position is not None:
         message = str(exc).rsplit(" (at column ", 1)[0]
         return f"{message} (line {link.line}, column {link.column + exc.position + 1})"
@@ -420,7 +446,7 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         check_text(body.text)
         value = _read_bound(body, bound_scope, frozenset(head.params))
     except (ClaimParseError, ClaimLimitError) as exc:
-        return Outcome(UNREAD, reason=_error_text(exc, body))
+        return Outcome(UNREAD, reason=error_text(exc, body))
     used = names(value)
     uses = head.key in used if head.kind != "pattern" else False
     if head.kind == "function":
@@ -458,7 +484,7 @@ _BARE_NAME = re.compile(
 )
 
 
-def _readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
+def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
     """The distinct readings of a step (the first is the default), each with a note, or none and why.
 
     A trig argument without parentheses is read a person's way and the parser's way; an inner
@@ -501,10 +527,10 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
                 raise _Located(exc, rhs) from None
             left, right = index_sums(left, right, dict(scope.domains), scope.symbols)
         except _Located as exc:
-            problem = problem or _error_text(exc.error, exc.link)
+            problem = problem or error_text(exc.error, exc.link)
             continue
         except ClaimParseError as exc:
-            problem = problem or _error_text(exc, lhs)
+            problem = problem or error_text(exc, lhs)
             continue
         if isinstance(left, MatrixBase) != isinstance(right, MatrixBase) or (
             isinstance(left, MatrixBase) and left.shape != right.shape
@@ -550,11 +576,13 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         try:
             check_text(link.text)
         except ClaimParseError as exc:
-            return Outcome(UNREAD, reason=_error_text(exc, link))
+            return Outcome(UNREAD, reason=error_text(exc, link))
     try:
-        readings, problem = _readings(lhs, rhs, scope)
+        readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
-        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+        stopped = Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+        general = _without_values_in_passing(scope) if "is given the value" in str(exc) else None
+        return stopped if general is None else _proved_for_every_value(lhs, rhs, general, stopped)
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
@@ -631,6 +659,35 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     return best
 
 
+def _without_values_in_passing(scope: Scope) -> Scope | None:
+    """The scope without the values the text gives names in passing (``$m = 1$``), or None when such a value
+    lies outside its name's domain (then a proof for every value of the domain would not cover it)."""
+    given = {k: d for k, d in scope.symbols.items() if d.stated_value}
+    for name, d in given.items():
+        sym = domain_symbol(name, dict(scope.domains))
+        value = d.body
+        if not isinstance(value, sympy.Basic) or isinstance(value, MatrixBase):
+            return None
+        for assumption in ("integer", "real", "positive", "nonnegative"):
+            if getattr(sym, f"is_{assumption}") and getattr(value, f"is_{assumption}") is not True:
+                return None
+    if not given:
+        return None
+    return replace(scope, symbols={k: d for k, d in scope.symbols.items() if k not in given})
+
+
+def _proved_for_every_value(lhs: Link, rhs: Link, general: Scope, stopped: Outcome) -> Outcome:
+    """A step that uses a name the text gives a value in passing: PROVED when it holds for every value of the
+    name (so for that one too); otherwise what stopped it (the value is never substituted)."""
+    o = step_in_child(lhs, rhs, general)
+    if o.status != "PROVED":
+        return stopped
+    o.reason = "proved for every value of the names the text gives values in passing (an example or a case)" + (
+        f"; {o.reason}" if o.reason else ""
+    )
+    return o
+
+
 def _complex_star_names(cex: Counterexample | None, scope: Scope) -> list[str]:
     """The names written only ``b^*`` to which ``cex`` gives a value that is not real."""
     if cex is None or not scope.star_names:
@@ -647,7 +704,7 @@ def _refuted_with_real(lhs: Link, rhs: Link, scope: Scope, names: list[str]) -> 
     """The step refuted again with ``names`` real (a counterexample under either reading of ``b^*``), or None."""
     real = scope.with_domains({**scope.domains, **{n: "real" for n in names}})
     try:
-        readings, _ = _readings(lhs, rhs, real)
+        readings, _ = step_readings(lhs, rhs, real)
         if not readings:
             return None
         _, left, right = readings[0]

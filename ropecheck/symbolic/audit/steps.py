@@ -58,19 +58,21 @@ from sympy import MatrixBase
 
 from ... import isolate
 from ...errors import RopeCheckError
-from ..engine.proof import Counterexample, expr_text
 from ..readers.latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import remember_parse
 from ..readers.limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT
 from ..readers.scope import (
+    Definition,
     Scope,
     describe_domains,
     domain_key,
     merge_domains,
     parse_declaration,
 )
+from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .names import bind_late_entries, decorated_head, glued_head, without_membership
 from .patterns import read_with_patterns, touched_by_dots
 from .reading import (
     BOUNDING_RELATIONS,
@@ -91,9 +93,19 @@ from .reading import is_defined as _defined
 from .reading import mentions as _mentions
 from .reading import posed as _posed
 from .reading import qualifier as _qualifier
+from .reading import read_quiet as _read_quiet
 from .reading import redefines as _redefines
 from .reading import set_body as _set_body
 from .reading import step_in_child as _step_in_child
+from .result import (
+    AUDIT_DEFAULT_DOMAINS,
+    DOCUMENT_TIME_LIMIT_REASON,
+    UNREAD,
+    AuditDefinition,
+    AuditResult,
+    AuditStep,
+    unread_reason_key,
+)
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -112,200 +124,7 @@ STEP_TIMEOUT = CLAIM_TIMEOUT
 #: The time limit of a whole document, in seconds: a derivation of a few hundred steps takes under a
 #: minute; past this the remaining steps are UNDECIDED with :data:`DOCUMENT_TIME_LIMIT_REASON`.
 DOCUMENT_TIMEOUT = 600.0
-#: The reason of a step the document's time limit left undecided.
-DOCUMENT_TIME_LIMIT_REASON = "document time limit reached"
-#: Domains a document gets without declaring them: positions are whole numbers.
-AUDIT_DEFAULT_DOMAINS: dict[str, str] = {"m": "integer", "n": "integer"}
-UNREAD = "UNREAD"
-_STATUSES = ("PROVED", "REFUTED", "UNDECIDED", UNREAD)
 _DEFINING = (":=", "\\coloneqq", "\\triangleq", "\\equiv")
-
-
-@dataclass
-class AuditStep:
-    """One step ``lhs = rhs`` of the document and its verdict.
-
-    ``status`` is PROVED, REFUTED, UNDECIDED or UNREAD; ``reason`` says why a step is UNREAD or
-    UNDECIDED (the limit, the construct that could not be read, at which column), and notes a
-    second reading when there was one. ``lhs``/``rhs`` are the sides as read (None if unread).
-    """
-
-    number: int
-    line: int
-    lhs_tex: str
-    rhs_tex: str
-    status: str
-    method: str = "none"
-    reason: str = ""
-    counterexample: Counterexample | None = None
-    lhs: Any = None
-    rhs: Any = None
-    domains: list[dict[str, str]] = field(default_factory=list)
-    seconds: float = 0.0
-    relation: str = "="
-    end_line: int = 0
-
-    @property
-    def lines(self) -> str:
-        """``12`` or ``12-15``: the lines the step's right side spans."""
-        return str(self.line) if self.end_line <= self.line else f"{self.line}-{self.end_line}"
-
-    @property
-    def decided(self) -> bool:
-        return self.status in ("PROVED", "REFUTED")
-
-    def to_dict(self) -> dict[str, Any]:
-        read = self.lhs is not None
-        return {
-            "number": self.number,
-            "line": self.line,
-            "end_line": max(self.end_line, self.line),
-            "step": f"{self.lhs_tex} {self.relation} {self.rhs_tex}",
-            "lhs_tex": self.lhs_tex,
-            "rhs_tex": self.rhs_tex,
-            "status": self.status,
-            "method": self.method,
-            "reason": self.reason,
-            "read_as": {"lhs": expr_text(self.lhs), "rhs": expr_text(self.rhs)} if read else None,
-            "counterexample": self.counterexample.to_dict() if self.counterexample else None,
-            "domains": self.domains,
-            "seconds": round(self.seconds, 6),
-        }
-
-
-@dataclass
-class AuditDefinition:
-    """A name the document defined (``kind``: symbol, pattern or function), or tried to and could not."""
-
-    line: int
-    name: str
-    kind: str
-    tex: str
-    body: Any = None
-    domain: str = ""
-    reason: str = ""
-    params: tuple[str, ...] = ()
-    pattern: str = ""  # written with dots: the pattern read (``x_{j} for j = 0 … d - 1``)
-
-    @property
-    def read(self) -> bool:
-        return self.body is not None
-
-    @property
-    def head(self) -> str:
-        """The name as defined: ``q``, ``theta_i``, ``f_{q}(x_{m}, m)``."""
-        if self.kind == "pattern" and self.name.endswith(",*}"):  # R_{\theta,*}: the last subscript
-            return self.name.replace(",*}", f",{self.params[0]}}}")
-        if self.kind == "pattern":
-            return f"{self.name.lstrip(chr(92))}_{self.params[0]}" if self.params else self.name
-        if self.kind == "function":
-            return f"{self.name}({', '.join(self.params)})"
-        return self.name
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "name": self.name,
-            "head": self.head,
-            "kind": self.kind,
-            "definition": self.tex,
-            "read_as": expr_text(self.body) if self.body is not None else None,
-            "domain": self.domain,
-            "reason": self.reason,
-            "pattern": self.pattern or None,
-        }
-
-
-@dataclass
-class AuditResult:
-    """Every step and definition of one document, in order, with the domains stated in it."""
-
-    path: str
-    steps: list[AuditStep]
-    definitions: list[AuditDefinition]
-    declared: dict[str, str]
-    seconds: float
-    timeout: float | None
-    document_timeout: float | None = None
-    inferred: dict[str, str] = field(default_factory=dict)
-    inline_formulas: int = 0
-    conditions: list[AuditDefinition] = field(default_factory=list)
-
-    def counts(self) -> dict[str, int]:
-        return {s: sum(1 for x in self.steps if x.status == s) for s in _STATUSES}
-
-    def unread_by_reason(self) -> dict[str, int]:
-        """How many steps are UNREAD for each reason (its location and hints dropped), most frequent first."""
-        found: dict[str, int] = {}
-        for s in self.steps:
-            if s.status == UNREAD:
-                key = unread_reason_key(s.reason)
-                found[key] = found.get(key, 0) + 1
-        return dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
-
-    @property
-    def decided_fraction(self) -> float | None:
-        """The share of steps PROVED or REFUTED (definitions are not steps); None when there is no step."""
-        return sum(x.decided for x in self.steps) / len(self.steps) if self.steps else None
-
-    @property
-    def nothing_to_decide(self) -> str | None:
-        """A sentence that says the document has no step to decide, and what it has instead; None if it has one."""
-        if self.steps:
-            return None
-        n, k = len(self.definitions), self.inline_formulas
-        found = [f"{n} definition{'' if n == 1 else 's'}"] if n else []
-        c = len(self.conditions)
-        found += [f"{c} condition{'' if c == 1 else 's'} or equation{'' if c == 1 else 's'} to solve"] if c else []
-        found += [f"{k} inline formula{'' if k == 1 else 's'} in passing"] if k else []
-        has = f"it has {' and '.join(found)}" if found else "it has no math"
-        return f"nothing to decide: no step (an equality A = B in display math) was found; {has}"
-
-    @property
-    def left_by_time_limit(self) -> int:
-        """How many steps the document's time limit left undecided (0 when it was not reached)."""
-        return sum(1 for x in self.steps if x.reason == DOCUMENT_TIME_LIMIT_REASON)
-
-    @property
-    def exit_code(self) -> int:
-        """1 when a step is REFUTED, else 0."""
-        return 1 if any(x.status == "REFUTED" for x in self.steps) else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "schema": "ropecheck-audit/1",
-            "file": self.path,
-            "counts": self.counts(),
-            "steps_total": len(self.steps),
-            "decided_fraction": None if self.decided_fraction is None else round(self.decided_fraction, 4),
-            "nothing_to_decide": self.nothing_to_decide,
-            "unread_by_reason": self.unread_by_reason(),
-            "exit_code": self.exit_code,
-            "declared_domains": self.declared,
-            "inferred_domains": {k: {"domain": "complex", "from": v} for k, v in self.inferred.items()},
-            "default_domains": {k: v for k, v in AUDIT_DEFAULT_DOMAINS.items() if k not in self.declared},
-            "time_limit_per_step": self.timeout,
-            "document_time_limit": self.document_timeout,
-            "steps_left_by_time_limit": self.left_by_time_limit,
-            "definitions": [d.to_dict() for d in self.definitions],
-            "conditions": [
-                {"line": d.line, "condition": f"{d.name} = {d.tex}", "reason": d.reason} for d in self.conditions
-            ],
-            "steps": [s.to_dict() for s in self.steps],
-            "seconds": round(self.seconds, 3),
-        }
-
-
-def unread_reason_key(reason: str) -> str:
-    """An UNREAD step's reason without where it happened or how to fix it: what steps are counted by.
-
-    Example:
-        >>> unread_reason_key("one side of the step is empty (line 3, column 5)")
-        'one side of the step is empty'
-    """
-    key = re.sub(r"^(cannot parse LaTeX) '.*?': ", r"\1: ", reason, flags=re.S)
-    key = re.split(r" \(|; ", key, maxsplit=1)[0]
-    return re.sub(r"\s+", " ", key).strip() or "cannot read the step"
 
 
 # --------------------------------------------------------------------------- the audit
@@ -360,6 +179,12 @@ class _Auditor:
     unread: list[tuple[_Head, Link, str]] = field(default_factory=list)  # names steps must not use, and why
     bounded: list[tuple[_Head, Link]] = field(default_factory=list)  # names only bounded (x \ge 0)
     conditions: list[AuditDefinition] = field(default_factory=list)
+    #: a family of glued names (PE, v^{(i)}) -> its first name and the display that defined it
+    glued: dict[str, tuple[str, int]] = field(default_factory=dict)
+    block: int = 0  # the display being read
+    #: names given only with \approx as decimals: their symbol, the numbers written, the digits of each
+    approx: dict[_Head, tuple[Any, Any, tuple[int, ...]]] = field(default_factory=dict)
+    audited_now: bool = False  # whether the chain being read is display math (its definitions are listed)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -397,14 +222,19 @@ class _Auditor:
             self.taint_unread_definition(links[0])
         if len(links) < 2 or _qualifier(links):
             return
+        self.audited_now = audited
         if not continued and self.taint_relation(links):
             links = links[1:]
             if len(links) < 2:
                 return
         if not audited and len(links) >= 3 and self.chain_of_names(links, audited=audited):
             return
-        first = links[0]
-        defines = not continued and self.maybe_define(first, links[1], audited=audited)
+        first = links[0] if continued else replace(links[0], text=without_membership(links[0].text))
+        defines = not continued and (
+            self.maybe_define(first, links[1], audited=audited)
+            or self.define_decorated(first, links[1], audited=audited)
+            or self.define_glued(first, links[1], audited=audited)
+        )
         start = 1 if defines else 0
         if not defines and condition and len(links) == 2 and links[1].relation == "=":
             if audited:
@@ -430,7 +260,9 @@ class _Auditor:
 
         An approximate value is no value: steps that use the name are not decided (never refuted with
         it as an unknown number). A bound keeps the name free, but a counterexample may break the
-        bound, so a step using it is never REFUTED. Returns whether the first link was such a name.
+        bound, so a step using it is never REFUTED. A name the document introduces this way (not
+        written before) is listed as a definition, not a step: returns True then, and the first link is
+        dropped from the chain.
         """
         first, rel = links[0], links[1].relation
         if rel not in TAINTING_RELATIONS + BOUNDING_RELATIONS:
@@ -439,11 +271,62 @@ class _Auditor:
         if head is None or _defined(head, first.text, self.scope):
             return False
         if rel in TAINTING_RELATIONS:
+            # a new name given only approximately (R_3 \approx [...]) is introduced, not asserted: a definition
+            # whose value later steps do not use
             why = f"given only as {rel} (line {first.line}), not a value"
+            # H_i \approx ... after H_i = ... (or after a definition that could not be read) is a claim about it
+            named = _read_quiet(first.text, Scope(domains=self.scope.domains))
+            written = isinstance(named, sympy.Symbol) and named.name in self.scope.symbols
+            introduced = not written and not any(u[0] == head for u in self.unread)
             self.unread.append((head, first, why))
-            return False  # the relation itself is still reported (UNREAD) where the math is audited
+            if not introduced:
+                return False
+            self.read_approximation(head, first, links[1])
+            return True
         self.bounded.append((head, first))
         return False
+
+    def read_approximation(self, head: _Head, name: Link, value: Link) -> None:
+        """``R_3 \\approx [0.9996 ...]``: the numbers written, kept for the steps that use the name (:mod:`.approx`)."""
+        if not self.audited_now:
+            return
+        note = f"given only as {value.relation}: an approximate value, which later steps do not use"
+        if value.relation != "\\approx":  # \propto, \sim: no value at all, whatever digits follow
+            self.definitions.append(AuditDefinition(name.line, name.text, "symbol", value.text, None, "", note))
+            return
+        timeout, _ = self.limits()
+        o = _run(approx_value_in_child, name, value, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status == "DEFINED":
+            self.approx[head] = (o.lhs, o.rhs, tuple(int(d) for d in o.method.split(",")))
+            note = (
+                f"given only as {value.relation}: known to the digits written; a step that uses it is decided only "
+                "where it is off by more than their rounding can explain"
+            )
+        body = o.rhs if o.status == "DEFINED" else None
+        self.definitions.append(AuditDefinition(name.line, name.text, "symbol", value.text, body, "", note))
+
+    def with_approximations(self, left: Link, right: Link) -> _Outcome | None:
+        """A step whose only unread names were given with ``\\approx`` as decimals, decided with them known only to
+        the digits written (REFUTED or UNDECIDED, never PROVED); None when that does not apply."""
+        text = normalize_latex(left.text + " = " + right.text)
+        used = [h for h, _, _ in self.unread if _mentions(h, text)]
+        if not used or any(h not in self.approx for h in used):
+            return None
+        symbols, units = dict(self.scope.symbols), {}
+        for h in dict.fromkeys(used):
+            name, value, digits = self.approx[h]
+            errors = [sympy.Symbol(f"err_{{{name.name},{k}}}", real=True) for k in range(len(digits))]
+            units.update({e: sympy.Rational(1, 10**d) for e, d in zip(errors, digits)})
+            if isinstance(value, MatrixBase):
+                body = sympy.Matrix(value.rows, value.cols, [v + e for v, e in zip(value, errors)])
+            else:
+                body = value + errors[0]
+            symbols[name.name] = Definition("symbol", name.name, body, (), name.name)
+        timeout, _ = self.limits()
+        scope = replace(self.scope, symbols=symbols)
+        o = _run(approx_use_in_child, left, right, scope, units, timeout=timeout, memory_limit=self.memory_limit)
+        # read, and using the names: else the step stays UNREAD for the name it uses
+        return o if o.status in ("REFUTED", "UNDECIDED") and o.lhs is not None else None
 
     def chain_of_names(self, links: list[Link], *, audited: bool) -> bool:
         """``W_q = W_k = I``: names set equal to one value. Each is defined as the value when it reads
@@ -533,6 +416,8 @@ class _Auditor:
             return True
         if outcome.uses_head and not explicit:
             return False  # x = 2x - x: an equation about x, not a definition
+        if self.taint_from_body(head, link, body, audited=audited):
+            return True
         if not audited and d.kind == "symbol" and _closed_number(d.body):
             # a name given a number in passing ($z_1 = 1$, position $m = 2$): an example or a boundary
             # condition, not what the name means, so it is never substituted into a step
@@ -545,11 +430,99 @@ class _Auditor:
         symbols, patterns, functions = dict(self.scope.symbols), dict(self.scope.patterns), dict(self.scope.functions)
         if d.kind == "symbol" and not d.stated_value:
             _bind_late(d, (symbols, patterns, functions))
+        bind_late_entries(d, (symbols, patterns, functions), dict(self.scope.domains))
         {"symbol": symbols, "pattern": patterns, "function": functions}[d.kind][d.name] = d
         self.scope = replace(self.scope, symbols=symbols, patterns=patterns, functions=functions)
         params = tuple(str(p) for p in d.params)
         note = f"defined again, in force from line {link.line} on" if again else ""
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
+        return True
+
+    def taint_from_body(self, head: _Head, link: Link, body: Link, *, audited: bool) -> bool:
+        """``k = P v`` where P has no value the audit can use (given with ``\\approx``, or unread): k has none
+        either -- read with P a free number, it could make a correct step look false. Returns whether so."""
+        found = self.uses_unread(Link("", link.line), body)
+        if found is None:
+            return False
+        where, taint = found
+        why = f"whose definition (line {link.line}) uses {where.text.strip()}, {taint}"
+        self.unread = [u for u in self.unread if u[0] != head]
+        self.unread.append((head, link, why))
+        if audited:
+            note = f"uses {where.text.strip()}, {taint}: its value is not known"
+            self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=note))
+        return True
+
+    def define_decorated(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``\\tilde{q}_m = f(q, m)``, ``q' = \\text{RoPE}(q, p)``: a name written with a decoration, a new name.
+
+        The line introduces it, it does not assert anything: it is a definition, listed with its right
+        side as read. Later steps do not use its value (the reader does not read a tilde, and a prime on
+        a name is read nowhere else as this name): a step that writes the name primed is UNREAD. A prime
+        on a function the document defined may be its derivative: that line stays a step.
+        """
+        if body.relation != "=" and body.relation not in _DEFINING:
+            return False
+        found = decorated_head(link.text, self.scope)
+        if found is None:
+            return False
+        mark, plain, plain_text = found
+        if _mentions(mark, normalize_latex(body.text)):
+            return False  # x' = 2 x' - x': an equation about the name
+        if plain.kind == "function" and plain.key in self.scope.functions and "'" in normalize_latex(link.text):
+            return False
+        again = any(u[0] == mark for u in self.unread)
+        self.unread = [u for u in self.unread if u[0] != mark]
+        self.unread.append((mark, link, f"a name written with a decoration, defined at line {link.line}"))
+        if not audited:
+            return True
+        timeout, _ = self.limits()
+        named = replace(link, text=plain_text)
+        outcome = _run(
+            _define_in_child, plain, named, body, self.scope, timeout=timeout, memory_limit=self.memory_limit
+        )
+        value = outcome.definition.body if outcome.status == "DEFINED" and outcome.definition is not None else None
+        note = "a new name (written with a decoration); later steps do not use its value"
+        if again:
+            note = f"defined again, in force from line {link.line} on; " + note
+        if value is None:
+            note += f"; its right side was not read ({outcome.reason})"
+        self.definitions.append(
+            AuditDefinition(link.line, re.sub(r"\s+", " ", link.text.strip()), "symbol", body.text, value, "", note)
+        )
+        return True
+
+    def define_glued(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``PE_{(pos,2i)} = \\sin(\\omega_i pos)``: a name of glued letters with a subscript, new to the document.
+
+        Read as one name it is what the line defines; read as a product of letters it is nothing a
+        person would write. The line is a definition, listed with its right side read with the letters
+        as one name; its value is not used by later steps (they read the letters both ways). A name of
+        a family already defined with another subscript (``v_{pos+k}`` after ``v_{pos}``) is that
+        definition at another place: the line stays a step.
+        """
+        if body.relation != "=" and body.relation not in _DEFINING:
+            return False
+        found = glued_head(link.text, self.scope)
+        if found is None or found[0].key in self.scope.symbols:
+            return False
+        head, family = found
+        if family in self.glued and self.glued[family] != (head.key, self.block):
+            if self.glued[family][1] != self.block:
+                return False  # not written beside the first (a definition by cases is written in one display)
+        if head.key in normalize_latex(body.text).replace(" ", "") or _mentions(head, normalize_latex(body.text)):
+            return False
+        self.glued.setdefault(family, (head.key, self.block))
+        if not audited:
+            return True
+        timeout, _ = self.limits()
+        scope = replace(self.scope, word_reading="name")
+        outcome = _run(_define_in_child, head, link, body, scope, timeout=timeout, memory_limit=self.memory_limit)
+        value = outcome.definition.body if outcome.status == "DEFINED" and outcome.definition is not None else None
+        note = "a new name of glued letters (read as one name); later steps do not use its value"
+        if value is None:
+            note += f"; its right side was not read ({outcome.reason})"
+        self.definitions.append(AuditDefinition(link.line, head.key, "symbol", body.text, value, "", note))
         return True
 
     def uses_unread(self, left: Link, right: Link) -> tuple[Link, str] | None:
@@ -582,20 +555,48 @@ class _Auditor:
         text = normalize_latex(left.text + " = " + right.text)
         return next((where for head, where in self.bounded if _mentions(head, text)), None)
 
+    def outcome_step(self, number: int, left: Link, right: Link, o: _Outcome, reason: str) -> AuditStep:
+        """The step as an outcome decided it, with the domains of the sides it read."""
+        sides = [e for e in (o.lhs, o.rhs) if e is not None]
+        domains = describe_domains(sides, self.declared, self.inferred) if sides else []
+        return AuditStep(
+            number, right.line, left.text, right.text, o.status, o.method, reason, o.counterexample, o.lhs, o.rhs,
+            domains, relation=right.relation,
+        )  # fmt: skip
+
+    def approx_step(self, number: int, left: Link, right: Link) -> AuditStep:
+        """``A \\approx B``: equal after rounding to the digits written (PROVED), else UNDECIDED or UNREAD."""
+        timeout, _ = self.limits()
+        o = _run(approx_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status == UNREAD and "decided only towards" in o.reason:
+            o.reason = f"{right.relation} is not an equality; only '=' steps (and \\approx to decimals) are decided"
+        o.counterexample = None  # an \approx is never refuted
+        return self.outcome_step(number, left, right, o, o.reason)
+
+    def tainted_step(self, number: int, left: Link, right: Link) -> AuditStep:
+        """A step that uses a name whose value the audit does not have: UNREAD, unless every such name was given
+        with ``\\approx`` as decimals and the step is decided with them (see :meth:`with_approximations`)."""
+        where, taint = self.uses_unread(left, right)  # type: ignore[misc]
+        why = f"uses {where.text.strip()}, {taint}"
+        o = self.with_approximations(left, right)
+        if o is None:
+            return AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
+        return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
+
     def step(self, left: Link, right: Link, *, standalone: bool = False) -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
         if self.out_of_time():
             s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
+        elif right.relation == "\\approx" and left.text and right.text and not self.uses_unread(left, right):
+            s = self.approx_step(number, left, right)
         elif right.relation != "=":
             why = f"{right.relation} is not an equality; only '=' steps are decided"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
         elif not left.text or not right.text:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
         elif self.uses_unread(left, right):
-            where, taint = self.uses_unread(left, right)  # type: ignore[misc]
-            why = f"uses {where.text.strip()}, {taint}"
-            s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
+            s = self.tainted_step(number, left, right)
         else:
             timeout, cut = self.limits()
             o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
@@ -717,6 +718,7 @@ def _audit_text(
         if continued and tail is not None:
             read[0] = Chain((tail,) + read[0].links[1:], tail.line, read[0].then)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
+        auditor.block = at
         for n, chain in enumerate(read):
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)

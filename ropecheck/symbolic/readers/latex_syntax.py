@@ -136,8 +136,10 @@ _COMMA_SUBSCRIPT = re.compile(
     r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
 )
 _LABEL = re.compile(
-    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
 )
+#: a piece already read inside a name (``v_{\\mathit{ZQPHa}}^{(i)}``, glued letters in the subscript)
+_PLACED = re.compile(r"\s*\\mathit\{(" + _PREFIX + r"[a-z]+)\}\s*")
 _PART = re.compile(r"\\(?:operatorname|mathrm|text|textrm|mathit)\{(Re|Im)\}|\\(Re|Im)(?![A-Za-z])")
 _TOP = re.compile(r"\^\s*(?:\{\s*(?:\\top|T|\\intercal|\\mathsf\{T\})\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
 _HERM = re.compile(r"\^\s*(?:\{\s*(?:\\dagger|H|\\mathsf\{H\})\s*\}|\\dagger|H(?![A-Za-z]))")
@@ -170,6 +172,10 @@ _UNIT_NAME = "ZQIU"  # the imaginary unit, certainly (upright, or in an exponent
 _PROSE = re.compile(r"\\(?:text|textrm|mathrm)\s*\{([^{}]*\S\s+\S[^{}]*)\}")
 #: ``x^\\prime``, ``x^{\\prime}``: the same as ``x'``
 _PRIME_COMMAND = re.compile(r"\^\s*(?:\{\s*\\prime\s*\}|\\prime(?![A-Za-z]))")
+#: ``\\sum\\limits_{j}``: where the limits are typeset, nothing more
+_LIMITS = re.compile(r"\\(?:no)?limits(?![A-Za-z])")
+#: ``30^\\circ``, ``30°``: a number of degrees, read as that many times pi/180 (only after a number)
+_DEGREES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))|°)")
 _DIFFERENTIAL = re.compile(r"(?<![\\A-Za-z0-9_^])d(?=\s*\\?[A-Za-z])")
 _UPRIGHT_D = re.compile(r"\\mathrm\s*\{\s*d\s*\}")
 _GLUED = re.compile(r"(?<![\\A-Za-z])[A-Za-z]*(?:sin|cos|tan|cot|sec|csc|exp|log)[A-Za-z]*")
@@ -275,6 +281,8 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
     src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
     src = src.sub(_PRIME_COMMAND, lambda m: "'")
+    src = src.sub(_LIMITS, lambda m: " ")
+    src = src.sub(_DEGREES, lambda m: "(" + m.group(1) + r" \cdot \frac{\pi}{180})")
     return _drop_braces(src)
 
 
@@ -663,6 +671,7 @@ class _Reader:
         """Names SymPy's parser cannot take: ``q^{(1)}`` (a label, not a power), ``a_{m,n}``, ``R^d_{\\Theta, m}``."""
 
         def named(label: str) -> str:
+            label = _PLACED.sub(lambda m: _piece_name(self.values.get(m.group(1), m.group(1))), label)
             d = self.scope.symbols.get(label)
             value = d.body if d is not None else apply_domains(Symbol(label), self.scope.domains)
             return self.placeholder(value)
@@ -975,6 +984,11 @@ class _Reader:
         text = re.sub(r"\\(?:left|right)\s*\|", "|", text)
         text = re.sub(r"(?<!\\sqrt)\[", "(", text).replace("]", ")")
         return text
+
+
+def _piece_name(value: Any) -> str:
+    """How a piece read already stands inside a name: a symbol by its name, anything else as SymPy prints it."""
+    return value.name if isinstance(value, Symbol) else sympy.sstr(value)
 
 
 def _components(d: Definition, base: str) -> set[str]:

@@ -1,0 +1,150 @@
+"""Names a line may define that the claim reader does not take as names: decorated, glued, with a set after them.
+
+A derivation introduces new names by decorating old ones -- ``\\tilde{q}_m``, ``\\hat{q}``,
+``\\boldsymbol{\\mathcal{R}}_n``, ``q'``, ``\\theta_i^{'}``, ``f'(x, m)`` -- or by writing a word with a
+subscript (``PE_{(pos,2i)}``), and it may say where a name lives right after it
+(``R \\in \\mathbb{R}^{d\\times d} = ...``). A line whose left side is such a name, new to the document,
+introduces it: it is a definition, not a step. :func:`decorated_head` and :func:`glued_head` say what
+such a left side names; :func:`without_membership` drops the set after a name. A definition may
+also use an entry of a sequence defined only after it (``g = \\lambda_0 + 1``, then ``\\lambda_j = ...``):
+:func:`bind_late_entries` gives it the entry's value then.
+
+Design constraints: pure functions of the text and the scope; the names found here are listed as
+definitions but never substituted into later steps (the reader does not read a tilde, and reads a
+prime elsewhere as a transpose), so reading them here cannot change any verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import sympy
+from sympy import MatrixBase, Symbol
+
+from ...errors import ClaimLimitError, ClaimParseError
+from ..readers.latex_syntax import normalize_latex
+from ..readers.scope import Definition, Scope, domain_symbol
+from .reading import Head, free, head, read_quiet
+
+__all__ = ["bind_late_entries", "decorated_head", "glued_head", "without_membership"]
+
+#: decorations that make a new name of a letter: ``\\tilde{q}``, ``\\hat{q}``, ``\\mathcal{R}``
+_DECORATION = re.compile(
+    r"\\(?:tilde|widetilde|hat|widehat|check|breve|mathcal|mathscr)\s*(?:\{\s*([^{}]*?)\s*\}|(\\[A-Za-z]+|[A-Za-z]))"
+)
+_WRAPPER = re.compile(r"\\(?:boldsymbol|mathbf|bm|mathit)\s*\{\s*([^{}]*?)\s*\}")
+#: primes on a name: ``q'``, ``q^{\\prime}``, ``\\theta_i^{'}``
+_PRIMES = re.compile(r"\^\s*\{\s*(?:'+|\\prime)\s*\}|\^\s*\\prime(?![A-Za-z])|'+")
+#: ``R \\in \\mathbb{R}^{d\\times d}`` after the name a line defines: where the value lives, not part of the name
+_MEMBERSHIP = re.compile(r"\s*\\in\s*\\mathbb\s*\{\s*[RCZN]\s*\}\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*$")
+
+
+def without_membership(tex: str) -> str:
+    """``x \\in \\mathbb{R}^d`` -> ``x``: the name alone, when a set it belongs to follows it (else ``tex``).
+
+    Example:
+        >>> without_membership(r"W \\in \\mathbb{R}^{d\\times d}"), without_membership("x + y")
+        ('W', 'x + y')
+    """
+    stripped = _MEMBERSHIP.sub("", tex)
+    return stripped if stripped.strip() else tex
+
+
+def decorated_head(tex: str, scope: Scope) -> tuple[Head, Head, str] | None:
+    """A name written with a decoration (``\\tilde{q}_m``, ``q'``, ``\\boldsymbol{\\mathcal{R}}_n``, ``f'(x, m)``):
+    (how its uses are recognised, the head of the name without the decoration, that name as written),
+    or None.
+
+    The decorated name is another name than the plain one: it is defined by the line, never read as
+    the plain name (a prime, read elsewhere as a transpose, is a new name here). The first Head is of
+    kind ``decorated``: its key is a regular expression that finds the name primed, for the taint on
+    later steps (the reader refuses ``\\tilde`` and ``\\mathcal`` itself).
+    """
+    text = normalize_latex(tex)
+    plain, marks = text, 0
+    while True:
+        plain, n = _DECORATION.subn(lambda m: m.group(1) if m.group(1) is not None else m.group(2), plain)
+        plain, k = _WRAPPER.subn(lambda m: m.group(1), plain)
+        marks += n
+        if not n and not k:
+            break
+    plain, primes = _PRIMES.subn("", plain)
+    if not marks and not primes:
+        return None
+    undecorated = head(plain, scope)
+    base = re.match(r"\s*(\\[A-Za-z]+|[A-Za-z]+)", plain)
+    if undecorated is None or base is None:
+        return None
+    rx = ""
+    if primes:  # later steps that write the base primed (q', q'_p, \lambda^{\prime}_d) use this name
+        rx = (
+            r"(?<![A-Za-z\\])" + re.escape(base.group(1)) + r"(?![A-Za-z])\s*(?:_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|\w)\s*)?"
+            r"(?:'|\^\s*\{\s*'|\^\s*\{?\s*\\prime)"
+        )
+    mark = Head("decorated", rx or re.escape(re.sub(r"\s+", "", text)), undecorated.params)
+    return mark, undecorated, plain
+
+
+#: a name with glued letters and a subscript: ``PE_{(pos,2i)}``, ``v_{pos}^{(i)}``
+_GLUED_HEAD = re.compile(
+    r"^\s*(?P<base>[A-Za-z]+)\s*_\s*(?P<sub>\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9])\s*(?P<label>\^\s*\{\s*\([^{}]*\)\s*\})?\s*$"
+)
+
+
+def glued_head(tex: str, scope: Scope) -> tuple[Head, str] | None:
+    """A name written with glued letters and a subscript (``PE_{(pos,2i)}``, ``v_{pos}^{(i)}``), read as one
+    name: (its head, its base and label, the family it belongs to), or None.
+
+    Such a left side is what the line defines when its letters are one name; read as a product of
+    letters it would be no definition at all, and the product reading of it is never a step either.
+    """
+    m = _GLUED_HEAD.match(normalize_latex(tex))
+    if m is None or not re.search(r"[A-Za-z]{2,}", m.group("base") + m.group("sub")):
+        return None
+    name = read_quiet(tex, replace(scope, word_reading="name"))
+    if not isinstance(name, Symbol):
+        return None
+    return Head("symbol", name.name), m.group("base") + (m.group("label") or "").replace(" ", "")
+
+
+def bind_late_entries(d: Definition, tables: tuple[dict[str, Definition], ...], domains: dict[str, str]) -> None:
+    """Earlier definitions that use an entry of the sequence ``d`` defines (``\\lambda_0``, ``\\lambda_j``), free in
+    them when they were read, take its value there: a step reads the entry through ``d``, and the two must agree.
+
+    An entry at arithmetic of whole numbers and names (``\\lambda_{j+1}``) is bound too; an entry written
+    otherwise is left as it was.
+    """
+    if d.kind != "pattern" or len(d.params) != 1:
+        return
+    rx = re.compile(re.escape(d.name.lstrip("\\")) + r"_\{?\s*(.+?)\s*\}?")
+    for table in tables:
+        for key, other in list(table.items()):
+            body = other.body
+            if other is d or not isinstance(body, (sympy.Basic, MatrixBase)):
+                continue
+            mapping = {}
+            for x in free(body):
+                m = rx.fullmatch(getattr(x, "name", ""))
+                if m is None or x in other.params:
+                    continue
+                index = _entry_index(m.group(1), domains)
+                try:
+                    if index is not None:
+                        mapping[x] = d.apply([index])
+                except (ClaimParseError, ClaimLimitError, TypeError, ValueError):
+                    continue  # an entry the definition cannot give: left as it was
+            if mapping:
+                table[key] = replace(other, body=body.subs(mapping))
+
+
+def _entry_index(sub: str, domains: dict[str, str]) -> Any:
+    """The index a subscript as SymPy names it spells (``0``, ``j``, ``j + 1``, ``2*i``), or None."""
+    if not re.fullmatch(r"[A-Za-z0-9+\-*/() ]+", sub) or re.search(r"[A-Za-z]{2,}", sub):
+        return None
+    names = {c: domain_symbol(c, domains) for c in set(re.findall(r"[A-Za-z]", sub))}
+    try:
+        return sympy.sympify(sub, locals=names)
+    except (sympy.SympifyError, SyntaxError, TypeError):
+        return None

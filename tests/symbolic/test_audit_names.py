@@ -1,0 +1,147 @@
+"""New names a line introduces (decorated, glued, with a set after them), and ``\\approx`` read as rounding.
+
+Each reading is shown on a document of ``tests/fixtures/audit/world/`` and on its twin, where the
+verdict must differ: a line that introduces a name is a definition, not a step, while a line that
+only looks like one stays a step; ``\\approx`` is PROVED within the digits written and never REFUTED;
+a name given only with ``\\approx`` refutes a step only beyond every rounding.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ropecheck.symbolic.audit.approx import within_digits
+from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership
+from ropecheck.symbolic.audit.reading import mentions
+from ropecheck.symbolic.audit.steps import audit_document
+from ropecheck.symbolic.readers.scope import Scope
+
+WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
+TIMEOUT = 30.0
+
+
+def audited(name: str):  # type: ignore[no-untyped-def]
+    path = WORLD / name
+    return audit_document(path.read_text(encoding="utf-8"), path=str(path), timeout=TIMEOUT)
+
+
+def verdicts(result) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
+    return [(s.line, s.status) for s in result.steps]
+
+
+def test_decorated_names_a_word_and_a_set_after_a_name_are_definitions() -> None:
+    r = audited("decorated_names.md")
+    assert verdicts(r) == [(19, "PROVED"), (21, "PROVED")]
+    heads = {d.line: d.head for d in r.definitions}
+    assert heads[5].startswith("\\tilde") and heads[7].startswith("\\boldsymbol{\\mathcal{P}}")
+    assert [d.head for d in r.definitions if d.line == 11] == ["w'", "gain"]
+    assert "new name" in next(d.reason for d in r.definitions if d.line == 5)
+    (weights,) = [d for d in r.definitions if d.line == 15]  # the range after the comma is no step
+    assert weights.read and str(weights.body) == "1 - j/h"
+
+
+def test_twin_a_derivative_an_equation_about_a_name_and_slips_stay_steps() -> None:
+    r = audited("decorated_names_twin.md")
+    assert verdicts(r) == [(8, "UNREAD"), (12, "UNREAD"), (20, "REFUTED"), (22, "REFUTED")]
+    assert "prime" in r.steps[0].reason  # f' of a defined f may be its derivative: not a new name
+
+
+def test_a_prime_defined_as_a_new_name_is_never_read_as_a_transpose() -> None:
+    doc = (
+        "$$q = \\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}$$\n\n$$q' = 2 q$$\n\n"
+        "$$q' = \\begin{pmatrix} 2 & 4 \\end{pmatrix}$$\n"
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert r.steps == []  # the second q' = ... defines q' again (same form), not q transposed
+    assert [d.head for d in r.definitions] == ["q", "q'", "q'"]
+    doc = "$$q = \\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}, \\quad q' = 2 q$$\n\n$$q'_1 + 1 = 3$$\n"
+    (s,) = audit_document(doc, timeout=TIMEOUT).steps
+    assert s.status == "UNREAD" and "decoration" in s.reason
+
+
+@pytest.mark.parametrize(
+    ("tex", "plain"),
+    [
+        ("\\tilde{\\boldsymbol{q}}_m", "q_m"),
+        ("\\boldsymbol{\\mathcal{R}}_n", "R_n"),
+        ("\\lambda^{\\prime}_d", "\\lambda_d"),
+        ("\\theta_i^{'}", "\\theta_i"),
+        ("f'(x, m)", "f(x, m)"),
+    ],
+    ids=["tilde", "calligraphic", "prime-command", "prime-braces", "primed-function"],
+)
+def test_decorated_heads(tex: str, plain: str) -> None:
+    found = decorated_head(tex, Scope())
+    assert found is not None and found[2].replace(" ", "") == plain.replace(" ", "")
+
+
+def test_plain_names_are_not_decorated_and_a_primed_name_is_found_in_later_steps() -> None:
+    assert decorated_head("q_m", Scope()) is None and decorated_head("x + y'", Scope()) is None
+    mark, _, _ = decorated_head("q'", Scope())  # type: ignore[misc]
+    assert mentions(mark, "q'_p \\cdot k'_p") and not mentions(mark, "q_p \\cdot k_p")
+    assert without_membership("R_{\\Theta,m}^d \\in \\mathbb{R}^{d\\times d}") == "R_{\\Theta,m}^d"
+
+
+def test_glued_names_are_definitions_by_cases_but_the_same_family_later_is_a_step() -> None:
+    r = audited("glued_definitions.md")
+    assert verdicts(r) == [(15, "PROVED"), (19, "UNDECIDED")]
+    assert [d.line for d in r.definitions if "glued" in d.reason] == [7, 7, 11]
+    vector = next(d for d in r.definitions if d.line == 11)
+    assert vector.body.shape == (2, 1)  # a row break written \\[2pt] is still a row break
+    assert glued_head("x_1", Scope()) is None
+
+
+def test_twin_a_sign_slip_in_the_rotation_is_refuted_and_labels_are_not_powers() -> None:
+    r = audited("glued_definitions_twin.md")
+    assert verdicts(r) == [(5, "REFUTED"), (9, "UNDECIDED")]
+    assert r.definitions[0].line == 3 and len(r.definitions) == 1
+
+
+def test_approx_is_proved_within_the_digits_written() -> None:
+    r = audited("approx_rounding.md")
+    assert verdicts(r) == [(5, "PROVED"), (9, "PROVED"), (15, "UNDECIDED")]
+    assert all(s.method == "rounded" and "rounding to the digits written" in s.reason for s in r.steps[:2])
+    (s4,) = [d for d in r.definitions if d.line == 13]
+    assert s4.read and "known to the digits written" in s4.reason
+
+
+def test_twin_approx_is_never_refuted_but_a_name_given_with_it_refutes_beyond_rounding() -> None:
+    r = audited("approx_rounding_twin.md")
+    assert verdicts(r) == [(5, "UNDECIDED"), (7, "UNDECIDED"), (13, "REFUTED"), (19, "UNREAD")]
+    assert "uses S_4" in next(d.reason for d in r.definitions if d.line == 17)  # k = S_4 v has no value
+    refuted = r.steps[2]
+    assert refuted.counterexample is not None and refuted.counterexample.entry == (1, 0)
+    assert "whatever values round to the digits written" in refuted.reason
+
+
+def test_within_digits_counts_each_number_by_its_own_digits() -> None:
+    import sympy
+
+    assert within_digits(sympy.sqrt(3) / 2, sympy.Float("0.866"), "0.866")[0] == "PROVED"  # type: ignore[index]
+    assert within_digits(sympy.sqrt(3) / 2, sympy.Float("0.87"), "0.87")[0] == "PROVED"  # type: ignore[index]
+    assert within_digits(sympy.sqrt(3) / 2, sympy.Float("0.867"), "0.867")[0] == "UNDECIDED"  # type: ignore[index]
+    assert within_digits(sympy.Symbol("x"), sympy.Float("0.5"), "0.5") is None
+
+
+def test_a_sequence_entry_used_before_the_sequence_is_defined_takes_its_value() -> None:
+    doc = (
+        "$$g = \\lambda_0 + 1$$\n\n$$\\lambda_j = 1 - \\frac{j}{h}$$\n\n"
+        "$$g - 1 = \\lambda_0$$\n\n$$g = \\lambda_0 + 2$$\n"
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert verdicts(r) == [(5, "PROVED")]  # line 7 defines g again; line 5 is never refuted with lambda_0 free
+
+
+def test_only_approx_gives_digits_and_a_taint_on_an_entry_spares_the_other_entries() -> None:
+    doc = "$$x \\propto 0.5$$\n\n$$2 x = 1.1$$\n"
+    (s,) = audit_document(doc, timeout=TIMEOUT).steps  # proportional to 0.5 is no value near 0.5
+    assert s.status == "UNREAD" and "\\propto" in s.reason
+    doc = (
+        "$$R_2 = \\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}$$\n\n"
+        "$$R_3 \\approx \\begin{pmatrix} 0.5 & 0 \\\\ 0 & 0.5 \\end{pmatrix}$$\n\n"
+        "$$R_2 R_2 = R_2$$\n\n$$R_m R_2 = R_m$$\n"
+    )
+    steps = audit_document(doc, timeout=TIMEOUT).steps
+    assert [(s.line, s.status) for s in steps] == [(5, "PROVED"), (7, "UNREAD")]  # R_m may be R_3
