@@ -36,6 +36,9 @@ Shapes of code, one driver each (:data:`SHAPES`):
 * ``length`` -- a 1-D rotary called with a sequence length (``seq_len``, ``max_seq_len``; LongCat-Audio,
   MiniMax Music 3): the table of positions ``0..n-1``, each token's row gathered.
 
+A class one model builds and calls its own way has a driver of its own (:data:`~.diffusers_dedicated.DEDICATED`:
+Kolors' ChatGLM text rotary, Lumina 2's mask-built positions), tried before the shapes.
+
 MiniMax H3's ``forward(position_ids)`` takes ``(seq, 3)`` rows like ``ids``; its ``rope_freq_dim``
 frequencies form one table shared by the (t, h, w) blocks its forward unbinds and concatenates, rotating
 part of the model's head. A 1-D class's spec is its ``rotary_dim``/``head_dim``/``dim`` and base, its
@@ -74,6 +77,7 @@ from typing import Any
 from ..axes import axial
 from ..errors import RopeCheckError
 from ..spec import RopeSpec
+from .diffusers_dedicated import DEDICATED
 from .diffusers_grid import GRID_SIDES, first, forward_of, grid_emb_for, select_rows, tokens_dim
 from .diffusers_helpers import prepare_helper
 from .diffusers_readings import DERIVED_AXES, REPAIRS, SKIP_REASONS
@@ -413,6 +417,9 @@ def prepare_diffusers(family: Family) -> list[Driven]:
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
     if not family.rotary_classes:
         return prepare_helper(module, family.apply_functions[0])
+    dedicated = DEDICATED.get((family.module, family.rotary_classes[0]))
+    if dedicated is not None:
+        return dedicated(module, constructor_args(module, family.rotary_classes[0]))
     try:
         return _prepare_named(module, family.rotary_classes[0])
     except NotDriven as exc:

@@ -9,8 +9,9 @@ itself (the crop's interpolation, ``linspace(start, stop * (n - 1) / n, n)``, is
 token's row gathered at its index in the helper's token order, and q rotated by ``apply_rotary_emb`` with the
 keywords its model passes.
 
-A helper no entry describes is :class:`~.drive.NotDriven` with its signature; one whose pairing no spec can
-state (Allegro's: each axis's third of the head half-split within itself) is too, with that reason.
+A helper no entry describes is :class:`~.drive.NotDriven` with its signature. Allegro's helper and apply rotate
+each third of the head (t, h, w) half-split within itself: they are judged in the spec's channel order
+(``axial-shared``, half-split over the head) through :func:`~.channels.part_channels`, a fixed bijection.
 
 Design constraints: runs in a worker (imports diffusers); torch imported lazily; tables, not special cases.
 """
@@ -24,9 +25,10 @@ from typing import Any
 
 from ..axes import axial
 from ..spec import RopeSpec
+from .channels import part_channels
 from .drive import Driven, NotDriven, check_shape, maker
 
-__all__ = ["GRID_HELPERS", "HELPER_HEAD_DIM", "UNSTATABLE_HELPERS", "GridHelper", "prepare_helper"]
+__all__ = ["ALLEGRO_HEAD_DIM", "ALLEGRO_HELPERS", "GRID_HELPERS", "HELPER_HEAD_DIM", "GridHelper", "prepare_helper"]
 
 #: The head a helper is driven with (no model gives one): divisible as every helper's split needs.
 HELPER_HEAD_DIM = 128
@@ -137,21 +139,20 @@ GRID_HELPERS: dict[str, GridHelper] = {
     ),
 }
 
-#: Helpers whose pairing no spec states: the reason, read from their source.
-UNSTATABLE_HELPERS: dict[str, str] = dict.fromkeys(
-    ("get_3d_rotary_pos_embed_allegro", "apply_rotary_emb_allegro"),
-    "Allegro rotates each third of the head (`x.chunk(3, dim=-1)`: t, h, w) half-split within itself "
-    "(`rotate_half` per block, tables from `repeat_interleave_real=False`); a spec pairs dims across the whole "
-    "rotated head (half) or adjacent ones (interleaved), so no spec states this pairing",
-)
+#: Allegro's rows: the helper that builds its three tables and the apply its attention calls with them.
+ALLEGRO_HELPERS = ("get_3d_rotary_pos_embed_allegro", "apply_rotary_emb_allegro")
+#: AllegroTransformer3DModel's ``attention_head_dim`` default: thirds of 32 dims, each half-split.
+ALLEGRO_HEAD_DIM = 96
+#: The interpolation scales (t, h, w) AllegroTransformer3DModel passes by default: not the helper's.
+_ALLEGRO_MODEL_SCALES = (2.2, 2.0, 2.0)
 
 
 def prepare_helper(module: Any, name: str) -> list[Driven]:
     """One ``embeddings`` helper ready to verify; :class:`NotDriven` with the reason for one no driver takes."""
     if name in ("get_1d_rotary_pos_embed", "apply_rotary_emb"):
         return _prepare_1d(module, name)
-    if name in UNSTATABLE_HELPERS:
-        raise NotDriven(UNSTATABLE_HELPERS[name])
+    if name in ALLEGRO_HELPERS:
+        return [_drive_allegro(module, name)]
     if name not in GRID_HELPERS:
         sig = inspect.signature(getattr(module, name))
         raise NotDriven(f"{name}{sig}: a helper no entry of GRID_HELPERS reads")
@@ -198,6 +199,52 @@ def _drive_grid(module: Any, name: str, helper: GridHelper) -> Driven:
     )
     make = maker(run, None, "axes", lambda m, dt: m)
     return Driven("", spec, make, name, "apply_rotary_emb", notes, max_position=side, modes=_NO_MODULE)
+
+
+def _drive_allegro(module: Any, name: str) -> Driven:
+    """Allegro's pair as its pipeline and attention call them: ``get_3d_rotary_pos_embed_allegro`` on a grid whose
+    crop is the grid itself (its ``linspace`` grids are then ``arange``, checked), each axis's table indexed by
+    the token's integer position (``F.embedding(pos, cos)``, as the pipeline's ``cartesian_prod`` positions index
+    it), ``apply_rotary_emb_allegro`` on q as (batch, heads, seq, head_dim); judged in the spec's channel order,
+    q's channels gathered into the apply's thirds and back (:func:`~.channels.part_channels`)."""
+    import torch  # heavy: imported when used
+
+    d, side = ALLEGRO_HEAD_DIM, _SIDES[3]
+    *tables, grid_t, grid_h, grid_w = module.get_3d_rotary_pos_embed_allegro(
+        d, _linspace_crop(side), (side, side), side
+    )
+    for axis, grid in zip("thw", (grid_t, grid_h, grid_w)):
+        if not torch.equal(grid, torch.arange(side, dtype=grid.dtype)):
+            raise NotDriven(f"its {axis} grid on a {side}-per-axis crop is {grid[:4].tolist()}..., not arange")
+    apply = module.apply_rotary_emb_allegro
+    spec = RopeSpec(head_dim=d, base=10000.0, layout="half", axes=axial(d, "shared", names=("t", "h", "w")))
+    gather = torch.tensor(part_channels(d, 3))
+    scatter = torch.argsort(gather)
+
+    def run(_: Any, x: Any, positions: Any) -> Any:
+        q = x[..., scatter].transpose(1, 2)  # the apply's channel order, q as (batch, heads, seq, head_dim)
+        out = apply(q, tables, tuple(positions.long()))
+        return out.transpose(1, 2)[..., gather].to(x.dtype)
+
+    check_shape(run, None, d, torch.arange(3).repeat(3, 1)[:, None, :], name)
+    notes = (
+        f"get_3d_rotary_pos_embed_allegro({d}, ((0, 0), ({side}, {side})), ({side}, {side}), {side}) (head_dim {d}, "
+        f"AllegroTransformer3DModel's default; theta 10000 and interpolation_scale (1, 1, 1), the helper's defaults): "
+        f"its grids are arange(0..{side - 1}); each axis's table indexed by the token's position, as the pipeline's "
+        "`cartesian_prod` positions index it, q rotated by apply_rotary_emb_allegro as AllegroAttnProcessor2_0 "
+        "calls it",
+        "read from its source: `x.chunk(3, dim=-1)` gives t, h and w a third of the head each, rotated half-split "
+        "within itself (`cat((-x2, x1))`, tables from `repeat_interleave_real=False` over head_dim / 3): judged in "
+        "the spec's channel order (axial-shared, half-split over the head), q's channels gathered into the thirds "
+        "and back, a fixed bijection",
+        f"not judged: the interpolation scales (t, h, w) = {_ALLEGRO_MODEL_SCALES} AllegroTransformer3DModel passes "
+        "by default divide each axis's positions (`grid / interpolation_scale`): a per-axis position "
+        "interpolation, non-integer positions no spec states",
+        _FP32_ONLY,
+    )
+    make = maker(run, None, "axes", lambda m, dt: m)
+    return Driven("", spec, make, "get_3d_rotary_pos_embed_allegro", "apply_rotary_emb_allegro", notes,
+                  max_position=side, modes=_NO_MODULE)  # fmt: skip
 
 
 def _prepare_1d(module: Any, name: str) -> list[Driven]:

@@ -101,13 +101,13 @@ SKIP_REASONS: dict[str, str] = {
     "(`q_und * cos_und + _rotate_half(q_und) * sin_und`): no apply function to call",
     "Ideogram4MRoPE": "interleaved M-RoPE applied inline in its attention processor "
     "(`query * cos + _rotate_half(query) * sin`): no apply function to call",
-    "Lumina2RotaryPosEmbed": "it builds the joint caption + image positions from the attention mask itself "
-    "(caption lengths per sample, image tokens after them): no positions to give it",
-    "MochiRoPE": "its frequencies are learned (`pos_frequencies`, a parameter of the model): no spec states them",
+    "MochiRoPE": "its frequencies are learned (`pos_frequencies`, a parameter of the model), and its h and w "
+    "positions are patch centres `s * (k + 1/2 - n/2)` with `s = sqrt(192 * 192 / (H * W))` (`_centers`): "
+    "centred on 0, in steps of s (half-integers on every grid where s is 1, as H * W = 36864 has an even side), "
+    "so no grid gives positions 0..n-1: even with its frequencies set to an axial assignment, the model's "
+    "positions cannot be driven",
     "QwenImage21Rope": "an image block's tokens share one frame position (the text cursor) and centred h, w; "
     "text tokens share one position on all axes: no grid of independent (t, h, w) positions",
     "OmniGenSuScaledRotaryEmbedding": "its model's default `rope_scaling` is None, which the class indexes "
     "(`rope_scaling['short_factor']`); the factor lists a repair would need are a checkpoint's, not a default's",
-    "RotaryEmbedding": "Kolors' ChatGLM rotary is built from a ChatGLM config (`rotary_dim // 2`), rotates half "
-    "of each head as (seq, batch, heads, dim) and caches in bfloat16/float16 for those dtypes: not driven yet",
 }

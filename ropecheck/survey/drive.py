@@ -38,6 +38,7 @@ from ..hf import INTERLEAVED_MODEL_TYPES
 from ..protocol import as_implementation
 from ..spec import RopeSpec
 from ..verify.identify import identify
+from .channels import part_channels
 from .discover import Family
 
 __all__ = [
@@ -675,20 +676,6 @@ def _drive_vision(modeling: Any, config: Any, spec: RopeSpec, cls_name: str, fn_
 _MULTIDIMENSIONAL = "apply_multidimensional_rope"
 
 
-def _part_channels(head_dim: int, axes: int) -> list[int]:
-    """For each channel of the spec's order (half-split pairs over the whole head, axis ``a`` the ``a``-th block of
-    pairs: ``axial-shared``), the channel that holds it when the head is split into ``axes`` parts, each half-split
-    within itself. Spec pair ``a * h + j`` (``h`` pairs per axis) is channels ``(a*h + j, a*h + j + head_dim/2)``;
-    in the parts it is ``(a*2h + j, a*2h + j + h)``. A bijection, so the target judged through it is the target."""
-    h = head_dim // (2 * axes)
-    out = [0] * head_dim
-    for a in range(axes):
-        for j in range(h):
-            p = a * h + j
-            out[p], out[p + head_dim // 2] = a * 2 * h + j, a * 2 * h + j + h
-    return out
-
-
 def _multidimensional_drivens(
     family: Family, modeling: Any, configs: list[tuple[str, Any]], cls_name: str, errors: list[str]
 ) -> list[Driven] | None:
@@ -707,7 +694,7 @@ def _multidimensional_drivens(
 def _drive_multidimensional(modeling: Any, config: Any, cls_name: str, key: str) -> Driven:
     """A 2-D vision rotary applied part by part: the spec is read from the config (head_dim, rope_theta; one
     shared table over head_dim/2 per axis, as the rotary's ``spatial_dim`` is), axes named (x, y) as the encoder's
-    position ids hold them, and the target seen through :func:`_part_channels`."""
+    position ids hold them, and the target seen through :func:`~.channels.part_channels`."""
     import torch  # heavy: imported when used
 
     rope = getattr(modeling, cls_name)(config)
@@ -716,7 +703,7 @@ def _drive_multidimensional(modeling: Any, config: Any, cls_name: str, key: str)
     head_dim = int(getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads)
     spec = RopeSpec(head_dim=head_dim, base=float(params["rope_theta"]), layout="half",
                     axes=axial(head_dim, "shared", names=("x", "y")))  # fmt: skip
-    gather = torch.tensor(_part_channels(head_dim, 2))
+    gather = torch.tensor(part_channels(head_dim, 2))
     scatter = torch.argsort(gather)
 
     def run(module: Any, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:

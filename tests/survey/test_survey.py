@@ -428,16 +428,16 @@ def test_the_parts_apply_function_broken_or_read_unpermuted_fails(monkeypatch: p
     monkeypatch.setattr(m, "apply_multidimensional_rope", swapped)
     assert any(label.startswith("axes/") for label in _gemma4_vision_labels())
     monkeypatch.setattr(m, "apply_multidimensional_rope", honest)
-    monkeypatch.setattr(drive, "_part_channels", lambda head_dim, axes: list(range(head_dim)))
+    monkeypatch.setattr(drive, "part_channels", lambda head_dim, axes: list(range(head_dim)))
     assert _gemma4_vision_labels()
 
 
 def test_the_parts_channel_map_is_a_bijection() -> None:
-    from ropecheck.survey.drive import _part_channels
+    from ropecheck.survey.channels import part_channels
 
-    assert _part_channels(8, 2) == [0, 1, 4, 5, 2, 3, 6, 7]
+    assert part_channels(8, 2) == [0, 1, 4, 5, 2, 3, 6, 7]
     for d, n in ((64, 2), (96, 3), (12, 3)):
-        assert sorted(_part_channels(d, n)) == list(range(d))
+        assert sorted(part_channels(d, n)) == list(range(d))
 
 
 def test_a_vision_class_with_the_last_axis_first_is_read_so(monkeypatch: pytest.MonkeyPatch) -> None:

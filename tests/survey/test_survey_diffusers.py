@@ -120,6 +120,9 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         ("transformer_prx/PRXEmbedND", "axial-split h:16 w:16"),
         ("transformer_hunyuan_video_framepack/HunyuanVideoFramepackRotaryPosEmbed", "base=256"),
         ("transformer_bria/BriaPosEmbed", "axial-split t:8 h:28 w:28"),
+        ("embeddings/apply_rotary_emb_allegro", "axial-shared t:16 h:16 w:16"),
+        ("kolors.text_encoder/RotaryEmbedding", "head_dim=128, rotary_dim=64, base=10000"),
+        ("transformer_lumina2/Lumina2RotaryPosEmbed", "axial-split t:16 h:16 w:16"),
     ],
     ids=[
         "ids",
@@ -138,6 +141,9 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         "ids-batched",
         "sizes-sibling-apply",
         "same-constructor",
+        "helper-thirds-gathered",
+        "dedicated-chatglm",
+        "dedicated-mask-positions",
     ],
 )
 def test_each_driver_shape_conforms_on_diffusers_code(name: str, scheme: str) -> None:
@@ -358,12 +364,85 @@ def test_per_axis_indices_with_two_axes_swapped_fail(monkeypatch: pytest.MonkeyP
 
 
 @needs_diffusers
+def test_allegro_judged_without_gathering_its_thirds_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Allegro's thirds half-split within themselves, read as if half-split over the whole head: the gather is
+    what makes the honest code conform, so leaving it out must fail."""
+    from ropecheck.survey import diffusers_helpers
+
+    monkeypatch.setattr(diffusers_helpers, "part_channels", lambda head_dim, axes: list(range(head_dim)))
+    assert _labels(_row("embeddings/get_3d_rotary_pos_embed_allegro"))
+
+
+@needs_diffusers
+@pytest.mark.parametrize("bug", ["h-w-swapped", "theta-1.5x"])
+def test_allegro_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
+    """apply_rotary_emb_allegro given the h and w positions swapped, or its helper 1.5x the base: each fails."""
+    from diffusers.models import embeddings
+
+    if bug == "h-w-swapped":
+        honest_apply = embeddings.apply_rotary_emb_allegro
+        monkeypatch.setattr(
+            embeddings,
+            "apply_rotary_emb_allegro",
+            lambda x, freqs, pos: honest_apply(x, freqs, (pos[0], pos[2], pos[1])),
+        )
+    else:
+        honest_get = embeddings.get_3d_rotary_pos_embed_allegro
+        monkeypatch.setattr(
+            embeddings, "get_3d_rotary_pos_embed_allegro", lambda *a, **kw: honest_get(*a, **kw, theta=15000)
+        )
+    labels = _labels(_row("embeddings/apply_rotary_emb_allegro"))
+    assert labels and (bug != "h-w-swapped" or any(label.startswith("axes/") for label in labels))
+
+
+@needs_diffusers
+@pytest.mark.parametrize("bug", ["theta-1.5x", "turned-backwards"])
+def test_chatglm_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
+    """Kolors' ChatGLM rotary with 1.5x its base, or its table's sines negated (every pair turned the other way)."""
+    import torch
+    from diffusers.pipelines.kolors import text_encoder
+
+    honest = text_encoder.RotaryEmbedding.forward_impl
+
+    def planted(self, seq_len, n_elem, dtype, device, base=10000):  # type: ignore[no-untyped-def]
+        if bug == "theta-1.5x":
+            return honest(self, seq_len, n_elem, dtype, device, base=int(base * 1.5))
+        return honest(self, seq_len, n_elem, dtype, device, base=base) * torch.tensor([1.0, -1.0])
+
+    monkeypatch.setattr(text_encoder.RotaryEmbedding, "forward_impl", planted)
+    assert _labels(_row("kolors.text_encoder/RotaryEmbedding"))
+
+
+@needs_diffusers
+@pytest.mark.parametrize("bug", ["h-w-swapped", "frame-off-by-one"])
+def test_lumina2_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
+    """Lumina 2's rotary looking up its tables with h and w swapped, or every frame position one past the caption's
+    length: the positions its forward builds are what the driver reads, so each must fail."""
+    from diffusers.models.transformers import transformer_lumina2 as lumina2
+
+    honest = lumina2.Lumina2RotaryPosEmbed._get_freqs_cis
+
+    def planted(self, ids):  # type: ignore[no-untyped-def]
+        if bug == "h-w-swapped":
+            return honest(self, ids[..., [0, 2, 1]])
+        return honest(self, ids + ids.new_tensor([1, 0, 0]))
+
+    monkeypatch.setattr(lumina2.Lumina2RotaryPosEmbed, "_get_freqs_cis", planted)
+    labels = _labels(_row("transformer_lumina2/Lumina2RotaryPosEmbed"))
+    assert labels and (bug != "h-w-swapped" or any(label.startswith("axes/") for label in labels))
+
+
+@needs_diffusers
 def test_a_default_its_code_cannot_run_is_a_finding_and_the_repair_is_driven() -> None:
     """EasyAnimate's model defaults patch_size to None: a config finding; driven with the documented 2."""
     row = _row("transformer_easyanimate/EasyAnimateRotaryPosEmbed")
     assert row.status == "driven" and _labels(row) == []
     assert [label for label, _ in row.config_findings] == ["config/default_unrunnable"]
     assert any("patch_size=2" in note for note in row.notes)
+    row = _row("kolors.text_encoder/RotaryEmbedding")
+    assert row.status == "driven" and _labels(row) == []
+    assert [label for label, _ in row.config_findings] == ["config/default_unrunnable"]
+    assert any("original_rope=True" in note for note in row.notes)
 
 
 @needs_diffusers
