@@ -28,16 +28,18 @@ Shapes of code, one driver each (:data:`SHAPES`):
 * ``sizes`` -- ``forward(frame_indices, height, width, device)`` (Helios, HunyuanVideo-Framepack) or
   ``forward((f, h, w))`` (Sana-WM): the grid built by its sizes (frame indices ``arange``, as the model
   passes them), flattened to tokens as the model flattens it, and each token's row gathered as for ``grid``.
-* ``axes`` -- ``forward(pos)``/``forward(shape, pos)`` with one index tensor per axis (Kandinsky 5's
-  ``RoPE3D``); ``fhw`` -- ``forward(video_fhw, ...)`` (Qwen-Image, Nucleus-MoE; h and w centred where
-  ``scale_rope``). Both gathered as for ``grid`` (:mod:`.diffusers_grid` calls every grid shape).
+* ``axes`` -- ``forward(pos)``/``forward(shape, pos)`` with one index tensor per axis (Kandinsky 5's and 6's
+  ``RoPE3D``; a model's per-axis ``scale_factor`` is left at forward's default 1 and said not judged);
+  ``fhw`` -- ``forward(video_fhw, ...)`` (Qwen-Image, Nucleus-MoE; h and w centred where ``scale_rope``).
+  Both gathered as for ``grid`` (:mod:`.diffusers_grid` calls every grid shape).
 * ``positions`` -- a 1-D rotary called with each token's position: ``forward(hidden_states,
   position_ids)`` (Anima) or ``forward(pos)`` indexing a table (Kandinsky 5/6 ``RoPE1D``).
 * ``length`` -- a 1-D rotary called with a sequence length (``seq_len``, ``max_seq_len``; LongCat-Audio,
   MiniMax Music 3): the table of positions ``0..n-1``, each token's row gathered.
 
 A class one model builds and calls its own way has a driver of its own (:data:`~.diffusers_dedicated.DEDICATED`:
-Kolors' ChatGLM text rotary, Lumina 2's mask-built positions), tried before the shapes.
+Kolors' ChatGLM text rotary, Lumina 2's and Qwen-Image 2.1's mask-built positions, AnyFlow's layout-built grids),
+tried before the shapes.
 
 MiniMax H3's ``forward(position_ids)`` takes ``(seq, 3)`` rows like ``ids``; its ``rope_freq_dim``
 frequencies form one table shared by the (t, h, w) blocks its forward unbinds and concatenates, rotating
@@ -457,7 +459,7 @@ def _prepare_class(module: Any, cls: Any, shape: str, args: dict[str, Any], env:
         raise NotDriven(f"{cls.__name__} built with {source}: {type(exc).__name__}: {exc}") from exc
     if shape in ("positions", "length"):
         return _prepare_1d(shape, cls, rope, args, env, module, source)[0]
-    _no_interpolation(cls, env)
+    interpolation = _interpolation_note(cls, env)
     # a (batch, channels, t, h, w) output the model flattens to (batch, tokens, channels)
     flatten = shape == "sizes" and "rotary_emb.flatten(2).transpose(1, 2)" in inspect.getsource(module)
     errors: list[str] = []
@@ -485,6 +487,7 @@ def _prepare_class(module: Any, cls: Any, shape: str, args: dict[str, Any], env:
             f"spec: {read}",
             *_origin(apply, module),
             *driven.notes,
+            *([interpolation] if interpolation else []),
         )
         return driven
     raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no apply function in {module.__name__} takes its output")
@@ -691,18 +694,28 @@ def _probe_1d(apply: _Apply, emb_for: Callable[..., Any], rope: Any, head_dim: i
     raise NotDriven(f"{apply.name} takes no q layout with this output: {'; '.join(dict.fromkeys(errors))}")
 
 
-def _no_interpolation(cls: Any, env: dict[str, Any]) -> None:
-    """:class:`NotDriven` when the model passes a ``scale_factor`` other than 1 that ``forward`` divides the angles
-    by per axis (Kandinsky 6: ``(1.0, 2.0, 2.0)``): a position interpolation per axis, which no spec states."""
-    if "scale_factor" not in inspect.signature(forward_of(cls)).parameters:
-        return
+def _interpolation_note(cls: Any, env: dict[str, Any]) -> str | None:
+    """What is not judged when the model passes a ``scale_factor`` other than 1 that ``forward`` divides the angles
+    by per axis (Kandinsky 6: ``(1.0, 2.0, 2.0)``): a position interpolation per axis, which no spec states. The
+    class is then driven at ``forward``'s own default, which must be 1 on every axis (angles divided by 1.0 are
+    the integer positions' exactly); :class:`NotDriven` when that default is not."""
+    params = inspect.signature(forward_of(cls)).parameters
+    if "scale_factor" not in params:
+        return None
     factor = env.get("scale_factor")
-    if factor is not None and any(float(f) != 1.0 for f in factor):
+    if factor is None or all(float(f) == 1.0 for f in factor):
+        return None
+    own = params["scale_factor"].default
+    if own is inspect.Parameter.empty or any(float(f) != 1.0 for f in own):
         raise NotDriven(
-            f"its model passes scale_factor {tuple(factor)} (its default), dividing each axis's angles by its "
-            "factor: a per-axis position interpolation, which no spec states (a base change scales the "
-            "frequencies unevenly)"
+            f"its model passes scale_factor {tuple(factor)} and forward's own default is {own}: a per-axis "
+            "position interpolation, which no spec states (a base change scales the frequencies unevenly)"
         )
+    return (
+        f"driven at forward's own default scale_factor {tuple(own)}, where each axis's angles are its table's at the "
+        f"integer positions; not judged: the scale_factor {tuple(factor)} its model passes (its default), dividing "
+        "each axis's angles by its factor, a per-axis position interpolation no spec states"
+    )
 
 
 #: The q layouts an apply function may take: (batch, seq, heads, dim), (batch, heads, seq, dim), and

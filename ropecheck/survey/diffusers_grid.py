@@ -102,7 +102,7 @@ def grid_emb_for(
     if shape == "axes":
         notes.append(
             f"called with arange({side}) per axis, as its pipeline builds the positions; scale_factor left at "
-            "forward's (1, 1, 1), the model's own default (a pipeline may pass a per-resolution one)"
+            "forward's default (a pipeline may pass a per-resolution one)"
         )
     return emb_for, max_position
 

@@ -93,10 +93,6 @@ SKIP_REASONS: dict[str, str] = {
     "fractional positions) and its frequencies are `theta ** linspace(log(1), log(theta))`: no spec of this form",
     "LTX2VideoVaeRotaryPosEmbed3D": "its decoder builds it but the module applies its output nowhere a driver can "
     "follow",
-    "AnyFlowRotaryPosEmbed": "it takes a layout configuration (`layout_cfg`) and returns a dict of tables per "
-    "segment: which token holds which position is the pipeline's, not the class's",
-    "AnyFlowCausalRotaryPosEmbed": "it takes a causal frame configuration (`far_cfg`) and returns a dict of "
-    "tables: which token holds which position is the pipeline's, not the class's",
     "Cosmos3VLTextRotaryEmbedding": "interleaved M-RoPE applied inline in its attention processor "
     "(`q_und * cos_und + _rotate_half(q_und) * sin_und`): no apply function to call",
     "Ideogram4MRoPE": "interleaved M-RoPE applied inline in its attention processor "
@@ -106,8 +102,6 @@ SKIP_REASONS: dict[str, str] = {
     "centred on 0, in steps of s (half-integers on every grid where s is 1, as H * W = 36864 has an even side), "
     "so no grid gives positions 0..n-1: even with its frequencies set to an axial assignment, the model's "
     "positions cannot be driven",
-    "QwenImage21Rope": "an image block's tokens share one frame position (the text cursor) and centred h, w; "
-    "text tokens share one position on all axes: no grid of independent (t, h, w) positions",
     "OmniGenSuScaledRotaryEmbedding": "its model's default `rope_scaling` is None, which the class indexes "
     "(`rope_scaling['short_factor']`); the factor lists a repair would need are a checkpoint's, not a default's",
 }

@@ -4,9 +4,10 @@ A handful of classes are driven (float32, positions up to 512): Flux (``ids``), 
 split and shared axes), ``get_1d_rotary_pos_embed`` (``helper``), the grid helpers (``get_3d_rotary_pos_embed``,
 Lumina's paired pairs), Anima (``positions``), MiniMax Music 3 and LongCat-Audio (``length``, partial and whole
 head), Helios, Sana-WM and HunyuanVideo-Framepack (``sizes``), MiniMax H3 (``ids``, one table for three axes),
-PRX (``ids`` with a batch dim), Qwen-Image (``fhw``, centred h and w), Kandinsky 5's 3-D rotary (``axes``),
-Cosmos and EasyAnimate (dims and bases read as data, EasyAnimate's default repaired) and Kandinsky 5 (its
-expected finding). A broken rotary is made by monkeypatching
+PRX (``ids`` with a batch dim), Qwen-Image (``fhw``, centred h and w), Kandinsky 5's and 6's 3-D rotaries
+(``axes``; Kandinsky 6 at forward's default scale), Cosmos and EasyAnimate (dims and bases read as data,
+EasyAnimate's default repaired), Kandinsky 5 (its expected finding), and the dedicated drivers (Kolors' ChatGLM,
+Lumina 2's and Qwen-Image 2.1's mask-built positions, AnyFlow's layouts). A broken rotary is made by monkeypatching
 diffusers' own code before the verdict forks, so the child runs the broken version. Every test that drives
 diffusers skips when it is not installed (it is optional); discovery from given sources needs nothing.
 """
@@ -123,6 +124,9 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         ("embeddings/apply_rotary_emb_allegro", "axial-shared t:16 h:16 w:16"),
         ("kolors.text_encoder/RotaryEmbedding", "head_dim=128, rotary_dim=64, base=10000"),
         ("transformer_lumina2/Lumina2RotaryPosEmbed", "axial-split t:16 h:16 w:16"),
+        ("transformer_anyflow/AnyFlowRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
+        ("transformer_anyflow_far/AnyFlowCausalRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
+        ("transformer_qwenimage21/QwenImage21Rope", "axial-split t:8 h:28 w:28"),
     ],
     ids=[
         "ids",
@@ -144,6 +148,9 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         "helper-thirds-gathered",
         "dedicated-chatglm",
         "dedicated-mask-positions",
+        "dedicated-layout",
+        "dedicated-layout-causal",
+        "dedicated-pad-mask-centred",
     ],
 )
 def test_each_driver_shape_conforms_on_diffusers_code(name: str, scheme: str) -> None:
@@ -433,6 +440,56 @@ def test_lumina2_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: 
 
 
 @needs_diffusers
+@pytest.mark.parametrize(
+    "cls_name, bug",
+    [
+        ("AnyFlowRotaryPosEmbed", "h-w-swapped"),
+        ("AnyFlowRotaryPosEmbed", "frame-off-by-one"),
+        ("AnyFlowCausalRotaryPosEmbed", "h-w-swapped"),
+    ],
+)
+def test_anyflow_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, cls_name: str, bug: str) -> None:
+    """An AnyFlow rotary's full-frame grid with h and w swapped, or every frame one position on: the layout's grid
+    is what the driver reads, so each must fail."""
+    from diffusers.models.transformers import transformer_anyflow, transformer_anyflow_far
+
+    module = transformer_anyflow if cls_name == "AnyFlowRotaryPosEmbed" else transformer_anyflow_far
+    cls = getattr(module, cls_name)
+    honest = cls._forward_full_frame
+
+    def planted(self, num_frames, height, width, device):  # type: ignore[no-untyped-def]
+        if bug == "h-w-swapped":
+            return honest(self, num_frames, width, height, device).transpose(1, 2)
+        return honest(self, num_frames + 1, height, width, device)[1:]
+
+    monkeypatch.setattr(cls, "_forward_full_frame", planted)
+    labels = _labels(_row(f"{module.__name__.rsplit('.', 1)[-1]}/{cls_name}"))
+    assert labels and (bug != "h-w-swapped" or any(label.startswith("axes/") for label in labels))
+
+
+@needs_diffusers
+@pytest.mark.parametrize("bug", ["h-w-swapped", "frame-off-by-one"])
+def test_qwenimage21_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
+    """Qwen-Image 2.1's rotary with its h and w tables swapped, or one more text token before the block than the
+    mask holds (every frame position one on): the positions its forward builds are what the driver reads."""
+    import torch
+    from diffusers.models.transformers import transformer_qwenimage21 as qwen21
+
+    honest = qwen21.QwenImage21Rope.forward
+
+    def planted(self, img_shapes, image_pad_mask, device):  # type: ignore[no-untyped-def]
+        if bug == "h-w-swapped":
+            out = honest(self, img_shapes, image_pad_mask, device)
+            t, h, w = (d // 2 for d in self.axes_dim)
+            return torch.cat([out[:, :t], out[:, t + h :], out[:, t : t + h]], dim=-1)
+        return honest(self, img_shapes, torch.cat([image_pad_mask.new_zeros(1), image_pad_mask]), device)[1:]
+
+    monkeypatch.setattr(qwen21.QwenImage21Rope, "forward", planted)
+    labels = _labels(_row("transformer_qwenimage21/QwenImage21Rope"))
+    assert labels and (bug != "h-w-swapped" or any(label.startswith("axes/") for label in labels))
+
+
+@needs_diffusers
 def test_a_default_its_code_cannot_run_is_a_finding_and_the_repair_is_driven() -> None:
     """EasyAnimate's model defaults patch_size to None: a config finding; driven with the documented 2."""
     row = _row("transformer_easyanimate/EasyAnimateRotaryPosEmbed")
@@ -446,9 +503,49 @@ def test_a_default_its_code_cannot_run_is_a_finding_and_the_repair_is_driven() -
 
 
 @needs_diffusers
-def test_a_per_axis_interpolation_is_a_skip_with_its_factor() -> None:
+@pytest.mark.parametrize("bug", ["as-built", "h-w-swapped", "model-scale-factor"])
+def test_kandinsky6_driven_at_forward_s_default_scale(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
+    """Kandinsky 6's 3-D rotary at forward's own scale_factor (1, 1, 1): it conforms, and its page says the model's
+    (1, 2, 2) is not judged; its h and w indices swapped, or the model's (1, 2, 2) passed after all (angles divided
+    per axis), each fails."""
+    from diffusers.models.transformers import transformer_kandinsky6 as k6
+
+    honest = k6.Kandinsky6RoPE3D.forward
+
+    def planted(self, pos, scale_factor=(1.0, 1.0, 1.0)):  # type: ignore[no-untyped-def]
+        if bug == "model-scale-factor":
+            return honest(self, pos, (1.0, 2.0, 2.0))
+        return honest(self, pos, scale_factor).transpose(1, 2)  # (t, h, w, ...): rows read along the width
+
+    if bug != "as-built":
+        monkeypatch.setattr(k6.Kandinsky6RoPE3D, "forward", planted)
     row = _row("transformer_kandinsky6/Kandinsky6RoPE3D")
-    assert row.status == "skip" and "scale_factor (1.0, 2.0, 2.0)" in row.reason
+    assert row.status == "driven", row.reason
+    labels = _labels(row)
+    if bug == "as-built":
+        assert labels == [] and "axial-split t:16 h:24 w:24" in next(iter(row.specs.values()))
+        assert any("not judged: the scale_factor (1.0, 2.0, 2.0)" in note for note in row.notes)
+    else:
+        assert labels and (bug != "h-w-swapped" or any(label.startswith("axes/") for label in labels))
+
+
+def test_a_model_scale_with_no_unit_default_in_forward_is_a_skip() -> None:
+    """A model's per-axis scale_factor is driven around only where forward's own default is 1 on every axis."""
+    from ropecheck.survey.diffusers_drive import _interpolation_note
+    from ropecheck.survey.drive import NotDriven
+
+    class Unit:
+        def forward(self, pos, scale_factor=(1.0, 1.0, 1.0)):  # type: ignore[no-untyped-def]
+            return pos
+
+    class Scaled:
+        def forward(self, pos, scale_factor=(1.0, 2.0, 2.0)):  # type: ignore[no-untyped-def]
+            return pos
+
+    assert _interpolation_note(Unit, {"scale_factor": (1.0, 1.0, 1.0)}) is None
+    assert "(1.0, 2.0, 2.0)" in (_interpolation_note(Unit, {"scale_factor": (1.0, 2.0, 2.0)}) or "")
+    with pytest.raises(NotDriven, match="forward's own default is"):
+        _interpolation_note(Scaled, {"scale_factor": (1.0, 2.0, 2.0)})
 
 
 @needs_diffusers
