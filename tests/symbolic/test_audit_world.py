@@ -105,3 +105,33 @@ def test_rounded_decimals_agree_to_the_digits_shown_or_are_refuted_with_both_val
     assert s.status == "UNDECIDED"
     (s,) = audit_document("$$\\frac{1}{3} = 0.3337$$", timeout=TIMEOUT).steps
     assert s.status == "REFUTED" and "left ≈ 0.333333333333" in s.reason and "more than a unit" in s.reason
+
+
+def test_undefined_bold_names_are_general_matrices_proved_only_by_matrix_algebra() -> None:
+    steps = audited("general_matrices.md").steps
+    assert [s.status for s in steps] == ["PROVED", "PROVED", "PROVED"]  # the last: a 1 x 1 is its transpose
+    assert all(s.method == "matrix algebra" and "general matrices" in s.reason for s in steps)
+    assert "u_{a} by line 7" in steps[0].reason  # the definitions in the align block were used
+    twin = {s.line: s for s in audited("general_matrices_twin.md").steps}
+    assert "s_{a}.T*A.T*B*s_{b}" in twin[14].reason  # the forgotten term, never a counterexample
+    assert twin[22].status == "UNDECIDED" and "M*N*z - N*M*z" in twin[22].reason  # read as numbers: PROVED
+    assert twin[29].status == "UNDECIDED" and "written transposed" in twin[29].reason  # as numbers: REFUTED
+    assert twin[33].status == "UNDECIDED" and "may vanish" in twin[33].reason
+
+
+def test_a_subscript_of_a_transposed_name_is_not_a_vector() -> None:
+    from ropecheck.symbolic.audit.general import array_names
+
+    transposed, arrays = array_names([r"(\boldsymbol{\mathcal{R}}_m \boldsymbol{q})^{\top} = R_n^T + \mathbf{x}^\top"])
+    assert sorted(transposed) == ["R_{n}", "x"] and sorted(arrays) == ["R_{n}", "q", "x"]  # never m
+
+
+def test_an_inequality_is_proved_by_the_engine_or_not_decided_never_refuted() -> None:
+    assert [(s.status, s.relation) for s in audited("inequalities.md").steps] == [
+        ("PROVED", "\\ge"),
+        ("PROVED", "\\le"),
+    ]
+    twin = audited("inequalities_twin.md").steps
+    assert "REFUTED" not in {s.status for s in twin}
+    assert "strict" in twin[1].reason  # a square is nonnegative, not positive
+    assert twin[3].status == "UNDECIDED" and "written transposed" in twin[3].reason  # as numbers: PROVED

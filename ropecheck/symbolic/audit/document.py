@@ -234,7 +234,9 @@ def _src(text: str, start: int, end: int) -> Src:
 
 _DROP = re.compile(
     r"\\(?:tag|label)\*?\s*\{[^{}]*\}|\\(?:nonumber|notag|displaystyle|textstyle)(?![A-Za-z])"
-    r"|\\begin\{(?:" + "|".join(_INNER_ENVS) + r")\}(?:\{[^{}]*\})?|\\end\{(?:" + "|".join(_INNER_ENVS) + r")\}"
+    # an environment inside ``$$ ... $$`` (``\begin{align} ... \end{align}``, as renderers allow) is unwrapped too
+    r"|\\begin\{(?:" + "|".join(_INNER_ENVS + _ENVS) + r")\*?\}(?:\{[^{}]*\})?"
+    r"|\\end\{(?:" + "|".join(_INNER_ENVS + _ENVS) + r")\*?\}"
     r"|\\\\\s*\[[^\]]*\]"
 )
 _SEPARATORS = re.compile(

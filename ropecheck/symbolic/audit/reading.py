@@ -44,6 +44,7 @@ from ..readers.limits import check_text, check_work
 from ..readers.scope import Definition, Scope, domain_symbol
 from ..readers.sympy_syntax import INNER_PRODUCTS
 from .document import Chain, Link, MathBlock, chains
+from .general import TRANSPOSE_PROBLEM, general_step
 
 __all__ = [
     "BOUNDING_RELATIONS",
@@ -457,9 +458,9 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         name = read_quiet(link.text, Scope(domains=scope.domains))
         if not isinstance(name, Symbol):
             return Outcome(UNREAD, reason="cannot read the name it defines")
-        d = Definition("symbol", name.name, value, (), link.text, link.line)
+        d = Definition("symbol", name.name, value, (), link.text, link.line, body_source=body.text)
         return Outcome("DEFINED", definition=d, uses_head=name.name in used, lhs=name)
-    d = Definition(head.kind, head.key, value, params, link.text, link.line)
+    d = Definition(head.kind, head.key, value, params, link.text, link.line, body_source=body.text)
     return Outcome("DEFINED", definition=d, uses_head=uses)
 
 
@@ -586,7 +587,12 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
-        return Outcome(UNREAD, reason=problem or "cannot read the step")
+        # undefined names transposed: general matrices, proved by matrix algebra or not decided
+        matrices = _with_general_matrices(lhs, rhs, scope) if TRANSPOSE_PROBLEM in problem else None
+        return matrices or Outcome(UNREAD, reason=problem or "cannot read the step")
+    as_numbers = tuple(sorted(set().union(*(names(a) | names(b) for _, a, b in readings)) & scope.matrix_names))
+    if as_numbers:  # a vector or matrix of the document read as a number: another statement, never decided so
+        return _with_general_matrices(lhs, rhs, scope, as_numbers) or Outcome("UNDECIDED")
     isolate.send(("read", readings[0][1], readings[0][2]))
     rounded = decimal_places(rhs.text) or decimal_places(lhs.text)
     results: list[Outcome] = []
@@ -657,6 +663,13 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
     best.reason = (f"{several}; " if len(readings) > 1 else "") + why
     return best
+
+
+def _with_general_matrices(lhs: Link, rhs: Link, scope: Scope, as_numbers: tuple[str, ...] = ()) -> Outcome | None:
+    if (found := general_step(lhs.text, rhs.text, scope, as_numbers)) is None:
+        return None
+    method = "matrix algebra" if found.status == "PROVED" else "none"
+    return Outcome(found.status, method, found.reason, None, found.lhs, found.rhs)
 
 
 def _without_values_in_passing(scope: Scope) -> Scope | None:

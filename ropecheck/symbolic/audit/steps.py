@@ -72,6 +72,8 @@ from ..readers.scope import (
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .general import array_names
+from .inequality import INEQUALITIES, inequality_in_child
 from .names import bind_late_entries, decorated_head, glued_head, without_membership
 from .patterns import read_with_patterns, touched_by_dots
 from .reading import (
@@ -590,8 +592,12 @@ class _Auditor:
             s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
         elif right.relation == "\\approx" and left.text and right.text and not self.uses_unread(left, right):
             s = self.approx_step(number, left, right)
+        elif right.relation in INEQUALITIES and left.text and right.text and not self.uses_unread(left, right):
+            timeout, _ = self.limits()
+            o = _run(inequality_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+            s = self.outcome_step(number, left, right, o, o.reason)
         elif right.relation != "=":
-            why = f"{right.relation} is not an equality; only '=' steps are decided"
+            why = f"{right.relation} is not an equality; only '=' and inequality steps are decided"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
         elif not left.text or not right.text:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
@@ -693,10 +699,13 @@ def _audit_text(
     for key in starred & set(inferred):
         inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
+    transposed, arrays = array_names([b.src.text for b in blocks])
     auditor.scope = replace(
         auditor.scope.with_domains(auditor.domains()),
         index_i=uses_index_i([b.src.text for b in blocks]),
         star_names=starred,
+        matrix_names=transposed,
+        array_names=arrays,
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()

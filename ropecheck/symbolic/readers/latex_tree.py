@@ -22,6 +22,7 @@ import sympy
 from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
 
 from ...errors import ClaimLimitError, ClaimParseError
+from .general_matrices import general_name, general_product, general_sum, general_transpose
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
 from .scope import DOMAINS, Definition, Scope, domain_key
@@ -140,8 +141,17 @@ def _name_text(value: Any) -> str:
 class _Converter:
     def __init__(self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str]) -> None:
         self.values, self.scope, self.bound = values, scope, bound
+        self.memo: dict[Any, Any] = {}
 
     def convert(self, expr: Any) -> Any:
+        if self.scope.general_matrices:  # each piece is converted twice there: remembered, not exponential
+            if expr not in self.memo:
+                general = self._general(expr)
+                self.memo[expr] = self._convert(expr) if general is None else general
+            return self.memo[expr]
+        return self._convert(expr)
+
+    def _convert(self, expr: Any) -> Any:
         scope, bound = self.scope, self.bound
         conv = self.convert
         if isinstance(expr, Symbol):
@@ -236,6 +246,34 @@ class _Converter:
                     )
         out = expr.func(*args)
         return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
+
+    def _general(self, expr: Any) -> Any:
+        """``expr`` with undefined one-letter names as general matrices (:mod:`.general_matrices`), or None
+        where that reading changes nothing."""
+        if isinstance(expr, Symbol):
+            name = expr.name
+            if name in self.bound or name in self.values or name in self.scope.symbols:
+                return None
+            return general_name(name)
+        if isinstance(expr, (sympy.Mul, sympy.Add)):
+            parts = [self.convert(a) for a in expr.args]
+            if not any(isinstance(p, sympy.MatrixExpr) for p in parts):
+                return None
+            return general_product(parts) if isinstance(expr, sympy.Mul) else general_sum(parts)
+        if isinstance(expr, sympy.Pow):
+            base = self.convert(expr.base)
+            if not isinstance(base, sympy.MatrixExpr):
+                return None
+            if expr.exp == _TRANSPOSE:
+                return general_transpose(base)
+            raise ClaimParseError(f"a power of {base}, read as a general matrix, is not read")
+        if isinstance(expr, sympy.core.function.AppliedUndef) and len(expr.args) == 1:  # W_q(x_m + p_m)
+            name = expr.func.__name__
+            matrix = None if name in self.bound or name in self.scope.functions else general_name(name)
+            if matrix is not None and matrix.shape[1] != 1:
+                argument = self.convert(expr.args[0])
+                return general_product([matrix, argument]) if isinstance(argument, sympy.MatrixExpr) else None
+        return None
 
 
 #: Why a product of one block's vectors to a number is not read.

@@ -300,6 +300,7 @@ class Definition:
     source: str = ""
     line: int = 0
     stated_value: bool = False
+    body_source: str = ""
 
     def apply(self, args: list[Any]) -> Any:
         """The body at ``args``. A vector argument also stands for its components: a body written with
@@ -370,6 +371,13 @@ class Scope:
     would sum over one block only and is not read -- unless ``block_sums``: then it is read as
     :data:`.latex_tree.BLOCK_MARK` times the block's share, and a caller that knows every vector has
     the same length decides a step linear in the mark block by block.
+
+    ``general_matrices``: each undefined name of one Latin letter (subscripts allowed) is read as a
+    general matrix of symbolic size -- an upper-case one d x d, a lower-case one d x 1 -- and
+    products keep their written order (see :mod:`.general_matrices`); an identity proved so holds
+    for every matrix and vector the names may stand for. ``matrix_names``: names the document writes
+    transposed (``x_m^T``): vectors or matrices there, so a step that reads one as a number is not decided;
+    ``array_names`` adds those it writes in bold: only these are read as general matrices.
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -385,6 +393,9 @@ class Scope:
     word_reading: str = ""
     generic_blocks: bool = False
     block_sums: bool = False
+    general_matrices: bool = False
+    matrix_names: frozenset[str] = frozenset()
+    array_names: frozenset[str] = frozenset()
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))

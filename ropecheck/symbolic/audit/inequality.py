@@ -1,0 +1,76 @@
+"""Inequality steps (``A \\le B``, ``A \\ge B``), PROVED by the engine's rewrites or not decided.
+
+Design constraints: PROVED only when :func:`..engine.decide.decide_le` makes the slack manifestly
+nonnegative in every reading of the step, under the domains alone -- the step then holds whatever
+conditions the text states. Never REFUTED here: a counterexample would have to meet every condition
+and domain the text states around the step, which this module does not collect, so a step the
+engine does not prove is UNDECIDED. A strict relation (``\\lt``, ``\\gt``) is never proved: a
+nonnegative slack may be zero. Vectors and matrices are not ordered: such a step is not read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sympy import MatrixBase
+
+from ...errors import ClaimLimitError, ClaimParseError
+from ..engine.decide import decide_le
+from ..engine.proof import Verdict
+from ..readers.limits import check_text
+from ..readers.scope import Scope
+from .document import Link
+from .reading import UNREAD, Outcome, error_text, names, step_readings
+
+__all__ = ["INEQUALITIES", "inequality_in_child"]
+
+#: the relations read as ``lhs <= rhs`` (``\\ge``: with the sides swapped) and the strict ones
+_AT_MOST, _AT_LEAST, _STRICT = ("\\le", "\\leq", "≤"), ("\\ge", "\\geq", "≥"), ("\\lt", "\\gt")
+INEQUALITIES = _AT_MOST + _AT_LEAST + _STRICT
+
+
+def inequality_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """Read an inequality step (every reading) and prove it, or say why it is not decided."""
+    for link in (lhs, rhs):
+        try:
+            check_text(link.text)
+        except ClaimParseError as exc:
+            return Outcome(UNREAD, reason=error_text(exc, link))
+    try:
+        readings, problem = step_readings(lhs, rhs, scope)
+    except ClaimLimitError as exc:
+        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+    except RecursionError:
+        return Outcome(UNREAD, reason="the step nests too deeply to read")
+    if not readings:
+        return Outcome(UNREAD, reason=problem or "cannot read the step")
+    first = readings[0]
+    if any(isinstance(side, MatrixBase) for _, a, b in readings for side in (a, b)):
+        return Outcome(UNREAD, reason="vectors and matrices are not ordered: an inequality between them is not read")
+    as_numbers = sorted(set().union(*(names(a) | names(b) for _, a, b in readings)) & scope.matrix_names)
+    if as_numbers:
+        why = f"{', '.join(as_numbers)} is written transposed in the document (a vector or matrix): not decided"
+        return Outcome("UNDECIDED", "none", why, None, first[1], first[2])
+    if rhs.relation in _STRICT:
+        why = f"{rhs.relation} is strict, and a rewrite shows only a nonnegative difference: not decided"
+        return Outcome("UNDECIDED", "none", why, None, first[1], first[2])
+    methods = [_proved(a, b, at_least=rhs.relation in _AT_LEAST) for _, a, b in readings]
+    if all(methods):
+        several = f"read {len(readings)} ways, PROVED in every one; " if len(readings) > 1 else ""
+        return Outcome("PROVED", methods[0] or "none", several + "the larger side minus the smaller is nonnegative",
+                       None, first[1], first[2])  # fmt: skip
+    why = (
+        "no rewrite showed the difference nonnegative; an inequality is refuted only at values that meet every "
+        "condition the text states, which is not checked here: not decided"
+    )
+    return Outcome("UNDECIDED", "none", why, None, first[1], first[2])
+
+
+def _proved(left: Any, right: Any, *, at_least: bool) -> str:
+    """The rewrite that proves ``left <= right`` (``left >= right`` when ``at_least``), or empty."""
+    small, big = (right, left) if at_least else (left, right)
+    try:
+        verdict, method, _ = decide_le(small, big)
+    except (TypeError, ValueError, NotImplementedError, RecursionError):  # a rewrite that fails proves nothing
+        return ""
+    return method if verdict == Verdict.PROVED else ""
