@@ -70,7 +70,6 @@ import hashlib
 import importlib
 import inspect
 import re
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -84,7 +83,7 @@ from .diffusers_grid import GRID_SIDES, first, forward_of, grid_emb_for, select_
 from .diffusers_helpers import prepare_helper
 from .diffusers_readings import DERIVED_AXES, REPAIRS, SKIP_REASONS
 from .discover import Family
-from .drive import DEFAULT_UNRUNNABLE, Driven, NotDriven, check_shape, maker, with_finding
+from .drive import DEFAULT_UNRUNNABLE, Driven, NotDriven, check_shape, maker, source_without_docstrings, with_finding
 
 __all__ = ["GRID_SIDES", "SHAPES", "constructor_args", "diffusers_code_path", "prepare_diffusers", "shape_of"]
 
@@ -782,15 +781,6 @@ def diffusers_code_path(family: Family, driven: Driven) -> str:
             from diffusers.models import embeddings  # the shared function the module imports
 
             obj = getattr(embeddings, name, None)
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
-        except (OSError, TypeError, SyntaxError):
-            parts.append(name)
-            continue
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-                if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                    node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
-        parts.append(ast.unparse(tree).replace(driven.rotary_class, "X"))
+        text = source_without_docstrings(obj)
+        parts.append(name if text is None else text.replace(driven.rotary_class, "X"))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]

@@ -50,6 +50,7 @@ __all__ = [
     "code_path",
     "prepare",
     "prepare_class",
+    "source_without_docstrings",
     "with_finding",
 ]
 
@@ -919,16 +920,24 @@ def code_path(family: Family, driven: Driven) -> str:
     for obj in (*table, getattr(modeling, driven.apply_function)):
         if obj is None:
             continue
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
-        except (OSError, TypeError, SyntaxError):
+        text = source_without_docstrings(obj)
+        if text is None:
             parts.append(repr(obj))
             continue
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-                if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                    node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
-        text = ast.unparse(tree)
         parts.append(text.replace(prefix, "X") if prefix else text)
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
+
+
+def source_without_docstrings(obj: Any) -> str | None:
+    """``obj``'s source as its syntax tree prints it, docstrings and comments left out (what two clones share
+    however they are documented), or None when it has no source to read."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.unparse(tree)

@@ -46,7 +46,7 @@ from typing import Any
 from ..axes import axial
 from ..spec import RopeSpec
 from .discover import Family
-from .drive import Driven, NotDriven, check_shape, maker
+from .drive import Driven, NotDriven, check_shape, maker, source_without_docstrings
 from .grid import GRID_SIDES, grid_rows
 from .timm_load import load_timm_module
 
@@ -363,15 +363,6 @@ def timm_code_path(family: Family, driven: Driven) -> str:
     parts = []
     for name in (driven.rotary_class, driven.apply_function, *family.apply_functions):
         obj: Any = getattr(module, name, None)
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
-        except (OSError, TypeError, SyntaxError):
-            parts.append(name)
-            continue
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-                if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                    node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
-        parts.append(ast.unparse(tree))
+        text = source_without_docstrings(obj)
+        parts.append(name if text is None else text)
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
