@@ -145,3 +145,19 @@ def test_only_approx_gives_digits_and_a_taint_on_an_entry_spares_the_other_entri
     )
     steps = audit_document(doc, timeout=TIMEOUT).steps
     assert [(s.line, s.status) for s in steps] == [(5, "PROVED"), (7, "UNREAD")]  # R_m may be R_3
+
+
+def _steps(doc: str) -> list[tuple[str, str]]:
+    r = audit_document(doc, timeout=TIMEOUT)
+    return [(s.rhs_tex.strip(), s.status) for s in r.steps]
+
+
+def test_a_name_indexed_by_a_parameter_follows_the_argument() -> None:
+    """``f(a, m) = a c_m`` called at 0 is ``a c_0``: the body's index moves with the parameter. Kept as ``c_m``, the
+    true step was REFUTED (c_m = -1, c_0 = 1/2); the wrong index is still refuted, and an argument that cannot be
+    written into an index leaves the step unread, never decided on the unmoved name."""
+    head = "$$\nf(a, m) = a c_{m}\n$$\n\n"
+    assert _steps(head + "$$\nf(a, 0) = a c_{0}\n$$\n") == [("a c_{0}", "PROVED")]
+    assert _steps(head + "$$\na c_n = f(a, n)\n$$\n") == [("f(a, n)", "PROVED")]
+    assert _steps(head + "$$\nf(a, 0) = a c_{1}\n$$\n") == [("a c_{1}", "REFUTED")]
+    assert _steps(head + "$$\nf(a, m + 1) = a c_{m+1}\n$$\n") == [("a c_{m+1}", "UNREAD")]

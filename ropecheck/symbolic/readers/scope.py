@@ -313,9 +313,42 @@ class Definition:
         for p, arg in zip(self.params, args):
             if isinstance(arg, MatrixBase) and min(arg.shape) == 1 and isinstance(p, Symbol):
                 mapping.update(self._components(p, arg))
+        mapping.update(self._indexed_by_params(mapping))
         if isinstance(self.body, MatrixBase):
             return sympy.ImmutableMatrix(self.body.applyfunc(lambda e: _substitute(e, mapping)))
         return _substitute(self.body, mapping)
+
+    def _indexed_by_params(self, mapping: dict[Any, Any]) -> dict[Any, Any]:
+        """Names of the body indexed by a parameter (``c_{m}`` in ``f(a, m) = a c_m``), renamed at the argument:
+        ``f(a, 0)`` is ``a c_{0}``. An argument that is not a plain name or a natural number cannot be written
+        into an index with certainty: the call is then not read (kept as ``c_{m}``, a false verdict could follow)."""
+        exprs = list(self.body) if isinstance(self.body, MatrixBase) else [self.body]
+        symbols = set().union(*(getattr(e, "free_symbols", set()) for e in exprs))
+        out: dict[Any, Any] = {}
+        for sym in sorted(symbols, key=str):
+            found = re.fullmatch(r"(.+?)_\{(.+)\}", getattr(sym, "name", ""))
+            if not isinstance(sym, Symbol) or found is None or sym in mapping:
+                continue
+            base, index = found.groups()
+            renamed = index
+            for p, arg in mapping.items():
+                if not isinstance(p, Symbol):
+                    continue
+                token = r"(?<![A-Za-z0-9\\])" + re.escape(p.name) + r"(?![A-Za-z0-9])"
+                if not re.search(token, renamed):
+                    continue
+                plain = (isinstance(arg, (int, sympy.Integer)) and int(arg) >= 0) or (
+                    isinstance(arg, Symbol) and re.fullmatch(r"[A-Za-z]\w*", arg.name) is not None
+                )
+                if not plain:
+                    raise ClaimParseError(
+                        f"{self.name} uses {sym.name}, a name indexed by its parameter {p.name}, and is called with "
+                        f"{p.name} = {arg}: that index cannot be written with certainty (line {self.line})"
+                    )
+                renamed = re.sub(token, str(arg), renamed)
+            if renamed != index:
+                out[sym] = Symbol(f"{base}_{{{renamed}}}", **sym.assumptions0)
+        return out
 
     def _components(self, p: Symbol, arg: Any) -> dict[Any, Any]:
         parts = [e for e in (self.body if isinstance(self.body, MatrixBase) else [self.body])]
