@@ -29,7 +29,7 @@ from ..readers.latex_syntax import read_latex_side
 from ..readers.limits import check_text
 from ..readers.scope import Scope
 from .document import Link
-from .reading import UNREAD, Outcome, decimal_places, error_text, free, step_readings
+from .reading import UNREAD, Outcome, decimal_places, free, readings_or_outcome, step_readings
 
 __all__ = ["UNUSED", "approx_in_child", "approx_use_in_child", "approx_value_in_child", "within_digits"]
 
@@ -99,19 +99,9 @@ def approx_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     rounded_link = rhs if decimal_places(rhs.text) else lhs
     if decimal_places(rounded_link.text) is None:
         return Outcome(UNREAD, reason=f"{rhs.relation} is decided only towards numbers written as decimals")
-    for link in (lhs, rhs):
-        try:
-            check_text(link.text)
-        except ClaimParseError as exc:
-            return Outcome(UNREAD, reason=error_text(exc, link))
-    try:
-        readings, problem = step_readings(lhs, rhs, scope)
-    except ClaimLimitError as exc:
-        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
-    except RecursionError:
-        return Outcome(UNREAD, reason="the step nests too deeply to read")
-    if not readings:
-        return Outcome(UNREAD, reason=problem or "cannot read the step")
+    readings, unread = readings_or_outcome(lhs, rhs, scope)
+    if unread is not None:
+        return unread
     isolate.send(("read", readings[0][1], readings[0][2]))
     judged = []
     for _, left, right in readings:

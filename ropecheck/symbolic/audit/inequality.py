@@ -14,13 +14,11 @@ from typing import Any
 
 from sympy import MatrixBase
 
-from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide_le
 from ..engine.proof import Verdict
-from ..readers.limits import check_text
 from ..readers.scope import Scope
 from .document import Link
-from .reading import UNREAD, Outcome, error_text, names, step_readings
+from .reading import UNREAD, Outcome, names, readings_or_outcome
 
 __all__ = ["INEQUALITIES", "inequality_in_child"]
 
@@ -31,19 +29,9 @@ INEQUALITIES = _AT_MOST + _AT_LEAST + _STRICT
 
 def inequality_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     """Read an inequality step (every reading) and prove it, or say why it is not decided."""
-    for link in (lhs, rhs):
-        try:
-            check_text(link.text)
-        except ClaimParseError as exc:
-            return Outcome(UNREAD, reason=error_text(exc, link))
-    try:
-        readings, problem = step_readings(lhs, rhs, scope)
-    except ClaimLimitError as exc:
-        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
-    except RecursionError:
-        return Outcome(UNREAD, reason="the step nests too deeply to read")
-    if not readings:
-        return Outcome(UNREAD, reason=problem or "cannot read the step")
+    readings, unread = readings_or_outcome(lhs, rhs, scope)
+    if unread is not None:
+        return unread
     first = readings[0]
     if any(isinstance(side, MatrixBase) for _, a, b in readings for side in (a, b)):
         return Outcome(UNREAD, reason="vectors and matrices are not ordered: an inequality between them is not read")

@@ -571,13 +571,38 @@ class _Located(Exception):
         self.error, self.link = error, link
 
 
-def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
-    """Read a step (every reading), check the work limits, decide; the best verdict over the readings."""
+def readable(lhs: Link, rhs: Link) -> Outcome | None:
+    """None when both sides pass the work limits of a reading; else the UNREAD outcome saying which did not."""
     for link in (lhs, rhs):
         try:
             check_text(link.text)
         except ClaimParseError as exc:
             return Outcome(UNREAD, reason=error_text(exc, link))
+    return None
+
+
+def readings_or_outcome(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[Any], Outcome | None]:
+    """The step's readings, or why it has none (UNREAD, or UNDECIDED at a limit): one reader for the equality,
+    approximation and inequality steps that need no more than that."""
+    unread = readable(lhs, rhs)
+    if unread is not None:
+        return [], unread
+    try:
+        readings, problem = step_readings(lhs, rhs, scope)
+    except ClaimLimitError as exc:
+        return [], Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+    except RecursionError:
+        return [], Outcome(UNREAD, reason="the step nests too deeply to read")
+    if not readings:
+        return [], Outcome(UNREAD, reason=problem or "cannot read the step")
+    return readings, None
+
+
+def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """Read a step (every reading), check the work limits, decide; the best verdict over the readings."""
+    unread = readable(lhs, rhs)
+    if unread is not None:
+        return unread
     try:
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
