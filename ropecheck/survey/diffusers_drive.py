@@ -462,14 +462,36 @@ def _prepare_class(module: Any, cls: Any, shape: str, args: dict[str, Any], env:
     # a (batch, channels, t, h, w) output the model flattens to (batch, tokens, channels)
     flatten = shape == "sizes" and "rotary_emb.flatten(2).transpose(1, 2)" in inspect.getsource(module)
     errors: list[str] = []
-    for apply in _applies(module):
+
+    def attempt(apply: _Apply) -> tuple[Driven, str]:
         layout = "half" if apply.keywords.get("use_real_unbind_dim") == -2 else "interleaved"
+        if "rope_freq_dim" in args:  # one table shared by (t, h, w), part of the model's head
+            spec, read = _spec_per_axis_table(cls, args, env, _layout_1d(cls, apply))
+        else:
+            spec, read = _spec(rope, args, layout)
+        return _drive(shape, rope, apply, spec, args, flatten), read
+
+    tail = (interpolation,) if interpolation else ()
+    driven = _first_driven(cls, module, _applies(module), attempt, (shape, source, tail), errors)
+    if driven is not None:
+        return driven
+    raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no apply function in {module.__name__} takes its output")
+
+
+def _first_driven(
+    cls: Any,
+    module: Any,
+    applies: list[_Apply],
+    attempt: Callable[[_Apply], tuple[Driven, str]],
+    words: tuple[str, str, tuple[str, ...]],
+    errors: list[str],
+) -> Driven | None:
+    """The first apply function ``attempt`` drives the class with, its page notes written (``words``: the shape,
+    how it was built, notes to put last); None when none does, each reason added to ``errors``."""
+    shape, source, tail = words
+    for apply in applies:
         try:
-            if "rope_freq_dim" in args:  # one table shared by (t, h, w), part of the model's head
-                spec, read = _spec_per_axis_table(cls, args, env, _layout_1d(cls, apply))
-            else:
-                spec, read = _spec(rope, args, layout)
-            driven = _drive(shape, rope, apply, spec, args, flatten)
+            driven, read = attempt(apply)
         except NotDriven as exc:
             errors.append(str(exc))
             continue
@@ -486,10 +508,10 @@ def _prepare_class(module: Any, cls: Any, shape: str, args: dict[str, Any], env:
             f"spec: {read}",
             *_origin(apply, module),
             *driven.notes,
-            *([interpolation] if interpolation else []),
+            *tail,
         )
         return driven
-    raise NotDriven("; ".join(dict.fromkeys(errors)) or f"no apply function in {module.__name__} takes its output")
+    return None
 
 
 def _drive(shape: str, rope: Any, apply: _Apply, spec: RopeSpec, args: dict[str, Any], flatten: bool = False) -> Driven:
@@ -546,28 +568,13 @@ def _prepare_1d(
     """A 1-D rotary (``positions``, ``length``) with each apply function of its module, judged as 1-D RoPE."""
     errors: list[str] = []
     applies = _applies(module)
-    for apply in applies:
-        try:
-            layout = _layout_1d(cls, apply)
-            spec, read = _spec_1d(cls, rope, args, env, layout)
-            driven = _drive_1d(shape, cls, rope, apply, spec, args)
-        except NotDriven as exc:
-            errors.append(str(exc))
-            continue
-        except RopeCheckError as exc:
-            errors.append(f"the spec from the constructor's arguments: {exc}")
-            continue
-        except Exception as exc:
-            errors.append(f"{cls.__name__} + {apply.name}: {type(exc).__name__}: {exc}")
-            continue
-        driven.rotary_class, driven.apply_function = cls.__name__, apply.name
-        driven.notes = (
-            f"shape `{shape}`: {SHAPES[shape]}",
-            f"built with {source}",
-            f"spec: {read}",
-            *_origin(apply, module),
-            *driven.notes,
-        )
+
+    def attempt(apply: _Apply) -> tuple[Driven, str]:
+        spec, read = _spec_1d(cls, rope, args, env, _layout_1d(cls, apply))
+        return _drive_1d(shape, cls, rope, apply, spec, args), read
+
+    driven = _first_driven(cls, module, applies, attempt, (shape, source, ()), errors)
+    if driven is not None:
         return [driven]
     if not applies:
         errors.append(f"no apply function in {module.__name__} (no call of a function named apply_*rot*)")
