@@ -23,6 +23,11 @@ Classes, by their constructor's conventions (:func:`convention`):
   assignment from timm's own magnitudes (``init_random_2d_freqs(rotate=False)``'s): RoPE-Mixed's learned
   frequencies turn a pair by a combination of both axes, which no spec states, so what is judged is the code
   that turns the frequencies into the table (grid, layout, block and head indexing, apply).
+* ``parts`` (Gemma 4's ``Gemma4RotaryEmbedding2D``: ``(head_dim, rope_theta)``) -- ``forward(x, position_ids)`` at
+  each token's ``(x, y)`` position, applied with ``apply_multidimensional_rope``, which splits the head into an x
+  part and a y part, each half-split within itself: judged in the spec's channel order (``axial-shared``), as
+  transformers' Gemma 4 vision is. The function rows it calls (``apply_rotary_pos_emb``, ``rotate_half``) run the
+  class's float32 table through it.
 * ``mrope`` and ``centred`` -- SKIP with the reason (:data:`UNSTATABLE`).
 
 Helpers are driven with ``build_rotary_pos_embed`` on an index grid and the row's apply function
@@ -30,7 +35,8 @@ Helpers are driven with ``build_rotary_pos_embed`` on an index grid and the row'
 (``in_pixels=True``, the classes' default, which no timm model uses), a ``ref_feat_shape`` other than the grid
 (a position scale), ``grid_offset`` (EVA's Perception Encoder models: 1), training-time coordinate augmentation.
 
-Design constraints: runs in a worker (loads timm's module, :mod:`.timm_load`); torch imported lazily.
+Design constraints: runs in a worker (loads timm's module, :mod:`.timm_load`, or where it needs torchvision, its
+rotary definitions compiled from its source, :mod:`.timm_source`, said on each row); torch imported lazily.
 """
 
 from __future__ import annotations
@@ -45,18 +51,32 @@ from typing import Any
 
 from ..axes import axial
 from ..spec import RopeSpec
+from .channels import part_channels
 from .discover import Family
 from .drive import Driven, NotDriven, check_shape, maker, source_without_docstrings
 from .grid import GRID_SIDES, grid_rows
 from .timm_load import load_timm_module
+from .timm_source import compile_rotary_definitions, definition_source
 
-__all__ = ["HEAD_DIM", "HELPERS", "SHAPES", "UNSTATABLE", "convention", "prepare_timm", "timm_code_path"]
+__all__ = [
+    "HEAD_DIM",
+    "HELPERS",
+    "PARTS_APPLY",
+    "SHAPES",
+    "UNSTATABLE",
+    "convention",
+    "load_timm_rotaries",
+    "prepare_timm",
+    "timm_code_path",
+]
 
 #: The driver shapes and what they call.
 SHAPES: dict[str, str] = {
     "grid": "get_embed on a patch grid (or its cached feat_shape), each token's row gathered, applied as the "
     "attention applies it (q as (batch, heads, seq, head_dim))",
     "helper": "build_rotary_pos_embed on an index grid, with the row's apply_rot_embed* function",
+    "parts": "the rotary's forward(x, position_ids) at each token's (x, y) position, applied with "
+    "apply_multidimensional_rope (q as (batch, seq, heads, head_dim)), as Gemma 4's vision attention applies it",
 }
 #: The head dim every driver uses: EVA02's, DeepSeek's and timm's ViT-B/16's (768 / 12).
 HEAD_DIM = 64
@@ -123,14 +143,17 @@ HELPERS: dict[str, tuple[str, tuple[_Form, ...]]] = {
 
 
 def convention(cls: Any) -> str:
-    """The calling convention of a rotary class, from its constructor: ``bands``, ``mixed``, ``mrope``,
-    ``centred`` or ``""`` (none known)."""
+    """The calling convention of a rotary class, from its constructor: ``bands``, ``mixed``, ``parts`` (a
+    ``(head_dim, rope_theta)`` rotary whose module applies it part by part), ``mrope``, ``centred`` or ``""``
+    (none known)."""
     try:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         return ""
     if "mrope_section" in params:
         return "mrope"
+    if {"head_dim", "rope_theta"} <= set(params):
+        return "parts"
     if "min_period" in params:
         return "centred"
     if {"depth", "num_heads"} <= set(params) and hasattr(cls, "get_embed"):
@@ -271,6 +294,10 @@ def _prepare_class(module: Any, cls_name: str) -> list[Driven]:
     kind = convention(cls)
     if kind in UNSTATABLE:
         raise NotDriven(UNSTATABLE[kind])
+    if kind == "parts":
+        if not callable(getattr(module, PARTS_APPLY, None)):
+            raise NotDriven(f"{cls_name}{inspect.signature(cls)}: its module defines no {PARTS_APPLY} to apply it")
+        return [_parts(module, cls_name, None)]
     if kind == "bands":
         drivens = _bands(module, lambda f: cls(HEAD_DIM, **_band_kwargs(f)), cls, _BANDS_FORMS)
     elif kind == "mixed":
@@ -319,6 +346,8 @@ def _factory(make: Callable[..., Any], rope_type: str) -> Callable[[_Form], Any]
 def _prepare_helper(module: Any, name: str) -> list[Driven]:
     if name == "create_rope_embed":
         return _prepare_factory(module)
+    if callable(getattr(module, PARTS_APPLY, None)) and (name == PARTS_APPLY or name in _called(module, PARTS_APPLY)):
+        return [_prepare_parts_function(module, name)]
     if name not in HELPERS:
         sig = inspect.signature(getattr(module, name))
         raise NotDriven(f"{name}{sig}: no driver for this helper")
@@ -348,21 +377,127 @@ def _prepare_helper(module: Any, name: str) -> list[Driven]:
     return out
 
 
+#: The apply function of the ``parts`` convention: the head split into one part per axis, each rotated half-split
+#: within itself (Gemma 4's vision encoder; transformers' Gemma 4 vision has the same function).
+PARTS_APPLY = "apply_multidimensional_rope"
+
+
+def _parts(module: Any, cls_name: str, cast: Callable[[Any, Any], Any] | None) -> Driven:
+    """A ``(head_dim, rope_theta)`` 2-D rotary, ``forward(x, position_ids)`` with position ids ``(batch, seq, (x,
+    y))``, applied with :data:`PARTS_APPLY` as the attention applies it (``ndim=2, unsqueeze_dim=2``, q as
+    ``(batch, seq, heads, head_dim)``). The spec is read from the constructor's arguments: ``head_dim / 4``
+    frequencies per axis at ``rope_theta ** (-2j / (head_dim / 2))`` (``axial-shared``, axes named (x, y) as the
+    position ids hold them), judged in the spec's channel order: q gathered into the parts' order before the call
+    and back after it (:func:`~.channels.part_channels`, a fixed bijection read from how the function splits the
+    head)."""
+    import torch  # heavy: imported when used
+
+    cls, apply_fn = getattr(module, cls_name), getattr(module, PARTS_APPLY)
+    base = float(inspect.signature(cls).parameters["rope_theta"].default)
+    rope = cls(head_dim=HEAD_DIM, rope_theta=base)
+    spec = RopeSpec(head_dim=HEAD_DIM, base=base, layout="half", axes=axial(HEAD_DIM, "shared", names=("x", "y")))
+    gather = torch.tensor(part_channels(HEAD_DIM, 2))
+    scatter = torch.argsort(gather)
+
+    def run(built: Any, x: Any, positions: Any) -> Any:
+        position_ids = positions.permute(1, 2, 0)  # (batch, seq, (x, y)), as the patch embedder returns them
+        cos, sin = built(x, position_ids)
+        return apply_fn(x[..., scatter], cos, sin, ndim=2, unsqueeze_dim=2)[..., gather].to(x.dtype)
+
+    check_shape(run, rope, HEAD_DIM, torch.zeros(2, 1, 3, dtype=torch.long), PARTS_APPLY)
+    notes = (
+        f"shape `parts`: {SHAPES['parts']}",
+        f"{cls_name}(head_dim={HEAD_DIM}, rope_theta={base:g}) (every timm driver's head_dim, the class's "
+        f"default rope_theta); {PARTS_APPLY} splits the head into an x part and a y part, each half-split within "
+        "itself: judged in the spec's channel order (axial-shared, half-split over the head), the parts' channels "
+        "gathered into it and back",
+    )
+    return Driven("", spec, maker(run, rope, "axes", cast), cls_name, PARTS_APPLY, notes)
+
+
+def _called(module: Any, caller: str) -> dict[str, str]:
+    """The module's functions that ``caller`` calls by name, transitively, each with the function that calls it."""
+    seen: dict[str, str] = {}
+    todo = [caller]
+    while todo:
+        name = todo.pop()
+        try:
+            fn: Any = getattr(module, name, None)  # a builtin it calls (range) is not the module's
+            tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        except (OSError, TypeError, SyntaxError):  # not a function of the module, or no source to read
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in seen:
+                seen[node.func.id] = name
+                todo.append(node.func.id)
+    return seen
+
+
+def _call_path(module: Any, name: str) -> str:
+    """``apply_multidimensional_rope -> apply_rotary_pos_emb -> rotate_half``: how :data:`PARTS_APPLY` reaches it."""
+    callers, path = _called(module, PARTS_APPLY), [name]
+    while path[-1] != PARTS_APPLY:
+        path.append(callers[path[-1]])
+    return " -> ".join(path[::-1])
+
+
+def _prepare_parts_function(module: Any, name: str) -> Driven:
+    """:data:`PARTS_APPLY`, or a function it calls (``apply_rotary_pos_emb``, ``rotate_half``), driven as the
+    attention runs it: the module's one ``parts`` rotary, built in float32, with :data:`PARTS_APPLY`."""
+    classes = [n for n, obj in vars(module).items() if inspect.isclass(obj) and convention(obj) == "parts"]
+    if len(classes) != 1:
+        raise NotDriven(f"{name}: {len(classes)} rotary classes of the `parts` convention build its table")
+    driven = _parts(module, classes[0], lambda m, dtype: m)
+    driven.rotary_class = classes[0]
+    via = "" if name == PARTS_APPLY else f" ({_call_path(module, name)}, read from their source)"
+    driven.notes = (
+        *driven.notes,
+        f"the function row: {classes[0]}'s table built in float32 and applied with {PARTS_APPLY}{via}; a cast "
+        f"of the rotary module is its class's row",
+    )
+    return driven
+
+
 def prepare_timm(family: Family) -> list[Driven]:
     """One timm rotary (class or helper) ready to verify; :class:`NotDriven` with the reason."""
-    module = load_timm_module(family.module)
+    module, notes = load_timm_rotaries(family.module)
     if family.rotary_classes:
-        return _prepare_class(module, family.rotary_classes[0])
-    return _prepare_helper(module, family.apply_functions[0])
+        drivens = _prepare_class(module, family.rotary_classes[0])
+    else:
+        drivens = _prepare_helper(module, family.apply_functions[0])
+    for d in drivens:
+        d.notes = (*d.notes, *notes)
+    return drivens
+
+
+def load_timm_rotaries(name: str) -> tuple[Any, tuple[str, ...]]:
+    """The module, loaded whole (:func:`.timm_load.load_timm_module`), or where it cannot be, its rotary definitions
+    compiled from its source (:func:`.timm_source.compile_rotary_definitions`), with a note saying so."""
+    try:
+        return load_timm_module(name), ()
+    except NotDriven as whole:
+        try:
+            compiled = compile_rotary_definitions(name)
+        except NotDriven as exc:
+            raise NotDriven(f"{whole}; its rotary definitions cannot be compiled alone: {exc}") from exc
+        statements = "; ".join(compiled.__compiled__)
+        return compiled, (
+            f"{whole}: its rotary definitions and what they read are compiled from its installed source as written "
+            f"({statements}); its other statements (its models, its registry entries, the imports they need) are "
+            "not run: none of them rebinds or sets what the compiled statements read, or calls anything for its side "
+            "effect at import (read from its syntax tree); what their decorators and values call to build what they "
+            "bind (register_model, torch.jit.ignore, generate_default_cfgs) is assumed to change nothing the "
+            "compiled statements read",
+        )
 
 
 def timm_code_path(family: Family, driven: Driven) -> str:
     """A short hash of the source a timm verdict runs (the rotary or table builder and the apply function),
     docstrings left out."""
-    module = load_timm_module(family.module)
+    module, _ = load_timm_rotaries(family.module)
     parts = []
     for name in (driven.rotary_class, driven.apply_function, *family.apply_functions):
         obj: Any = getattr(module, name, None)
-        text = source_without_docstrings(obj)
+        text = source_without_docstrings(obj) or definition_source(family.module, name)
         parts.append(name if text is None else text)
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]

@@ -10,13 +10,15 @@ forks, so the child runs the broken version; the honest run of the same row is i
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ropecheck.survey.timm_discover import discover_timm
+from ropecheck.survey.timm_discover import discover_timm, timm_root
 
 
 def _installed() -> bool:
@@ -134,26 +136,142 @@ def test_the_rotary_module_loads_as_written_without_torchvision() -> None:
 
     assert Path(out[0]) == timm_root() / "layers" / "pos_embed_sincos.py"
     assert out[1] == "timm.layers.pos_embed_sincos" and out[2] == "None"  # the package shell: no __init__ ran
-    assert json.loads(out[3].replace("'", '"')) == [
-        "timm",
-        "timm.layers",
+    loaded = json.loads(out[3].replace("'", '"'))
+    assert [m for m in loaded if not (timm_root() / Path(*m.split(".")[1:]) / "__init__.py").exists()] == [
         "timm.layers._fx",
         "timm.layers.grid",
         "timm.layers.pos_embed_sincos",
         "timm.layers.trace_utils",
-    ]
+    ]  # the rest are package shells, which the fresh survey test checks ran no __init__
     assert torchvision_chain("timm.layers.pos_embed_sincos") is None
 
 
 @needs_timm
-def test_a_model_file_that_needs_torchvision_is_a_skip_naming_the_chain() -> None:
+def test_a_model_file_that_needs_torchvision_has_its_rotary_definitions_compiled() -> None:
+    """gemma4_vit reaches torchvision through its own imports (not only a package __init__): its rows say so and are
+    driven from its rotary definitions, compiled from the installed source."""
     from ropecheck.survey.timm_load import torchvision_chain
 
     chain = torchvision_chain("timm.models.gemma4_vit")
     assert chain is not None and chain[0] == "timm.models.gemma4_vit" and chain[-1].startswith("torchvision")
+    assert all(not (timm_root() / Path(*m.split(".")[1:]) / "__init__.py").exists() for m in chain[1:-1])
     if importlib.util.find_spec("torchvision") is None:
         row = _row("gemma4_vit/Gemma4RotaryEmbedding2D")
-        assert row.status == "skip" and "cannot be loaded without torchvision" in row.reason and chain[-1] in row.reason
+        assert row.status == "driven" and any(chain[-1] in note and "compiled" in note for note in row.notes)
+
+
+@needs_timm
+def test_a_fresh_survey_of_timm_runs_no_package_init_and_no_torchvision() -> None:
+    """In a fresh process, surveying a row of each loader (a module loaded whole under package shells, one whose
+    names come from a package by name, one compiled from its source): no timm __init__ runs, torchvision is never
+    imported, and the module loaded whole is the installed file under its own name."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ropecheck.survey.run import run_units\n"
+        "from ropecheck.survey.timm_discover import discover_timm\n"
+        "from ropecheck.survey.timm_load import load_timm_module\n"
+        "found = discover_timm()\n"
+        "for name in ('pos_embed_sincos/apply_rot_embed', 'gemma4_vit/rotate_half'):\n"
+        "    (row,) = run_units(found[name], dtypes=('float32',), max_position=64)\n"
+        "    assert row.status == 'driven', row.reason\n"
+        "features = load_timm_module('timm.models._features_fx')  # imports names from timm.layers by name\n"
+        "print(features.__file__, sys.modules['timm.layers.pos_embed_sincos'].__file__)\n"
+        "print([k for k in sys.modules if k.startswith('torchvision')])\n"
+        "print([k for k, m in sys.modules.items() if k.split('.')[0] == 'timm' and\n"
+        "       getattr(m.__spec__, 'origin', None) and m.__file__.endswith('__init__.py')])\n"
+        "print('timm.models.gemma4_vit' in sys.modules)\n"
+    )
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    files = lines[0].split(" ")
+    assert Path(files[0]) == timm_root() / "models" / "_features_fx.py"
+    assert Path(files[1]) == timm_root() / "layers" / "pos_embed_sincos.py"
+    if importlib.util.find_spec("torchvision") is None:
+        assert lines[1:4] == ["[]", "[]", "False"]  # compiled, never imported under its name
+
+
+def test_a_name_imported_from_a_package_leads_to_the_module_that_defines_it(tmp_path: Path) -> None:
+    """``from timm.data import X`` follows the package's __init__ to the submodule it takes X from: a model that
+    imports only a constant does not reach the dataset code (and torchvision); one that imports the dataset code
+    does, and a name the __init__ binds by running code ends the chain at that __init__, guarded or not."""
+    from ropecheck.survey.timm_load import package_binding, torchvision_chain
+
+    root = tmp_path / "timm"
+    files = {
+        "__init__.py": "from .data import *\n",
+        "data/__init__.py": "from .constants import *\nfrom .factory import create_dataset\nLATE = make()\n",
+        "data/constants.py": "MEAN = (0.5,)\n_PRIVATE = 1\n",
+        "data/factory.py": "from torchvision.datasets import ImageFolder\ncreate_dataset = ImageFolder\n",
+        "models/__init__.py": "from .a import *\n",
+        "models/a.py": "from timm.data import MEAN\n",
+        "models/b.py": "from timm.data import MEAN, create_dataset\n",
+        "models/c.py": "from timm.data import LATE\n",
+        "models/d.py": "try:\n    from timm.data import LATE\nexcept ImportError:\n    LATE = None\n",
+        "models/e.py": "try:\n    import torchvision\nexcept ImportError:\n    pass\nfrom timm.data import MEAN\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    assert package_binding(root, "timm.data", "MEAN") == ("timm.data.constants", "MEAN")
+    assert package_binding(root, "timm.data", "constants") == ("timm.data.constants", None)
+    assert package_binding(root, "timm.data", "_PRIVATE") is None  # a star import binds no private name
+    assert torchvision_chain("timm.models.a", root=root) is None
+    assert torchvision_chain("timm.models.b", root=root) == (
+        "timm.models.b", "timm.data.factory", "torchvision.datasets",
+    )  # fmt: skip
+    chain = torchvision_chain("timm.models.c", root=root)
+    assert chain is not None and "binds LATE by running code" in chain[-1]
+    guarded = torchvision_chain("timm.models.d", root=root)  # a shell must not fail where the __init__ would not
+    assert guarded is not None and "a guarded import" in guarded[-1] and "LATE" in guarded[-1]
+    assert torchvision_chain("timm.models.e", root=root) is None  # Python's own fallback covers a guarded import
+
+
+GEMMA4_LIKE = """
+import torch
+import torch.nn as nn
+from timm.layers import RmsNorm
+from torchvision.ops import FrozenBatchNorm2d
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    x1, x2 = x.chunk(2, -1)
+    return torch.cat((-x2, x1), -1)
+
+class Model(nn.Module):
+    norm = FrozenBatchNorm2d
+
+    @torch.jit.ignore
+    def no_weight_decay(self):
+        return set()
+"""
+
+
+@pytest.mark.parametrize(
+    "extra, reason",
+    [
+        ("torch.set_default_dtype(torch.float64)\n", "calls torch.set_default_dtype for its side effect"),
+        ("rotate_half.__wrapped__ = None\n", "sets rotate_half.__wrapped__"),
+        ("def rotate_half(x):\n    return x\n", "rotate_half is bound at line(s)"),
+        ("_patched = setattr(torch, 'cat', None)\n", "calls setattr at import"),
+        ("def rope_scale(x):\n    return RmsNorm(x)\n", "imports timm.layers"),
+        ("def enable():\n    global torch\n    torch = None\n", "declares global torch"),
+        ("register_notrace_function(rotate_half)\n", "calls register_notrace_function for its side effect"),
+        ("class Block:\n    scale = torch.ones(1)\n", "calls torch.ones at import"),
+    ],
+    ids=["torch-state", "attribute", "rebound", "setattr", "timm-import", "global", "bare-call", "class-body"],
+)
+def test_rotary_definitions_are_not_compiled_alone_where_the_rest_could_change_them(extra: str, reason: str) -> None:
+    from ropecheck.survey.drive import NotDriven
+    from ropecheck.survey.timm_source import compile_definitions
+
+    honest = compile_definitions(GEMMA4_LIKE, "timm.models.like", Path("like.py"))
+    assert honest.__compiled__ == ("line 2: import torch", "line 7: def rotate_half")  # the model is not run
+    assert "FrozenBatchNorm2d" not in vars(honest) and "Model" not in vars(honest)
+    assert honest.rotate_half.__annotations__["x"] is honest.torch.Tensor  # evaluated, as the module has no
+    # `from __future__ import annotations` (this test module's is not inherited)
+    with pytest.raises(NotDriven, match=re.escape(reason)):
+        compile_definitions(GEMMA4_LIKE + extra, "timm.models.like", Path("like.py"))
 
 
 @needs_timm
@@ -243,6 +361,71 @@ def test_a_factory_with_the_wrong_temperature_fails(monkeypatch: pytest.MonkeyPa
     row = _row("pos_embed_sincos/create_rope_embed")
     broken = {cell for cell, labels in _cells(row).items() if labels}
     assert broken and all(cell.startswith(("fp32/cat/", "fp32/base/")) for cell in broken)  # Mixed has no bands
+
+
+def _gemma4() -> Any:
+    from ropecheck.survey.timm_drive import load_timm_rotaries
+
+    return load_timm_rotaries("timm.models.gemma4_vit")[0]
+
+
+GEMMA4_ROWS = ["Gemma4RotaryEmbedding2D", "apply_multidimensional_rope", "apply_rotary_pos_emb", "rotate_half"]
+
+
+@needs_timm
+@pytest.mark.parametrize("name", GEMMA4_ROWS)
+def test_gemma4s_vision_rotary_conforms_part_by_part(name: str) -> None:
+    row = _row(f"gemma4_vit/{name}")
+    assert _labels(row) == [] and list(row.specs) == [""]
+    assert "axial-shared" in row.specs[""] and "x" in row.specs[""]
+
+
+def _swap_parts(t: Any) -> Any:
+    import torch
+
+    half = t.shape[-1] // 2
+    return torch.cat([t[..., half:], t[..., :half]], -1)
+
+
+def _broken_gemma4(name: str) -> Any:
+    """A copy of gemma4_vit's ``name`` with a bug planted: x and y swapped (the rotary's position ids, or the
+    apply function's cos/sin parts), or the rotation turned the wrong way."""
+    import torch
+
+    module = _gemma4()
+    honest = getattr(module, name)
+    if name == "Gemma4RotaryEmbedding2D":
+        forward = honest.forward
+        return lambda self, x, position_ids: forward(self, x, position_ids.flip(-1))
+    if name == "apply_multidimensional_rope":
+        return lambda x, cos, sin, ndim=2, unsqueeze_dim=2: honest(x, _swap_parts(cos), _swap_parts(sin), ndim,
+                                                                   unsqueeze_dim)  # fmt: skip
+    if name == "apply_rotary_pos_emb":
+        return lambda x, cos, sin, unsqueeze_dim=2: honest(x, cos, -sin, unsqueeze_dim)
+    return lambda x: torch.cat((x[..., x.shape[-1] // 2 :], -x[..., : x.shape[-1] // 2]), -1)
+
+
+@needs_timm
+@pytest.mark.parametrize(
+    "name, label",
+    [
+        ("Gemma4RotaryEmbedding2D", "axes/"),
+        ("apply_multidimensional_rope", "axes/"),
+        ("apply_rotary_pos_emb", "direction"),
+        ("rotate_half", "direction"),
+    ],
+)
+def test_gemma4s_rows_fail_with_a_bug_planted_in_their_own_code(
+    monkeypatch: pytest.MonkeyPatch, name: str, label: str
+) -> None:
+    """Each row's twin: its own definition replaced by a broken copy in the compiled namespace (the functions'
+    globals, so the callers run it) before the verdict forks."""
+    module, broken = _gemma4(), _broken_gemma4(name)
+    if name == "Gemma4RotaryEmbedding2D":
+        monkeypatch.setattr(module.Gemma4RotaryEmbedding2D, "forward", broken)
+    else:
+        monkeypatch.setattr(module, name, broken)
+    assert any(found.startswith(label) for found in _labels(_row(f"gemma4_vit/{name}")))
 
 
 @needs_timm
