@@ -15,6 +15,16 @@ builders (:func:`mrope`, :func:`axial`) turn the configs' vocabulary into it, an
 :meth:`MultiAxis.check` proves the assignment is a partition (every pair rotates by exactly one
 axis).
 
+Some video models rotate by *fractional* positions: LTX-Video divides its grid by base sizes and
+turns pair ``i`` by ``(2 p / L - 1) * f_i``; MiniMax H3's video decoder normalises each axis to
+``[-1, 1)``. Each is affine in the integer position ``p`` the caller gives, so an axis may carry a
+position map: pair ``i`` turns by ``(scale_a * p + offset_a) * theta_i``. The defaults (scale 1,
+offset 0) are the integer positions every other model uses; scale 0 is an *inert* axis whose pairs
+never turn with the position. Where a model's frequencies are not ``base ** (-2 j / D)`` (LTX's
+``(pi / 2) * theta ** linspace(0, 1, n)``, rising), an axis carries its own table ``freqs``: fp64
+values computed from the published formula by whoever builds the spec (:func:`ltx_frequencies`),
+never read from the code being judged.
+
 Design constraints: frozen and hashable (a field of the frozen :class:`~ropecheck.spec.RopeSpec`);
 no numpy here beyond what a table needs; invalid input is a
 :class:`~ropecheck.errors.SpecError` naming the field.
@@ -22,12 +32,15 @@ no numpy here beyond what a table needs; invalid input is a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import mpmath
+
 from .errors import SpecError
 
-__all__ = ["SCHEMES", "Axis", "MultiAxis", "axial", "mrope", "progressions", "runs"]
+__all__ = ["SCHEMES", "Axis", "MultiAxis", "axial", "ltx_axes", "ltx_frequencies", "mrope", "progressions", "runs"]
 
 Scheme = Literal[
     "mrope",
@@ -67,6 +80,11 @@ class Axis:
         freq_index: per pair, the index ``j`` of its frequency ``base ** (-2 j / freq_dim)``.
         freq_dim: the dimension of the 1-D table its frequencies come from.
         base: the axis's own base, or None for the spec's.
+        scale: the position map's slope: pair ``i`` turns by ``(scale * p + offset) * theta_i`` at the
+            integer position ``p``; 1 (default) for integer positions, 0 for an axis whose pairs never turn.
+        offset: the position map's value at ``p = 0`` (0 by default).
+        freqs: the axis's own frequency table, ``freq_dim / 2`` fp64 values indexed by ``freq_index``, where
+            the model's frequencies are not ``base ** (-2 j / freq_dim)``; None (default) for that table.
     """
 
     name: str
@@ -74,6 +92,44 @@ class Axis:
     freq_index: tuple[int, ...]
     freq_dim: int
     base: float | None = None
+    scale: float = 1.0
+    offset: float = 0.0
+    freqs: tuple[float, ...] | None = None
+
+    @property
+    def integer_map(self) -> bool:
+        """True for the default position map (scale 1, offset 0): the pairs turn by the integer position itself."""
+        return self.scale == 1 and self.offset == 0
+
+    def position_words(self) -> str:
+        """The position map in words: ``p``, ``0.1 p - 1``, ``0 (inert)``."""
+        if self.integer_map:
+            return "p"
+        if self.scale == 0:
+            return f"{self.offset:.6g} (inert)"
+        slope = "p" if self.scale == 1 else f"{self.scale:.6g} p"
+        return slope if self.offset == 0 else f"{slope} {'-' if self.offset < 0 else '+'} {abs(self.offset):.6g}"
+
+    def _check_map(self) -> None:
+        for key in ("scale", "offset"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise SpecError(f"axes.{self.name}.{key}", f"must be a finite number, got {value!r}")
+            object.__setattr__(self, key, float(value))
+        if self.freqs is None:
+            return
+        if self.base is not None:
+            raise SpecError(f"axes.{self.name}.freqs", "an axis takes its own table or its own base, not both")
+        table = tuple(self.freqs)
+        if len(table) != self.freq_dim // 2:
+            raise SpecError(
+                f"axes.{self.name}.freqs", f"needs {self.freq_dim // 2} values (freq_dim / 2), got {len(table)}"
+            )
+        if any(
+            isinstance(t, bool) or not isinstance(t, (int, float)) or not (math.isfinite(t) and t > 0) for t in table
+        ):
+            raise SpecError(f"axes.{self.name}.freqs", "values must be finite positive numbers")
+        object.__setattr__(self, "freqs", tuple(float(t) for t in table))
 
     def __post_init__(self) -> None:
         if len(self.pairs) != len(self.freq_index):
@@ -84,6 +140,7 @@ class Axis:
             raise SpecError(f"axes.{self.name}.freq_index", f"indices must lie in 0..{self.freq_dim // 2 - 1}")
         if self.base is not None and not (isinstance(self.base, (int, float)) and self.base > 1):
             raise SpecError(f"axes.{self.name}.base", f"must be a number > 1, got {self.base!r}")
+        self._check_map()
 
 
 @dataclass(frozen=True)
@@ -145,7 +202,48 @@ class MultiAxis:
 
     def uses_spec_table(self, rotary_dim: int) -> bool:
         """True when every pair's frequency is the 1-D spec's own ``inv_freq[i]`` (M-RoPE)."""
-        return all(a.base is None and a.freq_dim == rotary_dim and a.freq_index == a.pairs for a in self.axes)
+        return all(
+            a.base is None and a.freqs is None and a.freq_dim == rotary_dim and a.freq_index == a.pairs
+            for a in self.axes
+        )
+
+    @property
+    def integer_positions(self) -> bool:
+        """True when every axis turns its pairs by the integer position itself (scale 1, offset 0)."""
+        return all(a.integer_map for a in self.axes)
+
+    @property
+    def own_tables(self) -> bool:
+        """True when some axis carries its own frequency table (``freqs``)."""
+        return any(a.freqs is not None for a in self.axes)
+
+    def position_map(self) -> tuple[tuple[float, float], ...]:
+        """Per pair, ``(scale, offset)``: it turns by ``(scale * p + offset) * theta_i`` at the integer position p."""
+        out = [(1.0, 0.0)] * self.pair_count
+        for a in self.axes:
+            for i in a.pairs:
+                out[i] = (a.scale, a.offset)
+        return tuple(out)
+
+    def table_of_pair(self) -> tuple[float | None, ...]:
+        """Per pair, its frequency from its axis's own table (``freqs``), or None where the axis has none."""
+        out: list[float | None] = [None] * self.pair_count
+        for a in self.axes:
+            if a.freqs is not None:
+                for i, j in zip(a.pairs, a.freq_index):
+                    out[i] = a.freqs[j]
+        return tuple(out)
+
+    def maps_in_words(self) -> str:
+        """The axes' position maps and own tables, for a line of ``describe`` (empty for integer positions on
+        ``base ** (-2j / D)`` tables): ``positions t: 0.1 p - 1, h: 0.000976562 p - 1; own tables t, h``."""
+        parts = []
+        if not self.integer_positions:
+            parts.append("positions " + ", ".join(f"{a.name}: {a.position_words()}" for a in self.axes))
+        own = [a.name for a in self.axes if a.freqs is not None]
+        if own:
+            parts.append("own frequency tables " + ", ".join(own))
+        return "; ".join(parts)
 
     def table(self) -> list[dict[str, Any]]:
         """The pair -> axis table in runs of consecutive pairs with the same axis (for people)."""
@@ -163,24 +261,48 @@ class MultiAxis:
     def describe(self) -> str:
         """One line: the scheme and the pairs per axis (``mrope t:16 h:24 w:24``)."""
         counts = " ".join(f"{a.name}:{len(a.pairs)}" for a in self.axes)
-        return f"{self.scheme} {counts}"
+        maps = self.maps_in_words()
+        return f"{self.scheme} {counts}" + (f" ({maps})" if maps else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "scheme": self.scheme,
             "sections": list(self.sections) if self.sections is not None else None,
             "text_same_position": self.text_same_position,
-            "axes": [
-                {
-                    "name": a.name,
-                    "pairs": list(a.pairs),
-                    "freq_index": list(a.freq_index),
-                    "freq_dim": a.freq_dim,
-                    "base": a.base,
-                }
-                for a in self.axes
-            ],
+            "axes": [_axis_dict(a) for a in self.axes],
         }
+
+
+def _axis_dict(a: Axis) -> dict[str, Any]:
+    """An axis as JSON: the position map and own table only where they differ from the defaults, so a spec of
+    integer positions serialises as it always has."""
+    out: dict[str, Any] = {
+        "name": a.name,
+        "pairs": list(a.pairs),
+        "freq_index": list(a.freq_index),
+        "freq_dim": a.freq_dim,
+        "base": a.base,
+    }
+    if not a.integer_map:
+        out.update(scale=a.scale, offset=a.offset)
+    if a.freqs is not None:
+        out["freqs"] = list(a.freqs)
+    return out
+
+
+def ltx_frequencies(theta: float, count: int) -> tuple[float, ...]:
+    """LTX-Video's frequencies ``(pi / 2) * theta ** linspace(0, 1, count)`` (rising), each correctly rounded to
+    fp64 from a 50-digit evaluation of the published formula.
+
+    Example:
+        >>> [round(f, 4) for f in ltx_frequencies(10000.0, 3)]
+        [1.5708, 157.0796, 15707.9633]
+    """
+    if count < 1:
+        raise SpecError("axes.freqs", f"needs at least one frequency, got {count}")
+    with mpmath.workdps(50):
+        step = [mpmath.mpf(k) / (count - 1) if count > 1 else mpmath.mpf(0) for k in range(count)]
+        return tuple(float(mpmath.pi / 2 * mpmath.power(mpmath.mpf(theta), e)) for e in step)
 
 
 def runs(values: tuple[int, ...] | list[int]) -> list[tuple[int, int]]:
@@ -354,3 +476,40 @@ def axial(
     else:
         raise SpecError("axes.style", f"must be shared, shared-reversed, paired, alternating or split, got {style!r}")
     return MultiAxis(f"axial-{style}", tuple(axes), sections=sections, text_same_position=False)  # type: ignore[arg-type]
+
+
+def ltx_axes(
+    theta: float,
+    count: int,
+    lengths: tuple[float, ...],
+    *,
+    names: tuple[str, ...] = ("t", "h", "w"),
+) -> MultiAxis:
+    """LTX-Video's rotary as axes: ``count`` frequencies per axis, the axes taking turns over the pairs (pair
+    ``k * len(names) + a`` is axis ``a`` at frequency ``k``), each pair turning by ``(2 p / L_a - 1) * f_k``:
+    scale ``2 / L_a``, offset -1, ``f`` = :func:`ltx_frequencies` (its ``grid / base * 2 - 1`` times
+    ``(pi / 2) * theta ** linspace(0, 1, count)``).
+
+    Example:
+        >>> ltx_axes(10000.0, 2, (20, 2048, 2048)).maps_in_words()
+        'positions t: 0.1 p - 1, h: 0.000976562 p - 1, w: 0.000976562 p - 1; own frequency tables t, h, w'
+    """
+    if len(lengths) != len(names):
+        raise SpecError("axes", f"needs one base length per axis ({len(names)}), got {len(lengths)}")
+    if any(not (isinstance(n, (int, float)) and n > 0) for n in lengths):
+        raise SpecError("axes", f"base lengths must be positive, got {list(lengths)}")
+    freqs = ltx_frequencies(theta, count)
+    n = len(names)
+    axes = tuple(
+        Axis(
+            name,
+            tuple(k * n + a for k in range(count)),
+            tuple(range(count)),
+            2 * count,
+            scale=2.0 / float(lengths[a]),
+            offset=-1.0,
+            freqs=freqs,
+        )  # fmt: skip
+        for a, name in enumerate(names)
+    )
+    return MultiAxis("custom", axes, text_same_position=False)

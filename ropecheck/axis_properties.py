@@ -29,7 +29,7 @@ from .axes import progressions
 from .errors import UsageError
 from .properties import PropertyResult
 from .protocol import Implementation, as_implementation
-from .reference import apply_rope
+from .reference import angle_extent, apply_rope
 from .spec import RopeSpec
 from .tolerance import tolerance
 
@@ -51,6 +51,14 @@ def _need_axes(spec: RopeSpec) -> int:
     if spec.axes is None:
         raise UsageError("the multi-axis properties need a spec with axes (M-RoPE or axial RoPE)")
     return len(spec.axes.axes)
+
+
+def _need_integer_positions(spec: RopeSpec, name: str) -> None:
+    """A :class:`UsageError` for axes with position maps: ``name`` reads ``p * theta_i`` at integer positions (the
+    verifier's identification handles mapped axes, modulo a turn)."""
+    if not spec.integer_positions:
+        raise UsageError(f"{name} reads integer positions (p * theta_i); this spec's axes map them: "
+                         f"{spec.axes.maps_in_words() if spec.axes is not None else ''}")  # fmt: skip
 
 
 def _result(
@@ -109,7 +117,7 @@ def check_axis_matches_reference(
     except Exception as exc:
         return _raised("axis_matches_reference", exc)
     ref = apply_rope(x, np.asarray(positions)[..., None], spec, axes_at="first")
-    tol = tolerance(dtype, max_position=int(np.abs(positions).max(initial=0)))
+    tol = tolerance(dtype, max_position=angle_extent(spec, int(np.abs(positions).max(initial=0))))
     return _result(
         "axis_matches_reference",
         np.abs(out - ref),
@@ -143,7 +151,7 @@ def check_axis_relative_position(
     except Exception as exc:
         return _raised("axis_relative_position", exc)
     top = int(np.abs(moved).max(initial=0))
-    rtol, atol = tolerance(dtype, "score", max_position=top, head_dim=spec.head_dim)
+    rtol, atol = tolerance(dtype, "score", max_position=angle_extent(spec, top), head_dim=spec.head_dim)
     label = "every axis" if axis is None else f"axis {spec.axis_names[axis]!r}"
     return _result(
         "axis_relative_position",
@@ -166,6 +174,7 @@ def check_axis_text_reduction(
 ) -> PropertyResult:
     """One position ``(batch, seq)`` on every axis: 1-D RoPE with the same frequencies (M-RoPE: no axes)."""
     n = _need_axes(spec)
+    _need_integer_positions(spec, "axis_text_reduction")
     p = np.asarray(positions)
     try:
         out = _call(_impl(fn), x, np.broadcast_to(p, (n, *p.shape)), dtype, device)
@@ -188,6 +197,7 @@ def check_axis_section_coverage(
 ) -> PropertyResult:
     """Basis vectors at position 1 on one axis at a time: every pair turns by exactly its spec axis."""
     n = _need_axes(spec)
+    _need_integer_positions(spec, "axis_section_coverage")
     d = spec.head_dim
     x = np.broadcast_to(np.eye(d), (1, n, d, d)).copy()
     pos = np.eye(n, dtype=np.int64)[:, None, :]  # probe k: position 1 on axis k

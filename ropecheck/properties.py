@@ -41,7 +41,7 @@ from .diagnosis import explain, is_protocol_error
 from .errors import TargetError, UsageError
 from .gradients import check_backward
 from .protocol import Implementation, as_implementation, reference_impl, round_to_dtype, torch_reference
-from .reference import apply_rope, layout_permutation
+from .reference import angle_extent, apply_rope, layout_permutation
 from .schedules import DynamicNTK, LongRoPE
 from .spec import RopeSpec
 from .tolerance import dtype_name, tolerance
@@ -335,7 +335,8 @@ def _compare(
     locate: Callable[[tuple[int, ...]], dict[str, Any]] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> PropertyResult:
-    rtol, atol0 = tolerance(ctx.dtype, kind, max_position=max_position, head_dim=ctx.spec.head_dim)
+    extent = angle_extent(ctx.spec, max_position)  # max_position itself for integer positions
+    rtol, atol0 = tolerance(ctx.dtype, kind, max_position=extent, head_dim=ctx.spec.head_dim)
     atol = atol0 * max(scale, 1e-300)
     actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
     err = np.abs(actual - expected)

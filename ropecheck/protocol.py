@@ -363,6 +363,8 @@ def torch_reference(spec: RopeSpec) -> Callable[..., Any]:
     """
     torch = _torch()
     r, half, r0 = spec.rotary_dim, spec.half, spec.rotary_start
+    if not spec.integer_positions:  # it forms p * theta_i: a spec whose axes map their positions is another rotation
+        raise UsageError("torch_reference forms p * theta_i at integer positions; this spec's axes map them")
 
     def rope(x: Any, positions: Any) -> Any:
         angle_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32

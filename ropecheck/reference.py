@@ -27,6 +27,10 @@ Design constraints:
   with ``axes_at="last"`` ``(..., axes)`` (2-D patch coordinates ``(batch, seq, 2)``); pair ``i``
   turns by its axis's position, exactly as a 1-D pair does. Without ``axes_at`` a multi-axis spec
   takes one position for every axis (a text token).
+* An axis with a position map (:class:`~ropecheck.axes.Axis` ``scale``, ``offset``) turns its pairs by
+  ``(scale * p + offset) * theta_i``: the slope's ``scale * theta_i`` takes theta_i's place in the exact
+  product, and the angle at position 0, ``offset * theta_i``, is reduced exactly once and added modulo a
+  turn, so the phase stays exact at every integer position; ``scale`` 0 leaves the pair at that angle.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ __all__ = [
     "MAX_EXACT_POSITION",
     "AXES_AT",
     "pair_positions",
+    "angle_extent",
 ]
 
 Form = Literal["matrix", "elementwise", "complex"]
@@ -102,19 +107,44 @@ def _as_int_positions(positions: np.ndarray | int) -> np.ndarray:
     return p
 
 
+def _turn_fraction(angle: mpmath.mpf) -> int:
+    """``angle / (2 pi) mod 1`` as a 128-bit binary fraction of a turn (an integer below 2^128)."""
+    turns = angle / (2 * mpmath.pi)
+    frac = turns - mpmath.floor(turns)
+    return int(mpmath.nint(frac * mpmath.mpf(2) ** 128)) % (1 << 128)
+
+
 @functools.lru_cache(maxsize=1024)
 def _turn_limbs(spec: RopeSpec, seq_len: int | None) -> tuple[np.ndarray, ...]:
-    """theta_i / (2 pi) as a 128-bit binary fraction of a turn, in four 32-bit limbs (low first)."""
+    """scale_i * theta_i / (2 pi) as a 128-bit binary fraction of a turn, in four 32-bit limbs (low first).
+
+    scale_i is the pair's position map's slope (1 for integer positions: theta_i itself)."""
+    scales = (1.0,) * spec.half if spec.axes is None else tuple(s for s, _ in spec.axes.position_map())
     with mpmath.workprec(320):
-        fixed = []
-        for theta in spec.inv_freq_mp(seq_len):
-            turns = mpmath.mpf(theta) / (2 * mpmath.pi)
-            frac = turns - mpmath.floor(turns)
-            fixed.append(int(mpmath.nint(frac * mpmath.mpf(2) ** 128)) % (1 << 128))
+        fixed = [_turn_fraction(mpmath.mpf(theta) * s) for theta, s in zip(spec.inv_freq_mp(seq_len), scales)]
     limbs = tuple(np.array([(f >> (32 * k)) & 0xFFFFFFFF for f in fixed], dtype=np.uint64) for k in range(4))
     for limb in limbs:
         limb.setflags(write=False)
     return limbs
+
+
+@functools.lru_cache(maxsize=1024)
+def _offset_turns(spec: RopeSpec, seq_len: int | None) -> np.ndarray | None:
+    """direction * offset_i * theta_i / (2 pi) mod 1, the top 64 bits of its 128-bit fraction of a turn, per pair
+    (the angle every pair has at position 0); None when every offset is 0."""
+    if spec.integer_positions:
+        return None
+    offsets = tuple(o for _, o in spec.axes.position_map())  # type: ignore[union-attr]
+    if not any(offsets):
+        return None
+    with mpmath.workprec(320):
+        fixed = [
+            _turn_fraction(mpmath.mpf(theta) * o * spec.direction)
+            for theta, o in zip(spec.inv_freq_mp(seq_len), offsets)
+        ]
+    top = np.array([f >> 64 for f in fixed], dtype=np.uint64)
+    top.setflags(write=False)
+    return top
 
 
 def pair_positions(spec: RopeSpec, positions: np.ndarray | int, axes_at: AxesAt | None = None) -> np.ndarray:
@@ -175,6 +205,9 @@ def _phases(spec: RopeSpec, pp: np.ndarray, seq_len: int | None) -> np.ndarray:
         neg = np.broadcast_to(p < 0, top.shape)
         # -(top*2^64 + low) mod 2^128, top half: ~top, plus one when the low half is zero
         top = np.where(neg, ~top + (low == 0).astype(np.uint64), top)
+        offset = _offset_turns(spec, seq_len)
+        if offset is not None:  # the affine map's angle at position 0, added modulo one turn
+            top = top + offset
     frac = (top >> np.uint64(11)).astype(np.float64) * 2.0**-53 + (top & np.uint64(0x7FF)).astype(np.float64) * 2.0**-64
     return (2 * np.pi) * frac
 
@@ -193,7 +226,30 @@ def angles(
     """The unreduced angles m*theta_i (times the direction) as one fp64 product, as careful fp64 code forms it."""
     p = pair_positions(spec, positions, axes_at)
     seq_len = effective_seq_len(spec, p, seq_len)
+    if not spec.integer_positions:  # the axes' position maps: (scale_i * p + offset_i) * theta_i
+        scale, offset = spec.position_map()
+        return float(spec.direction) * (scale * p.astype(np.float64) + offset) * spec.inv_freq(seq_len)
     return float(spec.direction) * p.astype(np.float64) * spec.inv_freq(seq_len)
+
+
+def angle_extent(spec: RopeSpec, max_position: int) -> int:
+    """The ``max_position`` a tolerance (:func:`ropecheck.tolerance.tolerance`) needs for positions up to
+    ``max_position``: the position itself for integer positions (its angle bound takes theta_max = 1); for axes
+    with a position map or an own table, the largest ``(|scale_i| P + |offset_i|) theta_i`` in radians, times 5/3:
+    a careful affine angle carries two roundings more than ``p * theta`` (the product ``scale * p`` and the sum with
+    the offset, each relative to ``|scale p| + |offset|``), five in all where the bound counts three.
+
+    Example:
+        >>> angle_extent(RopeSpec(head_dim=8), 100)
+        100
+    """
+    own = spec.axes is not None and any(a.freqs is not None for a in spec.axes.axes)
+    if spec.integer_positions and not own:
+        return int(max_position)
+    scale, offset = spec.position_map()
+    extent = float(np.max((np.abs(scale) * abs(max_position) + np.abs(offset)) * spec.inv_freq()))
+    factor = 5 / 3 if not spec.integer_positions else 1.0
+    return max(int(np.ceil(extent * factor)), 1)
 
 
 def rotate(x: np.ndarray, layout: str) -> np.ndarray:

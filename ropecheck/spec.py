@@ -93,7 +93,8 @@ class RopeSpec:
             position axis (M-RoPE sections, interleaved M-RoPE, 2-D axial); None (default) for
             1-D RoPE. Pair ``i`` turns by ``positions[axis(i)] * theta_i``, where ``theta_i`` is
             :meth:`inv_freq`'s entry ``i`` -- the 1-D table for M-RoPE, the axes' own tables for
-            axial RoPE.
+            axial RoPE; an axis with a position map turns its pairs by ``(scale * p + offset) * theta_i``
+            (:class:`~ropecheck.axes.Axis`).
         output_layout: where the rotated pairs are written back: None (default) in the input's
             ``layout``; the other layout when the code rotates pairs of one layout and stores them in
             the other's places (keras-hub's Gemma writes a half-split rotation back interleaved;
@@ -186,6 +187,21 @@ class RopeSpec:
                 )
         self.scaling.validate(self)
         self._check_derived()
+        self._check_position_map()
+
+    def _check_position_map(self) -> None:
+        """Each axis's angle ``(scale * p + offset) * theta_i`` finite in float32 at every position below 2^32, as
+        ``_check_derived`` asks of ``p * theta_i`` (nothing to check for integer positions)."""
+        if self.axes is None or self.axes.integer_positions:
+            return
+        theta, axis_of = self.inv_freq(), self.axis_of_pair()
+        for i, (scale, offset) in enumerate(self.axes.position_map()):
+            name = self.axes.axes[int(axis_of[i])].name
+            if abs(scale) * theta[i] > MAX_INV_FREQ:
+                raise SpecError(f"axes.{name}.scale", _too_fast(i, mpmath.mpf(abs(scale) * theta[i])))
+            if abs(offset) * theta[i] > MAX_INV_FREQ * 2.0**32:
+                raise SpecError(f"axes.{name}.offset", f"gives pair {i} the angle {offset * theta[i]:.3g} at position "
+                                "0, past float32's range")  # fmt: skip
 
     def _check_derived(self) -> None:
         """Every inverse frequency finite, positive and at most ``MAX_INV_FREQ`` in fp64; the attention factor in
@@ -329,6 +345,19 @@ class RopeSpec:
             return np.zeros(self.half, dtype=np.int64)
         return np.asarray(self.axes.axis_of_pair(), dtype=np.int64)
 
+    @property
+    def integer_positions(self) -> bool:
+        """True when every pair turns by the integer position itself (1-D RoPE, or axes with the default map)."""
+        return self.axes is None or self.axes.integer_positions
+
+    def position_map(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per rotated pair, ``(scale, offset)`` of its axis's position map: pair ``i`` turns by
+        ``(scale_i * p + offset_i) * theta_i`` (all 1 and 0 for integer positions)."""
+        if self.axes is None:
+            return np.ones(self.half), np.zeros(self.half)
+        scale, offset = zip(*self.axes.position_map())
+        return np.asarray(scale, dtype=np.float64), np.asarray(offset, dtype=np.float64)
+
     def inv_freq_mp(self, seq_len: int | None = None) -> tuple[mpmath.mpf, ...]:
         """The inverse frequencies theta_i exactly (50 digits), as mpmath numbers."""
         return _inv_freq_mp_cached(self, None if seq_len is None else int(seq_len))
@@ -471,10 +500,13 @@ def _attention_key(scaling: Scaling) -> str:
 def _inv_freq_mp_cached(spec: RopeSpec, seq_len: int | None) -> tuple[mpmath.mpf, ...]:
     with mpmath.workdps(DPS):
         if spec.axes is not None and not spec.axes.uses_spec_table(spec.rotary_dim):
-            # axial RoPE: pair i's frequency from its axis's own table, base_a ** (-2 j / D_a)
+            # axial RoPE: pair i's frequency from its axis's own table -- the fp64 values it gives, or
+            # base_a ** (-2 j / D_a)
             return tuple(
-                mpmath.power(mpmath.mpf(spec.base if base is None else base), -mpmath.mpf(2 * j) / dim)
-                for j, dim, base in spec.axes.frequency_of_pair()
+                mpmath.mpf(own)
+                if own is not None
+                else mpmath.power(mpmath.mpf(spec.base if base is None else base), -mpmath.mpf(2 * j) / dim)
+                for (j, dim, base), own in zip(spec.axes.frequency_of_pair(), spec.axes.table_of_pair())
             )
         return tuple(spec.scaling.inv_freq_mp(spec, seq_len))
 

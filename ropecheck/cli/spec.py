@@ -56,6 +56,7 @@ def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:
     default = RopeSpec(head_dim=spec.head_dim, rotary_dim=spec.rotary_dim, base=spec.base).inv_freq()
     names = spec.axis_names
     axis_of = spec.axis_of_pair()
+    scale, offset = spec.position_map()
     rows = []
     for i, (a, b) in enumerate(spec.pairs()):
         row: dict[str, Any] = {
@@ -67,6 +68,8 @@ def spec_table(spec: Any, seq_len: int | None = None) -> dict[str, Any]:
         }
         if names:
             row["axis"] = names[int(axis_of[i])]
+        if not spec.integer_positions:  # turns by (scale * p + offset) * inv_freq
+            row["position_map"] = {"scale": float(scale[i]), "offset": float(offset[i])}
         rows.append(row)
     out: dict[str, Any] = {"spec": spec.to_dict(), "description": spec.describe(), "seq_len": seq_len, "pairs": rows}
     if spec.axes is not None:
@@ -116,11 +119,14 @@ def run(args: argparse.Namespace) -> int:
         text = "the same 1-D position on every axis" if spec.axes.text_same_position else "none (vision only)"
         console.print(f"positions: one per axis ({', '.join(spec.axis_names)}); text tokens: {text}", highlight=False)
         runs = Table(show_edge=False, title="pair -> axis")
-        for col in ("axis", "pairs", "count"):
+        mapped = not spec.integer_positions  # each axis's angle (scale * p + offset) * theta_i, shown per axis
+        for col in ("axis", "pairs", "count", *(("angle at p",) if mapped else ())):
             runs.add_column(col)
         words = spec.axes.pairs_in_words()
         for a in spec.axes.axes:
-            runs.add_row(a.name, words[a.name], str(len(a.pairs)))
+            runs.add_row(
+                a.name, words[a.name], str(len(a.pairs)), *((f"({a.position_words()}) * θ_i",) if mapped else ())
+            )
         console.print(runs)
     table = Table(show_edge=False)
     columns = [

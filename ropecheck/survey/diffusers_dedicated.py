@@ -50,6 +50,7 @@ from typing import Any
 
 from ..axes import axial
 from ..spec import RopeSpec
+from .diffusers_fractional import FRACTIONAL
 from .drive import DEFAULT_UNRUNNABLE, Driven, NotDriven, check_shape, maker, with_finding
 
 __all__ = [
@@ -382,4 +383,5 @@ DEDICATED: dict[tuple[str, str], Callable[[Any, tuple[dict[str, Any], str]], lis
     ("diffusers.models.transformers.transformer_anyflow", "AnyFlowRotaryPosEmbed"): prepare_anyflow,
     ("diffusers.models.transformers.transformer_anyflow_far", "AnyFlowCausalRotaryPosEmbed"): prepare_anyflow_causal,
     ("diffusers.models.transformers.transformer_qwenimage21", "QwenImage21Rope"): prepare_qwenimage21,
+    **FRACTIONAL,  # fractional positions: axes with a position map (LTX-Video, LTX 2, Sana-WM)
 }

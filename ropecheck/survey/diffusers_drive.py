@@ -38,8 +38,9 @@ Shapes of code, one driver each (:data:`SHAPES`):
   MiniMax Music 3): the table of positions ``0..n-1``, each token's row gathered.
 
 A class one model builds and calls its own way has a driver of its own (:data:`~.diffusers_dedicated.DEDICATED`:
-Kolors' ChatGLM text rotary, Lumina 2's and Qwen-Image 2.1's mask-built positions, AnyFlow's layout-built grids),
-tried before the shapes.
+Kolors' ChatGLM text rotary, Lumina 2's and Qwen-Image 2.1's mask-built positions, AnyFlow's layout-built grids;
+and the classes that turn by fractional positions, :mod:`.diffusers_fractional`: LTX-Video, LTX 2, Sana-WM's
+refiner, MiniMax H3's video decoder), tried before the shapes.
 
 MiniMax H3's ``forward(position_ids)`` takes ``(seq, 3)`` rows like ``ids``; its ``rope_freq_dim``
 frequencies form one table shared by the (t, h, w) blocks its forward unbinds and concatenates, rotating

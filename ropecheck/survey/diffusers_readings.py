@@ -81,16 +81,6 @@ REPAIRS: dict[str, tuple[str, dict[str, Any]]] = {
 
 #: Why a class no driver takes cannot be judged, read from its source (said after the driver's own reason).
 SKIP_REASONS: dict[str, str] = {
-    "MiniMaxH3VideoRotaryPosEmbed": "its positions are length-normalised to [-1, 1) per axis and scaled by 2*pi "
-    "(`angles = 2.0 * math.pi * position_ids * inv_freq`): no integer position grid a spec is stated over",
-    "LTX2RotaryPosEmbed1d": "angles `(2 * p / base_seq_len - 1) * theta ** linspace(0, 1) * pi / 2`: fractional "
-    "positions with an offset and rising frequencies, no spec of this form",
-    "LTX2AudioVideoRotaryPosEmbed": "coordinates divided by the base sizes (fractional positions) and LTX's "
-    "`theta ** linspace(...) * pi / 2` frequencies: no spec of this form",
-    "SanaWMLTX2AudioVideoRotaryPosEmbed": "LTX 2's rotary (fractional coordinates, `theta ** linspace` "
-    "frequencies): no spec of this form",
-    "LTXVideoRotaryPosEmbed": "its grid is divided by the base sizes (`grid * patch_size / base_height`: "
-    "fractional positions) and its frequencies are `theta ** linspace(log(1), log(theta))`: no spec of this form",
     "LTX2VideoVaeRotaryPosEmbed3D": "its decoder builds it but the module applies its output nowhere a driver can "
     "follow",
     "Cosmos3VLTextRotaryEmbedding": "interleaved M-RoPE applied inline in its attention processor "

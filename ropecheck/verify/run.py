@@ -57,7 +57,14 @@ from .axes import DtypeSentinel, check_dtype_state, check_heads, check_rows
 from .checks import check_behaviour, check_gradients, check_identification, check_interface, check_precision
 from .compiled import choose_backend, mark_compiled_only
 from .model import POSITION_MODES, VERIFY_MAX_POSITION, Check, RunContext, VerifyOptions, VerifyReport
-from .multiaxis import check_axes_reference, check_axes_relative, check_multi_axis, text_view
+from .multiaxis import (
+    check_axes_reference,
+    check_axes_relative,
+    check_mapped_range,
+    check_multi_axis,
+    plain_positions,
+    text_view,
+)
 from .probes import identification_dtype
 from .ranges import valid_range
 
@@ -282,12 +289,16 @@ def _declared_convention(fn: Any) -> str | None:
 def _run_axes(report: VerifyReport, ctx: RunContext) -> None:
     """Multi-axis RoPE: the pair -> axis identification, the 1-D view, then per-axis reference and relative position."""
     dts = ctx.dtypes
+    check_mapped_range(ctx.rope, ctx.top)  # mapped axes: a range no comparison can judge is a usage error
     axes = ctx.with_(impl=ctx.outer)  # the per-axis checks call the multi-axis target itself
     idt = "float32" if "float32" in dts else dts[0]
     report.begin("the pair -> axis identification")
     if check_multi_axis(report, axes, idt) is None and any(c.status == "fail" for c in report.checks):
         return  # the structural finding is the root cause; the rest would only repeat it
-    _run(report, ctx.with_(conventions={}))
+    if plain_positions(ctx.rope):
+        _run(report, ctx.with_(conventions={}))
+    else:
+        _run_mapped(report, ctx)
     failed = {c.dtype for c in report.checks if c.category == "interface" and c.status == "fail"}
     for dt in dts:
         if dt in failed:
@@ -296,6 +307,27 @@ def _run_axes(report: VerifyReport, ctx: RunContext) -> None:
         check_axes_reference(report, axes, dt)
     report.begin("the per-axis relative position check")
     check_axes_relative(report, axes, idt)
+
+
+def _run_mapped(report: VerifyReport, ctx: RunContext) -> None:
+    """Axes with position maps or own tables: the interface check per dtype, and the 1-D view said not run -- its
+    checks (identification at integer positions, the error model's bounds, the properties) read p * theta_i
+    on a decaying table, which these axes are not; the per-axis checks judge them against the exact reference."""
+    rng = np.random.default_rng(ctx.seed)
+    for dt in ctx.dtypes:
+        report.begin(f"the interface check ({dt})")
+        check_interface(report, ctx, dt, rng)
+    maps = ctx.rope.axes.maps_in_words() if ctx.rope.axes is not None else ""
+    report.add(
+        Check(
+            "identification",
+            "identification",
+            "skip",
+            f"the 1-D view is not run: its pairs turn by mapped positions or own tables ({maps}), not by p * theta_i "
+            "of a base ** (-2i/d) table; the per-axis reference and relative-position checks judge them",
+            ctx.dtypes[0],
+        )
+    )
 
 
 def _run(report: VerifyReport, ctx: RunContext) -> None:

@@ -7,7 +7,8 @@ head), Helios, Sana-WM and HunyuanVideo-Framepack (``sizes``), MiniMax H3 (``ids
 PRX (``ids`` with a batch dim), Qwen-Image (``fhw``, centred h and w), Kandinsky 5's and 6's 3-D rotaries
 (``axes``; Kandinsky 6 at forward's default scale), Cosmos and EasyAnimate (dims and bases read as data,
 EasyAnimate's default repaired), Kandinsky 5 (its expected finding), and the dedicated drivers (Kolors' ChatGLM,
-Lumina 2's and Qwen-Image 2.1's mask-built positions, AnyFlow's layouts). A broken rotary is made by monkeypatching
+Lumina 2's and Qwen-Image 2.1's mask-built positions, AnyFlow's layouts; LTX-Video's, LTX 2's, Sana-WM's and MiniMax
+H3's video decoder's fractional positions, driven with axes that map them). A broken rotary is made by monkeypatching
 diffusers' own code before the verdict forks, so the child runs the broken version. Every test that drives
 diffusers skips when it is not installed (it is optional); discovery from given sources needs nothing.
 """
@@ -127,6 +128,11 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         ("transformer_anyflow/AnyFlowRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
         ("transformer_anyflow_far/AnyFlowCausalRotaryPosEmbed", "axial-split t:22 h:21 w:21"),
         ("transformer_qwenimage21/QwenImage21Rope", "axial-split t:8 h:28 w:28"),
+        ("transformer_ltx/LTXVideoRotaryPosEmbed", "custom t:341 h:341 w:341 (positions t: 0.1 p - 1"),
+        ("transformer_ltx2/LTX2AudioVideoRotaryPosEmbed", "custom t:682 h:682 w:682 (positions t: 0.1 p - 1"),
+        ("transformer_sana_wm_refiner/SanaWMLTX2AudioVideoRotaryPosEmbed", "custom t:682 h:682 w:682"),
+        ("ltx2.connectors/LTX2RotaryPosEmbed1d", "custom x:1920 (positions x: 0.000488281 p - 1"),
+        ("autoencoder_kl_minimax_h3/MiniMaxH3VideoRotaryPosEmbed", "axial-split t:8 h:8 w:8 (positions t: 0.392699 p"),
     ],
     ids=[
         "ids",
@@ -151,6 +157,11 @@ def test_the_constructor_arguments_are_the_model_s_defaults() -> None:
         "dedicated-layout",
         "dedicated-layout-causal",
         "dedicated-pad-mask-centred",
+        "fractional-ltx",
+        "fractional-ltx2",
+        "fractional-ltx2-copy",
+        "fractional-ltx2-1d",
+        "fractional-inline-processor",
     ],
 )
 def test_each_driver_shape_conforms_on_diffusers_code(name: str, scheme: str) -> None:
@@ -418,6 +429,41 @@ def test_chatglm_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: 
 
     monkeypatch.setattr(text_encoder.RotaryEmbedding, "forward_impl", planted)
     assert _labels(_row("kolors.text_encoder/RotaryEmbedding"))
+
+
+@needs_diffusers
+@pytest.mark.parametrize("bug", ["t-h-swapped", "frame-off-by-one"])
+def test_ltx2_video_with_a_planted_bug_fails(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
+    """LTX 2's video rotary reading the height coordinate as the frame one (and back), or every frame one past the
+    coordinate given: the driver passes the positions as its coords, so each must fail."""
+    from diffusers.models.transformers import transformer_ltx2 as ltx2
+
+    honest = ltx2.LTX2AudioVideoRotaryPosEmbed.forward
+
+    def planted(self, coords, device=None):  # type: ignore[no-untyped-def]
+        if bug == "t-h-swapped":
+            return honest(self, coords[:, [1, 0, 2]], device)
+        return honest(self, coords + coords.new_tensor([1.0, 0.0, 0.0])[None, :, None], device)
+
+    monkeypatch.setattr(ltx2.LTX2AudioVideoRotaryPosEmbed, "forward", planted)
+    labels = _labels(_row("transformer_ltx2/LTX2AudioVideoRotaryPosEmbed"))
+    assert labels and all(label.startswith(("axes/", "positions/")) for label in labels), labels
+
+
+@needs_diffusers
+def test_ltx2_connector_table_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LTX 2's 1-D connector rotary whose table starts at position 1: the driver gathers row p for position p, so
+    every token is rotated one position on and the verdict must fail."""
+    from diffusers.pipelines.ltx2 import connectors
+
+    honest = connectors.LTX2RotaryPosEmbed1d.forward
+
+    def planted(self, batch_size, pos, device):  # type: ignore[no-untyped-def]
+        cos, sin = honest(self, batch_size, pos + 1, device)
+        return cos[:, 1:], sin[:, 1:]
+
+    monkeypatch.setattr(connectors.LTX2RotaryPosEmbed1d, "forward", planted)
+    assert _labels(_row("ltx2.connectors/LTX2RotaryPosEmbed1d"))
 
 
 @needs_diffusers
