@@ -64,10 +64,58 @@ def test_a_name_defined_again_is_a_new_definition() -> None:
     assert "defined again" in r.definitions[1].reason
 
 
-def test_an_inline_chain_of_names_set_to_an_undefined_name_taints_them() -> None:
+def test_an_inline_chain_of_matrices_set_to_the_identity_is_a_value_in_passing() -> None:
     r = audited("inline_chain_definition.md")
     (s,) = r.steps
-    assert s.status == "UNREAD" and "set equal to I" in s.reason
+    assert s.status == "UNDECIDED" and "A_{q} is given the value I" in s.reason
+    # set to a name the document does not define, the names are not values: steps using them are not read
+    doc = "Take $A_q = A_k = J$ here.\n\n$$A_q y = y$$\n"
+    (s,) = audit_document(doc, timeout=TIMEOUT).steps
+    assert s.status == "UNREAD" and "set equal to J" in s.reason
+
+
+def test_names_used_as_matrices_are_general_matrices_and_written_ones_keep_their_entries() -> None:
+    steps = {(s.line, s.lhs_tex): s for s in audited("matrix_families.md").steps}
+    by_line = {line: s for (line, _), s in steps.items()}
+    assert all(s.method == "matrix algebra" for s in by_line.values() if s.status == "PROVED")
+    assert "calP_{s} d x d" in by_line[19].reason  # a calligraphic capital is a name of its own
+    assert "may vanish" in by_line[23].reason  # P_s^T P_t = P_{t-s} needs what P is: never refuted
+    # G is written out: its entries settle G_s^T G_t = G_{t-s} between general matrices; G_2 given with
+    # \approx neither stands for the family nor keeps the step from being read
+    assert "entries of the written-out matrices" in by_line[35].reason
+    assert "every value" in by_line[39].reason  # A = B = I in passing: proved for every matrix
+    assert "given the value I" in by_line[41].reason
+    assert "f_t by line 45" in by_line[47].reason  # a family of vectors, each member read at its own index
+    assert "for every matrix" in by_line[53].reason  # Q_t has no value the audit reads: true for any Q
+    twin = {s.line: s for s in audited("matrix_families_twin.md").steps}
+    assert {s.status for s in twin.values()} == {"UNDECIDED", "UNREAD"}
+    assert "A.T*B.T*y" in twin[13].reason  # (AB)^T = A^T B^T: not proved, and no counterexample claimed
+    assert "written#" in twin[25].reason and "may vanish" in twin[25].reason
+    assert "may vanish" in twin[35].reason
+    assert twin[41].status == "UNREAD" and "decoration" in twin[41].reason  # not true for any Q: kept unread
+
+
+def test_an_entry_given_approximately_does_not_stand_for_its_family() -> None:
+    from ropecheck.symbolic.audit.reading import Head, mentions
+
+    entry = Head("symbol", "G_{2}")
+    for members in (True, False):
+        assert mentions(entry, "G_2 x", members=members) and mentions(entry, "G_{4-2} x", members=members)
+        assert not mentions(entry, "G_3 x", members=members) and not mentions(entry, "W_G x", members=members)
+        assert not mentions(Head("symbol", "k_{5}"), "W_k x_n", members=members)  # a subscript of another name
+    # G_s is the family at s: the entry only while the document does not define the family
+    assert mentions(entry, "G_s^T G_t") and mentions(entry, "G_{t-s}")
+    assert not mentions(entry, "G_s^T G_t", members=False) and not mentions(entry, "G_{t-s}", members=False)
+
+
+def test_names_multiplied_by_a_matrix_are_vectors_or_matrices() -> None:
+    from ropecheck.symbolic.audit.general import array_names
+
+    transposed, arrays = array_names(
+        [r"q_m^T k_n = (W_q x_m)^T (W_k x_n) + R_m \begin{pmatrix} 1 \\ 2 \end{pmatrix} v"]
+    )
+    assert sorted(transposed) == ["q_{m}"]
+    assert {"k_{n}", "W_{k}", "x_{n}", "v"} <= arrays and "R_{m}" not in arrays
 
 
 def test_an_equation_posed_to_solve_is_a_condition() -> None:

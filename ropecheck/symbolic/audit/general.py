@@ -9,27 +9,37 @@ Design constraints: PROVED only when the difference of the sides, transposes of 
 and products distributed, is exactly the zero matrix -- then it holds for every matrix and vector the
 names may stand for. Otherwise UNDECIDED with the reading shown, never REFUTED: what the document
 means by a name (``q_m = W_q x_m`` said in words, ``R`` a rotation) may make the difference vanish.
-Only names the document writes transposed or in bold are read so (a plain ``m`` stays a number, and
-then the step is not read); a definition is used when its right side reads as general matrices too
-(``q_m = W_q(x_m + p_m)``), a written-out matrix or a function of the names leaves the step unread.
+Only names the document uses as vectors or matrices are read so -- written transposed or in bold, right
+after a transpose, a written-out matrix or such a matrix, or of a family one member of which is one (a
+plain ``m`` stays a number); a definition is used when its right side reads as general matrices too
+(``q_m = W_q(x_m + p_m)``, a family ``q_m = R_m W_q x_m`` read again at each index); a function of the
+names leaves the step unread. A written-out matrix among them stands as a matrix of its own: the step is
+also PROVED when, around the same general factors, the written-out products sum to exactly the zero
+matrix (then the difference is zero for every value of the general ones). Values given in passing
+(``n = 5``, ``W_q = I``) are read for every value, which covers theirs.
 """
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
 from sympy import MatrixExpr, MatrixSymbol, Symbol
 from sympy.core.function import AppliedUndef
+from sympy.matrices.exceptions import ShapeError
 
 from ...errors import ClaimLimitError, ClaimParseError
-from ..readers.general_matrices import general_name, plain_algebra
+from ..engine.decide import Verdict, decide
+from ..readers.general_matrices import DIMENSION, general_name, is_array, plain_algebra, written_value
 from ..readers.latex_syntax import normalize_latex, read_latex_side
-from ..readers.scope import Definition, Scope
+from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 
-__all__ = ["GeneralStep", "TRANSPOSE_PROBLEM", "array_names", "general_step"]
+__all__ = ["GeneralStep", "TRANSPOSE_PROBLEM", "array_names", "calligraphic_as_names", "general_step"]
 
 #: the start of the default reader's reason for not reading a transpose of an undefined name
 TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
@@ -45,10 +55,33 @@ class GeneralStep:
     rhs: Any
 
 
-_NAME = r"(?<![\\A-Za-z])([A-Za-z]\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?)"
+#: ``\mathcal{R}`` (bold or not): one name of its own, ``calR``, which the reader takes as written
+_CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-Z])\s*\}(?(1)\s*\})")
+_LETTER = r"(?:[A-Za-z]|\\mathrm\{cal[A-Z]\})"
+_SUB = r"(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))"
+_NAME_BODY = _LETTER + r"\s*" + _SUB + "?"
+_NAME = r"(?<![\\A-Za-z])(" + _NAME_BODY + ")"
+_T = r"\s*\^\s*(?:\{\s*(?:T|\\top)\s*\}|T(?![A-Za-z])|\\top(?![A-Za-z]))"
 #: a one-letter name (its subscript kept) directly transposed, after the reader's spelling of ``^\mathsf{T}``
-_TRANSPOSED = re.compile(_NAME + r"\s*\^\s*(?:\{\s*(?:T|\\top)\s*\}|T(?![A-Za-z])|\\top(?![A-Za-z]))")
-_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{\s*([A-Za-z])\s*\}(\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?")
+_TRANSPOSED = re.compile(_NAME + _T)
+_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{\s*(" + _LETTER + r")\s*\}(\s*" + _SUB + ")?")
+#: what makes the name right after it a vector or matrix: a transpose (``q^T k``), a written-out matrix,
+#: or a name that is a matrix (``W x``, ``W(x + p)``)
+_FACTOR = re.compile(
+    r"(?:(?<![\\A-Za-z])" + _NAME_BODY + _T + r"|\)" + _T + r"|\\end\s*\{\s*[pbBvV]?matrix\s*\}"
+    r"|(?<![\\A-Za-z])(?P<matrix>" + _NAME_BODY + r"))(?=\s*\(?\s*(?P<after>" + _NAME_BODY + "))"
+)
+
+
+def calligraphic_as_names(text: str) -> str:
+    """The text with each calligraphic capital (``\\boldsymbol{\\mathcal{R}}``) as a name the reader takes (its
+    bold dropped: the name is a vector or matrix where it is written transposed or multiplies one).
+
+    Example:
+        >>> calligraphic_as_names(r"\\boldsymbol{\\mathcal{R}}_m^{\\top} q")
+        '\\\\mathrm{calR}_m^{\\\\top} q'
+    """
+    return _CALLIGRAPHIC.sub(lambda m: r"\mathrm{cal" + m.group(2) + "}", text)
 
 
 def _spelled(text: str) -> str | None:
@@ -59,25 +92,49 @@ def _spelled(text: str) -> str | None:
     return value.name if isinstance(value, Symbol) else None
 
 
+def _multiplied(plains: list[str], arrays: set[str], spelled: dict[str, str | None]) -> set[str]:
+    """The names written right after a transpose, a written-out matrix or a matrix of ``arrays``."""
+    found: set[str] = set()
+    for plain in plains:
+        for m in _FACTOR.finditer(plain):
+            before = m.group("matrix")
+            if before is not None:
+                name = spelled.setdefault(before, _spelled(before))
+                if name is None or not is_array(name, frozenset(arrays)) or not re.match(r"(?:cal)?[A-Z]", name):
+                    continue
+            found.add(m.group("after"))
+    return found
+
+
 def array_names(texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The names written transposed, and those plus the names written in bold, as the reader spells them.
+    """The names written transposed, and those plus the names the document otherwise uses as vectors or matrices
+    (written in bold, or right after a transpose, a written-out matrix or a matrix), as the reader spells them.
 
     Example:
-        >>> transposed, arrays = array_names([r"\\mathbf{x}_m^\\mathsf{T} \\mathbf{W}_q y + \\mathcal{R}_n^\\top"])
+        >>> transposed, arrays = array_names([r"\\mathbf{x}_m^\\mathsf{T} \\mathbf{W}_q y + \\mathcal{R}_n^\\top k"])
         >>> sorted(transposed), sorted(arrays)
-        (['x_{m}'], ['W_{q}', 'x_{m}'])
+        (['x_{m}'], ['W_{q}', 'calR_{n}', 'k', 'x_{m}', 'y'])
     """
     transposed, bold = set(), set()
+    plains = []
     for text in texts:
+        text = calligraphic_as_names(text)
         plain = normalize_latex(text)
+        plains.append(plain)
         # a subscript or exponent transposed is the whole name's (R_m^T): not a name of its own
         transposed |= {
             m.group(1) for m in _TRANSPOSED.finditer(plain) if not plain[: m.start()].rstrip().endswith(("_", "^"))
         }
         bold |= {m.group(1) + (m.group(2) or "") for m in _BOLD.finditer(text)}
-    spelled = {t: _spelled(t) for t in transposed | bold}
-    seen = frozenset(filter(None, (spelled[t] for t in transposed)))
-    return seen, seen | frozenset(filter(None, (spelled[t] for t in bold)))
+    spelled: dict[str, str | None] = {t: _spelled(t) for t in transposed | bold}
+    seen = frozenset(n for t in transposed if (n := spelled[t]) is not None and not n.startswith("cal"))
+    arrays = set(seen) | {n for t in transposed | bold if (n := spelled[t]) is not None}
+    for _ in range(3):  # W x: x is a vector once W is a matrix, and so on along a product
+        more = {n for t in _multiplied(plains, arrays, spelled) if (n := spelled.setdefault(t, _spelled(t)))}
+        if more <= arrays:
+            break
+        arrays |= more
+    return seen, frozenset(arrays)
 
 
 def _reads_as_number(d: Definition, scope: Scope) -> bool:
@@ -93,7 +150,9 @@ def _reads_as_number(d: Definition, scope: Scope) -> bool:
 def _general_scope(scope: Scope) -> Scope:
     """The scope with general matrices, each definition that read a vector as a number read again so."""
     general = replace(scope, general_matrices=True)
-    symbols = dict(scope.symbols)
+    # a value given in passing (n = 5, W_q = I) is any value here: what holds for every value holds for it
+    passing = _in_passing(scope)
+    symbols = {k: d for k, d in scope.symbols.items() if k not in passing}
     for name, d in sorted(scope.symbols.items(), key=lambda kv: kv[1].line):
         if d.kind != "symbol" or d.stated_value or not d.body_source or not _reads_as_number(d, scope):
             continue
@@ -107,7 +166,70 @@ def _general_scope(scope: Scope) -> Scope:
     # a family defined in general (q_m = f_q(x_m, m)) and later one member in particular (q_m = W_q x_m):
     # the later definition holds from there on
     later = {k: p for k, p in scope.patterns.items() if not _redefined(p, scope)}
+    earlier = replace(general, symbols=symbols, patterns=later)
+    for key, d in later.items():  # q_m = R_m W_q x_m: each member read again, with general matrices
+        if d.body_source and len(d.params) == 1 and _arrays_as_numbers(d.body, scope):
+            again = _ReadAgain(d.kind, d.name, d.body, d.params, d.source, d.line, False, d.body_source, earlier)
+            if _only_general(_member(again, d.params[0]), scope):
+                later = {**later, key: again}
     return replace(general, symbols=symbols, patterns=later)
+
+
+@dataclass(frozen=True)
+class _ReadAgain(Definition):
+    """A family of vectors or matrices (``q_m = R_m W_q x_m``) whose member at an index is its source read again
+    with the index written in the parameter's place, so that ``x_m`` becomes ``x_n`` as a name, not only as a
+    number (a general matrix's name carries its subscript)."""
+
+    scope: Any = None
+
+    def apply(self, args: list[Any]) -> Any:
+        (index,) = args
+        param = re.escape(str(self.params[0]))
+        text = re.sub(r"(?<![A-Za-z\\])" + param + r"(?![A-Za-z])", "{(" + sympy.latex(index) + ")}", self.body_source)
+        return read_latex_side(text, 0, self.scope)
+
+
+def _arrays_as_numbers(body: Any, scope: Scope) -> bool:
+    """Whether a family's body, as first read, takes a vector or matrix of the document for a number."""
+    values = list(body) if isinstance(body, sympy.MatrixBase) else [body]
+    used = {s.name for v in values for s in getattr(v, "free_symbols", ()) if isinstance(s, Symbol)}
+    return any(is_array(n, scope.array_names) and general_name(n) is not None for n in used)
+
+
+def _member(d: _ReadAgain, index: Any) -> Any:
+    try:
+        return d.apply([index])
+    except (ClaimParseError, ClaimLimitError, RecursionError):
+        return None
+
+
+def _in_passing(scope: Scope) -> frozenset[str]:
+    """The names the text gives values in passing, when every value lies in its name's domain (else none: a
+    proof for every value of the domain would not cover a value outside it)."""
+    given = {k: d.body for k, d in scope.symbols.items() if d.stated_value}
+    for name, value in given.items():
+        if isinstance(value, MatrixExpr) and not isinstance(value, sympy.MatrixBase):
+            continue  # W_q = I: read as any matrix
+        if not isinstance(value, sympy.Basic) or isinstance(value, sympy.MatrixBase):
+            return frozenset()
+        sym = domain_symbol(name, dict(scope.domains))
+        for assumption in ("integer", "real", "positive", "nonnegative"):
+            if getattr(sym, f"is_{assumption}") and getattr(value, f"is_{assumption}") is not True:
+                return frozenset()
+    return frozenset(given)
+
+
+def _passing_used(left: Any, right: Any, scope: Scope) -> str:
+    """Which names given values in passing the sides use, in words (they were read for every value)."""
+    found: set[str] = set()
+    for side in (left, right):
+        found |= {s.name for s in side.atoms(Symbol, MatrixSymbol)}
+        for w in side.atoms(MatrixSymbol):
+            value = written_value(w)
+            found |= {s.name for s in value.free_symbols} if value is not None else set()
+    used = sorted(found & _in_passing(scope) - {DIMENSION.name})  # d as the size of the general matrices
+    return f"; {', '.join(used)}, given values in passing, read for every value" if used else ""
 
 
 def _redefined(pattern: Definition, scope: Scope) -> bool:
@@ -115,23 +237,34 @@ def _redefined(pattern: Definition, scope: Scope) -> bool:
 
 
 def _only_general(value: Any, scope: Scope) -> bool:
-    """Sums, products and transposes of names the document writes transposed or in bold, and numbers."""
-    if not plain_algebra(value) or value.atoms(AppliedUndef):
+    """Sums, products and transposes of names the document uses as vectors or matrices, and numbers.
+
+    A lower-case letter left a number is one (a position ``m``, a coefficient): were it a vector, no product
+    with it would fit. An upper-case one may be a matrix the document never marked as one, and matrices do
+    not commute: a step with one is not read.
+    """
+    if not isinstance(value, MatrixExpr) or not plain_algebra(value) or value.atoms(AppliedUndef):
         return False
-    if any(s.name not in scope.array_names for s in value.atoms(MatrixSymbol)):
+    if any(written_value(s) is None and not is_array(s.name, scope.array_names) for s in value.atoms(MatrixSymbol)):
         return False
-    return not any(general_name(s.name) is not None for s in value.free_symbols if isinstance(s, Symbol))
+    numbers = [general_name(s.name) for s in value.free_symbols if isinstance(s, Symbol)]
+    return not any(n is not None and n.shape[1] != 1 for n in numbers)
 
 
 def _definitions_used(text: str, scope: Scope, general: Scope) -> str:
     """Which definitions the general reading wrote out (``q_{m}`` by line 41), in words."""
     try:
-        value = read_latex_side(text, 0, Scope(general_matrices=True))
+        value = read_latex_side(text, 0, Scope(general_matrices=True, array_names=scope.array_names))
         written = {s.name for s in value.atoms(MatrixSymbol)}
     except Exception:  # the names are said only when they can be listed
         return ""
     again = {n: d for n, d in general.symbols.items() if d is not scope.symbols.get(n)}
     used = [f"{n} by line {d.line}" for n, d in again.items() if n in written]
+    used += [
+        f"{d.name}_{d.params[0]} by line {d.line}"
+        for d in general.patterns.values()
+        if isinstance(d, _ReadAgain) and re.search(re.escape(d.name) + r"\s*_", text)
+    ]
     return f"; with {', '.join(sorted(used))} as general matrices" if used else ""
 
 
@@ -163,8 +296,61 @@ def _turned(difference: Any) -> Any:
 
 def _shapes(left: Any, right: Any) -> str:
     names = sorted({s for side in (left, right) for s in side.atoms(MatrixSymbol)}, key=str)
-    said = [f"{s.name} {'d x d' if s.shape[1] != 1 else 'd x 1'}" for s in names]
-    return "names read as general matrices and vectors of any size d (" + ", ".join(said) + ")"
+    said = [f"{s.name} {'d x d' if s.shape[1] != 1 else 'd x 1'}" for s in names if written_value(s) is None]
+    written = [f"{s.name} = {value.tolist()}" for s in names if (value := written_value(s)) is not None]
+    return (
+        "names read as general matrices and vectors of any size d ("
+        + ", ".join(said)
+        + ")"
+        + (f", each written-out matrix as a matrix of its own ({'; '.join(written)})" if written else "")
+    )
+
+
+def _factors(term: Any) -> tuple[Any, list[Any]]:
+    """A term of a sum of matrix products as its scalar coefficient and its matrix factors in order."""
+    if isinstance(term, sympy.MatMul):
+        coeff, matrices = term.as_coeff_matrices()
+        return coeff, list(matrices)
+    return sympy.S.One, [term]
+
+
+def _written(factor: Any) -> Any:
+    """The written-out matrix a factor (a symbol or its transpose) stands for, or None for a general one."""
+    if isinstance(factor, sympy.Transpose):
+        inner = written_value(factor.arg)
+        return None if inner is None else inner.T
+    return written_value(factor)
+
+
+def _written_cancel(difference: Any, domains: Mapping[str, str]) -> bool:
+    """Whether the written-out matrices make ``difference`` vanish for every value of the general ones.
+
+    Each term is a coefficient, general factors, one run of written-out matrices, general factors. Terms
+    with the same general factors around their run are one sum ``P (c_1 W_1 + c_2 W_2 + ...) S``; when
+    every such sum of written-out products is exactly the zero matrix, so is the difference, whatever the
+    general matrices are (``x^T A^T R_m^T R_n B y - x^T A^T R_{n-m} B y`` with ``R`` written out). The
+    entries' names take the step's domains, as in every other reading.
+    """
+    terms = difference.args if isinstance(difference, sympy.MatAdd) else (difference,)
+    groups: dict[tuple[Any, Any], list[tuple[Any, list[Any]]]] = {}
+    for term in terms:
+        coeff, factors = _factors(term)
+        at = [i for i, f in enumerate(factors) if _written(f) is not None]
+        if not at or at != list(range(at[0], at[-1] + 1)):
+            return False  # a term of general matrices alone, or two runs of written ones: not settled here
+        key = (tuple(factors[: at[0]]), tuple(factors[at[-1] + 1 :]))
+        groups.setdefault(key, []).append((coeff, [_written(f) for f in factors[at[0] : at[-1] + 1]]))
+    for runs in groups.values():
+        try:
+            total = functools.reduce(operator.add, [c * functools.reduce(operator.mul, run) for c, run in runs])
+        except (ShapeError, TypeError, ValueError):
+            return False
+        if not isinstance(total, sympy.MatrixBase):
+            return False
+        total = apply_domains(total, domains)
+        if decide(total, sympy.zeros(*total.shape))[0] != Verdict.PROVED:
+            return False
+    return True
 
 
 def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] = ()) -> GeneralStep | None:
@@ -178,6 +364,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         >>> general_step("(W x)^T (W y)", "x^T W^T W y", Scope(array_names=frozenset("Wxy"))).status
         'PROVED'
     """
+    lhs, rhs = calligraphic_as_names(lhs), calligraphic_as_names(rhs)
     general = _general_scope(scope)
     sides = _general_sides(lhs, rhs, scope, general)
     if sides is None:
@@ -189,10 +376,15 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         )
         return GeneralStep("UNDECIDED", why, None, None)
     left, right = sides
-    reading = _shapes(left, right) + _definitions_used(f"{lhs} + {rhs}", scope, general)
+    reading = (
+        _shapes(left, right) + _definitions_used(f"{lhs} + {rhs}", scope, general) + _passing_used(left, right, scope)
+    )
     difference = _turned(sympy.expand((left - right).doit()))
     if difference == 0 or getattr(difference, "is_ZeroMatrix", False):
         return GeneralStep("PROVED", f"{reading}: the sides agree by the rules of matrix algebra", left, right)
+    if _written_cancel(difference, scope.domains):
+        why = f"{reading}: the sides agree by the rules of matrix algebra and the entries of the written-out matrices"
+        return GeneralStep("PROVED", why, left, right)
     why = (
         f"{reading}: the sides differ by {difference}, which may vanish for what the document means by these "
         "names: not decided"

@@ -199,8 +199,12 @@ def qualifier(links: list[Link]) -> bool:
     return any(ch == "," and depth[i] == 0 for i, ch in enumerate(links[1].text))
 
 
-def mentions(head: Head, text: str) -> bool:
-    """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined."""
+def mentions(head: Head, text: str, *, members: bool = True) -> bool:
+    """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined.
+
+    ``members``: a member of a family at a letter (``R_m``) may be an entry at a number (``R_{3}``); a caller
+    whose document defines the family (``R_m = ...``) passes False, and then only ``R_3`` or ``R_{5-2}`` is it.
+    """
     if head.kind == "decorated":  # the key is a regular expression
         return re.search(head.key, text) is not None or re.search(head.key, re.sub(r"\s+", "", text)) is not None
     if head.kind == "pattern":
@@ -212,15 +216,31 @@ def mentions(head: Head, text: str) -> bool:
         rx = r"(?<![A-Za-z\\])\\?" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
         entry = _NUMBERED.fullmatch(head.key)
         if entry is not None:  # R_{3}: R_3 and R_m (maybe R_3) are it, R_2 is not
-            return any(_may_be_entry(m.group(1), entry.group(2)) for m in re.finditer(rx + _SUBSCRIPT_AFTER, text))
+            found = re.finditer(rx + _SUBSCRIPT_AFTER, text)
+            # the subscript of another name (W_k) is not the name k
+            return any(
+                _may_be_entry(m.group(1), entry.group(2), members) for m in found if not _in_subscript(text, m.start())
+            )
     return re.search(rx, text) is not None
 
 
-def _may_be_entry(sub: str | None, number: str) -> bool:
-    """Whether the name written with subscript ``sub`` may be its entry at ``number``: the same number, any
-    subscript that is not a whole number (``m``, ``5-2``), or none."""
+def _may_be_entry(sub: str | None, number: str, members: bool) -> bool:
+    """Whether the name written with subscript ``sub`` may be its entry at ``number``: the same number, a
+    subscript of numbers alone that may come to it (``5-2``), none, or -- with ``members`` -- one with a letter.
+
+    Where the family is defined (``R_m = ...``), a subscript with a letter (``R_m``, ``R_{n-m}``) is that
+    definition at any position: one entry given only approximately (``R_5 \\approx [...]``) neither stands
+    for it nor keeps a step about it from being read.
+    """
     m = _SUBSCRIPT_NUMBER.fullmatch(sub or "")
-    return m is None or m.group(1) == number
+    if m is not None:
+        return m.group(1) == number
+    return members or not re.search(r"[A-Za-z]", (sub or "").replace("\\left", "").replace("\\right", ""))
+
+
+def _in_subscript(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return before.endswith("_") or bool(re.search(r"_\s*\{[^{}]*$", before))
 
 
 #: a symbol named as an entry at a whole number (``R_{3}``), and the subscript after a name in the text
@@ -613,7 +633,8 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
-        matrices = _with_general_matrices(lhs, rhs, scope) if TRANSPOSE_PROBLEM in problem else None
+        as_matrices = TRANSPOSE_PROBLEM in problem or "\\mathcal" in problem
+        matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None
         return matrices or Outcome(UNREAD, reason=problem or "cannot read the step")
     as_numbers = tuple(sorted(set().union(*(names(a) | names(b) for _, a, b in readings)) & scope.matrix_names))
     if as_numbers:  # a vector or matrix of the document read as a number: another statement, never decided so
@@ -697,6 +718,16 @@ def _with_general_matrices(lhs: Link, rhs: Link, scope: Scope, as_numbers: tuple
     return Outcome(found.status, method, found.reason, None, found.lhs, found.rhs)
 
 
+def general_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """A step that uses names whose values the audit does not have, read with them as general matrices: PROVED
+    when it holds for every matrix and vector they may stand for, else UNDECIDED (the caller keeps it unread)."""
+    unread = readable(lhs, rhs)
+    if unread is not None:
+        return unread
+    found = _with_general_matrices(lhs, rhs, scope)
+    return found if found is not None else Outcome("UNDECIDED")
+
+
 def _without_values_in_passing(scope: Scope) -> Scope | None:
     """The scope without the values the text gives names in passing (``$m = 1$``), or None when such a value
     lies outside its name's domain (then a proof for every value of the domain would not cover it)."""
@@ -704,6 +735,8 @@ def _without_values_in_passing(scope: Scope) -> Scope | None:
     for name, d in given.items():
         sym = domain_symbol(name, dict(scope.domains))
         value = d.body
+        if isinstance(value, sympy.MatrixExpr) and not isinstance(value, MatrixBase):
+            continue  # a matrix set in passing (W = I): read again as any matrix, it is covered
         if not isinstance(value, sympy.Basic) or isinstance(value, MatrixBase):
             return None
         for assumption in ("integer", "real", "positive", "nonnegative"):

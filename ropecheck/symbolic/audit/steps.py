@@ -58,6 +58,7 @@ from sympy import MatrixBase
 
 from ... import isolate
 from ...errors import RopeCheckError
+from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import remember_parse
@@ -72,7 +73,7 @@ from ..readers.scope import (
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
-from .general import array_names
+from .general import array_names, calligraphic_as_names
 from .inequality import INEQUALITIES, inequality_in_child
 from .names import bind_late_entries, decorated_head, glued_head, without_membership
 from .patterns import read_with_patterns, touched_by_dots
@@ -89,6 +90,7 @@ from .reading import bare_product as _bare_product
 from .reading import bind_late as _bind_late
 from .reading import closed_number as _closed_number
 from .reading import define_in_child as _define_in_child
+from .reading import general_in_child as _general_in_child
 from .reading import has_function as _has_function
 from .reading import head as _head
 from .reading import is_defined as _defined
@@ -127,6 +129,8 @@ STEP_TIMEOUT = CLAIM_TIMEOUT
 #: minute; past this the remaining steps are UNDECIDED with :data:`DOCUMENT_TIME_LIMIT_REASON`.
 DOCUMENT_TIMEOUT = 600.0
 _DEFINING = (":=", "\\coloneqq", "\\triangleq", "\\equiv")
+#: the identity matrix as documents write it: ``I``, ``\mathbf{I}`` (read as ``I``), ``I_d``
+_IDENTITY = re.compile(r"I(?:\s*_\s*\{?\s*[dn]\s*\}?)?")
 
 
 # --------------------------------------------------------------------------- the audit
@@ -342,6 +346,8 @@ class _Auditor:
         if len(names) < 2 or len(names) != len(links) - 1:
             return False
         value = links[-1]
+        if self.set_identity([link for _, link in names], value):
+            return True
         value_head = _head(value.text, self.scope)
         if value_head is not None and not _defined(value_head, value.text, self.scope):
             why = f"set equal to {value.text.strip()} (line {value.line}), which the document does not define"
@@ -352,6 +358,25 @@ class _Auditor:
             if not self.maybe_define(link, replace(value, relation="="), audited=audited):
                 why = f"set equal to {value.text.strip()} (line {value.line}), read as neither a definition nor a step"
                 self.unread.append((_head(link.text, self.scope) or names[0][0], link, why))
+        return True
+
+    def set_identity(self, names: list[Link], value: Link) -> bool:
+        """``W_q = W_k = I``: matrices (names of one capital letter) set to the identity, in passing.
+
+        Like a number given in passing, the identity is an example's setting, never substituted: a step
+        that uses the names is decided only where it holds for every matrix they may stand for.
+        """
+        if not _IDENTITY.fullmatch(normalize_latex(value.text).strip()) or "I" in self.scope.symbols:
+            return False
+        spelled = [_read_quiet(link.text, Scope(domains=self.scope.domains)) for link in names]
+        if not all(isinstance(s, sympy.Symbol) and re.match(r"[A-Z](?:_|$)", s.name) for s in spelled):
+            return False
+        symbols = dict(self.scope.symbols)
+        for s, link in zip(spelled, names):
+            symbols[s.name] = Definition(
+                "symbol", s.name, sympy.Identity(DIMENSION), (), link.text, link.line, True, value.text
+            )
+        self.scope = replace(self.scope, symbols=symbols)
         return True
 
     def define_set(self, name: Link | None, members: Link, *, audited: bool) -> None:
@@ -530,9 +555,15 @@ class _Auditor:
     def uses_unread(self, left: Link, right: Link) -> tuple[Link, str] | None:
         text = normalize_latex(left.text + " = " + right.text)
         for head, where, why in reversed(self.unread):
-            if _mentions(head, text):
+            if _mentions(head, text, members=not self.family_defined(head)):
                 return where, why
         return None
+
+    def family_defined(self, head: _Head) -> bool:
+        """Whether the family of an entry at a number (``R_{5}``) is defined (``R_m = ...``): its members at a
+        letter are then that definition, not that entry."""
+        base = re.match(r"(.+?)_\{", head.key) if head.kind == "symbol" else None
+        return base is not None and any(k.lstrip("\\") == base.group(1) for k in self.scope.patterns)
 
     def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool) -> None:
         """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED."""
@@ -580,10 +611,29 @@ class _Auditor:
         with ``\\approx`` as decimals and the step is decided with them (see :meth:`with_approximations`)."""
         where, taint = self.uses_unread(left, right)  # type: ignore[misc]
         why = f"uses {where.text.strip()}, {taint}"
-        o = self.with_approximations(left, right)
+        o = self.with_approximations(left, right) or self.for_every_matrix(left, right)
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
         return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
+
+    def for_every_matrix(self, left: Link, right: Link) -> _Outcome | None:
+        """A step that uses names the audit has no value for, PROVED when it holds for every matrix and vector
+        they may stand for (``(R_m q)^T (R_n k) = q^T R_m^T R_n k``, whatever ``R`` is); else None."""
+        timeout, _ = self.limits()
+        o = _run(_general_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status != "PROVED":
+            return None
+        # each name without a value must be one of the general matrices: a name read as a number (a set, a
+        # function) is not covered by a proof for every matrix
+        read = {m.name for side in (o.lhs, o.rhs) for m in side.atoms(sympy.MatrixSymbol)}
+        text = normalize_latex(left.text + " = " + right.text)
+        for head, where, _ in self.unread:
+            if _mentions(head, text, members=not self.family_defined(head)):
+                named = _read_quiet(calligraphic_as_names(where.text), Scope(domains=self.scope.domains))
+                if not isinstance(named, sympy.Symbol) or named.name not in read:
+                    return None
+        o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
+        return o
 
     def step(self, left: Link, right: Link, *, standalone: bool = False) -> None:
         number = len(self.steps) + 1

@@ -2,16 +2,19 @@
 
 Derivations of attention scores write ``q_m^T k_n = (W_q x_m)^T (W_k x_n)`` with ``W_q``, ``x_m``
 never given entries. Read with :attr:`.scope.Scope.general_matrices`, each undefined name of one
-Latin letter (subscripts allowed) is a SymPy ``MatrixSymbol``: an upper-case one ``d x d`` (a weight
-or rotation matrix), a lower-case one ``d x 1`` (a vector); every other name stays a number. Products
-keep their written order and SymPy's matrix algebra checks the shapes.
+Latin letter (subscripts allowed) that the document uses as a vector or matrix (:func:`is_array`) is a
+SymPy ``MatrixSymbol``: an upper-case one ``d x d`` (a weight or rotation matrix), a lower-case one
+``d x 1`` (a vector); every other name stays a number (a position ``m`` inside ``cos(m theta)``). Products
+keep their written order and SymPy's matrix algebra checks the shapes. A written-out matrix among them
+(``q_m^T R_m^T R_n k_n`` with ``R_m`` defined entry by entry) stands as a general matrix of its own
+(:func:`written_symbol`), and its entries are given back where a decision needs them.
 
 Design constraints: an identity of such matrix expressions that SymPy's rewrites (transpose of a
 product, distribution) reduce to zero holds for every matrix and vector of those shapes, so a proof
 under this reading is a proof of the step whatever the names stand for; a difference that does not
 vanish decides nothing (the document's own meaning of the names may make it vanish). Only sums,
-products, scalar multiples and transposes are read: a function of a matrix, a power of one or a
-mix with written-out matrices is refused.
+products, scalar multiples and transposes are read: a function of a matrix or a power of one is
+refused, and so is a written-out matrix that is neither square nor a column.
 """
 
 from __future__ import annotations
@@ -27,13 +30,26 @@ from sympy.matrices.exceptions import ShapeError
 
 from ...errors import ClaimParseError
 
-__all__ = ["DIMENSION", "general_name", "general_product", "general_sum", "general_transpose", "plain_algebra"]
+__all__ = [
+    "DIMENSION",
+    "WRITTEN_PREFIX",
+    "general_name",
+    "general_product",
+    "general_sum",
+    "general_transpose",
+    "is_array",
+    "is_general",
+    "plain_algebra",
+    "written_symbol",
+    "written_value",
+]
 
 #: the symbolic size of every general matrix and vector
 DIMENSION = Symbol("d", integer=True, positive=True)
 
-#: one Latin letter, then optionally a subscript: ``W_{q}``, ``x_{m}``, ``R_{theta, n - m}``
-_ONE_LETTER = re.compile(r"^([A-Za-z])(?:_\{?[^{}]*\}?)?$")
+#: one Latin letter (or a calligraphic capital, ``calR``), then optionally a subscript: ``W_{q}``, ``x_{m}``,
+#: ``R_{theta, n - m}``
+_ONE_LETTER = re.compile(r"^(?:cal(?=[A-Z]))?([A-Za-z])(?:_\{?[^{}]*\}?)?$")
 #: single letters that are constants or the size itself, never a matrix
 _NOT_MATRICES = frozenset({"i", "e", "d"})
 
@@ -52,6 +68,26 @@ def general_name(name: str) -> MatrixSymbol | None:
     return MatrixSymbol(name, DIMENSION, cols)
 
 
+#: a name of one letter and a subscript with a letter in it (``x_{m}``, ``R_{-m + n}``): one of a family
+_MEMBER = re.compile(r"^((?:cal)?[A-Za-z])_\{([^{}]*[A-Za-z][^{}]*)\}$")
+
+
+def is_array(name: str, arrays: frozenset[str]) -> bool:
+    """Whether the document uses ``name`` as a vector or matrix: it is one of ``arrays``, or of a family one
+    of them belongs to (``x_{n}`` beside ``x_{m}``; a numbered member such as ``q_{0}`` may be an entry).
+
+    Example:
+        >>> is_array("x_{n}", frozenset({"x_{m}"})), is_array("x_{0}", frozenset({"x_{m}"}))
+        (True, False)
+    """
+    if name in arrays:
+        return True
+    member = _MEMBER.match(name)
+    return member is not None and any(
+        (m := _MEMBER.match(a)) is not None and m.group(1) == member.group(1) for a in arrays
+    )
+
+
 def _checked(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
@@ -59,20 +95,62 @@ def _checked(fn: Any, *args: Any) -> Any:
         raise ClaimParseError(f"read as general matrices and vectors, the shapes do not fit ({exc})") from None
 
 
-def _refuse_written(values: list[Any]) -> None:
-    if any(isinstance(v, MatrixBase) for v in values):
-        raise ClaimParseError("a written-out matrix with names read as general matrices cannot be read")
+#: the written-out matrices met among general ones, by the name of the symbol that stands for each
+_WRITTEN: dict[str, MatrixBase] = {}
+#: how the symbol standing for a written-out matrix is named: never a name a document writes
+WRITTEN_PREFIX = "written#"
+
+
+def written_symbol(value: MatrixBase) -> MatrixSymbol:
+    """The general matrix (or vector) that stands for a written-out one among general matrices.
+
+    It has the general shape (``d x d``, or ``d x 1`` for a column), so the matrix algebra keeps it in
+    its place in every product; :func:`written_value` gives back what was written, and the same
+    matrix is always the same symbol.
+
+    Example:
+        >>> w = written_symbol(sympy.eye(2))
+        >>> w.shape, written_value(w) == sympy.eye(2)
+        ((d, d), True)
+    """
+    if value.cols != 1 and value.rows != value.cols:
+        raise ClaimParseError("a written-out matrix that is not square, among general matrices, is not read")
+    if any(isinstance(a, MatrixExpr) for e in value for a in sympy.preorder_traversal(e)):
+        raise ClaimParseError("a general matrix inside a written-out matrix is not read")
+    key = sympy.srepr(sympy.ImmutableMatrix(value))
+    name = next((n for n, v in _WRITTEN.items() if sympy.srepr(sympy.ImmutableMatrix(v)) == key), None)
+    if name is None:
+        name = f"{WRITTEN_PREFIX}{len(_WRITTEN) + 1}"
+        _WRITTEN[name] = sympy.ImmutableMatrix(value)
+    return MatrixSymbol(name, DIMENSION, 1 if value.cols == 1 else DIMENSION)
+
+
+def written_value(symbol: Any) -> MatrixBase | None:
+    """The written-out matrix a symbol of :func:`written_symbol` stands for, or None for any other."""
+    return _WRITTEN.get(symbol.name) if isinstance(symbol, MatrixSymbol) else None
+
+
+def is_general(value: Any) -> bool:
+    """Whether ``value`` is a general matrix expression (not a written-out matrix, not a number)."""
+    return isinstance(value, MatrixExpr) and not isinstance(value, MatrixBase)
+
+
+def _standing_in(values: list[Any]) -> list[Any]:
+    """The values, each written-out matrix replaced by its symbol when general matrices are among them."""
+    if not any(is_general(v) for v in values):
+        return values
+    return [written_symbol(v) if isinstance(v, MatrixBase) else v for v in values]
 
 
 def general_product(factors: list[Any]) -> Any:
-    """The product in written order; numbers scale it."""
-    _refuse_written(factors)
+    """The product in written order; numbers scale it; a written-out matrix stands as a symbol."""
+    factors = _standing_in(factors)
     return _checked(lambda: functools.reduce(operator.mul, factors, sympy.S.One))
 
 
 def general_sum(terms: list[Any]) -> Any:
-    """The sum of the terms, which must all have one shape."""
-    _refuse_written(terms)
+    """The sum of the terms, which must all have one shape; a written-out matrix stands as a symbol."""
+    terms = _standing_in(terms)
     return _checked(lambda: functools.reduce(operator.add, terms))
 
 

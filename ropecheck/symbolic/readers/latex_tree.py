@@ -22,7 +22,7 @@ import sympy
 from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
 
 from ...errors import ClaimLimitError, ClaimParseError
-from .general_matrices import general_name, general_product, general_sum, general_transpose
+from .general_matrices import general_name, general_product, general_sum, general_transpose, is_array, is_general
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
 from .scope import DOMAINS, Definition, Scope, domain_key
@@ -252,17 +252,23 @@ class _Converter:
         where that reading changes nothing."""
         if isinstance(expr, Symbol):
             name = expr.name
-            if name in self.bound or name in self.values or name in self.scope.symbols:
+            named = self.values.get(name)
+            if isinstance(named, Symbol):  # a name the reader set aside whole (R_{\theta, m})
+                name = named.name
+            elif name in self.values:
                 return None
-            return general_name(name)
+            if name in self.bound or name in self.scope.symbols:
+                return None
+            # only what the document uses as a vector or matrix: a position m inside cos(m theta) stays a number
+            return general_name(name) if is_array(name, self.scope.array_names) else None
         if isinstance(expr, (sympy.Mul, sympy.Add)):
             parts = [self.convert(a) for a in expr.args]
-            if not any(isinstance(p, sympy.MatrixExpr) for p in parts):
+            if not any(is_general(p) for p in parts):
                 return None
             return general_product(parts) if isinstance(expr, sympy.Mul) else general_sum(parts)
         if isinstance(expr, sympy.Pow):
             base = self.convert(expr.base)
-            if not isinstance(base, sympy.MatrixExpr):
+            if not is_general(base):
                 return None
             if expr.exp == _TRANSPOSE:
                 return general_transpose(base)
@@ -272,7 +278,7 @@ class _Converter:
             matrix = None if name in self.bound or name in self.scope.functions else general_name(name)
             if matrix is not None and matrix.shape[1] != 1:
                 argument = self.convert(expr.args[0])
-                return general_product([matrix, argument]) if isinstance(argument, sympy.MatrixExpr) else None
+                return general_product([matrix, argument]) if is_general(argument) else None
         return None
 
 
