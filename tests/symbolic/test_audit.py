@@ -205,7 +205,7 @@ def test_positions_are_integers_by_default() -> None:
 
 
 UNREAD = [
-    ("similarity", r"$$a + 1 \simeq b$$", "not an equality"),
+    ("congruence", r"$$a + 1 \cong b$$", "not an equality"),
     ("ellipsis-without-a-pattern", r"$$x_1 + x_2^2 + \cdots + x_d^d = s$$", "cannot see"),
     ("transpose-of-a-number", r"$$q^T k = 2 q$$", "applies to a matrix"),
     ("shapes", r"$$\begin{pmatrix} a \\ b \end{pmatrix} = a$$", "cannot be equal"),

@@ -183,3 +183,109 @@ def test_an_inequality_is_proved_by_the_engine_or_not_decided_never_refuted() ->
     assert "REFUTED" not in {s.status for s in twin}
     assert "strict" in twin[1].reason  # a square is nonnegative, not positive
     assert twin[3].status == "UNDECIDED" and "written transposed" in twin[3].reason  # as numbers: PROVED
+
+
+def test_frequencies_given_as_sets_or_with_their_range_are_definitions() -> None:
+    r = audited("frequency_sets.md")
+    defined = {d.line: d.name for d in r.definitions if d.read}
+    assert set(defined) >= {3, 7, 11, 13}, r.definitions
+    assert [s.status for s in r.steps] == ["PROVED"] * 4
+    twin = audited("frequency_sets_twin.md")
+    assert [s.status for s in twin.steps] == ["REFUTED"] * 4
+
+
+def test_markdown_doubled_braces_and_ranges_are_read_as_written() -> None:
+    from ropecheck.symbolic.audit.document import Src, _drop_range, _markdown_braces
+
+    doubled = r"\Psi = \\{\psi_j = 2^j, j \in [h]\\}"
+    assert _markdown_braces(Src.of(doubled)).text == r"\Psi =  \{\psi_j = 2^j, j \in [h] \}"
+    assert _markdown_braces(Src.of(r"\left\\{ a \right.")).text == r"\left \{ a \right."
+    assert _markdown_braces(Src.of(r"a \\{b}")).text == r"a \\{b}"  # a row break, then a group
+    for text, kept in [
+        (r"\theta_i = b^{-2i/d}, i \in \{0, 1, \dots, d/2-1\}", r"\theta_i = b^{-2i/d}"),
+        (r"T_{n}=2\pi b^{n},\mathrm{for}\,n=0,\cdot\cdot\cdot,N-1", r"T_{n}=2\pi b^{n}"),
+        (r"\lambda_i = 1 - \frac{i}{d}, 0 \le i \lt d/2", r"\lambda_i = 1 - \frac{i}{d}"),
+        (r"x_{m, i} = a, b", r"x_{m, i} = a, b"),  # no range: the comma stays
+    ]:
+        assert _drop_range(Src.of(text)).text == kept
+
+
+def test_a_norm_is_a_positive_name_never_refuted_beside_its_vector() -> None:
+    r = audited("norms_bars_ties_twin.md")
+    norm = next(s for s in r.steps if s.line == 25)
+    assert norm.status == "UNDECIDED" and "norm" in norm.reason and norm.counterexample is None
+    bar = next(s for s in r.steps if s.line == 9)
+    assert bar.status == "REFUTED" and all(v > 0 for k, v in bar.counterexample.values.items() if "‖" in str(k))
+
+
+def test_an_approximation_between_symbols_is_proved_only_when_exact_and_never_refuted() -> None:
+    r = audit_document(
+        "$$\\frac{u}{k m} \\simeq \\frac{u/m}{k}$$\n\n$$\\frac{u}{k m} \\approx \\frac{u}{k}$$\n", timeout=TIMEOUT
+    )
+    assert [s.status for s in r.steps] == ["PROVED", "UNDECIDED"]
+    assert r.steps[1].counterexample is None and "refutes nothing" in r.steps[1].reason
+
+
+def test_a_slip_in_an_entry_written_before_the_dots_is_refuted_at_a_written_out_size() -> None:
+    r = audited("rotation_elementwise_twin.md")
+    (s,) = r.steps
+    assert s.status == "REFUTED" and "written out at h = 8" in s.reason
+    assert s.counterexample is not None and s.counterexample.entry == (0, 0)
+    (correct,) = audited("rotation_elementwise.md").steps
+    assert correct.status in ("PROVED", "UNDECIDED") and correct.counterexample is None
+
+
+def test_entries_before_the_dots_that_fit_no_pattern_are_kept_as_written_and_never_generic() -> None:
+    from ropecheck.symbolic.readers.ellipsis import expand, find_patterns, layouts_for
+
+    text = r"\begin{pmatrix} b_1 \\ c_1 \\ c_2 \\ c_2 \\ \vdots \\ c_{h/2} \\ c_{h/2} \end{pmatrix}"
+    (found,), unread = find_patterns(text)
+    assert not unread and found.segments[0].prefix and not found.segments[1].prefix
+    h = __import__("sympy").Symbol("h")
+    assert expand(text, [found], size={h: 6}).split(r"\\") == [
+        r"\begin{pmatrix} b_1 ",
+        " c_1 ",
+        " c_{2} ",
+        " c_{2} ",
+        " c_{3} ",
+        r" c_{3} \end{pmatrix}",
+    ]
+    assert expand(text, [found], layout="contiguous") == text and layouts_for([found]) == ["single"]
+    # a first block whose subscripts are not the pattern's is no slip of it: not read
+    assert not find_patterns(text.replace("b_1", "c_r"))[0]
+    # entries that fit one pattern keep no prefix
+    (regular,), _ = find_patterns(
+        r"\begin{pmatrix} c_1 \\ c_1 \\ c_2 \\ c_2 \\ \vdots \\ c_{h/2} \\ c_{h/2} \end{pmatrix}"
+    )
+    assert [seg.prefix for seg in regular.segments] == [False]
+
+
+def test_a_step_stated_for_a_range_of_its_index_is_never_refuted_outside_it() -> None:
+    doc = (
+        "$$\\cos(\\pi i) = 1, i \\in \\{0, 2, 4\\}$$\n\n$$\\sqrt{x^2} = x, 0 \\le x \\lt 5$$\n\n"
+        "$$\\cos(\\pi i) = 2, i \\in \\{0, 2\\}$$\n"
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert [s.status for s in r.steps] == ["UNDECIDED", "UNDECIDED", "UNDECIDED"]
+    assert all("range of its index" in s.reason and s.counterexample is None for s in r.steps)
+
+
+def test_an_expectation_is_unread_with_its_reason() -> None:
+    (s,) = audit_document("$$\\mathbb{E}[x + y] = \\mathbb{E}[x] + \\mathbb{E}[y]$$\n", timeout=TIMEOUT).steps
+    assert s.status == "UNREAD" and "expectation" in s.reason
+
+
+def test_a_bound_written_after_a_step_in_its_display_holds_for_the_step() -> None:
+    r = audit_document("$$\\sqrt{x^2} = x, \\quad x \\ge 0$$\n", timeout=TIMEOUT)
+    assert r.steps[0].status == "UNDECIDED" and "only bounded" in r.steps[0].reason
+
+
+def test_a_name_whose_definition_could_not_be_read_is_found_after_a_letter() -> None:
+    # m\theta_i is m, then theta_i: the step uses the unread theta_i (a_i is no part of it)
+    doc = (
+        "$$\\theta_i = \\foo{i}$$\n\n$$\\cos m\\theta_1 = 1$$\n\n"
+        "$$a_i = \\foo{i}$$\n\n$$\\cos m\\theta_2 = \\cos m\\theta_2$$\n"
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert [s.status for s in r.steps] == ["UNREAD", "UNREAD"]
+    assert all("\\theta_i, whose definition" in s.reason for s in r.steps)

@@ -106,10 +106,33 @@ def test_prime_command_reads_as_prime() -> None:
         read_latex_side(r"b^{\prime} + b")
 
 
-@pytest.mark.parametrize("command", [r"\mathcal{M}", r"\Vert u \Vert", r"\tilde{u}"])
+@pytest.mark.parametrize("command", [r"\mathcal{M}", r"\tilde{u}"])
 def test_other_commands_stay_unread(command: str) -> None:
     with pytest.raises((ClaimParseError, ClaimLimitError), match="unknown LaTeX command"):
         read_latex_side(command + " + 1")
+
+
+@pytest.mark.parametrize("norm", [r"\Vert u \Vert", r"\|u\|", r"\lVert u\rVert", r"\left\| u \right\|"])
+def test_the_norm_of_a_name_is_a_positive_name_of_its_own(norm: str) -> None:
+    import sympy
+
+    assert read_latex_side(norm + " + 1") == sympy.Symbol("\u2016u\u2016", positive=True) + 1
+
+
+def test_the_norm_of_an_expression_or_of_a_defined_name_is_not_read() -> None:
+    from ropecheck.symbolic.readers.scope import Definition, Scope
+
+    with pytest.raises(ClaimParseError, match="norm"):
+        read_latex_side(r"\Vert u + v \Vert")
+    scope = Scope(symbols={"u": Definition("symbol", "u", read_latex_side("(1, 2)"))})
+    with pytest.raises(ClaimParseError, match="defines"):
+        read_latex_side(r"\|u\|", 0, scope)
+
+
+def test_an_evaluation_bar_sets_its_name_where_it_closes_the_side() -> None:
+    assert read_latex_side(r"x^2 + y \Big|_{x = 3}") == read_latex_side("9 + y")
+    with pytest.raises(ClaimParseError, match="bar"):
+        read_latex_side(r"|x| |_{x = 3}")
 
 
 def sympy_I() -> object:

@@ -17,6 +17,7 @@ is affine in the unknown rounding errors, so the bound is exact, not estimated.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import sympy
@@ -29,7 +30,7 @@ from ..readers.latex_syntax import read_latex_side
 from ..readers.limits import check_text
 from ..readers.scope import Scope
 from .document import Link
-from .reading import UNREAD, Outcome, decimal_places, free, readings_or_outcome, step_readings
+from .reading import UNREAD, Outcome, decimal_places, free, readings_or_outcome, step_in_child, step_readings
 
 __all__ = ["UNUSED", "approx_in_child", "approx_use_in_child", "approx_value_in_child", "within_digits"]
 
@@ -98,7 +99,7 @@ def approx_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     """``A \\approx B`` with B written as decimals: every reading decided as equal after rounding (never REFUTED)."""
     rounded_link = rhs if decimal_places(rhs.text) else lhs
     if decimal_places(rounded_link.text) is None:
-        return Outcome(UNREAD, reason=f"{rhs.relation} is decided only towards numbers written as decimals")
+        return _approx_exactly(lhs, rhs, scope)
     readings, unread = readings_or_outcome(lhs, rhs, scope)
     if unread is not None:
         return unread
@@ -115,6 +116,21 @@ def approx_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         return Outcome("PROVED", "rounded", judged[0][1], None, left, right)  # type: ignore[index]
     why = next(j[1] for j in judged if j is not None and j[0] != "PROVED")
     return Outcome("UNDECIDED", reason=why, lhs=left, rhs=right)
+
+
+def _approx_exactly(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """``A \\approx B`` with no decimals (``\\frac{n}{\\beta\\lambda} \\simeq \\frac{n}{\\beta}``): PROVED when the
+    sides are exactly equal, else UNDECIDED -- what is neglected is not said, so a difference refutes nothing."""
+    o = step_in_child(replace(lhs, relation=""), replace(rhs, relation="="), scope)
+    if o.status == "PROVED":
+        o.reason = "; ".join(x for x in (f"{rhs.relation} holds exactly: the sides are equal", o.reason) if x)
+    if o.status != "REFUTED":
+        return o
+    why = (
+        f"{rhs.relation} between sides that are not equal: the difference is what the approximation neglects, "
+        "so it refutes nothing"
+    )
+    return Outcome("UNDECIDED", "none", why, None, o.lhs, o.rhs)
 
 
 # --------------------------------------------------------------------------- a name given only with \approx

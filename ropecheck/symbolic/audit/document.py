@@ -34,7 +34,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ..readers.latex_text import Src, split_top, top_level
+from ..readers.latex_text import PROSE_WORDS, WORDS_NAME, Src, split_top, top_level, words_name
 
 __all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
 
@@ -44,7 +44,8 @@ _BRACKETS = (("\\begin{", "\\end{"), ("\\langle", "\\rangle"), ("\\lbrace", "\\r
 #: The words that may stand between two displays of one chain (a longer text breaks the chain).
 CONNECTIVES = (
     "and", "so", "then", "thus", "hence", "therefore", "which gives", "which yields", "this gives", "giving",
-    "we get", "we have", "i.e.", "that is", "即", "则", "所以", "因此", "于是", "从而", "得",
+    "we get", "we have", "i.e.", "that is", "expanding", "simplifying", "rearranging", "which simplifies to",
+    "this simplifies to", "which expands to", "即", "则", "所以", "因此", "于是", "从而", "得", "展开得",
 )  # fmt: skip
 _QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)
 
@@ -72,11 +73,13 @@ class Link:
 @dataclass(frozen=True)
 class Chain:
     """Links ``A = B = C`` read as the steps ``A = B`` and ``B = C``; ``then`` is what separates it from the
-    chain after it in the same display (``\\Rightarrow``, ``\\quad``), or empty."""
+    chain after it in the same display (``\\Rightarrow``, ``\\quad``), or empty; ``range`` the range of an index
+    written after it (``i \\in [1, d/2]``), dropped from its last link."""
 
     links: tuple[Link, ...]
     line: int
     then: str = ""
+    range: str = ""
 
 
 class _Lines:
@@ -155,10 +158,31 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
             continue
         if opener == "$$" and not latex and _in_sentence(scan, m.start(), end + len(close)):
             kind = "inline"  # kramdown: $$...$$ with prose on its line is inline math
-        blocks.append(MathBlock(kind, _src(scan, m.end(), end), lines.line(m.end())))
+        src = _src(scan, m.end(), end)
+        blocks.append(MathBlock(kind, src if latex else _markdown_braces(src), lines.line(m.end())))
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
     return blocks, lines
+
+
+#: ``\\{`` written in Markdown for the brace ``\{`` (Markdown eats one backslash before a brace)
+_ESCAPED_BRACE = re.compile(r"(?<!\\)\\\\(?=[{}])")
+_DELIMITER_BRACE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)[lr]?\s*\\\\(?=[{}])")
+
+
+def _markdown_braces(src: Src) -> Src:
+    r"""``\\{ ... \\}`` in Markdown math read as the braces ``\{ ... \}`` it renders as.
+
+    Markdown turns ``\\{`` into ``\{`` before the math renderer sees it, so a set written for a
+    Markdown page doubles the backslash. Read so only where nothing else fits: after ``\left``/``\right``
+    (a delimiter must follow them, never a row break), or where every ``\\{`` has its ``\\}`` (a row
+    break followed by a group that ends in another row break means nothing).
+    """
+    text = src.text
+    opens, closes = len(re.findall(r"(?<!\\)\\\\\{", text)), len(re.findall(r"(?<!\\)\\\\\}", text))
+    if opens and opens == closes:
+        return src.sub(_ESCAPED_BRACE, lambda m: " \\")
+    return src.sub(_DELIMITER_BRACE, lambda m: m.group(0)[:-2] + " \\")
 
 
 def _in_sentence(text: str, start: int, end: int) -> bool:
@@ -254,18 +278,19 @@ _OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/=^_]|\\cdot|\\times)")
 _OPERATOR_BEFORE = re.compile(r"(?:^|[-+*/=(]|\\cdot|\\times)\s*$")
 
 
-#: words that join or qualify equations, never names (``a = b \text{or} -b``)
-_PROSE_WORDS = frozenset(
-    "and or if iff for where with when then so else otherwise since because hence thus all any some not is are "
-    "be as at by in on of to let such that".split()
-)
+_PROSE_WORDS = PROSE_WORDS
 
 
 def _word_as_name(text: str, m: re.Match[str]) -> bool:
     """``\\text{score} = ...``, ``\\text{gain} - 1``, ``x = \\text{gain} + 1``: one upright word next to an
     operator or a relation (or opening the equation, before one) is a name in the formula, not prose
     between two equations."""
-    if not _ONE_WORD.fullmatch(m.group(0)) or re.sub(r".*\{|\}", "", m.group(0)).lower() in _PROSE_WORDS:
+    several = WORDS_NAME.fullmatch(m.group(0))
+    if several is not None and words_name(several) is None:
+        return False
+    if several is None and (
+        not _ONE_WORD.fullmatch(m.group(0)) or re.sub(r".*\{|\}", "", m.group(0)).lower() in _PROSE_WORDS
+    ):
         return False
     return bool(_OPERATOR_AFTER.match(text, m.end())) or (
         bool(_OPERATOR_BEFORE.search(text[: m.start()])) and text[: m.start()].strip() != ""
@@ -320,19 +345,30 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     return [(p, sep if i + 1 < len(kept) else "") for i, (p, sep) in enumerate(kept)]
 
 
-#: ``, 0 \le i \lt d/2`` closing an equation: the range of its index, not a relation to decide
-_RANGE_AFTER = re.compile(
-    r",\s*[^,=<>]*?(?:\\leq?|\\lt|<)(?![A-Za-z])\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*(?:\\leq?|\\lt|<)(?![A-Za-z])[^=,]*$"
+#: a comma or the word "for" (``\mathrm{for}``) before the range of an index closing an equation
+_RANGE_START = re.compile(r",|\\(?:text|textrm|mathrm|mbox)\s*\{\s*for\s*\}")
+_INDEX = r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?"
+#: the range itself: ``0 \le i \lt d/2``; ``i \in [1, 2, \dots, d/2]``; ``n = 0, \cdots, N`` (with its dots)
+_RANGE = re.compile(
+    r"(?:\\[,;:! ]|~|\s)*(?:\\(?:text|textrm|mathrm|mbox)\s*\{\s*for\s*\}(?:\\[,;:! ]|~|\s)*)?(?:"
+    r"[^,=<>]*?(?:\\leq?|\\lt|<)(?![A-Za-z])\s*" + _INDEX + r"\s*(?:\\leq?|\\lt|<)(?![A-Za-z])[^=,]*"
+    r"|" + _INDEX + r"(?:\s*,\s*" + _INDEX + r")*\s*(?:\\in(?![A-Za-z])|∈)[^=]*"
+    r"|" + _INDEX + r"\s*=\s*[^=,]+(?:,[^=,]+)*,\s*(?:\\[lc]?dots|\\cdot\s*\\cdot\s*\\cdot|\.\.\.|…|⋯)"
+    r"(?![A-Za-z])\s*,[^=,]+"
+    r")\s*$"
 )
 
 
 def _drop_range(src: Src) -> Src:
-    """An equation without the range of its index written after a comma (``\\lambda_i = ..., 0 \\le i \\lt d/2``)."""
+    r"""An equation without the range of its index written after a comma or "for" (``\lambda_i = ..., 0 \le i
+    \lt d/2``, ``\theta_i = ..., i \in \{0, 1, \dots, d/2-1\}``, ``T_n = ..., \mathrm{for}\, n = 0, \cdots, N``)."""
     depth = top_level(src.text, _BRACKETS)
-    m = _RANGE_AFTER.search(src.text)
-    if m is None or depth[m.start()] != 0 or not _top_relations(src.slice(0, m.start())):
-        return src
-    return src.slice(0, m.start())
+    for m in _RANGE_START.finditer(src.text):
+        if depth[m.start()] != 0 or not _RANGE.fullmatch(src.text, m.end()):
+            continue
+        if _top_relations(src.slice(0, m.start())):
+            return src.slice(0, m.start())
+    return src
 
 
 def _trim(src: Src) -> Src:
@@ -368,13 +404,15 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     out: list[Chain] = []
     for g in groups:
         for eq, then in _separate(g):
-            eq = _drop_range(eq)
+            kept = _drop_range(eq)
+            stated = eq.text[len(kept.text) :].strip()
+            eq = kept
             links, last, relation = [], 0, ""
             for m in _top_relations(eq):
                 links.append(_link(eq.slice(last, m.start()), relation, lines))
                 relation, last = _UNICODE_RELATIONS.get(m.group(0), m.group(0)), m.end()
             links.append(_link(eq.slice(last, len(eq.text)), relation, lines))
-            out.append(Chain(tuple(links), links[0].line, then))
+            out.append(Chain(tuple(links), links[0].line, then, stated))
     return out
 
 

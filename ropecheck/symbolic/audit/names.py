@@ -7,7 +7,10 @@ subscript (``PE_{(pos,2i)}``), and it may say where a name lives right after it
 introduces it: it is a definition, not a step. :func:`decorated_head` and :func:`glued_head` say what
 such a left side names; :func:`without_membership` drops the set after a name. A definition may
 also use an entry of a sequence defined only after it (``g = \\lambda_0 + 1``, then ``\\lambda_j = ...``):
-:func:`bind_late_entries` gives it the entry's value then.
+:func:`bind_late_entries` gives it the entry's value then. :func:`entry_of` says which names a family's
+definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t}`` is defined), :func:`without_subscripts` drops
+the subscripts that only label a name (``R_{\\Theta,t}``), and :func:`norm_beside_name` finds a norm read as a name
+of its own beside the name inside it (``‖q‖`` and ``q``), which a counterexample may not respect.
 
 Design constraints: pure functions of the text and the scope; the names found here are listed as
 definitions but never substituted into later steps (the reader does not read a tilde, and reads a
@@ -24,11 +27,19 @@ import sympy
 from sympy import MatrixBase, Symbol
 
 from ...errors import ClaimLimitError, ClaimParseError
-from ..readers.latex_syntax import normalize_latex
+from ..readers.latex_syntax import NORM_CLOSE, NORM_OPEN, normalize_latex
 from ..readers.scope import Definition, Scope, domain_symbol
 from .reading import Head, free, head, read_quiet
 
-__all__ = ["bind_late_entries", "decorated_head", "glued_head", "without_membership"]
+__all__ = [
+    "bind_late_entries",
+    "decorated_head",
+    "entry_of",
+    "glued_head",
+    "norm_beside_name",
+    "without_membership",
+    "without_subscripts",
+]
 
 #: decorations that make a new name of a letter: ``\\tilde{q}``, ``\\hat{q}``, ``\\mathcal{R}``
 _DECORATION = re.compile(
@@ -148,3 +159,36 @@ def _entry_index(sub: str, domains: dict[str, str]) -> Any:
         return sympy.sympify(sub, locals=names)
     except (sympy.SympifyError, SyntaxError, TypeError):
         return None
+
+
+def norm_beside_name(*sides: Any) -> str:
+    """``‖q‖`` read as a name in a step that also uses ``q``: the norm, or "" when there is none such."""
+    names: set[str] = set()
+    for side in sides:
+        if isinstance(side, (sympy.Basic, MatrixBase)):
+            names |= {str(x) for x in side.free_symbols}
+            names |= {str(x.label) for x in side.atoms(sympy.IndexedBase)} if isinstance(side, sympy.Basic) else set()
+    for name in sorted(names):
+        inner = name[1:-1] if name.startswith(NORM_OPEN) and name.endswith(NORM_CLOSE) and len(name) > 2 else ""
+        if inner and any(n == inner or n.startswith(inner.split("_")[0] + "_") for n in names if n != name):
+            return name
+    return ""
+
+
+def entry_of(name: Head, family: Head) -> bool:
+    """Whether ``name`` is one entry of the ``family`` defined over its last subscript: ``R_{\\theta,n-m}`` of
+    ``R_{\\theta,t}``, ``h_{d/2}`` of ``h_i``."""
+    if name.kind != "symbol" or family.kind != "pattern":
+        return False
+    key, base = name.key.lstrip("\\"), family.key.lstrip("\\")
+    if base.endswith(",*}"):
+        return re.fullmatch(re.escape(base[:-2]) + r".+\}", key) is not None
+    return re.fullmatch(re.escape(base) + r"_(?:\{.+\}|\w)", key) is not None
+
+
+_SUBSCRIPT = re.compile(r"_\s*\{(?:[^{}]|\{[^{}]*\})*\}")
+
+
+def without_subscripts(text: str) -> str:
+    """The text without its braced subscripts (``R_{\\Theta,t}`` -> ``R``), where a name is only a label."""
+    return _SUBSCRIPT.sub(" ", text)

@@ -85,7 +85,8 @@ __all__ = [
 
 _BASE = r"\\[A-Za-z]+|[A-Za-z]"
 _SUB = r"\{\s*\\\{[^{}]*?\\\}\s*\}|\{(?:[^{}]|\{[^{}]*\})+\}|\\[A-Za-z]+|[A-Za-z0-9]"
-_UPRIGHT = r"\\(?:mathrm|text|textrm|operatorname)\s*\{[A-Za-z]+\}"
+_UPRIGHT = r"\\(?:mathrm|text|textrm|operatorname)\s*\{[A-Za-z]+(?:\\_[A-Za-z]+)*\}"
+_UPRIGHT_SUB = re.compile(r"\{?\s*\\(?:mathrm|text|textrm|operatorname)\s*\{[A-Za-z]{2,}\}\s*\}?")
 _SYMBOL_HEAD = re.compile(
     rf"^\s*(?P<base>{_UPRIGHT}|{_BASE})\s*(?:_\s*(?P<sub>{_SUB}))?\s*(?P<label>\^\s*\{{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}})?\s*$"
 )
@@ -165,7 +166,9 @@ def is_defined(head: Head, tex: str, scope: Scope) -> bool:
     if head.kind == "pattern":
         return head.key in scope.patterns
     base = _SYMBOL_HEAD.match(normalize_latex(tex))
-    covered = bool(base and base.group("sub") and base.group("base") in scope.patterns)
+    # x_{\mathrm{max}}: an upright word labels a name of its own, it is no index of the sequence x_j
+    label = bool(base and base.group("sub") and _UPRIGHT_SUB.fullmatch(base.group("sub")))
+    covered = bool(base and base.group("sub") and base.group("base") in scope.patterns and not label)
     return head.key in scope.symbols or covered or comma_pattern_key(head.key) in scope.patterns
 
 
@@ -199,6 +202,10 @@ def qualifier(links: list[Link]) -> bool:
     return any(ch == "," and depth[i] == 0 for i, ch in enumerate(links[1].text))
 
 
+#: where a name starts: a command's backslash (``m\\theta`` is m, then theta), or no letter before it
+_NAME_START = r"(?:\\|(?<![A-Za-z\\]))"
+
+
 def mentions(head: Head, text: str, *, members: bool = True) -> bool:
     """Whether ``text`` (normalized LaTeX) uses the name ``head`` would have defined.
 
@@ -209,11 +216,13 @@ def mentions(head: Head, text: str, *, members: bool = True) -> bool:
         return re.search(head.key, text) is not None or re.search(head.key, re.sub(r"\s+", "", text)) is not None
     if head.kind == "pattern":
         base = head.key.split("_{")[0] if head.key.endswith(",*}") else head.key
-        rx = re.escape(base) + r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
+        # the name itself, not the end of a longer one (a_i is not in \theta_i)
+        rx = _NAME_START + re.escape(base.lstrip("\\"))
+        rx += r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
     elif head.kind == "function":
-        rx = r"(?<![A-Za-z\\])" + re.escape(head.key.split("_")[0]) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
+        rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
     else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
-        rx = r"(?<![A-Za-z\\])\\?" + re.escape(head.key.split("_")[0]) + r"(?![A-Za-z])"
+        rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"(?![A-Za-z])"
         entry = _NUMBERED.fullmatch(head.key)
         if entry is not None:  # R_{3}: R_3 and R_m (maybe R_3) are it, R_2 is not
             found = re.finditer(rx + _SUBSCRIPT_AFTER, text)
@@ -585,6 +594,35 @@ def _undefined_family(left: Any, right: Any) -> str | None:
     return None
 
 
+#: the reader's words for an undefined one-letter name a matrix multiplies: ``u multiplies a matrix from the right``
+_UNDEFINED_VECTOR = re.compile(r"^([A-Za-z]) multiplies a matrix from the right")
+
+
+def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outcome | None:
+    """``R u = (u_1 \\cos ..., ...)``: an undefined vector u beside its components u_1 ... u_N, each written in the
+    step, read as the column (u_1, ..., u_N) -- only where the numbers written are exactly 0 or 1 to N (no gap);
+    the shapes must then fit. None where that does not apply; the step is then decided so, and says so."""
+    m = _UNDEFINED_VECTOR.match(problem)
+    if m is None or m.group(1) in scope.symbols or m.group(1) in scope.patterns:
+        return None
+    name = m.group(1)
+    text = normalize_latex(lhs.text + " " + rhs.text)
+    written = {int(x) for x in re.findall(rf"(?<![\\A-Za-z]){name}\s*_\s*\{{?\s*(\d+)\s*\}}?", text)}
+    if len(written) < 2 or min(written) not in (0, 1) or written != set(range(min(written), max(written) + 1)):
+        return None
+    entries = [read_quiet(f"{name}_{{{k}}}", Scope(domains=scope.domains)) for k in sorted(written)]
+    if any(not isinstance(e, Symbol) for e in entries):
+        return None
+    column = sympy.ImmutableMatrix(len(entries), 1, entries)
+    d = Definition("symbol", name, column, (), f"{name} = ({entries[0]}, ..., {entries[-1]})^T")
+    o = step_in_child(lhs, rhs, replace(scope, symbols={**scope.symbols, name: d}))
+    if o.status == UNREAD:
+        return None
+    note = f"{name} read as the column ({entries[0]}, ..., {entries[-1]}) of the components the step writes"
+    o.reason = "; ".join(x for x in (note, o.reason) if x)
+    return o
+
+
 class _Located(Exception):
     def __init__(self, error: ClaimParseError, link: Link) -> None:
         super().__init__(str(error))
@@ -632,6 +670,9 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
+        components = _components_vector(lhs, rhs, scope, problem)
+        if components is not None:
+            return components
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
         as_matrices = TRANSPOSE_PROBLEM in problem or "\\mathcal" in problem
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None

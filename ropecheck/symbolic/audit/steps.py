@@ -59,7 +59,12 @@ from sympy import MatrixBase
 from ... import isolate
 from ...errors import RopeCheckError
 from ..readers.general_matrices import DIMENSION
-from ..readers.latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
+from ..readers.latex_syntax import (
+    conjugated_forms,
+    normalize_latex,
+    read_latex_side,
+    star_only_names,
+)
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import remember_parse
 from ..readers.limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT
@@ -75,7 +80,15 @@ from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
 from .general import array_names, calligraphic_as_names
 from .inequality import INEQUALITIES, inequality_in_child
-from .names import bind_late_entries, decorated_head, glued_head, without_membership
+from .names import (
+    bind_late_entries,
+    decorated_head,
+    entry_of,
+    glued_head,
+    norm_beside_name,
+    without_membership,
+    without_subscripts,
+)
 from .patterns import read_with_patterns, touched_by_dots
 from .reading import (
     BOUNDING_RELATIONS,
@@ -131,6 +144,8 @@ DOCUMENT_TIMEOUT = 600.0
 _DEFINING = (":=", "\\coloneqq", "\\triangleq", "\\equiv")
 #: the identity matrix as documents write it: ``I``, ``\mathbf{I}`` (read as ``I``), ``I_d``
 _IDENTITY = re.compile(r"I(?:\s*_\s*\{?\s*[dn]\s*\}?)?")
+#: where a set's first member ends: ``,``, or the ``:``, ``|``, ``\mid`` of ``\{x : i \in [d/2]\}``
+_MEMBER_END = re.compile(r",|:(?!=)|\\mid(?![A-Za-z])|\\colon(?![A-Za-z])|(?<!\\)\|")
 
 
 # --------------------------------------------------------------------------- the audit
@@ -251,7 +266,7 @@ class _Auditor:
             return
         standalone = not continued and len(links) == 2
         for left, right in zip(links[start:], links[start + 1 :]):
-            self.step(left, right, standalone=standalone)
+            self.step(left, right, standalone=standalone, stated_range=chain.range)
 
     def taint_unread_definition(self, link: Link) -> None:
         """``x \\doteq ...`` (a defining command the audit does not read): later steps must not use x."""
@@ -291,6 +306,15 @@ class _Auditor:
             return True
         self.bounded.append((head, first))
         return False
+
+    def bounds_ahead(self, read: list[Chain]) -> None:
+        """``\\sqrt{x^2} = x, \\quad x \\ge 0``: a bound written after a step in the same display holds for it too."""
+        for chain in read:
+            links = chain.links
+            if len(links) == 2 and links[1].relation in BOUNDING_RELATIONS:
+                head = _head(links[0].text, self.scope)
+                if head is not None and not _defined(head, links[0].text, self.scope):
+                    self.bounded.append((head, links[0]))
 
     def read_approximation(self, head: _Head, name: Link, value: Link) -> None:
         """``R_3 \\approx [0.9996 ...]``: the numbers written, kept for the steps that use the name (:mod:`.approx`)."""
@@ -386,13 +410,17 @@ class _Auditor:
         if name is not None and members.relation in ("=",) + _DEFINING:
             head = _head(name.text, self.scope)
             if head is not None and not _defined(head, name.text, self.scope):
-                self.unread.append((head, name, f"a set (line {name.line}), not a value"))
+                self.unread.append((head, name, f"{_SET_TAINT} (line {name.line}), not a value"))
                 if audited:
                     why = "a set, not a value: steps that use it are not decided (its first member may define a name)"
                     self.definitions.append(AuditDefinition(name.line, name.text, "set", members.text, reason=why))
         body = _set_body(members) or ""
         depth = top_level(body)
-        first = body[: next((i for i, ch in enumerate(body) if ch == "," and depth[i] == 0), len(body))]
+        # the first member ends at a comma, or at the bar or colon of a set written {x : i \in ...}
+        cut = _MEMBER_END.search(body)
+        while cut is not None and depth[cut.start()] != 0:
+            cut = _MEMBER_END.search(body, cut.end())
+        first = body[: cut.start() if cut is not None else len(body)]
         at = [i for i, ch in enumerate(first) if ch == "=" and depth[i] == 0 and first[i - 1 : i] not in "<>!:\\"]
         if len(at) == 1 and first[: at[0]].strip() and first[at[0] + 1 :].strip():
             lhs, rhs = Link(first[: at[0]].strip(), members.line), Link(first[at[0] + 1 :].strip(), members.line, "=")
@@ -449,7 +477,8 @@ class _Auditor:
             # a name given a number in passing ($z_1 = 1$, position $m = 2$): an example or a boundary
             # condition, not what the name means, so it is never substituted into a step
             d = replace(d, stated_value=True)
-        self.unread = [u for u in self.unread if not (u[0] == head)]  # a new definition lifts a taint
+        # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
+        self.unread = [u for u in self.unread if not (u[0] == head or entry_of(u[0], head))]
         self.bounded = [u for u in self.bounded if not (u[0] == head)]
         domain = ""
         if not isinstance(d.body, MatrixBase) and isinstance(d.body, sympy.Basic) and d.body.is_real is not True:
@@ -552,10 +581,15 @@ class _Auditor:
         self.definitions.append(AuditDefinition(link.line, head.key, "symbol", body.text, value, "", note))
         return True
 
-    def uses_unread(self, left: Link, right: Link) -> tuple[Link, str] | None:
+    def uses_unread(self, left: Link, right: Link, *, before: bool = False) -> tuple[Link, str] | None:
+        """The name a step uses whose value is not known, and why (``before``: one tainted before the step's line)."""
         text = normalize_latex(left.text + " = " + right.text)
         for head, where, why in reversed(self.unread):
-            if _mentions(head, text, members=not self.family_defined(head)):
+            if before and where.line >= left.line:
+                continue
+            # a set named in a subscript (R_{\Theta,t}) labels the name it is part of: its value is not used
+            seen = without_subscripts(text) if why.startswith(_SET_TAINT) else text
+            if _mentions(head, seen, members=not self.family_defined(head)):
                 return where, why
         return None
 
@@ -565,14 +599,24 @@ class _Auditor:
         base = re.match(r"(.+?)_\{", head.key) if head.kind == "symbol" else None
         return base is not None and any(k.lstrip("\\") == base.group(1) for k in self.scope.patterns)
 
-    def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool) -> None:
+    def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool, stated_range: str = "") -> None:
         """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED."""
         bound = self.uses_bounded(left, right)
         why = ""
-        if bound is not None:
+        if stated_range:
+            why = (
+                f"stated for a range of its index ({stated_range.lstrip(',').strip()}), which the counterexample may "
+                "lie outside: not refuted"
+            )
+        elif bound is not None:
             why = (
                 f"uses {bound.text.strip()}, only bounded in the document (line {bound.line}): the counterexample "
                 "may break the bound, so the step is not refuted"
+            )
+        elif norm_beside_name(s.lhs, s.rhs):
+            why = (
+                f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it: "
+                "the counterexample may give the two values no vector has, so the step is not refuted"
             )
         elif (
             standalone
@@ -598,12 +642,12 @@ class _Auditor:
         )  # fmt: skip
 
     def approx_step(self, number: int, left: Link, right: Link) -> AuditStep:
-        """``A \\approx B``: equal after rounding to the digits written (PROVED), else UNDECIDED or UNREAD."""
+        """``A \\approx B``: equal after rounding to the digits written, or exactly (PROVED); else UNDECIDED, UNREAD."""
         timeout, _ = self.limits()
         o = _run(approx_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-        if o.status == UNREAD and "decided only towards" in o.reason:
-            o.reason = f"{right.relation} is not an equality; only '=' steps (and \\approx to decimals) are decided"
-        o.counterexample = None  # an \approx is never refuted
+        if o.status == "REFUTED":  # an \approx is never refuted
+            o.status, o.method = "UNDECIDED", "none"
+        o.counterexample = None
         return self.outcome_step(number, left, right, o, o.reason)
 
     def tainted_step(self, number: int, left: Link, right: Link) -> AuditStep:
@@ -635,17 +679,21 @@ class _Auditor:
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
         return o
 
-    def step(self, left: Link, right: Link, *, standalone: bool = False) -> None:
+    def step(self, left: Link, right: Link, *, standalone: bool = False, stated_range: str = "") -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
         if self.out_of_time():
             s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
-        elif right.relation == "\\approx" and left.text and right.text and not self.uses_unread(left, right):
+        elif right.relation in _APPROX and left.text and right.text and not self.uses_unread(left, right):
             s = self.approx_step(number, left, right)
         elif right.relation in INEQUALITIES and left.text and right.text and not self.uses_unread(left, right):
             timeout, _ = self.limits()
             o = _run(inequality_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
             s = self.outcome_step(number, left, right, o, o.reason)
+        elif right.relation in _APPROX + INEQUALITIES and left.text and right.text:
+            where, taint = self.uses_unread(left, right, before=True) or self.uses_unread(left, right)  # type: ignore[misc]
+            why = f"uses {where.text.strip()}, {taint}"
+            s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
         elif right.relation != "=":
             why = f"{right.relation} is not an equality; only '=' and inequality steps are decided"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
@@ -664,7 +712,7 @@ class _Auditor:
                 o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
             )  # fmt: skip
             if s.status == "REFUTED":
-                self.doubt(s, left, right, standalone=standalone)
+                self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
         s.seconds = time.perf_counter() - t0
         s.end_line = right.end_line
         self.steps.append(s)
@@ -775,9 +823,10 @@ def _audit_text(
             and not read[0].links[0].text and len(read[0].links) >= 2
         )  # fmt: skip
         if continued and tail is not None:
-            read[0] = Chain((tail,) + read[0].links[1:], tail.line, read[0].then)
+            read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         auditor.block = at
+        auditor.bounds_ahead(read)
         for n, chain in enumerate(read):
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)
@@ -796,6 +845,11 @@ def _audit_text(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
+
+
+#: ``\\simeq`` is written for ``\\approx``: decided the same way
+_APPROX = ("\\approx", "\\simeq")
+_SET_TAINT = "a set"
 
 
 def _sentence(auditor: _Auditor, first: list[Chain], second: list[Chain]) -> None:

@@ -45,7 +45,10 @@ __all__ = ["LAYOUTS", "Found", "Segment", "concrete_sizes", "expand", "find_patt
 #: rotate_half layout), ``single`` (entry j alone; written as a 2-vector with a 0 beside it).
 LAYOUTS = ("contiguous", "strided", "single")
 
-_DOTS = r"\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb|dotsm)(?![A-Za-z])|\.\.\.|…|⋯|⋮|⋱"
+_DOTS = (
+    r"\\cdot\s*\\cdot\s*\\cdot(?![A-Za-z])|\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb|dotsm)(?![A-Za-z])"
+    r"|\.\.\.|…|⋯|⋮|⋱"
+)
 _DOT = re.compile(_DOTS)
 _ONLY_DOTS = re.compile(r"^\s*(?:" + _DOTS + r")?\s*$")
 _ENV = re.compile(r"\\begin\{(pmatrix|bmatrix|Bmatrix|matrix|vmatrix|Vmatrix|smallmatrix)\}")
@@ -150,6 +153,8 @@ class Segment:
     steps: tuple[tuple[Any, ...], ...]
     last: Any
     shown: int
+    #: entries written before a pattern that they do not fit, kept as written (one block): see :func:`_prefixed`
+    prefix: bool = False
 
     @property
     def period(self) -> int:
@@ -299,7 +304,38 @@ def _segments(entries: list[str]) -> list[Segment] | None:
             groups[-1].append(e)
     if len(groups) < 2 or any(not g for g in groups):
         return None
-    return _split_groups(groups)
+    return _split_groups(groups) or (_prefixed(groups) if len(groups) == 2 else None)
+
+
+def _prefixed(groups: list[list[str]]) -> list[Segment] | None:
+    """``(c_m, c_1, c_2, c_2, \\vdots, c_{d/2}, c_{d/2})``: the first block fits no pattern with the others, which
+    do fit one, though its subscripts are the pattern's (``c_1, c_1`` one block before ``c_2, c_2``) -- a slip in
+    what is not a subscript (``\\cos m\\theta_1`` for ``\\cos t\\theta_1``). Read as that block as written, then the
+    pattern: every subscript shown follows it, so the dots are filled as for any pattern. A statement about such
+    a vector is decided only at written-out sizes (never for every size: :func:`_generic` refuses it), so a slip
+    in a written entry is refuted. None where no such reading, or more than one, fits."""
+    readings = []
+    for k in (1, 2):
+        head, rest = groups[0][:k], groups[0][k:]
+        entries = [_entry(t) for t in head]
+        seg = _segment(rest, groups[1]) if rest else None
+        if seg is None or seg.period != k or any(e is None for e in entries):
+            continue
+        if all(_subscripts_before(seg, r, e) for r, e in enumerate(entries)):  # type: ignore[arg-type]
+            steps = tuple((0,) * len(e.values) for e in entries)  # type: ignore[union-attr]
+            readings.append([Segment(tuple(entries), steps, 0, 1, prefix=True), seg])  # type: ignore[arg-type]
+    return readings[0] if len(readings) == 1 else None
+
+
+def _subscripts_before(seg: Segment, r: int, e: Entry) -> bool:
+    """Whether the subscripts of ``e`` are those of entry r of the block before the pattern's first."""
+    t = seg.templates[r]
+    if len(e.values) != len(t.values):
+        return False
+    return all(
+        (v == w) if isinstance(v, str) or isinstance(w, str) else _same(v - s, w)
+        for v, s, w in zip(t.values, seg.steps[r], e.values)
+    )
 
 
 def _split_groups(groups: list[list[str]]) -> list[Segment] | None:
@@ -329,6 +365,9 @@ def _matrix(text: str, start: int) -> Found | None:
     span = (start, end + len("\\end{" + env + "}"))
     rows = [r for r in _split_cells(text[m.end() : end], "\\\\") if r.strip()]
     grid = [_split_cells(r, "&") for r in rows]
+    # a row closed by a stray & (``\\vdots & \\vdots & \\``) has an empty cell more than the others: nothing
+    widths = {len(r) for r in grid if r[-1].strip()}
+    grid = [r[:-1] if not r[-1].strip() and len(r) - 1 in widths else r for r in grid]
     if all(len(r) == 1 for r in grid):
         segs = _segments([r[0] for r in grid])
         return Found("vector", segs, span) if segs else None
@@ -562,6 +601,9 @@ def _concrete(f: Found, size: dict[sympy.Symbol, int]) -> str | None:
     """Every entry, with the size names set; None where the size does not fit the pattern."""
     entries: list[list[str]] = []
     for seg in f.segments:
+        if seg.prefix:  # entries kept as written
+            entries.append([t.text for t in seg.templates])
+            continue
         last = sympy.sympify(seg.last).subs(size)
         if not last.is_Integer or last + 1 < seg.shown:
             return None
@@ -602,6 +644,8 @@ def _write(f: Found, blocks: list[list[str]]) -> str:
 def _generic(f: Found, layout: str, j: sympy.Symbol) -> str | None:
     """The entries of block ``j`` in ``layout`` (see :data:`LAYOUTS`); None where the pattern does not fit it."""
     segs = f.segments
+    if any(seg.prefix for seg in segs):
+        return None
     if f.kind in ("sum", "product"):
         seg = segs[0]
         term = " + ".join(seg.entry(r, j) for r in range(seg.period))
@@ -638,6 +682,7 @@ def _window(seg: Segment, layout: str, j: sympy.Symbol) -> list[str] | None:
 def layouts_for(found: list[Found]) -> list[str]:
     """The layouts in which the patterns of a document are written as blocks: those some pattern needs."""
     need = []
+    found = [f for f in found if not any(s.prefix for s in f.segments)]
     if any((f.kind == "diagonal" and f.block == 2) or any(s.period == 2 for s in f.segments) for f in found):
         need.append("contiguous")
     if any(len(f.segments) == 2 for f in found):

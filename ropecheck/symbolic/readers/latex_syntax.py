@@ -50,7 +50,7 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
-from .latex_text import Src, closing, skip_group, split_top, top_level
+from .latex_text import WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
     antlr_runtime_problem,
     block_share,
@@ -68,6 +68,8 @@ from .sympy_syntax import check_expression, inner_product, suggest_function
 __all__ = [
     "AmbiguousReading",
     "KNOWN_COMMANDS",
+    "NORM_CLOSE",
+    "NORM_OPEN",
     "PLAIN_FUNCTIONS",
     "WORD_CHOICES",
     "check_ellipsis",
@@ -100,6 +102,8 @@ _MATRIX_ENVS = ("matrix", "pmatrix", "bmatrix", "Bmatrix")
 #: Functions written without a backslash (``cos(x)``), read as their command.
 PLAIN_FUNCTIONS = ("cos", "sin", "tan", "cot", "sec", "csc", "cosh", "sinh", "tanh", "exp", "log", "ln", "sqrt")
 _EULER_NAME = "ZQEU"  # Euler's number: e^{...} and \\mathrm{e}; a lone e is a symbol
+#: how a norm read as a name is spelled: ``‖D‖``
+NORM_OPEN, NORM_CLOSE = "\u2016", "\u2016"
 _PREFIX = "ZQPH"  # placeholder symbols: \mathit{ZQPHa}, \mathit{ZQPHb}, ...
 
 _UNICODE = {
@@ -109,7 +113,9 @@ _UNICODE = {
     "∗": "*", "∑": r"\sum ",
 }  # fmt: skip
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
-_ELLIPSIS = re.compile(r"\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯")
+_ELLIPSIS = re.compile(
+    r"\\cdot\s*\\cdot\s*\\cdot(?![A-Za-z])|\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯"
+)
 _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
 # a row break \\ is consumed first: in \\W_q it is a break, then W_q, not a command \W
 _COMMAND = re.compile(r"\\\\|\\([A-Za-z]+)")
@@ -135,9 +141,18 @@ _SUBSCRIPT_WORD = re.compile(
 _COMMA_SUBSCRIPT = re.compile(
     r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
 )
+_COMMA_SUBSCRIPT_LAST = re.compile(
+    r"(?P<name>(?:\\[A-Za-z]+|[A-Za-z])\s*_\s*\{[^{}]*,[^{}]*\})\s*\^\s*(?P<sup>\{[A-Za-z0-9]+\}|[A-Za-z0-9])"
+)
 _LABEL = re.compile(
     r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
 )
+#: a norm's bar in any spelling (``\\Vert``, ``\\lVert``, ``\\left\\|``), written ``\\|``
+_NORM_BAR = re.compile(r"(?<!\\)(?:\\(?:left|right|[Bb]igg?[lr]?)\s*)?(?:\\[lr]?Vert(?![A-Za-z])|\\\|)")
+#: ``\\|D\\|``, ``\\|q_m\\|``: the norm of one name (after :data:`_NORM_BAR`)
+_NORM = re.compile(r"\\\|\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?)\s*\\\|")
+#: ``~``, LaTeX's unbreakable space
+_TIE = re.compile(r"(?<!\\)~")
 #: a piece already read inside a name (``v_{\\mathit{ZQPHa}}^{(i)}``, glued letters in the subscript)
 _PLACED = re.compile(r"\s*\\mathit\{(" + _PREFIX + r"[a-z]+)\}\s*")
 _PART = re.compile(r"\\(?:operatorname|mathrm|text|textrm|mathit)\{(Re|Im)\}|\\(Re|Im)(?![A-Za-z])")
@@ -282,6 +297,9 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
     src = src.sub(_PRIME_COMMAND, lambda m: "'")
     src = src.sub(_LIMITS, lambda m: " ")
+    src = src.sub(WORDS_NAME, lambda m: m.group(0) if words_name(m) is None else f"\\text{{{words_name(m)}}}")
+    src = src.sub(_NORM_BAR, lambda m: "\\|")
+    src = src.sub(_TIE, lambda m: " ")
     src = src.sub(_DEGREES, lambda m: "(" + m.group(1) + r" \cdot \frac{\pi}{180})")
     return _drop_braces(src)
 
@@ -473,6 +491,11 @@ def _check(src: Src, scope: Scope) -> None:
     and a plain function name close to a known one (``cosine(x)``)."""
     check_ellipsis(src.text, src)
     for m in _COMMAND.finditer(src.text):
+        if m.group(1) == "mathbb" and re.match(r"\s*\{\s*E\s*\}", src.text[m.end() :]):
+            raise src.error(
+                "an expectation \\mathbb{E}[...] is not read (what it averages over, and how, is not in the formula)",
+                m.start(),
+            )
         if m.group(1) is not None and m.group(1) not in KNOWN_COMMANDS:
             raise src.error(
                 f"unknown LaTeX command \\{m.group(1)} (write matrices as \\begin{{pmatrix}} ... \\end{{pmatrix}}, "
@@ -688,6 +711,21 @@ class _Reader:
             index = self.read(src.slice(offset, offset + len(last)), bound | {"i", "e"})
             return self.placeholder(d.apply([index]))
 
+        def superscript_last(m: re.Match[str]) -> str:
+            # R_{\Theta,t}^d, the family R^d_{\Theta,t} defined: its superscript written last
+            name = re.sub(r"\s+", "", m.group("name")).lstrip("\\")
+            base, _, sub = name.partition("_")
+            sup = re.sub(r"\s+", "", m.group("sup"))
+            key = comma_pattern_key(f"{base}^{sup if sup.startswith('{') else sup}_{sub}")
+            d = self.scope.patterns.get(key)
+            if d is None:
+                return m.group(0)
+            last = m.group("name").rstrip()[:-1].rsplit(",", 1)[1]
+            offset = m.start() + len(m.group("name").rstrip()) - 1 - len(last)
+            index = self.read(src.slice(offset, offset + len(last)), bound | {"i", "e"})
+            return self.placeholder(d.apply([index]))
+
+        src = src.sub(_COMMA_SUBSCRIPT_LAST, superscript_last)
         return src.sub(_COMMA_SUBSCRIPT, comma)
 
     def matrices(self, src: Src, bound: frozenset[str]) -> Src:
@@ -844,12 +882,33 @@ class _Reader:
             return self.placeholder(value)
 
         src = src.sub(_SET_NAME, lambda m: symbol(_set_name(m)))
+        src = self.norms(src)
         src = _upright_subscripted(src, symbol)
         src = src.sub(_SUBSCRIPT_WORD, lambda m: symbol(m.group(1).lstrip("\\") + "_" + (m.group(2) or m.group(3))))
         part = re.search(r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?:Re|Im)\s*\}", src.text)
         if part:  # a real or imaginary part without its argument in brackets: which factors it takes is unclear
             raise src.error("write the argument of a real or imaginary part in brackets: \\Re[...]", part.start())
         return src.sub(_UPRIGHT_NAME, lambda m: symbol(m.group(1).replace("\\_", "_")))
+
+    def norms(self, src: Src) -> Src:
+        """``\\|D\\|`` (a size, or the length of a vector): one positive name ``‖D‖`` of its own.
+
+        The norm of a name the document does not define is read as a name, never as a function of the
+        name inside it; a step that also uses that name is not refuted (:func:`norm_names`). The norm of a
+        defined name or of an expression is not read.
+        """
+
+        def norm(m: re.Match[str]) -> str:
+            inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
+            if inner in self.scope.symbols or inner.split("_")[0] in self.scope.patterns:
+                raise src.error(f"the norm of {inner}, which the document defines, is not read", m.start())
+            return self.placeholder(Symbol(NORM_OPEN + inner + NORM_CLOSE, positive=True))
+
+        src = src.sub(_NORM, norm)
+        at = src.text.find("\\|")
+        if at >= 0:
+            raise src.error("a norm \\|...\\| of an expression (not one name) is not read", at)
+        return src
 
     def patterns(self, src: Src, bound: frozenset[str]) -> Src:
         for base in sorted(self.scope.patterns, key=len, reverse=True):
@@ -1095,6 +1154,9 @@ def read_latex_side(
     src = Src.of(side, offset)
     if not side.strip():
         raise ClaimParseError("empty side of the claim", offset)
+    bar = _EVALUATION_BAR.search(side)
+    if bar is not None:
+        return _evaluated(side, bar, offset, scope, (narrow, bound))
     src = _normalize(src)
     _check(src, scope)
     _check_upright(src, scope)
@@ -1105,6 +1167,36 @@ def read_latex_side(
         src, _ = _trig_arguments(src)
     value = _Reader(scope, side, offset).read(src, bound)
     return check_expression(value, side, offset)
+
+
+#: ``f \\Big|_{d = D/2 - 1}`` closing a side: f evaluated at d = D/2 - 1
+_EVALUATION_BAR = re.compile(
+    r"(?<!\\)(?:\\(?:[Bb]igg?|right)[lr]?\.?\s*)?\|\s*_\s*\{\s*(?P<var>[A-Za-z]|\\[A-Za-z]+)\s*=(?P<value>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})+)\}\s*$"
+)
+
+
+def _evaluated(side: str, bar: re.Match[str], offset: int, scope: Scope, how: tuple[bool, frozenset[str]]) -> Any:
+    """``f |_{d = v}``: f read with d a plain name, then d set to v. Read so only where the bar takes the whole
+    side: no other bar stands before it (``|x|_{x=1}`` is refused, not guessed)."""
+    narrow, bound = how
+    body = side[: bar.start()]
+    if "|" in re.sub(r"\\\|", "", body) or not body.strip():
+        raise ClaimParseError("a bar |_{...} after an expression with bars in it is not read", offset + bar.start())
+    name = bar.group("var").lstrip("\\")
+    at = offset + bar.start("value")
+    value = read_latex_side(bar.group("value"), at, scope, narrow=narrow, bound=bound)
+    inner = read_latex_side(body, offset, scope, narrow=narrow, bound=bound | {name})
+    if isinstance(value, MatrixBase):
+        raise ClaimParseError("a matrix after an evaluation bar |_{...} is not read", at)
+    symbols = [x for x in free_symbols(inner) if x.name == name]
+    return inner.xreplace({x: value for x in symbols}) if symbols else inner
+
+
+def free_symbols(value: Any) -> set[Any]:
+    """The free symbols of an expression or a matrix."""
+    if isinstance(value, MatrixBase):
+        return set().union(*(e.free_symbols for e in value)) if value else set()
+    return set(value.free_symbols) if isinstance(value, sympy.Basic) else set()
 
 
 def normalize_latex(text: str) -> str:

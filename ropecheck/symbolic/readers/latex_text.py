@@ -18,16 +18,34 @@ from ...errors import ClaimParseError
 
 __all__ = [
     "OPENERS",
+    "PROSE_WORDS",
+    "WORDS_NAME",
     "Src",
     "closing",
     "skip_group",
     "split_top",
     "top_level",
+    "words_name",
 ]
 
 #: Bracket openers and their closers; ``\\{``/``\\}`` count as braces.
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in OPENERS.items()}
+
+
+#: words that join or qualify equations, never names (``a = b \\text{or} -b``, ``\\text{Rotation by }``)
+PROSE_WORDS = frozenset(
+    "and or if iff for where with when then so else otherwise since because hence thus all any some not is are "
+    "be as at by in on of to let such that the a an we it this its from into over under per each every".split()
+)
+#: ``\\text{seq len}``: two or three words set upright, one name (``seq_len``) when none is a prose word
+WORDS_NAME = re.compile(r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){1,2})\s*\}")
+
+
+def words_name(m: re.Match[str]) -> str | None:
+    """The name a :data:`WORDS_NAME` match spells (``seq\\_len``), or None when one of its words is prose."""
+    words = m.group(1).split()
+    return None if any(w.lower() in PROSE_WORDS for w in words) else "\\_".join(words)
 
 
 @dataclass(frozen=True)
