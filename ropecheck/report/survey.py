@@ -79,7 +79,8 @@ def collect_survey_timm(progress: Callable[[str], None]) -> Section:
         "Rotary embeddings of timm",
         "Every rotary embedding class and helper of the installed timm's layers and models, built as its vision "
         "transformers build it (in_pixels=False, on a 128 x 128 patch grid) and applied with the function its "
-        "attention calls, verified against the 2-D axial spec its arguments declare, with distinct positions per "
+        "attention calls, verified against the 2-D axial spec its arguments declare (an image M-RoPE's temporal pairs "
+        "on an inert axis, DINOv3's patch centres as an affine map of the cell index), with distinct positions per "
         "axis, in each dtype, built in float32 and cast with module.to(dtype). timm's rotary module is loaded from "
         "its files without timm's package __init__ (which imports torchvision). A class's reviewed finding "
         "(ropecheck/survey/expected.json, under timm) is an expected FAIL; anything else must conform.",

@@ -177,7 +177,9 @@ _INTRO = {
     "timm": "Every rotary embedding class and helper of timm's layers and models, built as its vision "
     "transformers build it (`in_pixels=False`, on a patch grid) and applied with the function its attention "
     "calls, verified against the 2-D axial spec its arguments declare (`head_dim / 4` frequencies per axis at "
-    "`temperature`, or Gemma 4's `rope_theta` over each half of the head), with distinct positions per axis. "
+    "`temperature`, or Gemma 4's `rope_theta` over each half of the head; an image M-RoPE's temporal pairs on an "
+    "inert axis; DINOv3's patch centres in [-1, 1] as an affine map of the cell index), with distinct positions per "
+    "axis. "
     "timm's packages are never imported (they import torchvision): its rotary modules are loaded from the "
     "installed files, and where a model file needs torchvision, its rotary definitions are compiled from it.",
 }

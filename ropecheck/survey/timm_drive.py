@@ -28,7 +28,19 @@ Classes, by their constructor's conventions (:func:`convention`):
   part and a y part, each half-split within itself: judged in the spec's channel order (``axial-shared``), as
   transformers' Gemma 4 vision is. The function rows it calls (``apply_rotary_pos_emb``, ``rotate_half``) run the
   class's float32 table through it.
-* ``mrope`` and ``centred`` -- SKIP with the reason (:data:`UNSTATABLE`).
+* ``mrope`` (``RotaryEmbeddingMRope``) -- an image M-RoPE: ``get_embed([H, W])``, applied with
+  ``apply_rot_embed_cat(half=True)`` as its docstring and the models' blocks say (it has no ``forward``); the spec
+  is three axes ``(t, h, w)`` over one 1-D table ``temperature ** (-2i / head_dim)``, pair ``i`` to ``h`` where
+  ``i = 1 (mod 3)`` and ``i < 3 sec_h``, to ``w`` where ``i = 2 (mod 3)`` and ``i < 3 sec_w``, else to ``t``
+  (the interleaved M-RoPE rule, from ``mrope_section``), ``t`` an inert axis (scale 0): an image holds the
+  temporal pairs at position 0.
+* ``centred`` (``RotaryEmbeddingDinoV3``) -- DINOv3's patch centres: cell ``k`` of an axis of ``S`` cells at
+  ``(2k + 1) / S - 1``, turned by ``2 pi`` times it over periods ``temperature ** (2j / (head_dim / 2))``: on a
+  fixed grid an affine map of ``k`` (scale ``4 pi / S``, offset ``2 pi (1 / S - 1)``) on the axial-split table.
+
+Each reading that comes from the class's code rather than its arguments (the inert temporal channels, the centred
+coordinates and the periods) is checked against its source (:func:`_check_reads`): a source that no longer says it
+is :class:`~.drive.NotDriven`.
 
 Helpers are driven with ``build_rotary_pos_embed`` on an index grid and the row's apply function
 (:data:`HELPERS`). What the spec cannot state is never judged and the row's notes say so: pixel bands
@@ -44,12 +56,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import inspect
+import math
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..axes import axial
+from ..axes import Axis, MultiAxis, axial
 from ..spec import RopeSpec
 from .channels import part_channels
 from .discover import Family
@@ -63,9 +76,9 @@ __all__ = [
     "HELPERS",
     "PARTS_APPLY",
     "SHAPES",
-    "UNSTATABLE",
     "convention",
     "load_timm_rotaries",
+    "mrope_axes",
     "prepare_timm",
     "timm_code_path",
 ]
@@ -87,15 +100,6 @@ _NOT_JUDGED = (
     "grid_offset (a constant added to every position), training-time coordinate augmentation"
 )
 _NOT_JUDGED_MIXED = "not judged: learned frequencies (above), training-time coordinate augmentation"
-#: Conventions whose reading the spec cannot state, and why (the row is SKIP with it).
-UNSTATABLE: dict[str, str] = {
-    "mrope": "an image M-RoPE: get_embed takes an (H, W) grid and holds the temporal channels (mrope_section's "
-    "remainder, interleaved T, H, W) at position 0, so those pairs never turn; every pair of a spec turns by "
-    "the position of one axis, and this class takes no temporal position to drive it with",
-    "centred": "DINOv3's coordinates: each axis's patch centres normalised to [-1, 1] ((2i + 1) / size - 1) and "
-    "turned by 2 pi * coordinate / period: positions that depend on the grid's size and turn at index 0, where a "
-    "spec states integer positions",
-}
 
 
 @dataclass(frozen=True)
@@ -171,9 +175,10 @@ def _spec(head_dim: int, base: float, form: _Form) -> RopeSpec:
     return RopeSpec(head_dim=head_dim, base=base, layout="half" if form.rotate_half else "interleaved", axes=axes)
 
 
-def _order(form: _Form) -> tuple[int, ...]:
-    """Per grid axis (row, column), the spec axis whose positions index it."""
-    return (1, 0) if form.grid_indexing == "xy" else (0, 1)
+def _order(spec: RopeSpec) -> tuple[int, ...]:
+    """Per grid axis (row, column), the spec axis whose positions index it: ``h`` and ``w`` wherever the spec puts
+    them (``(w, h)`` for ``grid_indexing='xy'``; after an M-RoPE's inert ``t``)."""
+    return tuple(spec.axis_names.index(name) for name in ("h", "w"))
 
 
 def _forward_apply(cls: Any) -> str:
@@ -197,7 +202,7 @@ def _drive(
     """``rope`` (None for a helper) whose whole-grid table is ``table(rope, dtype)``, applied with ``apply_name``."""
     import torch  # heavy: imported when used
 
-    emb_for = grid_rows(table, _SIDE, 2, _order(form))
+    emb_for = grid_rows(table, _SIDE, 2, _order(spec))
     fn, call = getattr(module, apply_name), _APPLY_CALLS[apply_name]
 
     def run(built: Any, x: Any, positions: Any) -> Any:
@@ -209,7 +214,7 @@ def _drive(
             outs.append(call(fn, q, emb, form.rotate_half).transpose(1, 2))
         return torch.cat(outs).to(x.dtype)
 
-    check_shape(run, rope, spec.head_dim, torch.zeros(2, 1, 3, dtype=torch.long), apply_name)
+    check_shape(run, rope, spec.head_dim, torch.zeros(len(spec.axis_names), 1, 3, dtype=torch.long), apply_name)
     cast = (lambda m, dt: m) if rope is None else None
     make = maker(run, rope, "axes", cast)
     return Driven(form.name, spec, make, "", apply_name, (form.describe(),), max_position=_SIDE)
@@ -289,11 +294,153 @@ def _mixed_kwargs(form: _Form) -> dict[str, Any]:
     return kwargs
 
 
+#: What ``RotaryEmbeddingMRope`` must say for its reading to hold: an image's temporal channels at position 0, and
+#: the table applied half-split by ``apply_rot_embed_cat`` (it has no ``forward`` of its own).
+_MROPE_READS = (
+    "pos = torch.cat([torch.zeros_like(grid[:, :1]), grid], dim=-1).index_select(-1, self.axis)",
+    "apply_rot_embed_cat(..., half=True)",
+)
+#: The head dims an M-RoPE is driven at: every timm driver's (where timm's default sections clamp), and GenLIP
+#: L/16's 72, where the default ``(8, 12, 12)`` tiles the 36 pairs (the class's docstring names both).
+_MROPE_HEAD_DIMS = (HEAD_DIM, 72)
+_NOT_JUDGED_AUG = (
+    "not judged: training-time coordinate augmentation (shift, jitter, rescale: off unless given, and in eval)"
+)
+
+
+def _check_reads(obj: Any, reads: tuple[str, ...]) -> None:
+    """:class:`NotDriven` unless ``obj``'s source says each line the reading takes from it."""
+    text = inspect.getsource(obj)
+    missing = [line for line in reads if line not in text]
+    if missing:
+        raise NotDriven(f"{obj.__name__}'s source no longer says {missing[0]!r}: its positions are not read")
+
+
+def mrope_axes(head_dim: int, sections: tuple[int, ...]) -> MultiAxis:
+    """An image M-RoPE's axes ``(t, h, w)`` over the 1-D table of ``head_dim``: pair ``i`` to ``h`` where
+    ``i = 1 (mod 3)`` and ``i < 3 sec_h``, to ``w`` where ``i = 2 (mod 3)`` and ``i < 3 sec_w``, else to ``t`` (the
+    interleaved rule, clamped to the pairs there are, so ``sec_t`` is nominal); ``t`` inert (scale 0).
+
+    Example:
+        >>> mrope_axes(64, (8, 12, 12)).describe()
+        'custom t:11 h:11 w:10 (positions t: 0 (inert), h: p, w: p)'
+    """
+
+    def axis_of(i: int) -> int:
+        return next((a for a in (1, 2) if i % 3 == a and i < 3 * sections[a]), 0)
+
+    pairs = [[i for i in range(head_dim // 2) if axis_of(i) == a] for a in range(3)]
+    axes = tuple(
+        Axis(name, tuple(p), tuple(p), head_dim, scale=0.0 if name == "t" else 1.0)
+        for name, p in zip(("t", "h", "w"), pairs)
+    )
+    return MultiAxis("custom", axes, sections=tuple(sections), text_same_position=False)
+
+
+def _mrope(module: Any, cls: Any) -> list[Driven]:
+    """An image M-RoPE at its default sections and temperature, for each of :data:`_MROPE_HEAD_DIMS`."""
+    _check_reads(cls, _MROPE_READS)
+    params = inspect.signature(cls).parameters
+    base, sections = float(params["temperature"].default), tuple(int(s) for s in params["mrope_section"].default)
+    out = []
+    for head_dim in _MROPE_HEAD_DIMS:
+        axes = mrope_axes(head_dim, sections)
+        spec = RopeSpec(head_dim=head_dim, base=base, layout="half", axes=axes)
+        rope = cls(head_dim, mrope_section=sections, temperature=base).eval()
+        form = _Form(f"d{head_dim}", rotate_half=True)
+        driven = _drive(module, rope, lambda m, dtype: m.get_embed([_SIDE, _SIDE]), "apply_rot_embed_cat", form, spec)
+        words = ", ".join(f"{n}: {w}" for n, w in axes.pairs_in_words().items())
+        driven.notes = (
+            *driven.notes,
+            f"{cls.__name__}(dim={head_dim}, mrope_section={sections}, temperature={base:g}) (its default sections and "
+            "temperature; head_dim 64 every timm driver's, 72 GenLIP L/16's, where they tile the pairs), applied "
+            "with apply_rot_embed_cat(q, rope, half=True), as its docstring says and the models' blocks do "
+            "(rotate_half forced for 'mrope'): it has no forward of its own",
+            f"spec: one table {base:g} ** (-2i / {head_dim}) over the head, pairs half-split; axes (t, h, w) by the "
+            f"interleaved M-RoPE rule from mrope_section {sections} ({axes.describe()}; pairs {words}); t inert (scale "
+            "0): an image's temporal channels sit at position 0 (`torch.zeros_like(grid[:, :1])`), so the verifier's "
+            "t positions reach no argument and those pairs must never turn",
+        )
+        out.append(driven)
+    return out
+
+
+#: What ``RotaryEmbeddingDinoV3`` must say for its reading to hold: patch centres normalised to [-1, 1], turned by
+#: ``2 pi`` over periods ``temperature ** (2j / (dim / 2))``, one block of ``dim / 4`` periods per coordinate channel.
+_DINOV3_READS = (
+    "grid_type='centered'",
+    "dim = self.dim // 4",
+    "exponents = 2.0 * torch.arange(dim, device='cpu', dtype=torch.float32) / (self.dim // 2)",
+    "periods = self.temperature ** exponents",
+    "angles = 2 * math.pi * coords / self.periods[None, None, :]",
+    "angles = angles.flatten(1)",
+)
+#: What the grid builder must say for the centred grid: cell k at ``(k + 1/2 + grid_offset) / S``, then ``2 x - 1``.
+_CENTRED_GRID_READS = (
+    "denom = [float(s) for s in feat_shape]",
+    "(torch.arange(0.5, s, device=device, dtype=torch.float32) + grid_offset) / d",
+    "grid = 2.0 * grid - 1.0",
+)
+_CENTRED_FORMS = (
+    _Form("half", rotate_half=True),
+    _Form("ij"),
+    _Form("xy", rotate_half=True, grid_indexing="xy"),
+    _Form("cached", rotate_half=True, cached=True),
+)
+_NOT_JUDGED_CENTRED = (
+    "not judged: grid_offset (a constant added to each cell before the normalisation), min_period / max_period (a "
+    "log-spaced period table), normalize_coords 'min' / 'max' on a grid that is not square (on this square grid "
+    "every mode divides by its side), training-time coordinate augmentation (shift, jitter, rescale: off unless "
+    "given, and in eval)"
+)
+
+
+def _centred_spec(base: float, form: _Form) -> RopeSpec:
+    """The axial-split spec whose axes map cell ``k`` of the ``S``-cell side to ``2 pi ((2k + 1) / S - 1)``: scale
+    ``4 pi / S``, offset ``2 pi (1 / S - 1)``, on the table ``base ** (-2j / (head_dim / 2))``."""
+    plain = _spec(HEAD_DIM, base, form)
+    assert plain.axes is not None
+    scale, offset = 4 * math.pi / _SIDE, 2 * math.pi * (1 / _SIDE - 1)
+    axes = replace(plain.axes, axes=tuple(replace(a, scale=scale, offset=offset) for a in plain.axes.axes))
+    return plain.with_(axes=axes)
+
+
+def _centred(module: Any, cls: Any) -> list[Driven]:
+    """DINOv3's rotary at its default temperature, in eval, in each of :data:`_CENTRED_FORMS`."""
+    _check_reads(cls, _DINOV3_READS)
+    _check_reads(module._build_grid, _CENTRED_GRID_READS)
+    base = float(inspect.signature(cls).parameters["temperature"].default)
+    apply_name = _forward_apply(cls)
+    out = []
+    for form in _CENTRED_FORMS:
+        kwargs: dict[str, Any] = {"rotate_half": form.rotate_half, "grid_indexing": form.grid_indexing}
+        rope = cls(HEAD_DIM, temperature=base, **kwargs, **({"feat_shape": [_SIDE, _SIDE]} if form.cached else {}))
+
+        def table(m: Any, dtype: Any, cached: bool = form.cached) -> Any:
+            return m.get_embed() if cached else m.get_embed([_SIDE, _SIDE])
+
+        spec = _centred_spec(base, form)
+        driven = _drive(module, rope.eval(), table, apply_name, form, spec)
+        driven.notes = (*driven.notes, _centred_words(base, spec))
+        out.append(driven)
+    return out
+
+
+def _centred_words(base: float, spec: RopeSpec) -> str:
+    assert spec.axes is not None
+    first = spec.axes.axes[0]
+    return (
+        f"spec: {HEAD_DIM // 4} periods {base:g} ** (2j / {HEAD_DIM // 2}) per coordinate channel "
+        "(`_compute_periods`), the first block of pairs by the grid's first channel; cell k of the "
+        f"{_SIDE}-cell side at (2k + 1) / {_SIDE} - 1 (`arange(0.5, S) / S`, then `2 x - 1`), turned by 2 pi times "
+        f"it over the period: pair j turns by (scale k + offset) / period_j with scale 4 pi / {_SIDE} = "
+        f"{first.scale:.9g} and offset 2 pi (1 / {_SIDE} - 1) = {first.offset:.9g}; cells 0..{_SIDE - 1} on each axis"
+    )
+
+
 def _prepare_class(module: Any, cls_name: str) -> list[Driven]:
     cls = getattr(module, cls_name)
     kind = convention(cls)
-    if kind in UNSTATABLE:
-        raise NotDriven(UNSTATABLE[kind])
     if kind == "parts":
         if not callable(getattr(module, PARTS_APPLY, None)):
             raise NotDriven(f"{cls_name}{inspect.signature(cls)}: its module defines no {PARTS_APPLY} to apply it")
@@ -302,14 +449,20 @@ def _prepare_class(module: Any, cls_name: str) -> list[Driven]:
         drivens = _bands(module, lambda f: cls(HEAD_DIM, **_band_kwargs(f)), cls, _BANDS_FORMS)
     elif kind == "mixed":
         drivens = _mixed(module, lambda f: cls(HEAD_DIM, **_mixed_kwargs(f)), cls, _MIXED_FORMS)
+    elif kind in ("mrope", "centred"):
+        drivens = _mrope(module, cls) if kind == "mrope" else _centred(module, cls)
     else:
         raise NotDriven(f"{cls_name}{inspect.signature(cls)}: none of the drivers takes this calling convention")
     for d in drivens:
         d.rotary_class = cls_name
         d.notes = (f"shape `grid`: {SHAPES['grid']}", f"convention `{kind}`", *d.notes)
-        if kind == "bands":
-            d.notes = (*d.notes, _NOT_JUDGED)
+        if kind in _NOT_JUDGED_BY_KIND:
+            d.notes = (*d.notes, _NOT_JUDGED_BY_KIND[kind])
     return drivens
+
+
+#: What a class's rows cannot judge, by convention (``mixed`` says its own).
+_NOT_JUDGED_BY_KIND = {"bands": _NOT_JUDGED, "mrope": _NOT_JUDGED_AUG, "centred": _NOT_JUDGED_CENTRED}
 
 
 def _prepare_factory(module: Any) -> list[Driven]:
@@ -331,7 +484,7 @@ def _prepare_factory(module: Any) -> list[Driven]:
         d.notes = (
             f"shape `grid`: {SHAPES['grid']}",
             "create_rope_embed(rope_type, dim=768, num_heads=12, in_pixels=False, ...) as EVA builds its rope "
-            "(head_dim 64); 'mixed' with dim 64 and one head; 'dinov3' and 'mrope' are SKIP on their classes' rows",
+            "(head_dim 64); 'mixed' with dim 64 and one head; 'dinov3' and 'mrope' are driven on their classes' rows",
             *d.notes,
             _NOT_JUDGED,
         )

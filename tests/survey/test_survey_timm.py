@@ -428,18 +428,107 @@ def test_gemma4s_rows_fail_with_a_bug_planted_in_their_own_code(
     assert any(found.startswith(label) for found in _labels(_row(f"gemma4_vit/{name}")))
 
 
+def test_an_image_mrope_assigns_its_pairs_by_the_interleaved_rule() -> None:
+    """Pair i to h where i = 1 (mod 3) below 3 sec_h, to w where i = 2 (mod 3) below 3 sec_w, else to the inert t:
+    timm's default sections clamp at head_dim 64 (11/11/10) and tile at 72, where the rule is transformers'
+    interleaved M-RoPE exactly."""
+    from ropecheck.axes import mrope
+    from ropecheck.survey.timm_drive import mrope_axes
+
+    clamped = mrope_axes(64, (8, 12, 12))
+    assert [len(a.pairs) for a in clamped.axes] == [11, 11, 10] and clamped.axes[2].pairs[-1] == 29
+    assert [a.scale for a in clamped.axes] == [0.0, 1.0, 1.0] and not clamped.text_same_position
+    clamped.check(32)
+    tiled = mrope_axes(72, (12, 12, 12))
+    assert [a.pairs for a in tiled.axes] == [a.pairs for a in mrope((12, 12, 12), 72, interleaved=True).axes]
+
+
+@needs_timm
+@pytest.mark.parametrize("head_dim", [64, 72])
+def test_the_mrope_rule_is_the_axis_timm_assigns(head_dim: int) -> None:
+    from ropecheck.survey.timm_drive import mrope_axes
+
+    rope = _module().RotaryEmbeddingMRope(head_dim)
+    assert mrope_axes(head_dim, rope.mrope_section).axis_of_pair() == tuple(rope.axis.tolist())
+
+
 @needs_timm
 @pytest.mark.parametrize(
-    "name, reason",
+    "name, forms, words",
     [
-        ("pos_embed_sincos/RotaryEmbeddingMRope", "temporal channels"),
-        ("pos_embed_sincos/RotaryEmbeddingDinoV3", "[-1, 1]"),
+        ("pos_embed_sincos/RotaryEmbeddingMRope", ["d64", "d72"], "custom t:11 h:11 w:10 (positions t: 0 (inert)"),
+        ("pos_embed_sincos/RotaryEmbeddingDinoV3", ["cached", "half", "ij", "xy"], "h: 0.0981748 p - 6.2341"),
     ],
     ids=["mrope", "dinov3"],
 )
-def test_a_reading_the_spec_cannot_state_is_a_skip_with_it(name: str, reason: str) -> None:
+def test_the_rows_with_mapped_axes_conform(name: str, forms: list[str], words: str) -> None:
+    """M-RoPE's temporal pairs on an inert axis, DINOv3's patch centres as an affine map of the cell index."""
     row = _row(name)
-    assert row.status == "skip" and reason in row.reason
+    assert _labels(row) == [] and sorted(row.specs) == forms and words in row.specs[forms[0]]
+
+
+def _broken_mrope(bug: str) -> Any:
+    """``init_non_persistent_buffers`` whose axis buffer then turns the temporal pairs by the height (``t_by_h``), or
+    swaps height and width (``h_w_swapped``)."""
+    honest = _module().RotaryEmbeddingMRope.init_non_persistent_buffers
+
+    def broken(self: Any) -> None:
+        honest(self)
+        axis = self.axis.clone()
+        if bug == "t_by_h":
+            self.axis[axis == 0] = 1
+        else:
+            self.axis[axis == 1], self.axis[axis == 2] = 2, 1
+
+    return broken
+
+
+def _broken_dinov3(bug: str) -> Any:
+    """``_get_pos_embed_from_coords`` given the coordinate channels swapped (``h_w_swapped``), or the cells' corners
+    for their centres (``uncentred``: ``2k / S - 1`` on the 128-cell side)."""
+    honest = _module().RotaryEmbeddingDinoV3._get_pos_embed_from_coords
+    if bug == "h_w_swapped":
+        return lambda self, coords: honest(self, coords.flip(-1))
+    return lambda self, coords: honest(self, coords - 1.0 / 128)
+
+
+@needs_timm
+@pytest.mark.parametrize(
+    "cls, bug",
+    [
+        ("RotaryEmbeddingMRope", "t_by_h"),
+        ("RotaryEmbeddingMRope", "h_w_swapped"),
+        ("RotaryEmbeddingDinoV3", "h_w_swapped"),
+        ("RotaryEmbeddingDinoV3", "uncentred"),
+    ],
+)
+def test_the_rows_with_mapped_axes_fail_with_a_bug_planted(monkeypatch: pytest.MonkeyPatch, cls: str, bug: str) -> None:
+    """The twins of the conformance test above: every form of the row fails."""
+    if cls == "RotaryEmbeddingMRope":
+        monkeypatch.setattr(_module().RotaryEmbeddingMRope, "init_non_persistent_buffers", _broken_mrope(bug))
+    else:
+        monkeypatch.setattr(_module().RotaryEmbeddingDinoV3, "_get_pos_embed_from_coords", _broken_dinov3(bug))
+    found = _cells(_row(f"pos_embed_sincos/{cls}"))
+    assert all(any(label.startswith("axes/") for label in found[cell]) for cell in found if cell.startswith("fp32"))
+
+
+@needs_timm
+@pytest.mark.parametrize(
+    "name, reads",
+    [
+        ("pos_embed_sincos/RotaryEmbeddingMRope", "_MROPE_READS"),
+        ("pos_embed_sincos/RotaryEmbeddingDinoV3", "_DINOV3_READS"),
+    ],
+    ids=["mrope", "dinov3"],
+)
+def test_a_source_that_no_longer_says_the_reading_is_a_skip(
+    monkeypatch: pytest.MonkeyPatch, name: str, reads: str
+) -> None:
+    import ropecheck.survey.timm_drive as drive
+
+    monkeypatch.setattr(drive, reads, (*getattr(drive, reads), "positions = grid * 2"))
+    row = _row(name)
+    assert row.status == "skip" and "no longer says 'positions = grid * 2'" in row.reason
 
 
 @needs_timm
@@ -467,6 +556,6 @@ def test_the_report_section_holds_for_timm(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(section_module, "discover_timm", lambda: {k: found[k] for k in keep})
     section = section_module.collect_survey_timm(lambda message: None)
     rows = {r.name: r for r in section.rows}
-    assert rows["pos_embed_sincos/RotaryEmbeddingDinoV3"].verdict == "SKIP" and section.held
+    assert rows["pos_embed_sincos/RotaryEmbeddingDinoV3 / bfloat16"].verdict == "PASS" and section.held
     assert rows["pos_embed_sincos/apply_rot_embed_cat / float32"].verdict == "PASS"
     assert "survey_timm/README.md" in {p.path for p in section.pages}
