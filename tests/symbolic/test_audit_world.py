@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+import sympy
 
 from ropecheck.symbolic.audit.steps import audit_document
 
@@ -289,3 +290,46 @@ def test_a_name_whose_definition_could_not_be_read_is_found_after_a_letter() -> 
     r = audit_document(doc, timeout=TIMEOUT)
     assert [s.status for s in r.steps] == ["UNREAD", "UNREAD"]
     assert all("\\theta_i, whose definition" in s.reason for s in r.steps)
+
+
+def test_a_step_that_is_an_earlier_equation_at_other_positions_is_proved_from_it() -> None:
+    by_line = {}
+    for s in audited("premise_instances.md").steps:
+        by_line.setdefault(s.line, []).append(s)
+    assert [s.reason.split(":")[0] for s in by_line[11]] == ["from line 7 with n = m", "from line 11 with m = 0"]
+    assert all(s.method == "premise" for line in (11, 19, 21) for s in by_line[line])
+    assert by_line[19][0].reason.startswith("from line 15 with n = m - 1")
+    assert by_line[21][0].reason.startswith("from line 15 with m = m + 2, n = m")  # the sides swapped
+    # the premises themselves decide nothing: they stay undecided
+    assert [s.status for s in by_line[7] + by_line[15]] == ["UNDECIDED", "UNDECIDED"]
+
+
+def test_a_step_that_is_no_exact_instance_is_never_decided_through_a_premise() -> None:
+    # a wrong offset, a stray position, half positions, the unknown values in the other order, swapped vectors
+    steps = audited("premise_instances_twin.md").steps
+    assert len(steps) == 7 and all(s.status == "UNDECIDED" and s.method != "premise" for s in steps)
+
+
+def test_products_of_unknown_functions_keep_their_written_order_when_asked() -> None:
+    from ropecheck.symbolic.audit.premises import called_names, instance
+    from ropecheck.symbolic.readers.latex_syntax import read_latex_side
+    from ropecheck.symbolic.readers.scope import Scope
+
+    scope = Scope(domains={"m": "integer", "n": "integer"}, ordered_functions=True)
+    read = lambda tex: read_latex_side(tex, 0, scope)
+    premise = read("F(a, m) F(b, n) - G(m - n)")
+    assert instance(read("F(a, n) F(b, n) - G(0)"), premise) == {
+        sympy.Symbol("m", integer=True): sympy.Symbol("n", integer=True)
+    }
+    assert instance(read("F(b, n) F(a, n) - G(0)"), premise) is None
+    assert read("F(a, m) F(b, n)") != read("F(b, n) F(a, m)")
+    assert called_names(r"\Theta_f (q, m) - \cos(m) + R_{g}\left(q, 0\right)") == {"\\Theta_f", "R_{g}"}
+
+
+def test_a_family_written_out_after_a_function_that_uses_it_is_bound_there() -> None:
+    # R_{theta,m} in f_q's body is the family R_{theta,t} written out later: R_{theta,0} is the identity there,
+    # never a free number a counterexample may set to 2 (that refuted the correct step at line 12)
+    for name in ("late_family_binding.md", "late_family_binding_twin.md"):
+        steps = audited(name).steps
+        assert [s.line for s in steps] == [10, 12]
+        assert all(s.status != "REFUTED" and "R_{\\theta,0}" not in s.reason for s in steps), name

@@ -130,6 +130,8 @@ def bind_late_entries(d: Definition, tables: tuple[dict[str, Definition], ...], 
     if d.kind != "pattern" or len(d.params) != 1:
         return
     rx = re.compile(re.escape(d.name.lstrip("\\")) + r"_\{?\s*(.+?)\s*\}?")
+    if d.name.endswith(",*}"):  # R_{\theta,*}, a family over its last subscript: R_{\theta,m}
+        rx = re.compile(re.escape(d.name.lstrip("\\")[:-2]) + r"\s*(.+?)\s*\}")
     for table in tables:
         for key, other in list(table.items()):
             body = other.body

@@ -90,6 +90,7 @@ from .names import (
     without_subscripts,
 )
 from .patterns import read_with_patterns, touched_by_dots
+from .premises import Premise, premise_in_child, premises_for
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
@@ -206,6 +207,7 @@ class _Auditor:
     #: names given only with \approx as decimals: their symbol, the numbers written, the digits of each
     approx: dict[_Head, tuple[Any, Any, tuple[int, ...]]] = field(default_factory=dict)
     audited_now: bool = False  # whether the chain being read is display math (its definitions are listed)
+    premises: list[Premise] = field(default_factory=list)  # the steps so far, PROVED or UNDECIDED
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -679,6 +681,18 @@ class _Auditor:
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
         return o
 
+    def from_premises(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """An undecided step PROVED as an instance of an equation the document stated before (``n = m`` in it),
+        else the step as it was (see :mod:`.premises`)."""
+        premises = premises_for(left, right, self.premises)
+        if not premises:
+            return s
+        timeout, _ = self.limits()
+        o = _run(premise_in_child, left, right, premises, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status != "PROVED":
+            return s
+        return self.outcome_step(s.number, left, right, o, o.reason)
+
     def step(self, left: Link, right: Link, *, standalone: bool = False, stated_range: str = "") -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
@@ -713,6 +727,10 @@ class _Auditor:
             )  # fmt: skip
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
+        if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
+            s = self.from_premises(s, left, right)
+        if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text:
+            self.premises.append(Premise(right.line, left, right, self.scope))
         s.seconds = time.perf_counter() - t0
         s.end_line = right.end_line
         self.steps.append(s)

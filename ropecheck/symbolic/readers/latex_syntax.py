@@ -845,7 +845,7 @@ class _Reader:
             elif any(isinstance(a, MatrixBase) for a in args):
                 raise src.error(f"{name} is not defined (a vector or matrix goes in); define it first", start)
             else:
-                value = sympy.Function(name)(*args)
+                value = sympy.Function(name, commutative=not self.scope.ordered_functions)(*args)
             src = src.splice(start, end, self.placeholder(value))
             pos = start
 

@@ -198,6 +198,8 @@ class _Converter:
                     return combine("*", Symbol("e") if name == "e" else I, args[0])
             if any(isinstance(a, MatrixBase) for a in args):
                 raise ClaimParseError(f"{name}(...) of a vector or matrix: {name} is not defined")
+            if scope.ordered_functions:  # its value may be a matrix: products keep their written order
+                return sympy.Function(name, commutative=False)(*args)
             return expr.func(*args)
         if not expr.args:
             return expr

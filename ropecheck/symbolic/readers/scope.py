@@ -411,6 +411,8 @@ class Scope:
     for every matrix and vector the names may stand for. ``matrix_names``: names the document writes
     transposed (``x_m^T``): vectors or matrices there, so a step that reads one as a number is not decided;
     ``array_names`` adds those it writes in bold: only these are read as general matrices.
+    ``ordered_functions``: the value of an undefined function (``R_f(q, m)``) may be a matrix, so products of
+    such values keep their written order (SymPy's noncommutative functions).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -429,6 +431,7 @@ class Scope:
     general_matrices: bool = False
     matrix_names: frozenset[str] = frozenset()
     array_names: frozenset[str] = frozenset()
+    ordered_functions: bool = False
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
