@@ -333,3 +333,53 @@ def test_a_family_written_out_after_a_function_that_uses_it_is_bound_there() -> 
         steps = audited(name).steps
         assert [s.line for s in steps] == [10, 12]
         assert all(s.status != "REFUTED" and "R_{\\theta,0}" not in s.reason for s in steps), name
+
+
+def test_a_bare_i_is_read_as_the_unit_and_as_the_index_and_each_reading_decided() -> None:
+    steps = {s.line: s for s in audited("bare_i_two_ways.md").steps}
+    assert steps[9].status == "PROVED"
+    assert "i the imaginary unit" in steps[9].reason and "i a real index" in steps[9].reason
+    assert steps[13].status == "UNDECIDED"
+    assert "read as i the imaginary unit: REFUTED; as i a real index: PROVED" in steps[13].reason
+    twin = {s.line: s for s in audited("bare_i_two_ways_twin.md").steps}
+    assert twin[9].status == "REFUTED" and "REFUTED in every one" in twin[9].reason
+
+
+def test_a_labelled_family_is_read_at_each_member_and_a_brace_names_its_matrix() -> None:
+    r = audited("labelled_families.md")
+    family = next(d for d in r.definitions if d.line == 9)
+    assert family.kind == "pattern" and family.params == ("loc", "j")
+    assert any(d.line == 17 and d.name.startswith("T_{j}") for d in r.definitions)
+    assert [s.status for s in r.steps] == ["PROVED"] * 4
+    twin = audited("labelled_families_twin.md")
+    assert [s.status for s in twin.steps] == ["REFUTED"] * 4
+
+
+def test_a_name_the_display_defines_after_the_step_refutes_nothing() -> None:
+    (s,) = audited("names_defined_after.md").steps
+    assert s.status == "UNDECIDED" and "defines after the step (line 6)" in s.reason
+    (twin,) = audited("names_defined_after_twin.md").steps  # defined before: the slip is refuted
+    assert twin.status == "REFUTED"
+
+
+def test_a_label_the_body_does_not_use_names_a_vector_of_its_own() -> None:
+    doc = (
+        "$$u_{t}^{(a)} = \\begin{bmatrix} \\cos t \\\\ \\sin t \\end{bmatrix}$$\n\n"
+        "$$u_{t}^{(b)} = \\begin{bmatrix} \\sin t \\\\ \\cos t \\end{bmatrix}$$\n"
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert r.steps == [] and [d.line for d in r.definitions] == [1, 3]
+
+
+def test_a_family_written_again_is_a_new_definition_and_one_not_read_puts_it_out_of_force() -> None:
+    col = "$$u_{{{at}}}^{{(j)}} = \\begin{{bmatrix}} {a}({b}^{{j}} {x}) \\\\ {c} \\end{{bmatrix}}$$\n\n"
+    doc = (
+        col.format(at="t", a="\\cos", b=2, x="t", c="\\sin(2^{j} t)")
+        + col.format(at="t", a="\\sin", b=3, x="t", c="\\cos(3^{j} t)")
+        + col.format(at="t+1", a="\\sin", b=3, x="(t+1)", c="\\cos(3^{j} (t+1))")
+        + col.format(at="t", a="\\sin", b=3, x="t", c="\\vdots")
+        + "$$u_{t}^{(j)} = R\\, u_{t}^{(j)}$$\n"
+    )
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert [(s.line, s.status) for s in r.steps] == [(5, "PROVED"), (9, "UNREAD")]
+    assert "defined again" in r.definitions[1].reason

@@ -30,9 +30,11 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
 from ..readers.latex_syntax import (
+    I_CHOICES,
     WORD_CHOICES,
     AmbiguousReading,
     comma_pattern_key,
+    family_key,
     normalize_latex,
     read_latex_side,
     trig_ambiguities,
@@ -67,6 +69,7 @@ __all__ = [
     "define_in_child",
     "free",
     "has_function",
+    "family_member",
     "head",
     "is_defined",
     "mentions",
@@ -514,27 +517,39 @@ _BARE_NAME = re.compile(
 )
 
 
+def family_member(tex: str, scope: Scope) -> bool:
+    """``v_{pos+k}^{(i)}`` where the family ``v_{pos}^{(i)}`` is defined: a member, which no line defines again."""
+    m = re.match(r"^\s*([A-Za-z])\s*_", tex)
+    return m is not None and family_key(m.group(1)) in scope.patterns and "^{(" in tex.replace(" ", "")
+
+
 def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
     """The distinct readings of a step (the first is the default), each with a note, or none and why.
 
     A trig argument without parentheses is read a person's way and the parser's way; an inner
     product of complex values in the real convention and the two others (on real values they
     agree, and the readings collapse into one); glued letters (``pos``) as one name and as a
-    product of letters -- both must be read, or the step is not read with certainty.
+    product of letters, and a bare ``i`` where the document also indexes with i as the imaginary
+    unit and as that index -- each must be read, or the step is not read with certainty.
     """
     try:
         return _readings_once(lhs, rhs, scope)
     except AmbiguousReading as exc:
-        if exc.field != "word_reading" or scope.word_reading:
+        if exc.field not in TWO_WAY_FIELDS or getattr(scope, exc.field):
             raise
-        choices = exc.choices
+        field, choices = exc.field, exc.choices
     out: list[tuple[str, Any, Any]] = []
     for choice, note in choices.items():
-        found, problem = _readings_once(lhs, rhs, replace(scope, word_reading=choice))
+        picked = replace(scope, word_reading=choice) if field == "word_reading" else replace(scope, i_reading=choice)
+        found, problem = step_readings(lhs, rhs, picked)
         if not found:
             raise ClaimLimitError(f"read with {note}, the step cannot be read ({problem})", "reading")
         out += [(", ".join(filter(None, [note, n])), left, right) for n, left, right in found]
     return out, ""
+
+
+#: the Scope fields whose two readings a step is read in, each decided (see :func:`step_readings`)
+TWO_WAY_FIELDS = ("word_reading", "i_reading")
 
 
 def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:
@@ -683,7 +698,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     isolate.send(("read", readings[0][1], readings[0][2]))
     rounded = decimal_places(rhs.text) or decimal_places(lhs.text)
     results: list[Outcome] = []
-    for _, left, right in readings:
+    for note, left, right in readings:
         try:
             if left != right:
                 check_work(left, right)
@@ -710,6 +725,10 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             )
             results.append(Outcome("UNDECIDED", "none", why, None, left, right))
             continue
+        if verdict == Verdict.REFUTED and I_CHOICES["index"] in note and _index_not_whole(cex):
+            why = "read with i an index, refuted only where i is not a whole number: not decided"
+            results.append(Outcome("UNDECIDED", "none", why, None, left, right))
+            continue
         starred = _complex_star_names(cex, scope) if verdict == Verdict.REFUTED else []
         again = _refuted_with_real(lhs, rhs, scope, starred) if starred else None
         if again is not None:
@@ -724,11 +743,11 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
-    glued = any(n.startswith(WORD_CHOICES["name"]) for n, _, _ in readings)
+    glued = any(WORD_CHOICES["name"] in n for n, _, _ in readings)
     if (
         glued
         and all(r.status == "REFUTED" for r in results)
-        and (_BARE_NAME.match(lhs.text) or _BARE_NAME.match(rhs.text))
+        and any(_BARE_NAME.match(t) and not family_member(t, scope) for t in (lhs.text, rhs.text))
     ):
         why = (
             f"{several}: REFUTED in every one, but a side is a name of glued letters alone, which this line "
@@ -742,14 +761,29 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
                 best.reason = f"{several}: {status} in every one"
             return best
     if len(readings) > 1 and {r.status for r in results} & {"PROVED", "REFUTED"}:
-        best = results[0]
-        says = "; ".join(f"as the {_ORDINAL[i]}: {r.status}" for i, r in enumerate(results))
-        return Outcome("UNDECIDED", "none", f"{several}; {says}: the reading decides it", None, best.lhs, best.rhs)
+        return _readings_differ(readings, results, several)
     best = results[0]
     best.status = "UNDECIDED"
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
     best.reason = (f"{several}; " if len(readings) > 1 else "") + why
     return best
+
+
+def _readings_differ(readings: list[Any], results: list[Outcome], several: str) -> Outcome:
+    """UNDECIDED, with each reading's verdict: by its place, or in words where a bare i reads two ways."""
+    best = results[0]
+    says = "; ".join(f"as the {_ORDINAL[i]}: {r.status}" for i, r in enumerate(results))
+    why = f"{several}; {says}: the reading decides it"
+    if any(note in n for n, _, _ in readings for note in I_CHOICES.values()):
+        says = "; ".join(f"as {n}: {r.status}" for (n, _, _), r in zip(readings, results))
+        why = f"read {says}: the reading decides it"
+    return Outcome("UNDECIDED", "none", why, None, best.lhs, best.rhs)
+
+
+def _index_not_whole(cex: Counterexample | None) -> bool:
+    """Whether a counterexample gives the index i a value no index takes (a fraction): then it refutes nothing."""
+    values = cex.values if cex is not None else {}
+    return any(getattr(k, "name", "") == "i" and not sympy.sympify(v).is_integer for k, v in values.items())
 
 
 def _with_general_matrices(lhs: Link, rhs: Link, scope: Scope, as_numbers: tuple[str, ...] = ()) -> Outcome | None:

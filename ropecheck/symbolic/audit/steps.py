@@ -61,6 +61,7 @@ from ...errors import RopeCheckError
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
     conjugated_forms,
+    family_key,
     normalize_latex,
     read_latex_side,
     star_only_names,
@@ -78,6 +79,7 @@ from ..readers.scope import (
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .families import brace_names, define_family_in_child, family_head
 from .general import array_names, calligraphic_as_names
 from .inequality import INEQUALITIES, inequality_in_child
 from .names import (
@@ -104,6 +106,7 @@ from .reading import bare_product as _bare_product
 from .reading import bind_late as _bind_late
 from .reading import closed_number as _closed_number
 from .reading import define_in_child as _define_in_child
+from .reading import family_member as _family_member
 from .reading import general_in_child as _general_in_child
 from .reading import has_function as _has_function
 from .reading import head as _head
@@ -143,6 +146,8 @@ STEP_TIMEOUT = CLAIM_TIMEOUT
 #: minute; past this the remaining steps are UNDECIDED with :data:`DOCUMENT_TIME_LIMIT_REASON`.
 DOCUMENT_TIMEOUT = 600.0
 _DEFINING = (":=", "\\coloneqq", "\\triangleq", "\\equiv")
+#: a name a brace gives (``R_i(k)``, ``M``, ``R_{i}``): one letter, a simple subscript, arguments in brackets
+_BRACE_NAME = re.compile(r"^[A-Za-z](?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?(?:\s*\([A-Za-z, ]+\))?$")
 #: the identity matrix as documents write it: ``I``, ``\mathbf{I}`` (read as ``I``), ``I_d``
 _IDENTITY = re.compile(r"I(?:\s*_\s*\{?\s*[dn]\s*\}?)?")
 #: where a set's first member ends: ``,``, or the ``:``, ``|``, ``\mid`` of ``\{x : i \in [d/2]\}``
@@ -200,6 +205,7 @@ class _Auditor:
     definitions: list[AuditDefinition] = field(default_factory=list)
     unread: list[tuple[_Head, Link, str]] = field(default_factory=list)  # names steps must not use, and why
     bounded: list[tuple[_Head, Link]] = field(default_factory=list)  # names only bounded (x \ge 0)
+    ahead: list[tuple[_Head, Link]] = field(default_factory=list)  # names the display defines further on
     conditions: list[AuditDefinition] = field(default_factory=list)
     #: a family of glued names (PE, v^{(i)}) -> its first name and the display that defined it
     glued: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -253,10 +259,17 @@ class _Auditor:
         if not audited and len(links) >= 3 and self.chain_of_names(links, audited=audited):
             return
         first = links[0] if continued else replace(links[0], text=without_membership(links[0].text))
-        defines = not continued and (
-            self.maybe_define(first, links[1], audited=audited)
-            or self.define_decorated(first, links[1], audited=audited)
-            or self.define_glued(first, links[1], audited=audited)
+        # v_{t+1}^{(j)} where the family v_{t}^{(j)} is defined: that family at t + 1, a step (found is None there)
+        member = family_head(first.text) is None and _family_member(first.text, self.scope)
+        defines = (
+            not continued
+            and not member
+            and (
+                self.define_family(first, links[1], audited=audited)
+                or self.maybe_define(first, links[1], audited=audited)
+                or self.define_decorated(first, links[1], audited=audited)
+                or self.define_glued(first, links[1], audited=audited)
+            )
         )
         start = 1 if defines else 0
         if not defines and condition and len(links) == 2 and links[1].relation == "=":
@@ -269,6 +282,7 @@ class _Auditor:
         standalone = not continued and len(links) == 2
         for left, right in zip(links[start:], links[start + 1 :]):
             self.step(left, right, standalone=standalone, stated_range=chain.range)
+        self.define_braced(links, audited=audited)
 
     def taint_unread_definition(self, link: Link) -> None:
         """``x \\doteq ...`` (a defining command the audit does not read): later steps must not use x."""
@@ -308,6 +322,16 @@ class _Auditor:
             return True
         self.bounded.append((head, first))
         return False
+
+    def names_ahead(self, read: list[Chain]) -> None:
+        """``A = B = \\sin(\\omega_i x) \\\\ \\omega_i = ...``: names a display defines after a step that uses them
+        (an aligned list of definitions); read at the step as free numbers, they refute nothing."""
+        self.ahead = []
+        for chain in read:
+            first = chain.links[0]
+            head = _head(first.text, self.scope) if len(chain.links) >= 2 else None
+            if head is not None and not _defined(head, first.text, self.scope):
+                self.ahead.append((head, first))
 
     def bounds_ahead(self, read: list[Chain]) -> None:
         """``\\sqrt{x^2} = x, \\quad x \\ge 0``: a bound written after a step in the same display holds for it too."""
@@ -550,6 +574,55 @@ class _Auditor:
         )
         return True
 
+    def define_family(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``v_{pos}^{(i)} = [...]``: a family of vectors over its subscript and its label (see :mod:`.families`).
+
+        A line that does not read so is left to the other kinds of definition. Written again in the same form
+        (``v_{t}^{(j)} = ...`` after ``v_{pos}^{(i)} = ...``) it is a new definition, as a sequence's is, unless
+        its right side uses the family (an equation about it, a step); one not read puts the family out of
+        force, and steps that use it then are not read."""
+        if body.relation != "=" and body.relation not in _DEFINING:
+            return False
+        found = family_head(link.text)
+        if found is None or self.out_of_time():
+            return False
+        base, key = found[0], family_key(found[0])
+        again = key in self.scope.patterns
+        if again and re.search(rf"(?<![\\A-Za-z]){base}\s*_", normalize_latex(body.text)):
+            return False
+        timeout, _ = self.limits()
+        outcome = _run(define_family_in_child, link, body, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        d = outcome.definition
+        family = _Head("pattern", base)
+        if outcome.status != "DEFINED" or d is None:
+            if not again:
+                return False
+            self.scope = replace(self.scope, patterns={k: v for k, v in self.scope.patterns.items() if k != key})
+            self.unread.append((family, link, f"whose definition (line {link.line}) could not be read"))
+            if audited:
+                why = outcome.reason
+                self.definitions.append(AuditDefinition(link.line, link.text, "pattern", body.text, reason=why))
+            return True
+        self.unread = [u for u in self.unread if u[0] != family]
+        self.scope = replace(self.scope, patterns={**self.scope.patterns, d.name: d})
+        if audited:
+            note = f"a family over its subscript {found[1]} and its label {found[2]}"
+            note += f"; defined again, in force from line {link.line} on" if again else ""
+            params = tuple(str(p) for p in d.params)
+            name = f"{base}^{{({found[2]})}}"  # listed with its subscript: u^{(j)}_loc
+            self.definitions.append(AuditDefinition(link.line, name, d.kind, body.text, d.body, "", note, params))
+        return True
+
+    def define_braced(self, links: list[Link], *, audited: bool) -> None:
+        """``\\underbrace{M}_{R_i(k)}``: the brace names M, so later steps read R_i(k) as M -- where the name is new
+        and written as a name (one letter, a simple subscript, arguments), never a word or a remark."""
+        for link in links:
+            for name, value in brace_names(link.text):
+                head = _head(name, self.scope) if _BRACE_NAME.match(name) else None
+                if head is None or _defined(head, name, self.scope):
+                    continue
+                self.maybe_define(replace(link, text=name), replace(link, text=value, relation="="), audited=audited)
+
     def define_glued(self, link: Link, body: Link, *, audited: bool) -> bool:
         """``PE_{(pos,2i)} = \\sin(\\omega_i pos)``: a name of glued letters with a subscript, new to the document.
 
@@ -604,6 +677,8 @@ class _Auditor:
     def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool, stated_range: str = "") -> None:
         """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED."""
         bound = self.uses_bounded(left, right)
+        text = normalize_latex(left.text + " = " + right.text)
+        later = next((w for h, w in self.ahead if w.line > right.line and _mentions(h, text)), None)
         why = ""
         if stated_range:
             why = (
@@ -614,6 +689,11 @@ class _Auditor:
             why = (
                 f"uses {bound.text.strip()}, only bounded in the document (line {bound.line}): the counterexample "
                 "may break the bound, so the step is not refuted"
+            )
+        elif later is not None:
+            why = (
+                f"uses {later.text.strip()}, which this display defines after the step (line {later.line}): read "
+                "here as a free number, it refutes nothing"
             )
         elif norm_beside_name(s.lhs, s.rhs):
             why = (
@@ -845,6 +925,7 @@ def _audit_text(
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         auditor.block = at
         auditor.bounds_ahead(read)
+        auditor.names_ahead(read)
         for n, chain in enumerate(read):
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)

@@ -67,6 +67,7 @@ from .sympy_syntax import check_expression, inner_product, suggest_function
 
 __all__ = [
     "AmbiguousReading",
+    "I_CHOICES",
     "KNOWN_COMMANDS",
     "NORM_CLOSE",
     "NORM_OPEN",
@@ -76,6 +77,7 @@ __all__ = [
     "comma_pattern_key",
     "conjugated_forms",
     "conjugated_names",
+    "family_key",
     "normalize_latex",
     "reading_notes",
     "read_latex_side",
@@ -147,6 +149,14 @@ _COMMA_SUBSCRIPT_LAST = re.compile(
 _LABEL = re.compile(
     r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
 )
+
+
+def family_key(base: str) -> str:
+    """The key of a family of vectors written with a subscript and a label, ``v_{pos}^{(i)}`` (a pattern of
+    :class:`~.scope.Scope` over both): its base and ``^{(*)}``, which no name as written spells."""
+    return base.strip().lstrip("\\") + "^{(*)}"
+
+
 #: a norm's bar in any spelling (``\\Vert``, ``\\lVert``, ``\\left\\|``), written ``\\|``
 _NORM_BAR = re.compile(r"(?<!\\)(?:\\(?:left|right|[Bb]igg?[lr]?)\s*)?(?:\\[lr]?Vert(?![A-Za-z])|\\\|)")
 #: ``\\|D\\|``, ``\\|q_m\\|``: the norm of one name (after :data:`_NORM_BAR`)
@@ -423,7 +433,8 @@ def _bounded_word(word: str, scope: Scope) -> bool:
     return all(not scope.defines(ch) and scope.domains.get(ch, "real") != "complex" for ch in word)
 
 
-_I_CHOICES = {"unit": "i the imaginary unit", "index": "i a real index"}
+#: the readings of a bare ``i`` where the document also indexes with i (``Scope.i_reading``), in words
+I_CHOICES = {"unit": "i the imaginary unit", "index": "i a real index"}
 #: ``v^{(i)}``: a label (see ``_LABEL``), whose ``i`` names an entry, never the imaginary unit
 _LABEL_SPAN = re.compile(r"\^\s*\{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}")
 _SUBSCRIPT_SPAN = re.compile(r"_\s*(?:\{|\\[A-Za-z]+|[A-Za-z0-9])")
@@ -459,12 +470,12 @@ def _imaginary(src: Src, scope: Scope, bound: frozenset[str]) -> tuple[Src, froz
             if ch != "i" or any(a <= at < b for a, b in masked):
                 continue
             (unit if any(a <= at < b for a, b in exponents) else bare).append(at)
-    if bare and scope.i_reading not in _I_CHOICES:
+    if bare and scope.i_reading not in I_CHOICES:
         raise AmbiguousReading(
             "a bare `i` reads as the imaginary unit or as the index i this text also uses (θ_i, x_{2i}): "
             "not read with certainty; write \\mathrm{i} for the unit",
             "i_reading",
-            _I_CHOICES,
+            I_CHOICES,
             src.col(bare[0]),
         )
     if scope.i_reading == "unit":
@@ -699,7 +710,18 @@ class _Reader:
             value = d.body if d is not None else apply_domains(Symbol(label), self.scope.domains)
             return self.placeholder(value)
 
-        src = src.sub(_LABEL, lambda m: named(f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}"))
+        def member(m: re.Match[str]) -> str:
+            # v_{pos+k}^{(i)} where the family v_{pos}^{(i)} is defined: its body at the subscript and the label
+            d = self.scope.patterns.get(family_key(m.group(1).split("_")[0]))
+            under = m.group(1).find("_")
+            if d is None or under < 0:
+                return named(f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}")
+            braced = m.group(1)[under + 1] == "{"
+            sub = src.slice(m.start(1) + under + 1 + braced, m.end(1) - braced)
+            at = [self.read(piece, bound | {"i", "e"}) for piece in (sub, src.slice(m.start(2), m.end(2)))]
+            return self.placeholder(d.apply(at))
+
+        src = src.sub(_LABEL, member)
 
         def comma(m: re.Match[str]) -> str:
             name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
