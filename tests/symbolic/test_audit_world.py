@@ -383,3 +383,18 @@ def test_a_family_written_again_is_a_new_definition_and_one_not_read_puts_it_out
     r = audit_document(doc, timeout=TIMEOUT)
     assert [(s.line, s.status) for s in r.steps] == [(5, "PROVED"), (9, "UNREAD")]
     assert "defined again" in r.definitions[1].reason
+
+
+def test_a_name_times_a_bracket_with_an_exponent_is_never_decided_as_one_power() -> None:
+    # the parser gives x(x+1)^2 and (x(x+1))^2 one tree: read as the latter, a true step was refuted
+    doc = (
+        "$$\\frac{\\exp(a m^b)}{\\exp(a(m-1)^b)} = \\exp(a[m^b - (m-1)^b])$$\n\n"
+        "$$x(x+1)^2 = x^3 + 2x^2 + x$$\n\n"
+        "$$(x(x+1))^2 = x^2 (x+1)^2$$\n\n"
+        # written unambiguously, the same steps are decided, and a planted slip is refuted
+        "$$y \\cdot (y+1)^2 = y^3 + 2y^2 + y$$\n\n"
+        "$$y \\cdot (y+1)^2 = y^3 + y^2 + y$$\n"
+    )
+    steps = audit_document(doc, timeout=TIMEOUT).steps
+    assert [s.status for s in steps] == ["UNREAD", "UNREAD", "UNREAD", "PROVED", "REFUTED"]
+    assert all("does not tell apart" in s.reason for s in steps[:3])

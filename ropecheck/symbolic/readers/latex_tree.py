@@ -138,10 +138,31 @@ def _name_text(value: Any) -> str:
     return value.name if isinstance(value, Symbol) else sympy.sstr(value)
 
 
+#: a name times a bracket with an exponent: SymPy's LaTeX parser gives ``n(n+1)^2`` and ``(n(n+1))^2`` the same tree
+_BRACKET_POWER = (
+    "{name}(...)^...: {name} times a bracket with an exponent reads as {name} (...)^... or as ({name} (...))^..., "
+    "which the parser does not tell apart; write {name} \\cdot (...)^... or ({name} \\cdot (...))^..."
+)
+
+
 class _Converter:
     def __init__(self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str]) -> None:
         self.values, self.scope, self.bound = values, scope, bound
         self.memo: dict[Any, Any] = {}
+
+    def _product_head(self, expr: Any) -> Any:
+        """The factor in front of a bracket that is read as a product, not a call (``q(m - n)`` with a defined
+        q, ``i(m - n)``), or None."""
+        if not isinstance(expr, sympy.core.function.AppliedUndef) or len(expr.args) != 1:
+            return None
+        name, scope = expr.func.__name__, self.scope
+        if name in self.bound or name in scope.functions:
+            return None
+        if name in scope.symbols:  # its value, as the name alone would read (a value given in passing stops it)
+            return self.convert(Symbol(name))
+        if name in ("i", "ZQIU"):
+            return I
+        return Symbol("e") if name == "e" else None
 
     def convert(self, expr: Any) -> Any:
         if self.scope.general_matrices:  # each piece is converted twice there: remembered, not exponential
@@ -216,6 +237,8 @@ class _Converter:
         if isinstance(expr, sympy.Add):
             return functools.reduce(_plus, [conv(a) for a in expr.args])
         if isinstance(expr, sympy.Pow):
+            if self._product_head(expr.base) is not None:
+                raise ClaimParseError(_BRACKET_POWER.format(name=expr.base.func.__name__))
             base, exp_ = conv(expr.base), conv(expr.exp)
             if exp_ == Symbol("ZQMKP"):  # a prime: the transpose of a matrix; of a number, a new name or a derivative
                 if isinstance(base, MatrixBase):
@@ -415,6 +438,9 @@ def index_sums(
     applied = [f for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)]
     calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for f in applied
              if f.func.__name__ in names and len(f.args) == 1}  # fmt: skip
+    raised = [p.base for e in sides for p in e.atoms(sympy.Pow) if p.base in calls]
+    if raised:
+        raise ClaimParseError(_BRACKET_POWER.format(name=raised[0].func.__name__))
     sides = [e.xreplace(calls) for e in sides]
     sums = [s for e in sides for s in e.atoms(sympy.Sum, sympy.Product)]
     if not sums:
