@@ -49,8 +49,8 @@ def _ltx_spec() -> RopeSpec:
     return RopeSpec(head_dim=DIM, rotary_dim=DIM - DIM % 6, layout="interleaved", rotary_dims="last", axes=axes)
 
 
-def _verify(fn: Any, spec: RopeSpec, dtypes: tuple[str, ...] = ("float32",)) -> Any:
-    return verify(fn, spec, dtypes=dtypes, device="cpu", positions_mode="axes", max_position=64)
+def _verify(fn: Any, spec: RopeSpec, dtypes: tuple[str, ...] = ("float32",), max_position: int = 64) -> Any:
+    return verify(fn, spec, dtypes=dtypes, device="cpu", positions_mode="axes", max_position=max_position)
 
 
 def test_ltx_form_conforms_in_every_dtype() -> None:
@@ -107,8 +107,7 @@ def test_ltx_copy_conforms_through_the_survey_driver() -> None:
     driven = _driven_ltx(None)
     assert driven.spec.rotary_dim == 60 and driven.spec.rotary_dims == "last"
     for mode in driven.modes:
-        report = verify(driven.make(mode), driven.spec, dtypes=("float32", "bfloat16"), device="cpu",
-                        positions_mode="axes", max_position=driven.max_position)  # fmt: skip
+        report = _verify(driven.make(mode), driven.spec, ("float32", "bfloat16"), driven.max_position)
         assert report.conforms, (mode, [f.message for f in report.findings])
     assert any("(2 p / L_a - 1) * f_k" in note for note in driven.notes)
 
@@ -116,8 +115,7 @@ def test_ltx_copy_conforms_through_the_survey_driver() -> None:
 @pytest.mark.parametrize("bug", ltx_video.BUGS)
 def test_ltx_copy_twins_fail_through_the_survey_driver(bug: str) -> None:
     driven = _driven_ltx(bug)
-    report = verify(driven.make("fp32"), driven.spec, dtypes=("float32",), device="cpu", positions_mode="axes",
-                    max_position=driven.max_position)  # fmt: skip
+    report = _verify(driven.make("fp32"), driven.spec, ("float32",), driven.max_position)
     assert not report.conforms
     first = report.findings[0]
     assert (first.code, first.cause) == ltx_video.EXPECTED[bug], first.message
@@ -153,8 +151,7 @@ def test_minimax_video_copy_conforms_through_the_survey_driver() -> None:
     pytest.importorskip("diffusers", reason="diffusers is a survey extra")
     driven = _driven_minimax(None)
     assert driven.spec.axes is not None and {a.scale for a in driven.spec.axes.axes} == {4 * math.pi / 32}
-    report = verify(driven.make("fp32"), driven.spec, dtypes=("float32", "bfloat16"), device="cpu",
-                    positions_mode="axes", max_position=driven.max_position)  # fmt: skip
+    report = _verify(driven.make("fp32"), driven.spec, ("float32", "bfloat16"), driven.max_position)
     assert report.conforms, [f.message for f in report.findings]
 
 
@@ -162,8 +159,7 @@ def test_minimax_video_copy_conforms_through_the_survey_driver() -> None:
 def test_minimax_video_copy_twins_fail_through_the_survey_driver(bug: str) -> None:
     pytest.importorskip("diffusers", reason="diffusers is a survey extra")
     driven = _driven_minimax(bug)
-    report = verify(driven.make("fp32"), driven.spec, dtypes=("float32",), device="cpu", positions_mode="axes",
-                    max_position=driven.max_position)  # fmt: skip
+    report = _verify(driven.make("fp32"), driven.spec, ("float32",), driven.max_position)
     assert not report.conforms
     first = report.findings[0]
     assert (first.code, first.cause) == minimax_video.EXPECTED[bug], first.message
