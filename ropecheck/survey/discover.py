@@ -28,7 +28,8 @@ from typing import Any
 
 __all__ = ["Family", "Registry", "discover", "installed_registry", "transformers_version"]
 
-_ROTARY_CLASS = re.compile(r"^class (\w*RotaryEmbedding)\b", re.M)
+#: DINOv3 ViT and Sapiens 2 name theirs ``*RopePositionEmbedding``
+_ROTARY_CLASS = re.compile(r"^class (\w*(?:RotaryEmbedding|RopePositionEmbedding))\b", re.M)
 _APPLY_FN = re.compile(r"^def (apply_rotary\w*)\s*\(", re.M)
 
 

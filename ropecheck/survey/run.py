@@ -28,8 +28,10 @@ from .buffers import complex_buffer_findings
 from .diffusers_drive import diffusers_code_path, prepare_diffusers
 from .discover import Family
 from .drive import MODES, Driven, NotDriven, build_class, code_path, prepare, prepare_class
+from .drive_special import prepare_special
 from .timm_drive import prepare_timm, timm_code_path
 from .timm_load import load_timm_module
+from .vision2d import prepare_vision
 
 __all__ = ["DEFAULT_MAX_POSITION", "FamilyResult", "Verdict", "run_family", "run_survey", "run_units"]
 
@@ -106,7 +108,8 @@ def run_family(
     """Drive one family and verify each of its layer types both ways (in this process; verdicts in children)."""
     t0 = time.perf_counter()
     try:
-        drivens = prepare(family)
+        # the vision rotaries the project reads itself, then those that take no position ids, else the canonical one
+        drivens = prepare_vision(family) or prepare_special(family) or prepare(family)
     except NotDriven as exc:
         return FamilyResult(family, "skip", reason=str(exc), seconds=time.perf_counter() - t0)
     return _verified(family, drivens, "", t0, dtypes=dtypes, max_position=max_position, timeout=timeout)
@@ -133,7 +136,7 @@ def run_units(
             continue
         t0 = time.perf_counter()
         try:
-            drivens = prepare_class(family, cls)
+            drivens = prepare_vision(family, cls) or prepare_special(family, cls) or prepare_class(family, cls)
         except NotDriven as exc:
             out.append(FamilyResult(family, "skip", reason=str(exc), rotary_class=cls, unit=cls,
                                     structural=_structural(family, cls, dtypes),

@@ -17,8 +17,9 @@ M-RoPE, ``h, w`` for image patches). The checks, in this order:
   properties), since M-RoPE reduces to 1-D RoPE there.
 * **per-axis reference** (per dtype) -- outputs at independent per-axis positions against the
   fp64 reference, with the 1-D error model's bound. A bfloat16/float16 output that misses it but
-  matches the reference with theta_i (or the angles) rounded to its dtype is that precision cause
-  (a buffer cast with the model), never an axes finding: the axes it turns by are the spec's.
+  matches the reference with theta_i, the angles, or the (mapped) positions rounded to its dtype is
+  that precision cause (a buffer cast with the model), never an axes finding: the axes it turns by
+  are the spec's.
 * **per-axis relative position** -- scores unchanged when one axis (each in turn), or all of
   them, shift for q and k alike.
 
@@ -569,8 +570,10 @@ def check_axes_reference(report: VerifyReport, ctx: RunContext, dtype: str) -> N
 
 
 def _low_precision_cause(out: np.ndarray, x: np.ndarray, pos: np.ndarray, spec: RopeSpec, dtype: str) -> str | None:
-    """``inv_freq_low_precision`` or ``angles_low_precision`` when the output is, within the dtype's tolerance, the
-    reference with theta_i (or each angle) rounded to the low-precision ``dtype``; None otherwise.
+    """``inv_freq_low_precision``, ``angles_low_precision`` or ``positions_low_precision`` when the output is,
+    within the dtype's tolerance, the reference with theta_i, each angle, or each pair's (mapped) position rounded
+    to the low-precision ``dtype`` (a float position buffer cast with the model, theta_i with it or not); None
+    otherwise.
 
     Each pair turns by its own axis's position (the spec's), so a match says the axes are right and only the
     rounding is off: the finding is a precision one, as the 1-D diagnosis names it.
@@ -582,12 +585,18 @@ def _low_precision_cause(out: np.ndarray, x: np.ndarray, pos: np.ndarray, spec: 
         scale, offset = spec.position_map()
         per_pair = scale * per_pair + offset
     theta = spec.inv_freq()  # rotate_by turns by the spec's direction
-    models = {
-        "inv_freq_low_precision": per_pair * round_to(theta, dtype),
-        "angles_low_precision": round_to(round_to(per_pair * theta, "float32"), dtype),
-    }
+    stored = round_to(round_to(per_pair, "float32"), dtype)  # mapped positions held in a buffer of the dtype
+    models = (
+        ("inv_freq_low_precision", per_pair * round_to(theta, dtype)),
+        ("angles_low_precision", round_to(round_to(per_pair * theta, "float32"), dtype)),
+        # the angles formed in the dtype from a cast table (the 1-D diagnosis's first angles model): a grid built in
+        # the buffer's dtype, as EfficientLoFTR's compute_embeddings builds its cells in inv_freq's
+        ("angles_low_precision", round_to(round_to(per_pair, dtype) * round_to(theta, dtype), dtype)),
+        ("positions_low_precision", stored * theta),
+        ("positions_low_precision", stored * round_to(theta, dtype)),
+    )
     rtol, atol = tolerance(dtype, max_position=angle_extent(spec, int(pos.max())))
-    for cause, angles in models.items():
+    for cause, angles in models:
         ref = rotate_by(x, spec, angles)
         if not np.any(np.abs(out - ref) > atol + rtol * np.abs(ref)):
             return cause

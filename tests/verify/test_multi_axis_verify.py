@@ -178,6 +178,46 @@ def test_a_rounded_theta_per_axis_is_named_as_precision_not_axes(swap: bool, cau
     assert ("rounded to bfloat16" in check.evidence) == (not swap)
 
 
+def _rounded_positions_target(spec: RopeSpec, *, swap_axes: bool = False) -> Any:
+    """A target with mapped positions (``scale * p``) held in x's dtype when it is low-precision (a float position
+    buffer cast with the model), exact in float32; ``swap_axes`` also reads the axes in the other order."""
+    from ropecheck.diagnosis.output import rotate_by, round_to
+    from ropecheck.reference import pair_positions
+
+    scale, offset = spec.position_map()
+
+    def fn(x: Any, positions: Any) -> Any:
+        low = {torch.bfloat16: "bfloat16", torch.float16: "float16"}.get(x.dtype)
+        pos = positions.numpy()[::-1] if swap_axes else positions.numpy()
+        mapped = scale * pair_positions(spec, pos, "first")[:, :, None, :] + offset
+        mapped = mapped if low is None else round_to(round_to(mapped, "float32"), low)
+        return torch.from_numpy(rotate_by(x.double().numpy(), spec, mapped * spec.inv_freq())).to(x.dtype)
+
+    return fn
+
+
+@pytest.mark.parametrize(("swap", "cause"), [(False, "positions_low_precision"), (True, "axes_wrong")])
+def test_mapped_positions_rounded_per_axis_are_named_as_precision_not_axes(swap: bool, cause: str) -> None:
+    """Positions p / 3 (SAM 3's global layers) kept in a bfloat16 buffer miss the exact per-axis reference; the
+    output is the reference at the rounded positions, so the finding is the positions' precision. The twin with the
+    axes read in the other order is still an axes finding."""
+    from dataclasses import replace
+
+    from ropecheck.axes import axial
+    from ropecheck.protocol import as_implementation
+    from ropecheck.verify.model import RunContext, VerifyReport
+    from ropecheck.verify.multiaxis import check_axes_reference
+
+    shared = axial(64, "shared", names=("x", "y"))
+    axes = replace(shared, axes=tuple(replace(a, scale=1 / 3) for a in shared.axes))
+    spec = RopeSpec(head_dim=64, layout="interleaved", axes=axes)
+    impl = as_implementation(_rounded_positions_target(spec, swap_axes=swap), convention="positions")
+    report = VerifyReport("t", spec, "given", ("bfloat16",), "cpu", 72, "axes", 0)
+    check_axes_reference(report, RunContext(impl, spec, spec.head_dim, ("bfloat16",), "cpu", 71), "bfloat16")
+    (check,) = [c for c in report.checks if c.name == "multiaxis:reference"]
+    assert (check.status, check.cause) == ("fail", cause), check.evidence
+
+
 def test_a_partial_multi_axis_spec_is_diagnosed_without_a_whole_head_variant() -> None:
     """Partial multi-axis RoPE (MiniMax H3's 96 of 128 dims over t, h, w): the precision diagnosis has no
     whole-head variant to try (no axis would own the rest), and names the rounded theta_i."""
