@@ -212,7 +212,33 @@ REFUSED = [
     ("bad-attribute", "v.conjugate() == 0", 1, "attributes are"),
     ("vector-product", r"(a, b)^T (c, d)^T = 0", 0, "cannot multiply a 2x1 by a 2x1"),
     ("transposed-tuple-product", r"(a, b)^T (c, d) = 0", 0, "a tuple is a column vector"),
+    ("sympy-call-or-product", "(a (m-1))**b == a(m-1)**b", 1, "with a space"),
 ]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "(a (m-1))^b = a(m-1)^b",
+        r"(a (m-1))^{b} = a(m-1)^{b}",
+        r"f(x)^{2} = f(x) f(x)",
+        r"(\lambda (m-1))^{b} = \lambda(m-1)^{b}",
+        r"(a_{k} (m-1))^{b} = a_{k}(m-1)^{b}",
+    ],
+    ids=["plain", "latex", "function-squared", "greek", "subscripted"],
+)
+def test_an_undefined_name_before_a_raised_bracket_is_refused(claim: str) -> None:
+    # one tree for a(m-1)^b and (a(m-1))^b, read as a function a raised: PROVED so, false for a number a
+    with pytest.raises(ClaimParseError, match="times the bracket raised"):
+        parse_claim(claim)
+
+
+def test_a_name_used_alone_before_a_raised_bracket_is_a_number() -> None:
+    # the exponent written on the bracket: c (m-1)^2, decided; a slip in the expansion refuted
+    assert check_claim(r"c(m-1)^{2} = c m^2 - 2 c m + c").verdict == Verdict.PROVED
+    assert check_claim(r"c(m-1)^{2} = c m^2 - c m + c").verdict == Verdict.REFUTED
+    assert check_claim(r"\lambda_i(m-1)^{2} = \lambda_i m^2 - 2 \lambda_i m + \lambda_i").verdict == Verdict.PROVED
+    assert check_claim(r"\lambda_i(m-1)^{2} = \lambda_i m^2 - \lambda_i").verdict == Verdict.REFUTED
 
 
 @pytest.mark.parametrize("claim,column,words", [r[1:] for r in REFUSED], ids=[r[0] for r in REFUSED])

@@ -30,7 +30,16 @@ from ..readers.latex_syntax import read_latex_side
 from ..readers.limits import check_text
 from ..readers.scope import Scope
 from .document import Link
-from .reading import UNREAD, Outcome, decimal_places, free, readings_or_outcome, step_in_child, step_readings
+from .reading import (
+    UNREAD,
+    Outcome,
+    decimal_places,
+    for_every_value,
+    free,
+    readings_or_outcome,
+    step_in_child,
+    step_readings,
+)
 
 __all__ = ["UNUSED", "approx_in_child", "approx_use_in_child", "approx_value_in_child", "within_digits"]
 
@@ -101,8 +110,8 @@ def approx_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     if decimal_places(rounded_link.text) is None:
         return _approx_exactly(lhs, rhs, scope)
     readings, unread = readings_or_outcome(lhs, rhs, scope)
-    if unread is not None:
-        return unread
+    if unread is not None:  # stopped at a value given in passing: decided for every value instead
+        return for_every_value(approx_in_child, lhs, rhs, scope, unread)
     isolate.send(("read", readings[0][1], readings[0][2]))
     judged = []
     for _, left, right in readings:

@@ -18,7 +18,7 @@ from ..engine.decide import decide_le
 from ..engine.proof import Verdict
 from ..readers.scope import Scope
 from .document import Link
-from .reading import UNREAD, Outcome, names, readings_or_outcome
+from .reading import UNREAD, Outcome, for_every_value, names, readings_or_outcome
 
 __all__ = ["INEQUALITIES", "inequality_in_child"]
 
@@ -30,8 +30,8 @@ INEQUALITIES = _AT_MOST + _AT_LEAST + _STRICT
 def inequality_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     """Read an inequality step (every reading) and prove it, or say why it is not decided."""
     readings, unread = readings_or_outcome(lhs, rhs, scope)
-    if unread is not None:
-        return unread
+    if unread is not None:  # stopped at a value given in passing: decided for every value instead
+        return for_every_value(inequality_in_child, lhs, rhs, scope, unread)
     first = readings[0]
     if any(isinstance(side, MatrixBase) for _, a, b in readings for side in (a, b)):
         return Outcome(UNREAD, reason="vectors and matrices are not ordered: an inequality between them is not read")

@@ -67,6 +67,7 @@ __all__ = [
     "decimal_places",
     "error_text",
     "define_in_child",
+    "for_every_value",
     "free",
     "has_function",
     "family_member",
@@ -680,8 +681,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
         stopped = Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
-        general = _without_values_in_passing(scope) if "is given the value" in str(exc) else None
-        return stopped if general is None else _proved_for_every_value(lhs, rhs, general, stopped)
+        return for_every_value(step_in_child, lhs, rhs, scope, stopped)
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
@@ -822,16 +822,43 @@ def _without_values_in_passing(scope: Scope) -> Scope | None:
     return replace(scope, symbols={k: d for k, d in scope.symbols.items() if k not in given})
 
 
-def _proved_for_every_value(lhs: Link, rhs: Link, general: Scope, stopped: Outcome) -> Outcome:
-    """A step that uses a name the text gives a value in passing: PROVED when it holds for every value of the
-    name (so for that one too); otherwise what stopped it (the value is never substituted)."""
-    o = step_in_child(lhs, rhs, general)
-    if o.status != "PROVED":
+#: the words of the reader's stop at a name the text gives a value in passing (``latex_tree``)
+_GIVEN_IN_PASSING = "is given the value"
+
+
+def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stopped: Outcome) -> Outcome:
+    """A step stopped at a name the text gives a value in passing (``$b = 10000$``), decided with the name free.
+
+    What holds for every value of the name holds at the value given, so PROVED stands, and says for which
+    value. Anything else is UNDECIDED with both readings: the value is an example or a condition, never
+    substituted, so a counterexample for some other value refutes nothing. ``decide_step(lhs, rhs, scope)``
+    decides the step as its relation asks (an equality, an inequality, an approximation).
+    """
+    general = _without_values_in_passing(scope) if _GIVEN_IN_PASSING in stopped.reason else None
+    if general is None:
         return stopped
-    o.reason = "proved for every value of the names the text gives values in passing (an example or a case)" + (
-        f"; {o.reason}" if o.reason else ""
-    )
-    return o
+    o = decide_step(lhs, rhs, general)
+    given = _values_given(o, scope, stopped.reason)
+    if o.status == "PROVED":
+        o.reason = f"proved for every value of {given}" + (f"; {o.reason}" if o.reason else "")
+        return o
+    why = o.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
+    if o.status == "REFUTED" and o.counterexample is not None:
+        at = ", ".join(f"{k} = {v}" for k, v in sorted(o.counterexample.values.items(), key=str))
+        why = f"false at {at}, which need not be the value given"
+    stopped.reason = f"{stopped.reason}; read for every value of {given}: {o.status} ({why})"
+    return stopped
+
+
+def _values_given(o: Outcome, scope: Scope, stop: str) -> str:
+    """The names given values in passing that the step uses (read, or named where it stopped), with each value
+    and line, in words."""
+    used = {getattr(x, "name", "") for side in (o.lhs, o.rhs) for x in free(side)}
+    used |= set(re.findall(r"(\S+) " + _GIVEN_IN_PASSING, stop))
+    given = [(k, d) for k, d in sorted(scope.symbols.items()) if d.stated_value]
+    shown = [(k, d) for k, d in given if k in used] or given
+    said = ", ".join(f"{k} = {d.body} at line {d.line}" for k, d in shown)
+    return f"{', '.join(k for k, _ in shown)} (the text gives {said}, an example or a condition)"
 
 
 def _complex_star_names(cex: Counterexample | None, scope: Scope) -> list[str]:

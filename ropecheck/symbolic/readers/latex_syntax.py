@@ -52,6 +52,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .latex_text import WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
+    RAISED_CALL_LATEX,
     antlr_runtime_problem,
     block_share,
     build,
@@ -1064,7 +1065,51 @@ class _Reader:
         text = re.sub(r"\\(?:left|right)\s*\.", " ", text)
         text = re.sub(r"\\(?:left|right)\s*\|", "|", text)
         text = re.sub(r"(?<!\\sqrt)\[", "(", text).replace("]", ")")
-        return text
+        return mark_raised_calls(text)
+
+
+#: the Greek letters a name before a bracket may be (pi, a number, and Gamma, Pi, functions, are not)
+_NAME_GREEK = "|".join(g for g in _GREEK if g not in ("pi", "varpi", "Pi", "Gamma", "omicron"))
+#: a one-letter name, perhaps subscripted, right before a bracket (not a letter of a word or a command, nor
+#: itself a subscript)
+_NAME_BRACKET = re.compile(
+    rf"((?:(?<![\\A-Za-z_^'])[A-Za-z]|(?<![\\_^])\\(?:{_NAME_GREEK})(?![A-Za-z]))"
+    r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)(?:\s|\\[,;:! ])*(?=\()"
+)
+
+
+def mark_raised_calls(text: str) -> str:
+    """``x(G)^E`` written so, the exponent right on the bracket, as ``Z_{ZQBP}(x, G, E)`` (:data:`RAISED_CALL`).
+
+    SymPy's LaTeX parser gives ``a(m-1)^b`` and ``(a(m-1))^b`` the same tree, the call raised; marked here
+    the first is told apart: a times the bracket raised when a is a number, a function's value raised when
+    a is one. A transpose or a prime after the bracket is not a power and is left alone.
+    """
+    out, pos = [], 0
+    for m in _NAME_BRACKET.finditer(text):
+        if m.start() < pos:
+            continue
+        close = skip_group(text, m.end())
+        power = re.match(r"\s*\^\s*", text[close:]) if close > 0 else None
+        if power is None:
+            continue
+        at = close + power.end()
+        end = skip_group(text, at) if text[at : at + 1] == "{" else at + len(_exponent_token(text[at:]))
+        exponent, bracket = text[at:end], text[m.end() + 1 : close - 1]
+        argument = exponent.startswith("\\") and text[end:].lstrip().startswith("{")  # ^\frac{1}{2}: left alone
+        if end <= at or argument or "ZQMK" in exponent or len(split_top(Src.of(bracket), ",")) != 1:
+            continue
+        exponent = exponent[1:-1] if exponent.startswith("{") else exponent
+        bracket, exponent = mark_raised_calls(bracket), mark_raised_calls(exponent)
+        out += [text[pos : m.start()], f"{RAISED_CALL_LATEX}({m.group(1)}, {bracket}, {exponent})"]
+        pos = end
+    return "".join(out) + text[pos:] if out else text
+
+
+def _exponent_token(text: str) -> str:
+    """The exponent written without braces: a command (``\\alpha``) or one character."""
+    m = re.match(r"\\[A-Za-z]+|[A-Za-z0-9]", text)
+    return m.group(0) if m else ""
 
 
 def _piece_name(value: Any) -> str:

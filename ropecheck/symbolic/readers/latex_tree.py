@@ -145,6 +145,17 @@ _BRACKET_POWER = (
 )
 
 
+#: ``x(G)^E`` as written, the exponent right on the bracket (``latex_syntax.mark_raised_calls``): the call's name
+RAISED_CALL = "Z_{ZQBP}"
+RAISED_CALL_LATEX = "Z_{\\mathit{ZQBP}}"
+
+#: an undefined name before a bracket raised, used nowhere else alone: a function or a number, not told apart
+_RAISED_UNKNOWN = (
+    "{name}(...)^...: {name} is not defined, so this is the value of a function {name} raised, or {name} times "
+    "the bracket raised, and the two differ; write {name} \\cdot (...)^... for a product, or define {name}"
+)
+
+
 class _Converter:
     def __init__(self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str]) -> None:
         self.values, self.scope, self.bound = values, scope, bound
@@ -165,6 +176,8 @@ class _Converter:
         return Symbol("e") if name == "e" else None
 
     def convert(self, expr: Any) -> Any:
+        if _is_mark(expr):  # x(G)^E as written: read by what x is
+            return self._raised_call(*expr.args)
         if self.scope.general_matrices:  # each piece is converted twice there: remembered, not exponential
             if expr not in self.memo:
                 general = self._general(expr)
@@ -271,6 +284,23 @@ class _Converter:
                     )
         out = expr.func(*args)
         return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
+
+    def _raised_call(self, head: Any, bracket: Any, exponent: Any) -> Any:
+        """``x(G)^E``, the exponent written on the bracket: a function's value raised where x is a function the
+        scope knows (or R, the rotation), else x times the bracket raised where x is a number (a definition, a
+        bound name, i or e); an undefined x stays marked, for :func:`index_sums` to read with both sides."""
+        if not isinstance(head, Symbol):  # pragma: no cover - the mark always names one letter
+            raise ClaimParseError("cannot read a bracket raised after a name")
+        name, scope = head.name, self.scope
+        call = sympy.Pow(sympy.Function(name)(bracket), exponent, evaluate=False)
+        if name not in self.bound and (name in scope.functions or (name == "R" and name not in scope.symbols)):
+            return self.convert(call)
+        if name in self.bound or name in scope.symbols or name in ("i", "e"):
+            return self.convert(sympy.Mul(head, sympy.Pow(bracket, exponent, evaluate=False), evaluate=False))
+        parts = [self.convert(x) for x in (head, bracket, exponent)]
+        if any(isinstance(x, MatrixBase) for x in parts):
+            raise ClaimParseError(f"{name}(...)^... of a vector or matrix: {name} is not defined")
+        return sympy.Function(RAISED_CALL)(*parts)
 
     def _general(self, expr: Any) -> Any:
         """``expr`` with undefined one-letter names as general matrices (:mod:`.general_matrices`), or None
@@ -433,6 +463,7 @@ def index_sums(
       states its boundary conditions) hold inside the sums too: ``S[i]`` becomes ``S_0``'s value
       where ``i = 0``.
     """
+    lhs, rhs = _raised_calls(lhs, rhs)
     sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
     names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
     applied = [f for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)]
@@ -478,3 +509,32 @@ def index_sums(
         sides = [_entry_conditions(e, entries, known) for e in sides]
     out = iter(sides)
     return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]
+
+
+def _raised_calls(lhs: Any, rhs: Any) -> tuple[Any, Any]:
+    """The sides with each marked ``x(G)^E`` of an undefined x read (:meth:`_Converter._raised_call`).
+
+    x used alone elsewhere in the step (``a m^b`` beside ``a(m-1)^b``, or inside a bracket) is a number: x times
+    the bracket raised. Otherwise x may be a function or a number, and the readings differ: not read (a
+    ClaimParseError). Marks inside marks are read from the inside out.
+    """
+    parts = [e for side in (lhs, rhs) for e in (side if isinstance(side, MatrixBase) else [side])]
+    parts = [e for e in parts if isinstance(e, sympy.Basic)]
+    marks = {f for e in parts for f in e.atoms(sympy.core.function.AppliedUndef) if _is_mark(f)}
+    if not marks:
+        return lhs, rhs
+    headless = [e.replace(_is_mark, lambda f: sympy.Function("ZQHEADLESS")(*f.args[1:])) for e in parts]
+    names = {a.name: a for e in headless for a in e.free_symbols if isinstance(a, Symbol)}
+    for f in marks:
+        if getattr(f.args[0], "name", None) not in names:
+            raise ClaimParseError(_RAISED_UNKNOWN.format(name=getattr(f.args[0], "name", f.args[0])))
+
+    def read(e: Any) -> Any:
+        return e.replace(_is_mark, lambda f: names[f.args[0].name] * power(f.args[1], f.args[2]))
+
+    sides = [s.applyfunc(read) if isinstance(s, MatrixBase) else read(s) for s in (lhs, rhs)]
+    return sides[0], sides[1]
+
+
+def _is_mark(e: Any) -> bool:
+    return isinstance(e, sympy.core.function.AppliedUndef) and e.func.__name__ == RAISED_CALL

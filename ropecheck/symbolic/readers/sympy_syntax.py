@@ -360,6 +360,13 @@ class _Reader:
             raise ClaimParseError(f"unknown function {name!r}; did you mean {hint}?", self.col(node.col_offset))
         if any(isinstance(a, MatrixBase) for a in args):
             raise ValueError(f"{name}(...) of a vector or matrix: {name} is not defined")
+        end = getattr(node.func, "end_col_offset", None)
+        if end is not None and self.text[end : end + 1].isspace():  # a (m - 1): a product as it is written in math
+            raise ClaimParseError(
+                f"'{name} (' with a space: a call of an undefined function {name} or {name} times the bracket? "
+                f"write {name}*(...) for a product, {name}(...) for a call",
+                self.col(node.col_offset),
+            )
         return sympy.Function(name)(*args)
 
     def subscript(self, node: ast.Subscript) -> Any:
