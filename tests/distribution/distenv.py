@@ -64,6 +64,16 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def bytecode_env(cache: Path) -> dict[str, str]:
+    """Variables that make the Python of a venv write the bytecode it compiles under ``cache`` and read it back.
+
+    The venvs here install without byte-compiling (``--no-compile``: compiling every torch file at install
+    time was half of an install's CPU time), so a module is compiled when first imported; this keeps that
+    to once per venv where PYTHONDONTWRITEBYTECODE is set, and writes nothing beside the interpreter's files.
+    """
+    return {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": str(cache)}
+
+
 def offline_reason(output: str) -> str | None:
     """The skip reason when ``output`` (of pip or build) shows an unreachable index, else None."""
     for sign in OFFLINE_SIGNS:
@@ -146,7 +156,10 @@ class Venv:
     def env(self, **extra: str) -> dict[str, str]:
         """An environment whose PATH starts at this venv (as an activated one would)."""
         return clean_env(
-            PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}", VIRTUAL_ENV=str(self.root), **extra
+            PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            VIRTUAL_ENV=str(self.root),
+            **bytecode_env(self.root / "pycache"),
+            **extra,
         )
 
     def run(self, *args: str | os.PathLike[str], cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:

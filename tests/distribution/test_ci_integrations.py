@@ -29,6 +29,7 @@ from distenv import (
     ROOT,
     Dist,
     Venv,
+    bytecode_env,
     clean_env,
     copy_source,
     offline_reason,
@@ -181,9 +182,12 @@ def _git(cwd: Path, *args: str) -> None:
 
 
 def _pre_commit(cwd: Path, home: Path, *args: str) -> Any:
-    """``pre-commit ARGS`` from this test environment; its hook venv installs with the constraints file."""
+    """``pre-commit ARGS`` from this test environment; its hook venv installs with the constraints file
+    and without byte-compiling (``PIP_COMPILE=0`` is pip's ``--no-compile``, where ``PIP_NO_COMPILE=1`` would
+    turn compiling on): what the hook imports is compiled once, under ``home`` (:func:`bytecode_env`)."""
     env = clean_env(
-        PRE_COMMIT_HOME=str(home), PIP_CONSTRAINT=str(CONSTRAINTS), HOME=str(home), GIT_CONFIG_NOSYSTEM="1",
+        PRE_COMMIT_HOME=str(home), PIP_CONSTRAINT=str(CONSTRAINTS), PIP_COMPILE="0", HOME=str(home),
+        GIT_CONFIG_NOSYSTEM="1", **bytecode_env(home / "pycache"),
         GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid", GIT_COMMITTER_NAME="t",
         GIT_COMMITTER_EMAIL="t@example.invalid", PRE_COMMIT_COLOR="never",
     )  # fmt: skip

@@ -26,12 +26,21 @@ def _run(out: Path, only: str = CHEAP) -> int:
     return main(["report", "--out", str(out), "--only", only])
 
 
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One run of the cheap and medium sections, read by every test below that compares a run's pages
+    (each section takes seconds: run once, not once per test)."""
+    out = tmp_path_factory.mktemp("fresh-report")
+    assert _run(out, f"{CHEAP},{MEDIUM}") == 0
+    return out
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("only", [CHEAP, MEDIUM])
-def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -> None:
-    a, b = tmp_path / "a", tmp_path / "b"
-    assert _run(a, only) == 0 and _run(b, only) == 0
+def test_report_is_deterministic_outside_the_header(fresh: Path, tmp_path: Path) -> None:
+    a, b = fresh, tmp_path / "b"
+    assert _run(b, f"{CHEAP},{MEDIUM}") == 0
     files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
     assert {Path("README.md"), Path("index.html"), Path("report.json")} <= set(files)
     for rel in files:
         ta, tb = (a / rel).read_text(), (b / rel).read_text()
@@ -46,26 +55,24 @@ def test_report_is_deterministic_outside_the_header(tmp_path: Path, only: str) -
 
 
 @pytest.mark.slow
-def test_committed_pages_are_what_the_code_writes(tmp_path: Path) -> None:
+def test_committed_pages_are_what_the_code_writes(fresh: Path) -> None:
     """The cheap and medium sections' pages and plots in reports/ match a fresh run byte for byte."""
-    assert _run(tmp_path, f"{CHEAP},{MEDIUM}") == 0
-    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file() and not p.name.startswith("."))
+    written = sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file() and not p.name.startswith("."))
     pages = [rel for rel in written if rel.name not in ("README.md", "index.html", "report.json")]
     assert {Path("reference.md"), Path("proofs/index.md"), Path("properties.md"), Path("plots/decay.svg")} <= set(pages)
     for rel in pages:  # a page may carry its own volatile block (the proof index's times)
-        fresh, committed = strip_volatile((tmp_path / rel).read_text()), strip_volatile((COMMITTED / rel).read_text())
-        assert committed == fresh, f"reports/{rel} is stale: run `ropecheck report`"
+        fresh_page, committed = strip_volatile((fresh / rel).read_text()), strip_volatile((COMMITTED / rel).read_text())
+        assert committed == fresh_page, f"reports/{rel} is stale: run `ropecheck report`"
 
 
 @pytest.mark.slow
-def test_prove_and_report_write_the_same_proof_pages(tmp_path: Path) -> None:
+def test_prove_and_report_write_the_same_proof_pages(fresh: Path, tmp_path: Path) -> None:
     """`ropecheck prove --all --d 64` and `ropecheck report` leave reports/proofs/ alike (outside the times)."""
     assert main(["prove", "--all", "--d", "64", "--out", str(tmp_path / "proofs")]) == 0
-    assert _run(tmp_path / "report", "proofs") == 0
     pages = sorted(p.name for p in (tmp_path / "proofs").iterdir() if not p.name.startswith("."))
-    assert pages == sorted(p.name for p in (tmp_path / "report" / "proofs").iterdir() if not p.name.startswith("."))
+    assert pages == sorted(p.name for p in (fresh / "proofs").iterdir() if not p.name.startswith("."))
     for name in pages:
-        a, b = (tmp_path / "proofs" / name).read_text(), (tmp_path / "report" / "proofs" / name).read_text()
+        a, b = (tmp_path / "proofs" / name).read_text(), (fresh / "proofs" / name).read_text()
         assert strip_volatile(a) == strip_volatile(b), name
 
 
