@@ -77,8 +77,8 @@ class FamilyResult:
     unit: str = ""
     #: findings about the family's default config, ``(label, message)`` (:attr:`.drive.Driven.config_findings`)
     config_findings: list[tuple[str, str]] = field(default_factory=list)
-    #: findings of the structural checks of a class the protocol cannot drive, ``(cell, label, message)``
-    #: (:mod:`.buffers`)
+    #: findings of the structural checks of a class the protocol cannot drive, or drives in the fp32 mode only,
+    #: ``(cell, label, message)`` (:mod:`.buffers`)
     structural: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
@@ -145,7 +145,10 @@ def run_units(
         except Exception as exc:  # the family's own code failed in a way prepare_class did not foresee
             out.append(FamilyResult(family, "error", reason=f"{type(exc).__name__}: {exc}", rotary_class=cls, unit=cls))
             continue
-        out.append(_verified(family, drivens, cls, t0, dtypes=dtypes, max_position=max_position, timeout=timeout))
+        row = _verified(family, drivens, cls, t0, dtypes=dtypes, max_position=max_position, timeout=timeout)
+        if row.status == "driven" and not any(v.mode == "cast" for v in row.verdicts):  # what the cast mode skips
+            row.structural = _structural(family, cls, dtypes)  # (a complex table made real) is still checked
+        out.append(row)
     return out
 
 

@@ -1,4 +1,5 @@
-"""Vision rotaries whose configs name no pair -> axis layout: the SAM family's 2-D rotaries and MiniMax-M3-VL's 3-D one.
+"""Vision rotaries whose configs name no pair -> axis layout: the SAM family's and Llama 4's 2-D rotaries and
+MiniMax-M3-VL's 3-D one.
 
 The spec reader (:data:`~ropecheck.hf.AXIAL_VISION_MODEL_TYPES`) knows a vision encoder by its ``model_type`` and
 derives its head from ``hidden_size / num_attention_heads``. These rotaries do not fit it: SAM 2's video memory
@@ -12,6 +13,9 @@ so the reference never comes from the code being judged:
   the pairs turned by the column x, the second by the row y, one table ``theta ** (-4 j / d)`` over ``d / 2``
   (axial-shared, axes (x, y)); SAM 3's global layers turn by ``p * window / grid`` (the positions interpolated to
   the window the backbone was trained on), its windowed layers by the position in the window.
+* Llama 4's vision encoder: SAM's layout and table, each axis at its 1-based cell index (offset 1); the class
+  holds its whole grid as one complex buffer (``freqs_ci``, a CLS row last), read row by row (call ``"table"``),
+  verified in the ``fp32`` mode only (cast, the table is made real: the survey's structural check says so).
 * MiniMax-M3-VL's vision tower: ``2 * ((d // 3) // 2)`` dims per axis (t, h, w), each axis its own table over its
   own dims (axial-split), the three written half-split over their ``rotary_dim``; the rest of the head passes.
 
@@ -63,10 +67,13 @@ class Reading:
     #: the fixed grids the model feeds the rotary, one per layer kind; () where positions are an input
     grids: Callable[[Any], tuple[Grid, ...]]
     #: how the attention holds q when it applies the rotary: "heads" (batch, heads, seq, dim) with cos
-    #: (batch, 1, seq, dim); "patches" (patches, heads, dim) with cos (patches, dim)
+    #: (batch, 1, seq, dim); "patches" (patches, heads, dim) with cos (patches, dim); "table" (batch, seq, heads,
+    #: dim) with the class's own complex table, one row per grid cell (Llama 4's ``freqs_ci``)
     call: str
     #: the published model the reading follows, and the code the rows share, for the row's page
     words: str
+    #: the apply function the model's attention calls, where its name is not ``apply_rotary*`` (not discovered)
+    apply: str = ""
 
 
 def _int(config: Any, key: str) -> int:
@@ -141,6 +148,21 @@ def _minimax_spec(config: Any) -> RopeSpec:
     return RopeSpec(head_dim=head_dim, rotary_dim=6 * per, base=_theta(config), layout="half", axes=axes)
 
 
+def _llama4_spec(config: Any) -> RopeSpec:
+    """Llama 4's vision encoder: ``d = hidden_size / num_attention_heads``, complex pairs, x then y over one table
+    ``theta ** (-4 j / d)`` (axial-shared), each axis turning by its 1-based cell index (offset 1)."""
+    head_dim = _int(config, "hidden_size") // _int(config, "num_attention_heads")
+    plain = axial(head_dim, "shared", names=("x", "y"))
+    axes = replace(plain, axes=tuple(replace(a, offset=1.0) for a in plain.axes))
+    return RopeSpec(head_dim=head_dim, base=_theta(config), layout="interleaved", axes=axes)
+
+
+def _llama4_grids(config: Any) -> tuple[Grid, ...]:
+    """The one grid the class holds: ``image_size // patch_size`` cells a side, row-major, then a CLS row."""
+    side = _int(config, "image_size") // _int(config, "patch_size")
+    return (Grid("", side, side),)
+
+
 _SAM2_WORDS = (
     "SAM 2's video memory attention (compute_axial_cis: complex pairs, x then y, one table over head_dim/2), "
     "head_dim = memory_attention_hidden_size / (memory_attention_downsample_rate * "
@@ -160,6 +182,15 @@ READINGS: dict[str, Reading] = {
         "SAM 3's ViT backbone (compute_axial_cis: complex pairs, x then y, one table over head_dim/2; the global "
         "layers' positions scaled by window_size / grid), head_dim = hidden_size / num_attention_heads; the rotary "
         "class has the forward and recomposition of SAM 2 video's",
+    ),
+    "llama4_vision_model": Reading(
+        _llama4_spec,
+        _llama4_grids,
+        "table",
+        "Llama 4's vision encoder (complex pairs, x then y over one table theta ** (-4 j / head_dim), each axis at "
+        "its 1-based cell index; the CLS row, last, turns by nothing), head_dim = hidden_size / num_attention_heads; "
+        "the class holds its whole grid as a complex buffer (freqs_ci) that the vision attention multiplies by",
+        apply="vision_apply_rotary_emb",
     ),
     "minimax_m3_vl_vision": Reading(
         _minimax_spec,
@@ -235,7 +266,7 @@ def prepare_vision(family: Family, cls_name: str | None = None) -> list[Driven] 
 def _drive(family: Family, modeling: Any, cls_name: str, config: Any, reading: Reading, path: str) -> list[Driven]:
     """One :class:`~.drive.Driven` per layer kind: on each of the model's grids, or at input positions."""
     spec = reading.spec(config)
-    apply_name, apply_fn = _apply_function(family, modeling)
+    apply_name, apply_fn = _apply_function(family, modeling, reading.apply)
     where = f"the {path or 'top-level'} config ({type(config).__name__})"
     rope = getattr(modeling, cls_name)(config)
     grids = reading.grids(config)
@@ -247,6 +278,8 @@ def _drive(family: Family, modeling: Any, cls_name: str, config: Any, reading: R
             reading.words,
         )
         return [Driven("", spec, maker(run, rope, "axes"), cls_name, apply_name, notes)]
+    if reading.call == "table":
+        return [_drive_table(rope, spec, grids[0], apply_fn, apply_name, (where, reading.words, cls_name))]
     holder = _grid_holder(modeling)
     out = []
     for grid in grids:
@@ -268,6 +301,37 @@ def _drive(family: Family, modeling: Any, cls_name: str, config: Any, reading: R
             Driven(grid.layer_type, gspec, make, cls_name, apply_name, notes, max_position=min(grid.width, grid.height))
         )
     return out
+
+
+def _drive_table(
+    rope: Any, spec: RopeSpec, grid: Grid, apply_fn: Callable[..., Any], apply_name: str, said: tuple[str, str, str]
+) -> Driven:
+    """A class that holds its whole grid as one complex table (``forward`` returns it): each token reads the row of
+    its cell ``y * width + x``, applied batch row by batch row as the vision attention applies the whole table.
+
+    Verified in the ``fp32`` mode only: ``module.to(dtype)`` with a real dtype makes the complex table real, which
+    the survey's structural check of complex buffers states for the ``cast`` cells (:mod:`.buffers`)."""
+    import torch  # heavy: imported when used
+
+    where, words, cls_name = said
+
+    def run(module: Any, x: Any, positions: Any) -> Any:
+        table = module(x)
+        cells = positions[1] * grid.width + positions[0]  # (batch, seq): the table is row-major, a row per y
+        rows = [apply_fn(x[b : b + 1], x[b : b + 1], table[cells[b]])[0] for b in range(x.shape[0])]
+        return torch.cat(rows).to(x.dtype)
+
+    check_shape(run, rope, spec.head_dim, _probe_positions(spec), apply_name)
+    notes = (
+        f"driven from {where} on the class's own {grid.width} x {grid.height} grid, each token at the row of its "
+        f"cell (x, y), turning by (x + 1, y + 1); positions up to {min(grid.width, grid.height) - 1} (the grid's "
+        "extent); the CLS row is not asked for",
+        words,
+        "fp32 mode only: module.to(dtype) makes the complex table real (the cast cells hold that structural finding)",
+    )
+    return Driven(
+        "", spec, maker(run, rope, "axes"), cls_name, apply_name, notes, max_position=grid.width, modes=("fp32",)
+    )
 
 
 def _undriven_grids(holder: Any) -> tuple[str, ...]:
@@ -298,7 +362,12 @@ def _probe_positions(spec: RopeSpec) -> Any:
 _APPLY_NAMES = ("apply_rotary_pos_emb_2d", "apply_rotary_pos_emb_2d_self_attn", "apply_rotary_pos_emb_vision")
 
 
-def _apply_function(family: Family, modeling: Any) -> tuple[str, Callable[..., Any]]:
+def _apply_function(family: Family, modeling: Any, named: str = "") -> tuple[str, Callable[..., Any]]:
+    if named:  # the reading names it
+        fn = getattr(modeling, named, None)
+        if not callable(fn):
+            raise NotDriven(f"{family.module} defines no {named}")
+        return named, fn
     for name in _APPLY_NAMES:
         fn = getattr(modeling, name, None)
         if name in family.apply_functions and callable(fn):

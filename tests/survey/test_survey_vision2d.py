@@ -203,3 +203,76 @@ def test_the_survey_runner_asks_the_table_first() -> None:
     (row,) = run_units(discover()["sam2_video"], dtypes=("float32",), max_position=64)
     assert (row.status, row.rotary_class) == ("driven", "Sam2VideoVisionRotaryEmbedding")
     assert cells(row, ("float32",))["fp32/float32"] == []
+
+
+def _llama4() -> Driven:
+    drivens = prepare_vision(discover()["llama4"], "Llama4VisionRotaryEmbedding")
+    assert drivens is not None and len(drivens) == 1
+    return drivens[0]
+
+
+def test_llama4_vision_is_driven_on_its_own_table_and_conforms_in_fp32() -> None:
+    """Llama 4's vision rotary holds its whole 32 x 32 grid (plus a CLS row) as a complex buffer: each token reads
+    the row of its cell, turning by its 1-based (x, y); built in float32 it conforms in every dtype."""
+    driven = _llama4()
+    spec = driven.spec
+    assert (spec.head_dim, spec.layout) == (48, "interleaved")  # 768 / 16
+    assert spec.axes is not None and spec.axes.scheme == "axial-shared" and spec.axes.names == ("x", "y")
+    assert [(a.scale, a.offset) for a in spec.axes.axes] == [(1.0, 1.0), (1.0, 1.0)]
+    assert driven.max_position == 32 and driven.modes == ("fp32",)
+    assert driven.apply_function == "vision_apply_rotary_emb"
+    assert _labels(driven) == [] and _labels(driven, dtype="bfloat16") == []
+
+
+def _llama4_table(plant: str) -> Callable[[Any], Any]:
+    """Llama 4's table rebuilt with one planted slip: cells counted from 0, x and y swapped, or the x pairs at the
+    y pairs' frequencies shifted by one."""
+
+    def table(config: Any) -> Any:
+        side = config.image_size // config.patch_size
+        cells = torch.arange(side * side)
+        x, y = cells % side, cells // side
+        if plant == "x_y_swapped":
+            x, y = y, x
+        start = 0 if plant == "zero_based" else 1
+        head_dim = config.hidden_size // config.num_attention_heads
+        theta = config.rope_parameters["rope_theta"] ** (-torch.arange(0, head_dim // 2, 2).float() / (head_dim // 2))
+        if plant == "table_shifted":
+            theta = torch.roll(theta, 1)
+        angles = torch.cat([(x + start)[:, None] * theta, (y + start)[:, None] * theta], dim=-1)
+        angles = torch.cat([angles, torch.zeros(1, angles.shape[1])])[:, None, :]  # the CLS row turns by nothing
+        return torch.polar(torch.ones_like(angles), angles)
+
+    return table
+
+
+@pytest.mark.parametrize("plant", ["zero_based", "x_y_swapped", "table_shifted"])
+def test_llama4_vision_twins_fail(plant: str) -> None:
+    import transformers.models.llama4.modeling_llama4 as m
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(m.Llama4VisionRotaryEmbedding, "_compute_freqs_ci", staticmethod(_llama4_table(plant)))
+        labels = _labels(_llama4())
+    assert labels, plant
+
+
+def test_llama4_vision_twin_table_written_honestly_conforms() -> None:
+    """The twins' table builder with no slip is Llama 4's table: the twins fail for their slip alone."""
+    import transformers.models.llama4.modeling_llama4 as m
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(m.Llama4VisionRotaryEmbedding, "_compute_freqs_ci", staticmethod(_llama4_table("none")))
+        assert _labels(_llama4()) == []
+
+
+def test_llama4_vision_row_holds_the_complex_table_cast_in_its_cast_cells() -> None:
+    """Driven in the fp32 mode only, the row still carries what module.to(dtype) does to its complex table."""
+    from ropecheck.survey.render import cells
+    from ropecheck.survey.run import run_units
+
+    rows = {r.rotary_class: r for r in run_units(discover()["llama4"], dtypes=("float32", "bfloat16"), max_position=64)}
+    row = rows["Llama4VisionRotaryEmbedding"]
+    assert row.status == "driven"
+    found = cells(row, ("float32", "bfloat16"))
+    assert found["fp32/float32"] == [] and found["fp32/bfloat16"] == []
+    assert found["cast/bfloat16"] == ["precision/complex_buffer_cast"]
