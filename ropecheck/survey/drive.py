@@ -46,8 +46,10 @@ __all__ = [
     "MODES",
     "Driven",
     "NotDriven",
+    "all_configs",
     "build_class",
     "code_path",
+    "config_annotation",
     "prepare",
     "prepare_class",
     "source_without_docstrings",
@@ -406,8 +408,9 @@ def prepare(family: Family) -> list[Driven]:
     raise NotDriven("; ".join(dict.fromkeys(errors)))
 
 
-def _configs(top: Any, depth: int = 3) -> list[tuple[str, Any]]:
-    """Every config a composite config holds, with its path (``thinker_config.text_config``), top first."""
+def all_configs(top: Any, depth: int = 3) -> list[tuple[str, Any]]:
+    """Every config a composite config holds, with its path (``thinker_config.text_config``), top first, breadth
+    first to ``depth`` levels of sub-configs."""
     out: list[tuple[str, Any]] = [("", top)]
     seen = {id(top)}
     frontier: list[tuple[str, Any]] = [("", top)]
@@ -433,12 +436,14 @@ def _mrope_axes(config: Any) -> int:
     return max((len(p["mrope_section"]) for p in flat if isinstance(p, dict) and p.get("mrope_section")), default=0)
 
 
-def _config_annotation(cls: Any) -> str:
-    """The config class a rotary class's ``__init__`` says it takes (``config: Qwen3OmniMoeTalkerTextConfig``)."""
+def config_annotation(cls: Any, *, first: bool = False) -> str:
+    """The config class a rotary class's ``__init__`` says it takes (``config: Qwen3OmniMoeTalkerTextConfig``), or
+    ''; with ``first``, whatever its first argument is named (``atom_config: EsmFold2AtomEncoderConfig``)."""
     try:
-        param = inspect.signature(cls.__init__).parameters.get("config")
+        params = inspect.signature(cls.__init__).parameters
     except (TypeError, ValueError):
         return ""
+    param = next((q for name, q in params.items() if name != "self"), None) if first else params.get("config")
     if param is None or param.annotation is inspect.Parameter.empty:
         return ""
     a = param.annotation
@@ -457,7 +462,7 @@ def _is_vision(cls_name: str, modeling: Any = None) -> bool:
         return False
     if any(w in cls_name for w in _NOT_TEXT):
         return True
-    return modeling is not None and "Vision" in _config_annotation(getattr(modeling, cls_name, None))
+    return modeling is not None and "Vision" in config_annotation(getattr(modeling, cls_name, None))
 
 
 def prepare_class(family: Family, cls_name: str) -> list[Driven]:
@@ -470,8 +475,8 @@ def prepare_class(family: Family, cls_name: str) -> list[Driven]:
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
     text = _text_config(top)
-    configs = [("", text)] + [(k, c) for k, c in _configs(top) if c is not text]
-    wanted = _config_annotation(getattr(modeling, cls_name, None))
+    configs = [("", text)] + [(k, c) for k, c in all_configs(top) if c is not text]
+    wanted = config_annotation(getattr(modeling, cls_name, None))
     own = [(k, c) for k, c in configs if type(c).__name__ == wanted]
     absent = None
     if wanted and not own:
@@ -523,8 +528,8 @@ def build_class(family: Family, cls_name: str) -> tuple[Any, str] | None:
     cls = getattr(modeling, cls_name, None)
     if cls is None:
         return None
-    wanted = _config_annotation(cls)
-    for key, config in _configs(top):
+    wanted = config_annotation(cls)
+    for key, config in all_configs(top):
         if wanted and type(config).__name__ != wanted:
             continue
         try:

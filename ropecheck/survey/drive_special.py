@@ -38,7 +38,7 @@ from typing import Any
 from ..axes import axial
 from ..spec import RopeSpec
 from .discover import Family
-from .drive import Driven, NotDriven, check_shape, maker
+from .drive import Driven, NotDriven, all_configs, check_shape, config_annotation, maker
 from .drive_atoms import drive_atoms, takes_atom_coordinates
 from .drive_loftr import drive_feature_grid, takes_feature_grid
 from .drive_time import drive_timestamps, takes_timestamps
@@ -155,37 +155,10 @@ DRIVERS: tuple[SpecialDriver, ...] = (
 )
 
 
-def _init_config_class(cls: Any) -> str:
-    """The config class a rotary's ``__init__`` names for its first argument
-    (``atom_config: EsmFold2AtomEncoderConfig``)."""
-    try:
-        params = [p for name, p in inspect.signature(cls.__init__).parameters.items() if name != "self"]
-    except (TypeError, ValueError):
-        return ""
-    if not params or params[0].annotation is inspect.Parameter.empty:
-        return ""
-    a = params[0].annotation
-    return (a if isinstance(a, str) else getattr(a, "__name__", "")).strip("'\"").split(".")[-1]
-
-
 def built_from(top: Any, wanted: str, depth: int = 4) -> tuple[str, Any] | None:
     """``(path, config)``: the first config of class ``wanted`` in ``top`` and its sub-configs (breadth first, to
     ``depth`` levels: ESMFold 2's ``structure_head.diffusion_module.atom_encoder``), or None."""
-    frontier: list[tuple[str, Any]] = [("", top)]
-    seen = {id(top)}
-    for _ in range(depth + 1):
-        for path, cfg in frontier:
-            if type(cfg).__name__ == wanted:
-                return path or "top-level", cfg
-        nxt = []
-        for path, cfg in frontier:
-            for key in sorted(getattr(cfg, "sub_configs", None) or {}):
-                sub = getattr(cfg, key, None)
-                if sub is not None and id(sub) not in seen and hasattr(sub, "to_dict"):
-                    seen.add(id(sub))
-                    nxt.append((f"{path}.{key}" if path else key, sub))
-        frontier = nxt
-    return None
+    return next(((path or "top-level", c) for path, c in all_configs(top, depth) if type(c).__name__ == wanted), None)
 
 
 def prepare_special(family: Family, cls_name: str | None = None) -> list[Driven] | None:
@@ -221,7 +194,7 @@ def _drive_special(family: Family, modeling: Any, name: str, driver: SpecialDriv
         top = getattr(importlib.import_module(family.config_module), family.config_class)()
     except Exception as exc:  # the family's own code failed: the reason of the skip
         raise NotDriven(f"{type(exc).__name__}: {exc}") from exc
-    wanted = _init_config_class(getattr(modeling, name)) or family.config_class
+    wanted = config_annotation(getattr(modeling, name), first=True) or family.config_class
     found = built_from(top, wanted)
     if found is None:
         raise NotDriven(f"{name} is built from a {wanted}, which the family's default config does not hold")

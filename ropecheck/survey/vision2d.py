@@ -40,7 +40,7 @@ from typing import Any
 from ..axes import MultiAxis, axial
 from ..spec import RopeSpec
 from .discover import Family
-from .drive import Driven, NotDriven, check_shape, maker
+from .drive import Driven, NotDriven, all_configs, check_shape, config_annotation, maker
 
 __all__ = ["READINGS", "Grid", "Reading", "prepare_vision"]
 
@@ -202,39 +202,11 @@ READINGS: dict[str, Reading] = {
 }
 
 
-def _configs(top: Any, depth: int = 3) -> list[tuple[str, Any]]:
-    """Every config a composite config holds, with its path (``vision_config.backbone_config``), top first."""
-    out: list[tuple[str, Any]] = [("", top)]
-    frontier = out
-    for _ in range(depth):
-        nxt: list[tuple[str, Any]] = []
-        for path, cfg in frontier:
-            for key in sorted(getattr(cfg, "sub_configs", None) or {}):
-                sub = getattr(cfg, key, None)
-                if sub is not None and hasattr(sub, "to_dict") and all(sub is not c for _, c in out + nxt):
-                    nxt.append((f"{path}.{key}" if path else key, sub))
-        out = out + nxt
-        frontier = nxt
-    return out
-
-
-def _config_name(cls: Any) -> str:
-    """The config class a rotary class's ``__init__`` says it takes (``config: Sam3ViTConfig``), or ''."""
-    try:
-        param = inspect.signature(cls.__init__).parameters.get("config")
-    except (TypeError, ValueError):
-        return ""
-    a = getattr(param, "annotation", inspect.Parameter.empty)
-    if a is inspect.Parameter.empty:
-        return ""
-    return (a if isinstance(a, str) else getattr(a, "__name__", "")).strip("'\"").split(".")[-1]
-
-
 def _read(modeling: Any, top: Any, cls_name: str) -> tuple[str, Any, Reading] | None:
     """``(path, config, reading)``: the config ``cls_name``'s ``__init__`` names, with :data:`READINGS`' entry for
     its ``model_type``; None when the class names no config or the table has none for it."""
-    wanted = _config_name(getattr(modeling, cls_name, None))
-    for path, config in _configs(top):
+    wanted = config_annotation(getattr(modeling, cls_name, None))
+    for path, config in all_configs(top):
         if wanted and type(config).__name__ == wanted:
             reading = READINGS.get(str(getattr(config, "model_type", "")))
             return (path, config, reading) if reading is not None else None
