@@ -7,6 +7,7 @@ verdicts that are right there (a false REFUTED or PROVED never is).
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -20,7 +21,9 @@ EXPECTED = json.loads((WORLD / "expected.json").read_text(encoding="utf-8"))["do
 TIMEOUT = 30.0
 
 
+@functools.cache
 def audited(name: str):  # type: ignore[no-untyped-def]
+    """The audit of a document of the folder (once per process: the tests only read it)."""
     path = WORLD / name
     return audit_document(path.read_text(encoding="utf-8"), path=str(path), timeout=TIMEOUT)
 
@@ -93,7 +96,8 @@ def test_names_used_as_matrices_are_general_matrices_and_written_ones_keep_their
     assert "A.T*B.T*y" in twin[13].reason  # (AB)^T = A^T B^T: not proved, and no counterexample claimed
     assert "written#" in twin[25].reason and "may vanish" in twin[25].reason
     assert "may vanish" in twin[35].reason
-    assert twin[41].status == "UNREAD" and "decoration" in twin[41].reason  # not true for any Q: kept unread
+    # not true for any Q, and Q's definition (in words) is not read: kept unread
+    assert twin[41].status == "UNREAD" and "(line 39) could not be read" in twin[41].reason
 
 
 def test_an_entry_given_approximately_does_not_stand_for_its_family() -> None:
@@ -414,3 +418,19 @@ def test_an_undefined_name_before_a_raised_bracket_is_not_read_as_a_function_alo
     steps = audit_document(doc, timeout=TIMEOUT).steps
     assert [s.status for s in steps] == ["UNREAD", "UNREAD", "PROVED", "REFUTED"]
     assert all("function c raised, or c times the bracket raised" in s.reason for s in steps[:2])
+
+
+def test_dots_are_read_for_every_size_before_the_text_fixes_the_size_and_never_refuted() -> None:
+    twin = {s.line: s for s in audited("size_given_later_twin.md").steps}
+    # R_m R_n = R_{m-n} is false at d = 8 and d = 12, but the text gives d = 128 further on: not refuted
+    assert twin[15].status == "UNDECIDED" and "gives d a value at line 17" in twin[15].reason
+    assert twin[19].status == "UNREAD" and "from there on its dots are not read" in twin[19].reason
+    right = {s.line: s for s in audited("size_given_later.md").steps}
+    assert right[15].status == "PROVED" and "for every size" in right[15].reason
+
+
+def test_a_matrix_named_under_a_brace_or_drawn_as_an_array_is_its_pattern() -> None:
+    braced = {d.line: d for d in audited("braced_calligraphic.md").definitions}
+    assert braced[5].head == "calR_m" and "block-diagonal" in braced[5].pattern and "q_" not in braced[5].pattern
+    array = {d.line: d for d in audited("array_block_matrix.md").definitions}
+    assert array[5].head == "calR_n" and "block-diagonal" in array[5].pattern

@@ -106,10 +106,16 @@ def test_prime_command_reads_as_prime() -> None:
         read_latex_side(r"b^{\prime} + b")
 
 
-@pytest.mark.parametrize("command", [r"\mathcal{M}", r"\tilde{u}"])
+@pytest.mark.parametrize("command", [r"\mathcal{O}(n)", r"\mathscr{M}", r"\tilde{u}"])
 def test_other_commands_stay_unread(command: str) -> None:
     with pytest.raises((ClaimParseError, ClaimLimitError), match="unknown LaTeX command"):
         read_latex_side(command + " + 1")
+
+
+def test_a_calligraphic_capital_is_a_name_of_its_own() -> None:
+    calligraphic = read_latex_side(r"\boldsymbol{\mathcal{M}}_t + \mathcal{M}")
+    assert sorted(str(x) for x in calligraphic.free_symbols) == ["calM", "calM_{t}"]
+    assert read_latex_side(r"\mathcal{M} - M") != 0  # never the plain M
 
 
 @pytest.mark.parametrize("norm", [r"\Vert u \Vert", r"\|u\|", r"\lVert u\rVert", r"\left\| u \right\|"])

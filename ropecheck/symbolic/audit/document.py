@@ -129,7 +129,8 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
             end = c.end() if c else len(text)
             if m.group(2).lower() == "math":
                 body_end = c.start() if c else len(text)
-                blocks.append(MathBlock("display", _src(text, m.end() + 1, body_end), lines.line(m.end() + 1)))
+                body = _layout_free(_src(text, m.end() + 1, body_end))
+                blocks.append(MathBlock("display", body, lines.line(m.end() + 1)))
             skipped.append((m.start(), end))
             pos = end
     scan = _blank(text, skipped)
@@ -158,11 +159,39 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
             continue
         if opener == "$$" and not latex and _in_sentence(scan, m.start(), end + len(close)):
             kind = "inline"  # kramdown: $$...$$ with prose on its line is inline math
-        src = _src(scan, m.end(), end)
+        src = _layout_free(_src(scan, m.end(), end))
         blocks.append(MathBlock(kind, src if latex else _markdown_braces(src), lines.line(m.end())))
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
     return blocks, lines
+
+
+#: what sets only the look of a formula: a size switch (``\\scriptsize{...}``: its group stays), a rule between
+#: the rows of an array (``\\hdashline``)
+_LOOK = re.compile(
+    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)(?![A-Za-z])"
+    r"|\\(?:hdashline|hline|midrule|toprule|bottomrule)(?![A-Za-z])"
+)
+#: ``\\left( \\begin{array}{cc:cc} ... \\end{array} \\right)``: a matrix written as an array between brackets
+_ARRAY = re.compile(
+    r"\\left\s*(?P<open>[(\[])\s*\\begin\{array\}\s*\{[lcr:|\s]*\}|\\end\{array\}\s*\\right\s*(?P<close>[)\]])"
+)
+
+
+def _layout_free(src: Src) -> Src:
+    r"""The math with what sets only its look dropped, and an array between brackets as the matrix it draws.
+
+    Example:
+        >>> _layout_free(Src.of(r"\small{\left(\begin{array}{c:c} a & b \\ \hline c & d \end{array}\right)}")).text
+        ' {\\begin{pmatrix} a & b \\\\   c & d \\end{pmatrix}}'
+    """
+    src = src.sub(_LOOK, lambda m: " ")
+
+    def matrix(m: re.Match[str]) -> str:
+        kind = "pmatrix" if (m.group("open") or m.group("close")) in "()" else "bmatrix"
+        return ("\\begin{" if m.group("open") else "\\end{") + kind + "}"
+
+    return src.sub(_ARRAY, matrix)
 
 
 #: ``\\{`` written in Markdown for the brace ``\{`` (Markdown eats one backslash before a brace)

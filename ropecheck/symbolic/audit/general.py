@@ -36,7 +36,7 @@ from sympy.matrices.exceptions import ShapeError
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import Verdict, decide
 from ..readers.general_matrices import DIMENSION, general_name, is_array, plain_algebra, written_value
-from ..readers.latex_syntax import normalize_latex, read_latex_side
+from ..readers.latex_syntax import CALLIGRAPHIC, normalize_latex, read_latex_side
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 
 __all__ = ["GeneralStep", "TRANSPOSE_PROBLEM", "array_names", "calligraphic_as_names", "general_step"]
@@ -55,8 +55,6 @@ class GeneralStep:
     rhs: Any
 
 
-#: ``\mathcal{R}`` (bold or not): one name of its own, ``calR``, which the reader takes as written
-_CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-Z])\s*\}(?(1)\s*\})")
 _LETTER = r"(?:[A-Za-z]|\\mathrm\{cal[A-Z]\})"
 _SUB = r"(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))"
 _NAME_BODY = _LETTER + r"\s*" + _SUB + "?"
@@ -81,7 +79,7 @@ def calligraphic_as_names(text: str) -> str:
         >>> calligraphic_as_names(r"\\boldsymbol{\\mathcal{R}}_m^{\\top} q")
         '\\\\mathrm{calR}_m^{\\\\top} q'
     """
-    return _CALLIGRAPHIC.sub(lambda m: r"\mathrm{cal" + m.group(2) + "}", text)
+    return CALLIGRAPHIC.sub(lambda m: r"\mathrm{cal" + m.group(2) + "}", text)
 
 
 def _spelled(text: str) -> str | None:

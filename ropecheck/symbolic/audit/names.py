@@ -1,7 +1,7 @@
 """Names a line may define that the claim reader does not take as names: decorated, glued, with a set after them.
 
 A derivation introduces new names by decorating old ones -- ``\\tilde{q}_m``, ``\\hat{q}``,
-``\\boldsymbol{\\mathcal{R}}_n``, ``q'``, ``\\theta_i^{'}``, ``f'(x, m)`` -- or by writing a word with a
+``q'``, ``\\theta_i^{'}``, ``f'(x, m)`` -- or by writing a word with a
 subscript (``PE_{(pos,2i)}``), and it may say where a name lives right after it
 (``R \\in \\mathbb{R}^{d\\times d} = ...``). A line whose left side is such a name, new to the document,
 introduces it: it is a definition, not a step. :func:`decorated_head` and :func:`glued_head` say what
@@ -41,9 +41,10 @@ __all__ = [
     "without_subscripts",
 ]
 
-#: decorations that make a new name of a letter: ``\\tilde{q}``, ``\\hat{q}``, ``\\mathcal{R}``
+#: decorations that make a new name of a letter: ``\\tilde{q}``, ``\\hat{q}`` (a calligraphic capital,
+#: ``\\mathcal{R}``, is a letter of its own that the reader reads: ``calR``)
 _DECORATION = re.compile(
-    r"\\(?:tilde|widetilde|hat|widehat|check|breve|mathcal|mathscr)\s*(?:\{\s*([^{}]*?)\s*\}|(\\[A-Za-z]+|[A-Za-z]))"
+    r"\\(?:tilde|widetilde|hat|widehat|check|breve|mathscr)\s*(?:\{\s*([^{}]*?)\s*\}|(\\[A-Za-z]+|[A-Za-z]))"
 )
 _WRAPPER = re.compile(r"\\(?:boldsymbol|mathbf|bm|mathit)\s*\{\s*([^{}]*?)\s*\}")
 #: primes on a name: ``q'``, ``q^{\\prime}``, ``\\theta_i^{'}``
@@ -64,14 +65,14 @@ def without_membership(tex: str) -> str:
 
 
 def decorated_head(tex: str, scope: Scope) -> tuple[Head, Head, str] | None:
-    """A name written with a decoration (``\\tilde{q}_m``, ``q'``, ``\\boldsymbol{\\mathcal{R}}_n``, ``f'(x, m)``):
+    """A name written with a decoration (``\\tilde{q}_m``, ``q'``, ``f'(x, m)``):
     (how its uses are recognised, the head of the name without the decoration, that name as written),
     or None.
 
     The decorated name is another name than the plain one: it is defined by the line, never read as
     the plain name (a prime, read elsewhere as a transpose, is a new name here). The first Head is of
     kind ``decorated``: its key is a regular expression that finds the name primed, for the taint on
-    later steps (the reader refuses ``\\tilde`` and ``\\mathcal`` itself).
+    later steps (the reader refuses ``\\tilde`` itself).
     """
     text = normalize_latex(tex)
     plain, marks = text, 0

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from ..readers.ellipsis import Found, concrete_sizes, expand, find_patterns, layouts_for
+from ..readers.latex_syntax import normalize_latex
 from ..readers.latex_tree import BLOCK_MARK
 from ..readers.scope import Definition, Scope
 from .document import math_blocks
@@ -96,11 +97,12 @@ def read_with_patterns(
         return _explained(original, _NO_PATTERN)
     sizes = concrete_sizes(found)
     names = sorted({n for f in found for n in f.size_names()})
-    given = [n for n in names if _size_given(texts, n)]
-    if given:
-        return _explained(
-            original, f"the document gives {given[0]} a value, so its dots are not read for every {given[0]}"
-        )
+    given = [(n, min(lines.line(b.src.col(0)) for b in blocks if _size_given([b.src.text], n))) for n in names
+             if _size_given(texts, n)]  # fmt: skip
+    first = min(given, key=lambda g: g[1]) if given else None
+    dotted = _dotted_definitions(original)
+    if first is not None and not any(s.line < first[1] and _touched(s, dotted) for s in original.steps):
+        return _explained(original, _given_reason(first))
     if not sizes:
         return _explained(original, "its dots read as patterns, but no size from 8 to 24 writes every one of them out")
     index = next((x for x in _INDICES if not _letter_used(texts, x)), None)
@@ -127,11 +129,16 @@ def read_with_patterns(
         for layout in layouts_for(found):
             scope = Scope(strict_products=True, generic_blocks=True, block_sums=sums, domains=domains)
             generic.append((layout, audit(written(layout=layout, index=index), scope)))
-    by_line: dict[int, list[Found]] = {}
+    by_line: dict[int, list[tuple[Found, str]]] = {}  # each pattern, with its text, by the line it starts on
     for b, fs in per_block:
         for f in fs:
-            by_line.setdefault(lines.line(b.src.col(f.span[0])), []).append(f)
-    return _merge(original, concrete, generic, index, by_line)
+            by_line.setdefault(lines.line(b.src.col(f.span[0])), []).append((f, b.src.text[f.span[0] : f.span[1]]))
+    return _merge(original, concrete, generic, index, by_line, first)
+
+
+def _given_reason(given: tuple[str, int]) -> str:
+    name, line = given
+    return f"the document gives {name} a value (line {line}), so from there on its dots are not read for every {name}"
 
 
 _NO_PATTERN = (
@@ -188,21 +195,30 @@ def _merge(
     concrete: list[tuple[dict[sympy.Symbol, int], AuditResult]],
     generic: list[tuple[str, AuditResult]],
     index: str,
-    by_line: dict[int, list[Found]],
+    by_line: dict[int, list[tuple[Found, str]]],
+    given: tuple[str, int] | None,
 ) -> AuditResult:
+    """The original with its steps UNREAD for dots decided by the readings. Where the document gives the size a
+    value (``given``: the name, and the first line that does), only the steps before that line are read for every
+    size, and they are never REFUTED there: the text may mean that size alone."""
     readings = [r for _, r in concrete] + [r for _, r in generic]
     keyed = [_by_place(r) for r in readings]
     steps = list(original.steps)
+    dotted = _dotted_definitions(original)
     for i, (place, s) in enumerate(_by_place(original).items()):
+        if given and s.line >= given[1] and _touched(s, dotted):  # the size is fixed from there on
+            steps[i] = replace(s, reason=f"{s.reason}; {_given_reason(given)}")
+            continue
         # an UNREAD step is read again: for its dots, a definition's, or one that was taken for a definition
         # because a name it uses was unread (R_0 = R_m^T R_m); the other readings change nothing else
-        if s.status != "UNREAD" or any(place not in k for k in keyed):
+        if s.status != "UNREAD" or any(place not in k for k in keyed) or (given and s.line >= given[1]):
             continue
         at = [(size, keyed[n][place]) for n, (size, _) in enumerate(concrete)]
         blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
-        steps[i] = _decided(s, at, blockwise, index)
+        steps[i] = _decided(s, at, blockwise, index, given)
     definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
-    return _explained(replace(original, steps=steps, definitions=definitions), _NO_PATTERN, frozenset(by_line))
+    why = _NO_PATTERN if given is None else _given_reason(given)
+    return _explained(replace(original, steps=steps, definitions=definitions), why, frozenset(by_line))
 
 
 def _generic_status(g: AuditStep) -> str:
@@ -228,11 +244,16 @@ def _sizes_text(size: dict[sympy.Symbol, int]) -> str:
 
 
 def _decided(
-    s: AuditStep, at: list[tuple[dict[sympy.Symbol, int], AuditStep]], blockwise: list[tuple[str, AuditStep]], j: str
+    s: AuditStep,
+    at: list[tuple[dict[sympy.Symbol, int], AuditStep]],
+    blockwise: list[tuple[str, AuditStep]],
+    j: str,
+    given: tuple[str, int] | None = None,
 ) -> AuditStep:
-    """The verdict of a step with dots from its readings at the concrete sizes and as a generic block."""
+    """The verdict of a step with dots from its readings at the concrete sizes and as a generic block (never
+    REFUTED where the document gives the size a value: ``given``)."""
     for size, c in at:
-        if c.status == "REFUTED":
+        if c.status == "REFUTED" and given is None:
             why = f"its dots written out at {_sizes_text(size)}: refuted there, so for the general size"
             return replace(c, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
     if not blockwise:  # the patterns have a number of entries, not a size name: written out is the statement
@@ -259,10 +280,15 @@ def _decided(
         c = at[0][1]
         if unread_for_dots(s.reason) and unread_for_dots(c.reason):
             return replace(s, reason=f"{s.reason}; some of its dots read as a pattern, others not: {_NO_PATTERN}")
-        if not unread_for_dots(s.reason) or unread_for_dots(c.reason) or "could not be read" in c.reason:
+        unread_definition = "could not be read" in s.reason  # a definition with dots, read in the reading
+        if unread_for_dots(c.reason) or "could not be read" in c.reason:
+            return s
+        if not unread_for_dots(s.reason) and not unread_definition:
             return s
         return replace(s, reason=f"its dots read as a pattern; then: {c.reason}")
     says = [f"at {_sizes_text(size)}: {c.status}" for size, c in at]
+    if given is not None and any(c.status == "REFUTED" for _, c in at):
+        says.append(f"refuted at a size the text may not mean: it gives {given[0]} a value at line {given[1]}")
     says += [
         f"as block {j} ({layout} layout): {_generic_status(g)}" + (f" ({g.reason})" if g.reason else "")
         for layout, g in blockwise
@@ -276,18 +302,27 @@ def _decided(
     )  # fmt: skip
 
 
+def _member_name(name: str, family: str) -> bool:
+    """Whether ``name`` (``R_m``, ``\\boldsymbol{\\mathcal{R}}_m``) is a member of ``family`` as a reading names it
+    (``R``, ``\\mathrm{calR}``): a family R_m is the pattern R once read, its subscript a parameter."""
+    plain = re.sub(r"\s+", "", normalize_latex(name)).lstrip("\\")
+    return plain.startswith(re.sub(r"\s+", "", family).lstrip("\\") + "_")
+
+
 def _definition(
-    d: AuditDefinition, readings: list[AuditResult], by_line: dict[int, list[Found]], index: str
+    d: AuditDefinition, readings: list[AuditResult], by_line: dict[int, list[tuple[Found, str]]], index: str
 ) -> AuditDefinition:
     """A definition unread for its dots, as a reading of its pattern read it (the generic one first: it
     holds the pattern, not one size), with the pattern in words."""
     if not unread_for_dots(d.reason):
         return d
-    found = [f for line in range(d.line, d.line + 1 + d.tex.count("\n")) for f in by_line.get(line, [])]
+    near = [ft for line in range(d.line, d.line + 1 + d.tex.count("\n")) for ft in by_line.get(line, [])]
+    squashed = re.sub(r"\s+", "", d.tex)
+    # the patterns of its own right side, not those of the rest of the display (R_m q: R_m's, not q's)
+    found = [f for f, t in near if re.sub(r"\s+", "", t) in squashed] or [f for f, _ in near]
     for r in readings[::-1]:
         for e in r.definitions:
-            # a family R_m is the pattern R once read (its subscript a parameter)
-            same = e.name == d.name or (e.kind == d.kind == "pattern" and d.name.startswith(e.name.lstrip("\\") + "_"))
+            same = e.name == d.name or (e.kind == d.kind == "pattern" and _member_name(d.name, e.name))
             if e.line == d.line and same and e.read:
                 return replace(e, tex=d.tex, pattern="; ".join(f.describe(index) for f in found))
     return d

@@ -109,7 +109,8 @@ class AuditDefinition:
         if self.kind == "pattern" and self.name.endswith(",*}"):  # R_{\theta,*}: the last subscript
             return self.name.replace(",*}", f",{self.params[0]}}}")
         if self.kind == "pattern":
-            return f"{self.name.lstrip(chr(92))}_{self.params[0]}" if self.params else self.name
+            base = re.sub(r"^\\mathrm\{(\w+)\}$", r"\1", self.name).lstrip(chr(92))  # \mathrm{calR} -> calR
+            return f"{base}_{self.params[0]}" if self.params else self.name
         if self.kind == "function":
             return f"{self.name}({', '.join(self.params)})"
         return self.name

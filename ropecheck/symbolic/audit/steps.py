@@ -147,7 +147,9 @@ STEP_TIMEOUT = CLAIM_TIMEOUT
 DOCUMENT_TIMEOUT = 600.0
 _DEFINING = (":=", "\\coloneqq", "\\triangleq", "\\equiv")
 #: a name a brace gives (``R_i(k)``, ``M``, ``R_{i}``): one letter, a simple subscript, arguments in brackets
-_BRACE_NAME = re.compile(r"^[A-Za-z](?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?(?:\s*\([A-Za-z, ]+\))?$")
+_BRACE_NAME = re.compile(
+    r"^(?:[A-Za-z]|\\mathrm\{cal[A-Z]\})(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?(?:\s*\([A-Za-z, ]+\))?$"
+)
 #: the identity matrix as documents write it: ``I``, ``\mathbf{I}`` (read as ``I``), ``I_d``
 _IDENTITY = re.compile(r"I(?:\s*_\s*\{?\s*[dn]\s*\}?)?")
 #: where a set's first member ends: ``,``, or the ``:``, ``|``, ``\mid`` of ``\{x : i \in [d/2]\}``
@@ -249,6 +251,8 @@ class _Auditor:
             return
         if len(links) == 1 and not continued:
             self.taint_unread_definition(links[0])
+            if audited:  # \underbrace{M}_{R_m} v: a display that states nothing may still name M
+                self.define_braced(links, audited=audited)
         if len(links) < 2 or _qualifier(links):
             return
         self.audited_now = audited
@@ -618,7 +622,8 @@ class _Auditor:
         and written as a name (one letter, a simple subscript, arguments), never a word or a remark."""
         for link in links:
             for name, value in brace_names(link.text):
-                head = _head(name, self.scope) if _BRACE_NAME.match(name) else None
+                plain = re.sub(r"\s+", "", normalize_latex(name))  # \boldsymbol{\mathcal{R}}_m: \mathrm{calR}_m
+                head = _head(name, self.scope) if _BRACE_NAME.match(plain) else None
                 if head is None or _defined(head, name, self.scope):
                     continue
                 self.maybe_define(replace(link, text=name), replace(link, text=value, relation="="), audited=audited)

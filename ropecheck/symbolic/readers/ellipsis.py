@@ -363,7 +363,9 @@ def _matrix(text: str, start: int) -> Found | None:
     if end < 0:
         return None
     span = (start, end + len("\\end{" + env + "}"))
-    rows = [r for r in _split_cells(text[m.end() : end], "\\\\") if r.strip()]
+    # Markdown writes a row break as \\\ (an escaped backslash, then a control space): the space is no entry
+    rows = [re.sub(r"^\s*\\(?=\s)", " ", r) for r in _split_cells(text[m.end() : end], "\\\\")]
+    rows = [r for r in rows if r.strip()]
     grid = [_split_cells(r, "&") for r in rows]
     # a row closed by a stray & (``\\vdots & \\vdots & \\``) has an empty cell more than the others: nothing
     widths = {len(r) for r in grid if r[-1].strip()}
@@ -377,8 +379,14 @@ def _matrix(text: str, start: int) -> Found | None:
     return _block_diagonal(grid, span)
 
 
+def _one_run(indices: list[int]) -> bool:
+    """Whether ``indices`` are one run of neighbours (``[4]``, ``[4, 5]``)."""
+    return bool(indices) and indices == list(range(indices[0], indices[0] + len(indices)))
+
+
 def _block_diagonal(grid: list[list[str]], span: tuple[int, int]) -> Found | None:
-    """RoFormer's matrix: one row of dots, one column of dots, blocks on the diagonal and 0 elsewhere."""
+    """RoFormer's matrix: one row of dots, one column of dots (or two side by side), blocks on the diagonal and 0
+    elsewhere."""
     width = len(grid[0])
     if any(len(r) != width for r in grid):
         return None
@@ -388,7 +396,8 @@ def _block_diagonal(grid: list[list[str]], span: tuple[int, int]) -> Found | Non
         for j in range(width)
         if all(_is_dots(r[j]) or not r[j].strip() for i, r in enumerate(grid) if i not in dot_rows)
     ]
-    if len(dot_rows) != 1 or len(dot_cols) != 1:
+    # the gap may be drawn twice (two rows of dots, two columns: one per block's row and column): one gap
+    if not _one_run(dot_rows) or not _one_run(dot_cols):
         return None
     rows = [r for i, r in enumerate(grid) if i not in dot_rows]
     cells = [[c for j, c in enumerate(r) if j not in dot_cols] for r in rows]

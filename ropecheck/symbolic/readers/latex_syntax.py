@@ -67,6 +67,7 @@ from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
 
 __all__ = [
+    "CALLIGRAPHIC",
     "AmbiguousReading",
     "I_CHOICES",
     "KNOWN_COMMANDS",
@@ -120,6 +121,9 @@ _ELLIPSIS = re.compile(
     r"\\cdot\s*\\cdot\s*\\cdot(?![A-Za-z])|\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯"
 )
 _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+#: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
+#: upright name ``calR`` (never as the plain R); ``\mathcal{O}`` (an order of growth) is no name and stays unread
+CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
 # a row break \\ is consumed first: in \\W_q it is a break, then W_q, not a command \W
 _COMMAND = re.compile(r"\\\\|\\([A-Za-z]+)")
 _PLAIN_CALL = re.compile(r"(?<![\\A-Za-z{])([A-Za-z]{2,})(?=\s*(?:\^\s*(?:\{[^{}]*\}|\w)\s*)?(?:\(|\[|\\left))")
@@ -299,6 +303,7 @@ def _names(n: int) -> str:
 def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
+    src = src.sub(CALLIGRAPHIC, lambda m: r"\mathrm{cal" + m.group(2) + "}")
     src = src.sub(_BOLD, lambda m: m.group(1) + " ")
     src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
     src = src.sub(_CITATION, lambda m: " ")
