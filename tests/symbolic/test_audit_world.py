@@ -172,6 +172,17 @@ def test_undefined_bold_names_are_general_matrices_proved_only_by_matrix_algebra
     assert twin[33].status == "UNDECIDED" and "may vanish" in twin[33].reason
 
 
+def test_a_function_of_a_vector_called_at_a_position_reads_its_body_with_general_matrices() -> None:
+    steps = audited("vector_functions.md").steps
+    assert [(s.line, s.status) for s in steps] == [(25, "PROVED"), (27, "PROVED")]  # the turn at 0 is the identity
+    assert all(s.method == "matrix algebra" for s in steps)
+    twin = {s.line: s for s in audited("vector_functions_twin.md").steps}
+    assert twin[27].status == "UNDECIDED" and "-A*y_{b} + B*y_{b}" in twin[27].reason  # A for B: never refuted
+    assert twin[31].status == "UNDECIDED" and "cos(phi)" in twin[31].reason  # the turn by one step stays
+    assert twin[35].status in {"UNDECIDED", "UNREAD"}  # another vector in the vector's place is not renamed
+    assert twin[42].status in {"UNDECIDED", "UNREAD"}  # Q_a is not Q_0: a matrix indexed by the position
+
+
 def test_a_subscript_of_a_transposed_name_is_not_a_vector() -> None:
     from ropecheck.symbolic.audit.general import array_names
 
@@ -434,3 +445,11 @@ def test_a_matrix_named_under_a_brace_or_drawn_as_an_array_is_its_pattern() -> N
     assert braced[5].head == "calR_m" and "block-diagonal" in braced[5].pattern and "q_" not in braced[5].pattern
     array = {d.line: d for d in audited("array_block_matrix.md").definitions}
     assert array[5].head == "calR_n" and "block-diagonal" in array[5].pattern
+
+
+def test_a_case_set_in_passing_is_never_substituted_into_later_steps() -> None:
+    # "substituting $n = m + 1$": n stays free; R_m^T R_n = R_1 holds only in that case, so it is not proved
+    twin = {s.line: s for s in audited("case_in_passing_twin.md").steps}
+    assert twin[13].status == "UNDECIDED" and "n is given the value m + 1" in twin[13].reason
+    right = {s.line: s for s in audited("case_in_passing.md").steps}
+    assert right[13].status == "PROVED" and "for every value of n" in right[13].reason

@@ -35,7 +35,14 @@ from sympy.matrices.exceptions import ShapeError
 
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import Verdict, decide
-from ..readers.general_matrices import DIMENSION, general_name, is_array, plain_algebra, written_value
+from ..readers.general_matrices import (
+    DIMENSION,
+    general_name,
+    is_array,
+    plain_algebra,
+    written_symbol,
+    written_value,
+)
 from ..readers.latex_syntax import CALLIGRAPHIC, normalize_latex, read_latex_side
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 
@@ -170,7 +177,74 @@ def _general_scope(scope: Scope) -> Scope:
             again = _ReadAgain(d.kind, d.name, d.body, d.params, d.source, d.line, False, d.body_source, earlier)
             if _only_general(_member(again, d.params[0]), scope):
                 later = {**later, key: again}
-    return replace(general, symbols=symbols, patterns=later)
+    functions = dict(scope.functions)
+    for key, d in scope.functions.items():  # f_q(x_m, m) = R_m W_q x_m: read again, with general matrices
+        again_f = _called_again(d, scope, replace(earlier, patterns=later))
+        if again_f is not None:
+            functions[key] = again_f
+    return replace(general, symbols=symbols, patterns=later, functions=functions)
+
+
+def _called_again(d: Definition, scope: Scope, earlier: Scope) -> Definition | None:
+    """A function of vectors and positions (``f_q(x_m, m) = R_{theta,m} W_q x_m``) whose body, read as numbers,
+    took a vector or matrix of the document for a number: its body read again with general matrices, or None."""
+    if d.kind != "function" or not d.body_source or not _arrays_as_numbers(d.body, scope):
+        return None
+    try:
+        body = read_latex_side(d.body_source, 0, earlier)
+    except (ClaimParseError, ClaimLimitError, RecursionError):
+        return None
+    if not _only_general(body, scope):
+        return None
+    return _CalledAgain(d.kind, d.name, body, d.params, d.source, d.line, False, d.body_source)
+
+
+@dataclass(frozen=True)
+class _CalledAgain(Definition):
+    """A function whose body is read with general matrices. A vector parameter takes only itself as its
+    argument (``f_q(x_m, 0)``: the name ``x_m`` is kept, and no other vector can be written in its place with
+    certainty); a number parameter is replaced in the entries of the written-out matrices and in the
+    coefficients. A general matrix whose subscript holds that parameter (an undefined ``R_m``) cannot be
+    renamed with certainty: the call is then not read."""
+
+    def apply(self, args: list[Any]) -> Any:
+        if len(args) != len(self.params):
+            raise ClaimParseError(f"{self.name} was defined with {len(self.params)} argument(s), given {len(args)}")
+        numbers: dict[Any, Any] = {}
+        vectors = {s.name for s in self.body.atoms(MatrixSymbol)}
+        for p, arg in zip(self.params, args):
+            name = getattr(p, "name", None)
+            if isinstance(arg, MatrixExpr) or name in vectors:
+                if getattr(arg, "name", None) != name:
+                    raise ClaimParseError(f"{self.name} is called with {arg} for its vector parameter {name}")
+            elif isinstance(p, Symbol) and isinstance(arg, sympy.Basic):
+                numbers[p] = arg
+            else:
+                raise ClaimParseError(f"{self.name} is called with {arg} for {p}: not read with general matrices")
+        kept = {getattr(p, "name", None) for p in self.params if p not in numbers}
+        by_name = {p.name: arg for p, arg in numbers.items()}
+        if DIMENSION.name in by_name:  # d is the size of every general matrix here: not a parameter to replace
+            raise ClaimParseError(f"{self.name} has a parameter d, the size of the general matrices: not read")
+        swap: dict[Any, Any] = {}
+        for s in self.body.atoms(MatrixSymbol):
+            value = written_value(s)
+            if value is not None:
+                swap[s] = written_symbol(sympy.ImmutableMatrix(_named(value, by_name)))
+            elif s.name not in kept and any(
+                re.search(r"(?<![A-Za-z\\])" + re.escape(name) + r"(?![A-Za-z])", s.name) for name in by_name
+            ):
+                raise ClaimParseError(f"{s.name} is indexed by a parameter of {self.name}: not renamed with certainty")
+        return _named(self.body.xreplace(swap), by_name)
+
+
+def _named(value: Any, by_name: Mapping[str, Any]) -> Any:
+    """``value`` with every symbol of a name in ``by_name`` replaced (whatever its assumptions), and none left."""
+    out = value.xreplace({s: by_name[s.name] for s in value.free_symbols if getattr(s, "name", None) in by_name})
+    given = {s.name for arg in by_name.values() for s in getattr(arg, "free_symbols", ())}  # f(x, m + 1) keeps m
+    left = [s.name for s in out.free_symbols if isinstance(s, Symbol) and s.name in set(by_name) - given]
+    if left:
+        raise ClaimParseError(f"{', '.join(left)} left after the call: not read with general matrices")
+    return out
 
 
 @dataclass(frozen=True)
@@ -251,19 +325,32 @@ def _only_general(value: Any, scope: Scope) -> bool:
 
 def _definitions_used(text: str, scope: Scope, general: Scope) -> str:
     """Which definitions the general reading wrote out (``q_{m}`` by line 41), in words."""
+    used = [
+        f"{d.name}({', '.join(str(p) for p in d.params)}) by line {d.line}"
+        for d in general.functions.values()
+        if isinstance(d, _CalledAgain) and _called_in(d.name, text)
+    ]
     try:
         value = read_latex_side(text, 0, Scope(general_matrices=True, array_names=scope.array_names))
         written = {s.name for s in value.atoms(MatrixSymbol)}
     except Exception:  # the names are said only when they can be listed
-        return ""
+        written = set()
     again = {n: d for n, d in general.symbols.items() if d is not scope.symbols.get(n)}
-    used = [f"{n} by line {d.line}" for n, d in again.items() if n in written]
+    used += [f"{n} by line {d.line}" for n, d in again.items() if n in written]
     used += [
         f"{d.name}_{d.params[0]} by line {d.line}"
         for d in general.patterns.values()
         if isinstance(d, _ReadAgain) and re.search(re.escape(d.name) + r"\s*_", text)
     ]
     return f"; with {', '.join(sorted(used))} as general matrices" if used else ""
+
+
+def _called_in(name: str, text: str) -> bool:
+    """Whether ``text`` calls the function the reader spells ``name`` (``f_{q}``: written ``f_q(`` or ``f_{q}(``)."""
+    base, _, sub = name.partition("_")
+    sub = sub.strip("{}")
+    spelled = re.escape(base) + (r"\s*_\s*\{?\s*" + re.escape(sub) + r"\s*\}?" if sub else "")
+    return re.search(r"(?<![\\A-Za-z])" + spelled + r"\s*\(", text) is not None
 
 
 def _general_sides(lhs: str, rhs: str, scope: Scope, general: Scope) -> tuple[Any, Any] | None:
@@ -351,6 +438,21 @@ def _written_cancel(difference: Any, domains: Mapping[str, str]) -> bool:
     return True
 
 
+def _identities(value: Any) -> Any:
+    """``value`` with each written-out square matrix that is exactly the identity (``R_{\\theta,0}``: its entries
+    are 1 and 0 as read) as the identity of the general size: a product with it is its other factors, whatever
+    their size (the rotation at position 0 times a projection of any shape).
+    """
+    swap: dict[Any, Any] = {}
+    for s in value.atoms(MatrixSymbol):
+        written = written_value(s)
+        if written is None or written.cols == 1:
+            continue
+        if sympy.ImmutableMatrix(written) == sympy.eye(written.rows):
+            swap[s] = sympy.Identity(DIMENSION)
+    return value.xreplace(swap) if swap else value
+
+
 def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] = ()) -> GeneralStep | None:
     """The step read with general matrices and decided where the matrix algebra decides it, or None.
 
@@ -377,7 +479,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
     reading = (
         _shapes(left, right) + _definitions_used(f"{lhs} + {rhs}", scope, general) + _passing_used(left, right, scope)
     )
-    difference = _turned(sympy.expand((left - right).doit()))
+    difference = _turned(sympy.expand((_identities(left) - _identities(right)).doit()))
     if difference == 0 or getattr(difference, "is_ZeroMatrix", False):
         return GeneralStep("PROVED", f"{reading}: the sides agree by the rules of matrix algebra", left, right)
     if _written_cancel(difference, scope.domains):

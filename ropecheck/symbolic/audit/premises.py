@@ -73,7 +73,9 @@ def premises_for(left: Link, right: Link, premises: list[Premise]) -> list[Premi
 
 def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope) -> Outcome:
     """PROVED when every reading of the step is an instance of one premise (the latest that fits), else UNDECIDED."""
-    ordered = replace(scope, ordered_functions=True)
+    # a name given a value in passing ($m = n$) is free here: an instance of a premise holds at every value
+    free = {k: d for k, d in scope.symbols.items() if not d.stated_value}
+    ordered = replace(scope, ordered_functions=True, symbols=free)
     readings = _readings(lhs, rhs, ordered)
     if not readings:
         return Outcome("UNDECIDED")

@@ -582,11 +582,16 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
             isinstance(left, MatrixBase) and left.shape != right.shape
         ):
             shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a number"
-            problem = problem or f"the sides are {shape(left)} and {shape(right)}; they cannot be equal"
+            problem = problem or f"the sides are {shape(left)} and {shape(right)}; {_SHAPES_DIFFER}"
             continue
         if all((left, right) != (a, b) for _, a, b in out):
             out.append((note, left, right))
     return out, problem
+
+
+#: the end of the reason for sides of different shapes: a vector read as a number beside a written-out matrix
+#: may be why, so the step is read again with general matrices
+_SHAPES_DIFFER = "they cannot be equal"
 
 
 _SUBSCRIPTED = re.compile(r"^(.+?)_\{(.+)\}$")
@@ -689,7 +694,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         if components is not None:
             return components
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
-        as_matrices = TRANSPOSE_PROBLEM in problem or "\\mathcal" in problem
+        as_matrices = TRANSPOSE_PROBLEM in problem or "\\mathcal" in problem or _SHAPES_DIFFER in problem
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None
         return matrices or Outcome(UNREAD, reason=problem or "cannot read the step")
     as_numbers = tuple(sorted(set().union(*(names(a) | names(b) for _, a, b in readings)) & scope.matrix_names))

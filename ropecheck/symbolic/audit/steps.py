@@ -503,9 +503,14 @@ class _Auditor:
             return False  # x = 2x - x: an equation about x, not a definition
         if self.taint_from_body(head, link, body, audited=audited):
             return True
-        if not audited and d.kind == "symbol" and _closed_number(d.body):
-            # a name given a number in passing ($z_1 = 1$, position $m = 2$): an example or a boundary
-            # condition, not what the name means, so it is never substituted into a step
+        if (
+            not audited
+            and d.kind == "symbol"
+            and (_closed_number(d.body) or isinstance(d.body, sympy.Symbol) or self.used_before(head, link))
+        ):
+            # a name given a value in passing ($z_1 = 1$, position $m = 2$), another name ("substituting $m = n$"),
+            # or any value where earlier steps let it vary ("with $n = m - 1$"): an example, a boundary condition
+            # or a case, not what the name means, so it is never substituted into a step
             d = replace(d, stated_value=True)
         # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
         self.unread = [u for u in self.unread if not (u[0] == head or entry_of(u[0], head))]
@@ -523,6 +528,13 @@ class _Auditor:
         note = f"defined again, in force from line {link.line} on" if again else ""
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
+
+    def used_before(self, head: _Head, link: Link) -> bool:
+        """Whether a step above ``link`` uses the name: one the derivation lets vary, so a value given it later in
+        passing is a case, not its definition."""
+        return any(
+            s.line < link.line and _mentions(head, normalize_latex(s.lhs_tex + " = " + s.rhs_tex)) for s in self.steps
+        )
 
     def taint_from_body(self, head: _Head, link: Link, body: Link, *, audited: bool) -> bool:
         """``k = P v`` where P has no value the audit can use (given with ``\\approx``, or unread): k has none
