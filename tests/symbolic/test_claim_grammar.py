@@ -186,6 +186,10 @@ VERDICTS = [
         Verdict.PROVED,
     ),  # fmt: skip
     ("index-sympy", "(R(a)*Matrix([q1, q2]))[0] == q1*cos(a) + q2*sin(a)", Verdict.REFUTED),
+    # @, Python's matrix product, between matrices the claim calls, transposes or defines
+    ("matmul-latex", r"R(a)^T @ R(b) = R(b - a)", Verdict.PROVED),
+    ("matmul-where", r"q^T @ k = k^T @ q \quad q = (q_0, q_1)^T, k = (k_0, k_1)^T", Verdict.PROVED),
+    ("matmul-slip", r"q^T @ R(a) @ k = q_0 k_0 \quad q = (q_0, q_1)^T, k = (k_0, k_1)^T", Verdict.REFUTED),
 ]
 
 
@@ -208,6 +212,8 @@ REFUSED = [
     ("inner-three", r"\langle a, b, c \rangle = 0", 0, "two sides"),
     ("angle-unclosed", r"<a, b = 0", 0, "never closed"),
     ("transpose-scalar", r"q^T k = 0", 0, "applies to a matrix"),
+    ("matmul-numbers", r"a @ b = b @ a", 2, "@ multiplies matrices"),  # read as numbers it would be PROVED
+    ("matmul-brackets", r"(a) @ (b) = (b) @ (a)", 4, "@ multiplies matrices"),
     ("slice", "v[0:2] == 0", 2, "slice"),
     ("bad-attribute", "v.conjugate() == 0", 1, "attributes are"),
     ("vector-product", r"(a, b)^T (c, d)^T = 0", 0, "cannot multiply a 2x1 by a 2x1"),

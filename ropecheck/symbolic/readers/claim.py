@@ -183,6 +183,9 @@ def _parse(text: str, used: str, scope: Scope) -> tuple[Any, Any, int]:
         if used == "sympy":
             return read_side(left, 0, scope), read_side(right, col, scope), col
         domains = dict(scope.domains)
+        # @ (Python's matrix product) is the product written by juxtaposition; what stands beside it is checked
+        # by _check_matrix_products (same length: the columns stay)
+        left, right = left.replace("@", " "), right.replace("@", " ")
         # a trig argument without parentheses (\cos m\theta, \cos (m-n)\theta) is the function of the
         # product that follows, as this literature writes it; the reading is stated with the verdict
         lhs, rhs = index_sums(read_latex_side(left, 0, scope), read_latex_side(right, col, scope), domains)
@@ -270,6 +273,8 @@ def _parse_claim(
             raise ClaimParseError(*_first_error(text, scope, latex_error)) from None
         except UsageError:
             raise ClaimParseError(*_first_error(text, scope, None)) from None
+    if used == "latex":
+        _check_matrix_products(text, clauses)
     if used == "latex":  # a name written conjugated is complex in the whole claim
         named = options["star_names"] if options["star_reading"] == "name" else frozenset()
         conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated and n not in named}
@@ -290,6 +295,45 @@ def _parse_claim(
             f"(the claim's names: {', '.join(sorted(present)) or 'none'})"
         )
     return lhs, rhs, used, stated
+
+
+#: what stands right before ``@``, and right after it: a written-out matrix, a bracket, or a name (bold or not,
+#: with a subscript); then a transpose, or (after it) the bracket of a call such as ``R(a)``
+_OPERAND = r"(?P<name>(?:\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\?[A-Za-z]+\s*\}?\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)"
+_T = r"(?P<t>\s*\^\s*(?:\{\s*(?:T|\\top)\s*\}|T|\\top))?"
+_BEFORE_AT = re.compile(
+    r"(?:(?P<matrix>\\end\s*\{[pbBvV]?matrix\})|(?P<bracket>[)\]])|" + _OPERAND + ")" + _T + r"\s*$"
+)
+_AFTER_AT = re.compile(
+    r"^\s*(?:(?P<matrix>\\begin\s*\{[pbBvV]?matrix\})|(?P<bracket>[(\[])|" + _OPERAND + _T + r"(?P<call>\s*\()?)"
+)
+
+
+def _check_matrix_products(text: str, clauses: list[Clause]) -> None:
+    """``@`` is Python's matrix product: each one must stand between matrices or vectors the claim writes out,
+    defines (its where-clause), transposes or calls (``R(a)``). A name that is none of these is refused: read
+    as a number, ``a @ b = b @ a`` would be PROVED, though matrices do not commute."""
+    defined = {re.sub(r"\s+|\\(?:mathbf|boldsymbol|bm)\s*\{|\}", "", c.name) for c in clauses}
+    for m in re.finditer(r"@", text):
+        sides = (_BEFORE_AT.search(text[: m.start()]), _AFTER_AT.match(text[m.end() :]))
+        kinds = []
+        for side in sides:
+            if side is None:
+                kinds.append("other")
+            elif side.group("t") or side.group("matrix") or side.groupdict().get("call"):
+                kinds.append("matrix")
+            elif side.group("name"):
+                name = re.sub(r"\s+|\\(?:mathbf|boldsymbol|bm)\s*\{|\}", "", side.group("name"))
+                kinds.append("matrix" if name in defined else "number")
+            else:
+                kinds.append("bracket")
+        if "number" in kinds or "matrix" not in kinds:
+            raise ClaimParseError(
+                "@ multiplies matrices, and what stands beside it here is not one the claim writes out or defines: "
+                "define the names after the claim (\\quad a = \\begin{pmatrix} ... \\end{pmatrix}) or write the "
+                "product as numbers",
+                m.start(),
+            )
 
 
 def _with_clauses(scope: Scope, clauses: list[Clause]) -> Scope:

@@ -124,6 +124,8 @@ _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
 #: upright name ``calR`` (never as the plain R); ``\mathcal{O}`` (an order of growth) is no name and stays unread
 CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
+#: ``q^T @ k``: Python's matrix-product operator, as code-minded writers put it in a claim (read there only)
+_MATMUL = re.compile(r"@")
 # a row break \\ is consumed first: in \\W_q it is a break, then W_q, not a command \W
 _COMMAND = re.compile(r"\\\\|\\([A-Za-z]+)")
 _PLAIN_CALL = re.compile(r"(?<![\\A-Za-z{])([A-Za-z]{2,})(?=\s*(?:\^\s*(?:\{[^{}]*\}|\w)\s*)?(?:\(|\[|\\left))")
@@ -1351,6 +1353,8 @@ def reading_notes(text: str) -> list[str]:
     notes: list[str] = []
     for m in _CITATION.finditer(text):
         notes.append(f"`{m.group(0).strip()}` read as a citation (not math)")
+    if _MATMUL.search(text):
+        notes.append("`@` read as the matrix product")
     for m in _TRANSPOSE_SPELLING.finditer(text):
         notes.append(f"`{m.group(0).strip()}` read as transpose")
     if _PRIME.search(text):
