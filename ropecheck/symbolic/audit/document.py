@@ -160,7 +160,7 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
         if opener == "$$" and not latex and _in_sentence(scan, m.start(), end + len(close)):
             kind = "inline"  # kramdown: $$...$$ with prose on its line is inline math
         src = _layout_free(_src(scan, m.end(), end))
-        blocks.append(MathBlock(kind, src if latex else _markdown_braces(src), lines.line(m.end())))
+        blocks.append(MathBlock(kind, src if latex else _markdown_escapes(src), lines.line(m.end())))
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
     return blocks, lines
@@ -197,6 +197,20 @@ def _layout_free(src: Src) -> Src:
 #: ``\\{`` written in Markdown for the brace ``\{`` (Markdown eats one backslash before a brace)
 _ESCAPED_BRACE = re.compile(r"(?<!\\)\\\\(?=[{}])")
 _DELIMITER_BRACE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)[lr]?\s*\\\\(?=[{}])")
+
+
+#: ``q\\_m``: Markdown needs ``\\_`` where ``_`` would start emphasis; the renderer gets ``_`` (LaTeX's ``\\_``, a
+#: printed underscore, has no place in a formula)
+_ESCAPED_UNDERSCORE = re.compile(r"(?<!\\)\\_")
+#: ``(W_k x_n)^\\*``: Markdown's escaped star, the renderer gets ``*``
+_ESCAPED_STAR = re.compile(r"(?<!\\)\\\*")
+
+
+def _markdown_escapes(src: Src) -> Src:
+    """The math as a Markdown renderer hands it over: escaped underscores, stars and braces unescaped."""
+    src = src.sub(_ESCAPED_UNDERSCORE, lambda m: "_")
+    src = src.sub(_ESCAPED_STAR, lambda m: "*")
+    return _markdown_braces(src)
 
 
 def _markdown_braces(src: Src) -> Src:

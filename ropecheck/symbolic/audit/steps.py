@@ -246,6 +246,8 @@ class _Auditor:
         words that pose it: "when", "⇒ λ = ...") makes a one-equation chain a condition, not a step.
         """
         links = list(chain.links)
+        # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives
+        links[-1] = replace(links[-1], text=without_membership(links[-1].text))
         if not continued and _set_body(links[-1]) is not None and len(links) <= 2:
             self.define_set(links[0] if len(links) == 2 else None, links[-1], audited=audited)
             return
@@ -709,9 +711,11 @@ class _Auditor:
             )
         elif later is not None:
             why = (
-                f"uses {later.text.strip()}, which this display defines after the step (line {later.line}): read "
-                "here as a free number, it refutes nothing"
+                f"uses {later.text.strip()}, which the text defines after the step (line {later.line}), in this "
+                "display or the prose after it: read here as a free number, it refutes nothing"
             )
+        elif _unit_j(s, left.text + " = " + right.text):
+            why = _unit_j(s, left.text + " = " + right.text)
         elif norm_beside_name(s.lhs, s.rhs):
             why = (
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it: "
@@ -942,7 +946,7 @@ def _audit_text(
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         auditor.block = at
         auditor.bounds_ahead(read)
-        auditor.names_ahead(read)
+        auditor.names_ahead(read + _prose_after(blocks, at, lines))
         for n, chain in enumerate(read):
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)
@@ -966,6 +970,37 @@ def _audit_text(
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
 _APPROX = ("\\approx", "\\simeq")
 _SET_TAINT = "a set"
+
+
+#: ``e^{j s}``, ``e^{-j\\omega t}``: j in an exponent of e, where it is the imaginary unit as engineers write it
+_J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
+
+
+def _unit_j(s: AuditStep, text: str) -> str:
+    """Why a step refuted with ``j`` a real number is not refuted: j stands in an exponent of e, where it may be
+    the imaginary unit (the sides were read with j real, so they cannot be checked again at j = i); "" where
+    the counterexample gives j no value or j stands in no exponent."""
+    cx = s.counterexample
+    if cx is None or not any(getattr(k, "name", "") == "j" for k in cx.values) or not _J_EXPONENT.search(text):
+        return ""
+    return (
+        "refuted with j a real number, but j stands in an exponent of e, where it may be the imaginary unit "
+        "(as engineers write it): not refuted"
+    )
+
+
+def _prose_after(blocks: list[MathBlock], at: int, lines: Any) -> list[Chain]:
+    """``$$ z = \\rho e^{i\\phi} $$ with $\\rho = |z|$``: the inline math of the prose after a display, up to the
+    next display, where a name the display uses may be defined (read at the step as a free number, it refutes
+    nothing)."""
+    if blocks[at].kind != "display":
+        return []
+    out: list[Chain] = []
+    for block in blocks[at + 1 :]:
+        if block.kind == "display":
+            break
+        out += chains(block, lines)
+    return out
 
 
 def _sentence(auditor: _Auditor, first: list[Chain], second: list[Chain]) -> None:

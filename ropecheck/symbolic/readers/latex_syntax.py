@@ -219,6 +219,8 @@ _SHORT_WORD = re.compile(r"(?<![\\A-Za-z])(?:[A-Za-z]{3}(?![A-Za-z])|[A-Za-z]{2}
 _COMMAND_ARGUMENT = re.compile(r"\\(?:mathit|mathrm|mathsf|text|textrm|operatorname|begin|end)\s*\{[^{}]*\}")
 _STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
 _TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
+#: a bracket right after a trig argument written without parentheses (``\sin \omega(p+k)``)
+_BRACKET_AFTER = re.compile(r"\s*(?:\\left\s*)?\(")
 _POWER = re.compile(r"\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])")
 _SCRIPT = re.compile(r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])")
 _ATOM = re.compile(
@@ -613,6 +615,13 @@ def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
             if a.group("letter") and scripted and not first:
                 break
             k, first = end, False
+        if k > j and _BRACKET_AFTER.match(src.text, k):
+            # \sin \omega(p+k): sin(omega) times (p+k), or sin(omega (p+k))? both are written; not guessed
+            raise src.error(
+                "a trig argument without parentheses runs into a bracket: the function of the name alone, or of "
+                "the product with the bracket? write the parentheses",
+                m.start(),
+            )
         if k > j:
             changed.append(src.col(m.start()))
             src = src.splice(k, k, ")").splice(j, j, "(")
@@ -1291,7 +1300,10 @@ def trig_ambiguities(side: str) -> list[int]:
         [4]
     """
     src = _plain_functions(_normalize(Src.of(side)))
-    return _trig_arguments(src)[1]
+    try:
+        return _trig_arguments(src)[1]
+    except ClaimParseError as exc:  # an argument that runs into a bracket: ambiguous, and refused when read
+        return [exc.position or 0]
 
 
 _NAME = r"\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?"
