@@ -12,6 +12,7 @@ which sub-packages each sub-package may import.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -58,8 +59,13 @@ def _resolve(module: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _imports(module: str) -> Iterator[tuple[str, str, int]]:
+@functools.cache  # read once per module: every test of the graph walks the same imports
+def _imports(module: str) -> tuple[tuple[str, str, int], ...]:
     """(imported module, imported name or '', line) for every import of ropecheck's own code."""
+    return tuple(_read_imports(module))
+
+
+def _read_imports(module: str) -> Iterator[tuple[str, str, int]]:
     tree = ast.parse(MODULES[module].read_text())
     type_only = {
         id(sub)

@@ -51,18 +51,44 @@ CASES = [
 ]
 
 
+# contained: a guardian holds whatever the child starts; uncontained (ropecheck's own SymPy code): one fork
+CONTAIN = pytest.mark.parametrize("contain", [True, False], ids=["contained", "uncontained"])
+
+
+@CONTAIN
 @pytest.mark.parametrize("fn, status, words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_every_way_out_is_an_outcome(fn, status: str, words: str) -> None:
-    outcome = run_isolated(fn, timeout=20, memory_limit=1 << 30)
+def test_every_way_out_is_an_outcome(fn, status: str, words: str, contain: bool) -> None:
+    outcome = run_isolated(fn, timeout=20, memory_limit=1 << 30, contain=contain)
     assert outcome.status == status
     assert words in describe_outcome(outcome)
 
 
-def test_a_hang_is_stopped_at_the_time_limit() -> None:
+@CONTAIN
+def test_a_hang_is_stopped_at_the_time_limit(contain: bool) -> None:
     t0 = time.perf_counter()
-    outcome = run_isolated(time.sleep, 60, timeout=0.5)
+    outcome = run_isolated(time.sleep, 60, timeout=0.5, contain=contain)
     assert outcome.status == "timeout" and time.perf_counter() - t0 < 30
     assert "did not finish within 0.5 s" in describe_outcome(outcome)
+
+
+def _pid_after_sleep(seconds: float) -> int:
+    send(os.getpid())
+    time.sleep(seconds)
+    return os.getpid()
+
+
+@CONTAIN
+def test_the_child_is_gone_when_the_call_returns(contain: bool) -> None:
+    """Stopped at its time limit or done, the child (contained or not) does not outlive the call, and no
+    zombie is left: its pid is no longer this process's child."""
+    for seconds, status in ((60, "timeout"), (0, "ok")):
+        seen: list[int] = []
+        outcome = run_isolated(_pid_after_sleep, seconds, timeout=1.0, on_message=seen.append, contain=contain)
+        assert outcome.status == status and len(seen) == 1
+        with pytest.raises(ChildProcessError):
+            os.waitpid(seen[0], os.WNOHANG)
+        with pytest.raises(ProcessLookupError):
+            os.kill(seen[0], 0)
 
 
 def test_output_is_captured_not_mixed_into_ours(capfd: pytest.CaptureFixture[str]) -> None:
@@ -72,9 +98,10 @@ def test_output_is_captured_not_mixed_into_ours(capfd: pytest.CaptureFixture[str
     assert "printed by the target" not in captured.out and "to stderr" not in captured.err
 
 
-def test_progress_messages_arrive_even_when_the_child_dies() -> None:
+@CONTAIN
+def test_progress_messages_arrive_even_when_the_child_dies(contain: bool) -> None:
     seen: list[object] = []
-    outcome = run_isolated(_progress, on_message=seen.append)
+    outcome = run_isolated(_progress, on_message=seen.append, contain=contain)
     assert outcome.status == "exited" and seen == ["first", {"check": 2}] == outcome.messages
 
 
@@ -95,9 +122,10 @@ def _many_frames_then_a_large_result() -> bytes:
     return bytes(range(256)) * (160 << 10)  # 40 MiB, read in many pipe chunks
 
 
-def test_large_results_and_many_messages_arrive_intact_and_in_order() -> None:
+@CONTAIN
+def test_large_results_and_many_messages_arrive_intact_and_in_order(contain: bool) -> None:
     seen: list[object] = []
-    outcome = run_isolated(_many_frames_then_a_large_result, on_message=seen.append)
+    outcome = run_isolated(_many_frames_then_a_large_result, on_message=seen.append, contain=contain)
     assert outcome.status == "ok"
     assert seen == [("check", i, bytes([i % 256]) * 1000) for i in range(300)]
     assert outcome.value == bytes(range(256)) * (160 << 10)

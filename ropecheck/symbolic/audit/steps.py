@@ -40,8 +40,9 @@ Design constraints: every definition and step is read and decided in a forked ch
 (:func:`ropecheck.isolate.run_isolated`) bounded by ``timeout`` seconds and ``memory_limit``
 bytes -- a step past them is UNDECIDED, naming the limit -- and the whole audit by a document
 time limit, past which every step left is UNDECIDED ("document time limit reached"); the
-audit itself never raises on a document's content. Results are data (:class:`AuditResult`);
-rendering is :mod:`.render`.
+audit itself never raises on a document's content. A call a child made before with the same
+arguments is answered with what that child returned (:mod:`ropecheck.symbolic.engine.memo`).
+Results are data (:class:`AuditResult`); rendering is :mod:`.render`.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from sympy import MatrixBase
 
 from ... import isolate
 from ...errors import RopeCheckError
+from ..engine import memo
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
     conjugated_forms,
@@ -165,9 +167,17 @@ def _run(fn: Callable[..., _Outcome], *args: Any, timeout: float | None, memory_
             return fn(*args)
         except RopeCheckError as exc:
             return _Outcome(UNREAD, reason=str(exc))
-    outcome = isolate.run_isolated(fn, *args, timeout=timeout, memory_limit=memory_limit, on_message=_keep_parse)
+    called = memo.key(fn, args, memory_limit)  # a step decided before (a twin's, another reading's) is not again
+    kept = memo.known(called, timeout)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    # the audit's own SymPy code, which starts no process: no guardian besides the child (one fork, not two)
+    outcome = isolate.run_isolated(
+        fn, *args, timeout=timeout, memory_limit=memory_limit, on_message=_keep_parse, contain=False
+    )
     if outcome.ok:
         value: _Outcome = outcome.value
+        memo.keep(called, value, outcome.seconds)
         return value
     read = [m[1:] for m in outcome.messages if isinstance(m, tuple) and m and m[0] == "read"]
     sides = read[0] if read else (None, None)
