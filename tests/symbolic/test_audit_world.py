@@ -453,3 +453,8 @@ def test_a_case_set_in_passing_is_never_substituted_into_later_steps() -> None:
     assert twin[13].status == "UNDECIDED" and "n is given the value m + 1" in twin[13].reason
     right = {s.line: s for s in audited("case_in_passing.md").steps}
     assert right[13].status == "PROVED" and "for every value of n" in right[13].reason
+
+
+def test_a_step_read_neither_at_the_value_nor_for_every_value_is_unread() -> None:
+    (_, step) = audited("value_in_passing_unread.md").steps
+    assert step.status == "UNREAD" and "read for every value of n" in step.reason and "^T" in step.reason

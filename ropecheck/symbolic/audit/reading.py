@@ -852,6 +852,8 @@ def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stoppe
         at = ", ".join(f"{k} = {v}" for k, v in sorted(o.counterexample.values.items(), key=str))
         why = f"false at {at}, which need not be the value given"
     stopped.reason = f"{stopped.reason}; read for every value of {given}: {o.status} ({why})"
+    if o.status == UNREAD:  # read neither at the value (not taken) nor for every value (not read): unread
+        stopped.status = UNREAD
     return stopped
 
 
