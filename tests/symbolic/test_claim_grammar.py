@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 import sympy
@@ -359,6 +362,26 @@ def test_cli_domain_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str
     assert main(["claim", "--complex", "w", "x == x"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "w" in err
+
+
+_TWO_SYMBOLS_ONE_NAME = """
+import sympy
+from ropecheck.symbolic.readers.scope import describe_domains
+a, b = sympy.Symbol("l", integer=True), sympy.Symbol("l", integer=True, nonnegative=True)
+print([d["domain"] for d in describe_domains([a + b])])
+"""
+
+
+def test_a_name_of_two_symbols_gets_one_domain_whatever_the_hash_seed() -> None:
+    # a block index (natural) and the same letter as a summation index (integer): the listing must not depend
+    # on a set's order, which the hash seed sets
+    seen = set()
+    for seed in ("0", "1", "2", "3", "4", "5"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", _TWO_SYMBOLS_ONE_NAME], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        seen.add(done.stdout.strip())
+    assert len(seen) == 1, seen
 
 
 def test_describe_lists_a_declared_name_simplified_away() -> None:

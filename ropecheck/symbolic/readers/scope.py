@@ -142,7 +142,9 @@ def describe_domains(
             labels = {b.label for b in item.atoms(sympy.IndexedBase)}
             for b in item.atoms(sympy.IndexedBase):
                 found.setdefault(str(b.label), b)
-            for s in item.atoms(Symbol):
+            # in a fixed order: one name may stand for two symbols (a block index, natural, and the same letter
+            # as a summation index, integer), and a set's order would pick one by the hash seed
+            for s in sorted(item.atoms(Symbol), key=sympy.srepr):
                 if s not in labels and not isinstance(s, sympy.Dummy):
                     found.setdefault(s.name, s)
     out = []
