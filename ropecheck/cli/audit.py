@@ -28,7 +28,8 @@ from ..io import write_output
 from ..report.render import CSS
 from ..symbolic import MAX_TIMEOUT
 from ..symbolic.audit.render import render_audit_html, render_audit_markdown, render_audit_text
-from ..symbolic.audit.steps import DOCUMENT_TIMEOUT, STEP_TIMEOUT, AuditResult, AuditStep, audit_document
+from ..symbolic.audit.run import audit_document
+from ..symbolic.audit.steps import DOCUMENT_TIMEOUT, STEP_TIMEOUT, AuditResult, AuditStep
 from .args import write_json
 from .claim import add_domain_arguments, domains_from_args
 

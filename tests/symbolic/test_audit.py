@@ -15,7 +15,8 @@ import pytest
 import sympy
 
 from ropecheck.symbolic.audit.document import chains, math_blocks
-from ropecheck.symbolic.audit.steps import AuditResult, audit_document
+from ropecheck.symbolic.audit.run import audit_document
+from ropecheck.symbolic.audit.steps import AuditResult
 from ropecheck.symbolic.readers import latex_syntax, latex_tree
 
 AUDIT = Path(__file__).resolve().parents[1] / "fixtures" / "audit"

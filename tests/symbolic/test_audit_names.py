@@ -15,7 +15,7 @@ import pytest
 from ropecheck.symbolic.audit.approx import within_digits
 from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership
 from ropecheck.symbolic.audit.reading import mentions
-from ropecheck.symbolic.audit.steps import audit_document
+from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.scope import Scope
 
 WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"

@@ -15,7 +15,8 @@ import pytest
 import sympy
 
 from ropecheck.symbolic.audit.render import render_audit_markdown, render_audit_text
-from ropecheck.symbolic.audit.steps import AuditResult, audit_document
+from ropecheck.symbolic.audit.run import audit_document
+from ropecheck.symbolic.audit.steps import AuditResult
 
 AUDIT = Path(__file__).resolve().parents[1] / "fixtures" / "audit"
 READINGS = {k: v for k, v in json.loads((AUDIT / "expected.json").read_text())["readings"].items() if k != "about"}

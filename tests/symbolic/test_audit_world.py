@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from ropecheck.symbolic.audit.steps import audit_document
+from ropecheck.symbolic.audit.run import audit_document
 
 WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
 EXPECTED = json.loads((WORLD / "expected.json").read_text(encoding="utf-8"))["documents"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ropecheck.errors import ClaimLimitError
 from ropecheck.symbolic.audit.patterns import _block_linear
-from ropecheck.symbolic.audit.steps import audit_document
+from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.ellipsis import concrete_sizes, expand, find_patterns, layouts_for
 from ropecheck.symbolic.readers.latex_syntax import read_latex_side
 from ropecheck.symbolic.readers.latex_tree import BLOCK_MARK

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ropecheck import isolate
-from ropecheck.symbolic.audit.steps import audit_document
+from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.engine import memo
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (POSIX)")

@@ -87,7 +87,7 @@ def test_default_readings_are_stated(claim: str, note: str) -> None:
 def test_a_document_in_these_notations_is_never_refuted() -> None:
     from pathlib import Path
 
-    from ropecheck.symbolic.audit.steps import audit_document
+    from ropecheck.symbolic.audit.run import audit_document
 
     path = Path(__file__).resolve().parents[1] / "fixtures" / "audit" / "notation.md"
     result = audit_document(path.read_text(), path=path.name, timeout=30.0)
@@ -99,7 +99,7 @@ def test_a_document_in_these_notations_is_never_refuted() -> None:
 
 
 def test_a_value_given_in_passing_never_decides_a_step() -> None:
-    from ropecheck.symbolic.audit.steps import audit_document
+    from ropecheck.symbolic.audit.run import audit_document
 
     doc = "For example, with $z_1 = 1$ the first term vanishes.\n\n$$z_1^2 = z_1$$\n\n$$z_1 z_2 = 2 z_2$$\n"
     steps = audit_document(doc, timeout=30.0).steps

@@ -1,8 +1,8 @@
 """Auditing a derivation: every step of every display equation of a Markdown or LaTeX document, decided.
 
-:func:`audit_document` reads the document's display math (:mod:`.document`), cuts chains
-``A = B = C`` into the steps ``A = B`` and ``B = C``, carries what the document defines into
-later steps, and decides each step with the claim checker's decision procedure
+The :class:`Auditor` takes the chains :func:`.run.audit_document` reads from the document's math
+(:mod:`.document`), cuts each chain ``A = B = C`` into the steps ``A = B`` and ``B = C``, carries what the
+document defines into later steps, and decides each step with the claim checker's decision procedure
 (:func:`ropecheck.symbolic.engine.decide.decide`):
 
 * **PROVED** -- a rewrite reduced the difference of the two sides to exactly 0;
@@ -47,10 +47,9 @@ Results are data (:class:`AuditResult`); rendering is :mod:`.render`.
 
 from __future__ import annotations
 
-import functools
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,27 +61,22 @@ from ...errors import RopeCheckError
 from ..engine import memo
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
-    conjugated_forms,
     family_key,
     normalize_latex,
-    read_latex_side,
-    star_only_names,
 )
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import remember_parse
-from ..readers.limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT
+from ..readers.limits import CLAIM_TIMEOUT
 from ..readers.scope import (
     Definition,
     Scope,
     describe_domains,
-    domain_key,
     merge_domains,
-    parse_declaration,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
-from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .document import Chain, Link
 from .families import brace_names, define_family_in_child, family_head
-from .general import array_names, calligraphic_as_names
+from .general import calligraphic_as_names
 from .inequality import INEQUALITIES, inequality_in_child
 from .names import (
     bind_late_entries,
@@ -93,14 +87,12 @@ from .names import (
     without_membership,
     without_subscripts,
 )
-from .patterns import read_with_patterns, touched_by_dots
 from .premises import Premise, premise_in_child, premises_for
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
     TAINTING_RELATIONS,
     UNREAD_DEFINING,
-    uses_index_i,
 )
 from .reading import Head as _Head
 from .reading import Outcome as _Outcome
@@ -114,7 +106,6 @@ from .reading import has_function as _has_function
 from .reading import head as _head
 from .reading import is_defined as _defined
 from .reading import mentions as _mentions
-from .reading import posed as _posed
 from .reading import qualifier as _qualifier
 from .reading import read_quiet as _read_quiet
 from .reading import redefines as _redefines
@@ -138,7 +129,7 @@ __all__ = [
     "AuditDefinition",
     "AuditResult",
     "AuditStep",
-    "audit_document",
+    "Auditor",
     "unread_reason_key",
 ]
 
@@ -196,15 +187,8 @@ def _keep_parse(message: Any) -> None:
         remember_parse(message[1], message[2])
 
 
-def _declarations(text: str) -> dict[str, str] | None:
-    try:
-        return parse_declaration(text)
-    except RopeCheckError:
-        return None
-
-
 @dataclass
-class _Auditor:
+class Auditor:
     path: str
     scope: Scope
     declared: dict[str, str]
@@ -849,134 +833,6 @@ class _Auditor:
             self.progress(s, number)
 
 
-def audit_document(
-    text: str,
-    *,
-    path: str = "",
-    latex: bool | None = None,
-    domains: Mapping[str, str] | None = None,
-    timeout: float | None = STEP_TIMEOUT,
-    memory_limit: int | None = CLAIM_MEMORY_LIMIT,
-    progress: Callable[[AuditStep, int], None] | None = None,
-    document_timeout: float | None = None,
-) -> AuditResult:
-    """Audit every step of a Markdown (``latex=False``) or LaTeX document's display math.
-
-    ``latex=None`` picks LaTeX for a ``.tex`` path or a document with ``\\documentclass``.
-    ``domains`` states names' domains as the flags do (``{"q": "complex"}``); the document's
-    own declarations add to them. Each step gets ``timeout`` seconds and ``memory_limit``
-    bytes (None and None: in-process, unbounded). ``document_timeout`` bounds the whole audit
-    (seconds, None for no bound): once it is reached, every step left is UNDECIDED with the
-    reason :data:`DOCUMENT_TIME_LIMIT_REASON`, never decided, and a step running then is cut
-    short. ``progress(step, number)`` is called after each step.
-
-    Example:
-        >>> r = audit_document("$$\\\\cos^2 x + \\\\sin^2 x = 1 = 2$$")
-        >>> [s.status for s in r.steps]
-        ['PROVED', 'REFUTED']
-    """
-    t0 = time.perf_counter()
-    deadline = None if document_timeout is None else time.monotonic() + document_timeout
-    if latex is None:
-        latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
-    stated = {domain_key(k): v for k, v in (domains or {}).items()}
-    limits = _Limits(timeout, memory_limit, deadline, document_timeout)
-    result = _audit_text(text, path, latex, stated, limits, progress)
-    if touched_by_dots(result):
-        result = read_with_patterns(
-            text, latex, result, lambda variant, scope: _audit_text(variant, path, latex, stated, limits, None, scope)
-        )
-    result.seconds = time.perf_counter() - t0
-    return result
-
-
-@dataclass(frozen=True)
-class _Limits:
-    timeout: float | None
-    memory_limit: int | None
-    deadline: float | None
-    document_timeout: float | None
-
-
-def _audit_text(
-    text: str,
-    path: str,
-    latex: bool,
-    stated: dict[str, str],
-    limits: _Limits,
-    progress: Callable[[AuditStep, int], None] | None,
-    start: Scope | None = None,
-) -> AuditResult:
-    """One reading of the document's math (``start``: the scope a reading of its dots begins with)."""
-    t0 = time.perf_counter()
-    timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
-    blocks, lines = math_blocks(text, latex=latex)
-    # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
-    # unless a flag or the document declares its domain
-    inferred: dict[str, str] = {}
-    for block in blocks:
-        for key, form in conjugated_forms(block.src.text).items():
-            inferred.setdefault(key, form)
-    base = start if start is not None else Scope(strict_products=True)
-    auditor = _Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
-    # a name written b^* and never conjugated otherwise may be "the optimal b": a step with b^* is read
-    # both ways, and one refuted only with b complex is not decided; i an index somewhere (theta_i): a
-    # bare i is read both ways
-    starred = frozenset(star_only_names("\n".join(b.src.text for b in blocks))) - set(stated)
-    for key in starred & set(inferred):
-        inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
-    auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
-    transposed, arrays = array_names([b.src.text for b in blocks])
-    auditor.scope = replace(
-        auditor.scope.with_domains(auditor.domains()),
-        index_i=uses_index_i([b.src.text for b in blocks]),
-        star_names=starred,
-        matrix_names=transposed,
-        array_names=arrays,
-    )
-    if any(b.kind == "display" for b in blocks):
-        _preload_parser()
-    before: MathBlock | None = None
-    tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
-    for at, block in enumerate(blocks):
-        found = _declarations(block.src.text)
-        if found is not None:
-            auditor.declare(found)
-            before, tail = block, None
-            continue
-        read = chains(block, lines)
-        if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
-            _sentence(auditor, read, chains(blocks[at + 1], lines))
-        continued = bool(
-            read and tail is not None and before is not None and continues(text, before, block)
-            and not read[0].links[0].text and len(read[0].links) >= 2
-        )  # fmt: skip
-        if continued and tail is not None:
-            read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
-        posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
-        auditor.block = at
-        auditor.bounds_ahead(read)
-        auditor.names_ahead(read + _prose_after(blocks, at, lines))
-        for n, chain in enumerate(read):
-            if len(chain.links) == 1:
-                found = _declarations(chain.links[0].text)
-                if found is not None:
-                    auditor.declare(found)
-                    continue
-            auditor.chain(
-                chain, audited=block.kind == "display", continued=continued and n == 0, condition=posed.get(n, "")
-            )
-        last = read[-1].links[-1] if read and block.kind == "display" else None
-        before, tail = block, (last if last is not None and not ends_open(last.text) else None)
-    seconds = time.perf_counter() - t0
-    inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
-    inline = sum(1 for b in blocks if b.kind == "inline")
-    return AuditResult(
-        path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
-        inferred_left, inline, auditor.conditions,
-    )  # fmt: skip
-
-
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
 _APPROX = ("\\approx", "\\simeq")
 _SET_TAINT = "a set"
@@ -997,48 +853,3 @@ def _unit_j(s: AuditStep, text: str) -> str:
         "refuted with j a real number, but j stands in an exponent of e, where it may be the imaginary unit "
         "(as engineers write it): not refuted"
     )
-
-
-def _prose_after(blocks: list[MathBlock], at: int, lines: Any) -> list[Chain]:
-    """``$$ z = \\rho e^{i\\phi} $$ with $\\rho = |z|$``: the inline math of the prose after a display, up to the
-    next display, where a name the display uses may be defined (read at the step as a free number, it refutes
-    nothing)."""
-    if blocks[at].kind != "display":
-        return []
-    out: list[Chain] = []
-    for block in blocks[at + 1 :]:
-        if block.kind == "display":
-            break
-        out += chains(block, lines)
-    return out
-
-
-def _sentence(auditor: _Auditor, first: list[Chain], second: list[Chain]) -> None:
-    """``So $A$ equals $B$.``: the step A = B, when each formula is one expression (not itself an equation)."""
-    if len(first) != 1 or len(second) != 1 or len(first[0].links) != 1 or len(second[0].links) != 1:
-        return
-    a, b = first[0].links[0], second[0].links[0]
-    if not a.text or not b.text or _declarations(a.text) is not None or _declarations(b.text) is not None:
-        return
-    auditor.chain(Chain((a, replace(b, relation="=")), a.line), audited=True)
-
-
-# what derivations are made of: parsed once in this process, the ANTLR parser's prediction cache
-# is warm in every child forked after (parsing is most of a step's time; a cold cache triples it)
-_WARM = (
-    r"\cos(m\theta_1) x_1 - \sin(m \theta_{2}) x_{3} + \frac{1}{2} q^{(1)} k_1",
-    r"\mathit{ZQPHa}^{\mathit{ZQMKT}} \mathit{ZQPHb} \mathit{ZQPHc} + 2 \mathit{ZQPHd}",
-    r"e^{i (m - n)\theta} \overline{k} \mathit{Re} (q \overline{k}) + |q|^2",
-    r"(q_1 k_1 + q_2 k_2) \cos((n - m)\theta) - (q_2 k_1 - q_1 k_2) \sin((n - m) \theta)",
-    r"10000^{-2(i - 1)/d} + \sum_{j=0}^{N} (S_{j+1} - S_j) + f_{q}(x_m, m)",
-)
-
-
-@functools.cache
-def _preload_parser() -> None:
-    """SymPy's LaTeX parser, imported and warmed once here rather than in every child."""
-    try:
-        for text in _WARM:
-            read_latex_side(text)
-    except RopeCheckError:  # pragma: no cover - a missing ANTLR runtime: each step says so
-        pass

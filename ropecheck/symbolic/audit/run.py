@@ -1,0 +1,214 @@
+"""The audit of a whole document: its math read block by block, each chain given to the :class:`~.steps.Auditor`.
+
+:func:`audit_document` reads a Markdown or LaTeX document's math (:mod:`.document`), states the names written
+conjugated or starred and those used as matrices, and hands each chain to one auditor, which defines and decides
+it (:mod:`.steps`); a sentence that equates two inline formulas is a step too, a display that starts with ``=``
+goes on from the one before, and the inline math of the prose after a display may define a name it uses. A
+document whose dots stand for terms it does not write is read again with its patterns written out
+(:mod:`.patterns`).
+
+Design constraints: the document is read in order, once per reading; every decision happens in the auditor,
+in a child process (see :mod:`.steps`); nothing here raises on a document's content.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...errors import RopeCheckError
+from ..readers.latex_syntax import conjugated_forms, read_latex_side, star_only_names
+from ..readers.limits import CLAIM_MEMORY_LIMIT
+from ..readers.scope import Scope, domain_key, parse_declaration
+from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .general import array_names
+from .patterns import read_with_patterns, touched_by_dots
+from .reading import posed as _posed
+from .reading import uses_index_i
+from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
+from .steps import STEP_TIMEOUT, Auditor
+
+__all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
+
+
+def audit_document(
+    text: str,
+    *,
+    path: str = "",
+    latex: bool | None = None,
+    domains: Mapping[str, str] | None = None,
+    timeout: float | None = STEP_TIMEOUT,
+    memory_limit: int | None = CLAIM_MEMORY_LIMIT,
+    progress: Callable[[AuditStep, int], None] | None = None,
+    document_timeout: float | None = None,
+) -> AuditResult:
+    """Audit every step of a Markdown (``latex=False``) or LaTeX document's display math.
+
+    ``latex=None`` picks LaTeX for a ``.tex`` path or a document with ``\\documentclass``.
+    ``domains`` states names' domains as the flags do (``{"q": "complex"}``); the document's
+    own declarations add to them. Each step gets ``timeout`` seconds and ``memory_limit``
+    bytes (None and None: in-process, unbounded). ``document_timeout`` bounds the whole audit
+    (seconds, None for no bound): once it is reached, every step left is UNDECIDED with the
+    reason :data:`DOCUMENT_TIME_LIMIT_REASON`, never decided, and a step running then is cut
+    short. ``progress(step, number)`` is called after each step.
+
+    Example:
+        >>> r = audit_document("$$\\\\cos^2 x + \\\\sin^2 x = 1 = 2$$")
+        >>> [s.status for s in r.steps]
+        ['PROVED', 'REFUTED']
+    """
+    t0 = time.perf_counter()
+    deadline = None if document_timeout is None else time.monotonic() + document_timeout
+    if latex is None:
+        latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
+    stated = {domain_key(k): v for k, v in (domains or {}).items()}
+    limits = _Limits(timeout, memory_limit, deadline, document_timeout)
+    result = _audit_text(text, path, latex, stated, limits, progress)
+    if touched_by_dots(result):
+        result = read_with_patterns(
+            text, latex, result, lambda variant, scope: _audit_text(variant, path, latex, stated, limits, None, scope)
+        )
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+@dataclass(frozen=True)
+class _Limits:
+    timeout: float | None
+    memory_limit: int | None
+    deadline: float | None
+    document_timeout: float | None
+
+
+def _audit_text(
+    text: str,
+    path: str,
+    latex: bool,
+    stated: dict[str, str],
+    limits: _Limits,
+    progress: Callable[[AuditStep, int], None] | None,
+    start: Scope | None = None,
+) -> AuditResult:
+    """One reading of the document's math (``start``: the scope a reading of its dots begins with)."""
+    t0 = time.perf_counter()
+    timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
+    blocks, lines = math_blocks(text, latex=latex)
+    # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
+    # unless a flag or the document declares its domain
+    inferred: dict[str, str] = {}
+    for block in blocks:
+        for key, form in conjugated_forms(block.src.text).items():
+            inferred.setdefault(key, form)
+    base = start if start is not None else Scope(strict_products=True)
+    auditor = Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
+    # a name written b^* and never conjugated otherwise may be "the optimal b": a step with b^* is read
+    # both ways, and one refuted only with b complex is not decided; i an index somewhere (theta_i): a
+    # bare i is read both ways
+    starred = frozenset(star_only_names("\n".join(b.src.text for b in blocks))) - set(stated)
+    for key in starred & set(inferred):
+        inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
+    auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
+    transposed, arrays = array_names([b.src.text for b in blocks])
+    auditor.scope = replace(
+        auditor.scope.with_domains(auditor.domains()),
+        index_i=uses_index_i([b.src.text for b in blocks]),
+        star_names=starred,
+        matrix_names=transposed,
+        array_names=arrays,
+    )
+    if any(b.kind == "display" for b in blocks):
+        _preload_parser()
+    before: MathBlock | None = None
+    tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
+    for at, block in enumerate(blocks):
+        found = _declarations(block.src.text)
+        if found is not None:
+            auditor.declare(found)
+            before, tail = block, None
+            continue
+        read = chains(block, lines)
+        if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
+            _sentence(auditor, read, chains(blocks[at + 1], lines))
+        continued = bool(
+            read and tail is not None and before is not None and continues(text, before, block)
+            and not read[0].links[0].text and len(read[0].links) >= 2
+        )  # fmt: skip
+        if continued and tail is not None:
+            read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
+        posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
+        auditor.block = at
+        auditor.bounds_ahead(read)
+        auditor.names_ahead(read + _prose_after(blocks, at, lines))
+        for n, chain in enumerate(read):
+            if len(chain.links) == 1:
+                found = _declarations(chain.links[0].text)
+                if found is not None:
+                    auditor.declare(found)
+                    continue
+            auditor.chain(
+                chain, audited=block.kind == "display", continued=continued and n == 0, condition=posed.get(n, "")
+            )
+        last = read[-1].links[-1] if read and block.kind == "display" else None
+        before, tail = block, (last if last is not None and not ends_open(last.text) else None)
+    seconds = time.perf_counter() - t0
+    inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
+    inline = sum(1 for b in blocks if b.kind == "inline")
+    return AuditResult(
+        path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
+        inferred_left, inline, auditor.conditions,
+    )  # fmt: skip
+
+
+def _declarations(text: str) -> dict[str, str] | None:
+    try:
+        return parse_declaration(text)
+    except RopeCheckError:
+        return None
+
+
+def _prose_after(blocks: list[MathBlock], at: int, lines: Any) -> list[Chain]:
+    """``$$ z = \\rho e^{i\\phi} $$ with $\\rho = |z|$``: the inline math of the prose after a display, up to the
+    next display, where a name the display uses may be defined (read at the step as a free number, it refutes
+    nothing)."""
+    if blocks[at].kind != "display":
+        return []
+    out: list[Chain] = []
+    for block in blocks[at + 1 :]:
+        if block.kind == "display":
+            break
+        out += chains(block, lines)
+    return out
+
+
+def _sentence(auditor: Auditor, first: list[Chain], second: list[Chain]) -> None:
+    """``So $A$ equals $B$.``: the step A = B, when each formula is one expression (not itself an equation)."""
+    if len(first) != 1 or len(second) != 1 or len(first[0].links) != 1 or len(second[0].links) != 1:
+        return
+    a, b = first[0].links[0], second[0].links[0]
+    if not a.text or not b.text or _declarations(a.text) is not None or _declarations(b.text) is not None:
+        return
+    auditor.chain(Chain((a, replace(b, relation="=")), a.line), audited=True)
+
+
+# what derivations are made of: parsed once in this process, the ANTLR parser's prediction cache
+# is warm in every child forked after (parsing is most of a step's time; a cold cache triples it)
+_WARM = (
+    r"\cos(m\theta_1) x_1 - \sin(m \theta_{2}) x_{3} + \frac{1}{2} q^{(1)} k_1",
+    r"\mathit{ZQPHa}^{\mathit{ZQMKT}} \mathit{ZQPHb} \mathit{ZQPHc} + 2 \mathit{ZQPHd}",
+    r"e^{i (m - n)\theta} \overline{k} \mathit{Re} (q \overline{k}) + |q|^2",
+    r"(q_1 k_1 + q_2 k_2) \cos((n - m)\theta) - (q_2 k_1 - q_1 k_2) \sin((n - m) \theta)",
+    r"10000^{-2(i - 1)/d} + \sum_{j=0}^{N} (S_{j+1} - S_j) + f_{q}(x_m, m)",
+)
+
+
+@functools.cache
+def _preload_parser() -> None:
+    """SymPy's LaTeX parser, imported and warmed once here rather than in every child."""
+    try:
+        for text in _WARM:
+            read_latex_side(text)
+    except RopeCheckError:  # pragma: no cover - a missing ANTLR runtime: each step says so
+        pass
