@@ -43,10 +43,10 @@ from ..readers.general_matrices import (
     written_symbol,
     written_value,
 )
-from ..readers.latex_syntax import CALLIGRAPHIC, normalize_latex, read_latex_side
+from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 
-__all__ = ["GeneralStep", "TRANSPOSE_PROBLEM", "array_names", "calligraphic_as_names", "general_step"]
+__all__ = ["GeneralStep", "TRANSPOSE_PROBLEM", "array_names", "general_step"]
 
 #: the start of the default reader's reason for not reading a transpose of an undefined name
 TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
@@ -76,17 +76,6 @@ _FACTOR = re.compile(
     r"(?:(?<![\\A-Za-z])" + _NAME_BODY + _T + r"|\)" + _T + r"|\\end\s*\{\s*[pbBvV]?matrix\s*\}"
     r"|(?<![\\A-Za-z])(?P<matrix>" + _NAME_BODY + r"))(?=\s*\(?\s*(?P<after>" + _NAME_BODY + "))"
 )
-
-
-def calligraphic_as_names(text: str) -> str:
-    """The text with each calligraphic capital (``\\boldsymbol{\\mathcal{R}}``) as a name the reader takes (its
-    bold dropped: the name is a vector or matrix where it is written transposed or multiplies one).
-
-    Example:
-        >>> calligraphic_as_names(r"\\boldsymbol{\\mathcal{R}}_m^{\\top} q")
-        '\\\\mathrm{calR}_m^{\\\\top} q'
-    """
-    return CALLIGRAPHIC.sub(lambda m: r"\mathrm{cal" + m.group(2) + "}", text)
 
 
 def _spelled(text: str) -> str | None:

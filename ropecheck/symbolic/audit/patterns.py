@@ -97,8 +97,8 @@ def read_with_patterns(
         return _explained(original, _NO_PATTERN)
     sizes = concrete_sizes(found)
     names = sorted({n for f in found for n in f.size_names()})
-    given = [(n, min(lines.line(b.src.col(0)) for b in blocks if _size_given([b.src.text], n))) for n in names
-             if _size_given(texts, n)]  # fmt: skip
+    # where the math first gives a size name a value (the name, the line), if it does
+    given = [(n, lines.line(b.src.col(0))) for b in blocks for n in names if _size_given([b.src.text], n)]
     first = min(given, key=lambda g: g[1]) if given else None
     dotted = _dotted_definitions(original)
     if first is not None and not any(s.line < first[1] and _touched(s, dotted) for s in original.steps):

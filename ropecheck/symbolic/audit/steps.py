@@ -61,6 +61,7 @@ from ...errors import RopeCheckError
 from ..engine import memo
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
+    calligraphic_as_names,
     family_key,
     normalize_latex,
 )
@@ -76,7 +77,6 @@ from ..readers.scope import (
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .document import Chain, Link
 from .families import brace_names, define_family_in_child, family_head
-from .general import calligraphic_as_names
 from .inequality import INEQUALITIES, inequality_in_child
 from .names import (
     bind_late_entries,
@@ -708,8 +708,8 @@ class Auditor:
                 f"uses {later.text.strip()}, which the text defines after the step (line {later.line}), in this "
                 "display or the prose after it: read here as a free number, it refutes nothing"
             )
-        elif _unit_j(s, left.text + " = " + right.text):
-            why = _unit_j(s, left.text + " = " + right.text)
+        elif unit_j := _unit_j(s, left.text + " = " + right.text):
+            why = unit_j
         elif norm_beside_name(s.lhs, s.rhs):
             why = (
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it: "

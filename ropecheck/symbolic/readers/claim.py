@@ -275,7 +275,7 @@ def _parse_claim(
             raise ClaimParseError(*_first_error(text, scope, None)) from None
     if used == "latex":
         _check_matrix_products(text, clauses)
-    if used == "latex":  # a name written conjugated is complex in the whole claim
+        # a name written conjugated is complex in the whole claim
         named = options["star_names"] if options["star_reading"] == "name" else frozenset()
         conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated and n not in named}
         if conjugated:
@@ -309,11 +309,16 @@ _AFTER_AT = re.compile(
 )
 
 
+def _bare_name(name: str) -> str:
+    """A name as written without its bold and spaces: ``\\mathbf{q} _m`` -> ``q_m``."""
+    return re.sub(r"\s+|\\(?:mathbf|boldsymbol|bm)\s*\{|\}", "", name)
+
+
 def _check_matrix_products(text: str, clauses: list[Clause]) -> None:
     """``@`` is Python's matrix product: each one must stand between matrices or vectors the claim writes out,
     defines (its where-clause), transposes or calls (``R(a)``). A name that is none of these is refused: read
     as a number, ``a @ b = b @ a`` would be PROVED, though matrices do not commute."""
-    defined = {re.sub(r"\s+|\\(?:mathbf|boldsymbol|bm)\s*\{|\}", "", c.name) for c in clauses}
+    defined = {_bare_name(c.name) for c in clauses}
     for m in re.finditer(r"@", text):
         sides = (_BEFORE_AT.search(text[: m.start()]), _AFTER_AT.match(text[m.end() :]))
         kinds = []
@@ -323,8 +328,7 @@ def _check_matrix_products(text: str, clauses: list[Clause]) -> None:
             elif side.group("t") or side.group("matrix") or side.groupdict().get("call"):
                 kinds.append("matrix")
             elif side.group("name"):
-                name = re.sub(r"\s+|\\(?:mathbf|boldsymbol|bm)\s*\{|\}", "", side.group("name"))
-                kinds.append("matrix" if name in defined else "number")
+                kinds.append("matrix" if _bare_name(side.group("name")) in defined else "number")
             else:
                 kinds.append("bracket")
         if "number" in kinds or "matrix" not in kinds:

@@ -67,7 +67,6 @@ from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
 
 __all__ = [
-    "CALLIGRAPHIC",
     "AmbiguousReading",
     "I_CHOICES",
     "KNOWN_COMMANDS",
@@ -75,6 +74,7 @@ __all__ = [
     "NORM_OPEN",
     "PLAIN_FUNCTIONS",
     "WORD_CHOICES",
+    "calligraphic_as_names",
     "check_ellipsis",
     "comma_pattern_key",
     "conjugated_forms",
@@ -123,7 +123,7 @@ _ELLIPSIS = re.compile(
 _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
 #: upright name ``calR`` (never as the plain R); ``\mathcal{O}`` (an order of growth) is no name and stays unread
-CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
+_CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
 #: ``q^T @ k``: Python's matrix-product operator, as code-minded writers put it in a claim (read there only)
 _MATMUL = re.compile(r"@")
 # a row break \\ is consumed first: in \\W_q it is a break, then W_q, not a command \W
@@ -304,10 +304,25 @@ def _names(n: int) -> str:
 # --------------------------------------------------------------------------- checks and rewrites of the whole side
 
 
+def _calligraphic_name(m: re.Match[str]) -> str:
+    return r"\mathrm{cal" + m.group(2) + "}"
+
+
+def calligraphic_as_names(text: str) -> str:
+    """The text with each calligraphic capital (``\\boldsymbol{\\mathcal{R}}``) as the name the reader takes for it
+    (its bold dropped: the name is a vector or matrix where it is written transposed or multiplies one).
+
+    Example:
+        >>> calligraphic_as_names(r"\\boldsymbol{\\mathcal{R}}_m^{\\top} q")
+        '\\\\mathrm{calR}_m^{\\\\top} q'
+    """
+    return _CALLIGRAPHIC.sub(_calligraphic_name, text)
+
+
 def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
-    src = src.sub(CALLIGRAPHIC, lambda m: r"\mathrm{cal" + m.group(2) + "}")
+    src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
     src = src.sub(_BOLD, lambda m: m.group(1) + " ")
     src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
     src = src.sub(_CITATION, lambda m: " ")
