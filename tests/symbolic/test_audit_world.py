@@ -458,3 +458,31 @@ def test_a_case_set_in_passing_is_never_substituted_into_later_steps() -> None:
 def test_a_step_read_neither_at_the_value_nor_for_every_value_is_unread() -> None:
     (_, step) = audited("value_in_passing_unread.md").steps
     assert step.status == "UNREAD" and "read for every value of n" in step.reason and "^T" in step.reason
+
+
+def test_an_e_glued_to_a_modulus_and_raised_is_eulers_number() -> None:
+    # re^{i\phi}: r times e^{i\phi} (polar form), so the right turn is PROVED and the slips in the twin REFUTED
+    assert [s.status for s in audited("polar_glued_e.md").steps] == ["PROVED", "PROVED"]
+    assert [s.status for s in audited("polar_glued_e_twin.md").steps] == ["REFUTED", "REFUTED"]
+
+
+def test_a_step_that_brings_in_new_names_on_one_side_refutes_nothing() -> None:
+    polar, start = audited("new_name_in_step.md").steps
+    assert polar.status == "UNDECIDED" and "\\gamma, \\rho appear here first" in polar.reason
+    assert start.status == "UNDECIDED" and "a appears here first, on one side only" in start.reason
+    # the same slip with every name written before is refuted
+    (slip,) = audited("new_name_in_step_twin.md").steps
+    assert slip.status == "REFUTED"
+
+
+def test_a_cdot_between_conjugated_names_may_be_a_dot_product() -> None:
+    (s,) = audited("dot_of_complex_pairs.md").steps
+    assert s.status == "UNDECIDED" and "dot product" in s.reason
+    (twin,) = audited("dot_of_complex_pairs_twin.md").steps
+    assert twin.status == "REFUTED"
+
+
+def test_a_slash_before_a_product_is_read_both_ways_or_not_at_all() -> None:
+    steps = audited("slash_then_factor.md").steps
+    assert [s.status for s in steps] == ["UNDECIDED", "PROVED", "PROVED"]
+    assert "a quotient times the factor, or a quotient by the product" in steps[0].reason

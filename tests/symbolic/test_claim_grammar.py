@@ -389,3 +389,10 @@ def test_describe_lists_a_declared_name_simplified_away() -> None:
     assert describe_domains([cos(2 * sympy.pi * m_int)], {"m": "integer"}) == [
         {"symbol": "m", "domain": "integer", "source": "declared"}
     ]
+
+
+def test_a_slash_whose_divisor_a_factor_follows_is_not_read_with_certainty() -> None:
+    # (x/2) y or x/(2 y)? people write both; the parenthesised and \\frac spellings are read
+    assert check_claim("x/2 y = \\frac{x y}{2}").verdict == Verdict.UNDECIDED
+    assert check_claim("(x/2) y = \\frac{x y}{2}").verdict == Verdict.PROVED
+    assert check_claim("x/2 + y = y + \\frac{x}{2}").verdict == Verdict.PROVED

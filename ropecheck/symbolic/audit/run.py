@@ -140,6 +140,7 @@ def _audit_text(
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         auditor.block = at
+        auditor.math_before = "\n".join(b.src.text for b in blocks[:at])
         auditor.bounds_ahead(read)
         auditor.names_ahead(read + _prose_after(blocks, at, lines))
         for n, chain in enumerate(read):

@@ -72,6 +72,7 @@ from ..readers.scope import (
     Definition,
     Scope,
     describe_domains,
+    domain_key,
     merge_domains,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
@@ -210,6 +211,7 @@ class Auditor:
     approx: dict[_Head, tuple[Any, Any, tuple[int, ...]]] = field(default_factory=dict)
     audited_now: bool = False  # whether the chain being read is display math (its definitions are listed)
     premises: list[Premise] = field(default_factory=list)  # the steps so far, PROVED or UNDECIDED
+    math_before: str = ""  # the document's math before the display being read, inline and display
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -710,6 +712,11 @@ class Auditor:
             )
         elif unit_j := _unit_j(s, left.text + " = " + right.text):
             why = unit_j
+        elif any(domain_key(n) in self.inferred for m in _CDOT.finditer(text) for n in m.groups()):
+            why = (
+                "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand "
+                "for (Re(a* b)), not their product: not refuted"
+            )
         elif norm_beside_name(s.lhs, s.rhs):
             why = (
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it: "
@@ -722,6 +729,12 @@ class Auditor:
             and not any(isinstance(e, MatrixBase) or _has_function(e) for e in (s.lhs, s.rhs))
         ):
             why = "an identity, or an equation to solve? (false as an identity; it may pose a condition on its names)"
+        elif fresh := _fresh_one_side(s, self.math_before):
+            one = len(fresh) == 1
+            why = (
+                f"{', '.join(fresh)} {'appears' if one else 'appear'} here first, on one side only: the step may be "
+                f"what defines {'it' if one else 'them'} (the text may say so in words), so it refutes nothing"
+            )
         if why:
             s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
 
@@ -840,6 +853,83 @@ _SET_TAINT = "a set"
 
 #: ``e^{j s}``, ``e^{-j\\omega t}``: j in an exponent of e, where it is the imaginary unit as engineers write it
 _J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
+
+
+#: ``Q_m \\cdot K_n``: the names either side of a \\cdot
+_CDOT_NAME = r"(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)"
+_CDOT = re.compile(_CDOT_NAME + r"\s*\\cdot(?![A-Za-z])\s*" + _CDOT_NAME)
+
+
+def _fresh_one_side(s: AuditStep, before: str) -> list[str]:
+    """The names of a refuted step that the document's math never wrote before, each on one side only, the other
+    side using no name written with its letter (``K e^{in\\theta} = k e^{i(\\beta + n\\theta)}`` where beta is
+    new: the step may define it; ``q = f_q(x_q, 0)`` where q alone is new). A name with a subscript is new where
+    its letter is (``v_4`` is not, where ``\\mathbf{v}`` was written); a side written out as a matrix has none, nor
+    a step none of whose names the text wrote before."""
+    if isinstance(s.lhs, MatrixBase) or isinstance(s.rhs, MatrixBase):
+        return []  # an entry of a matrix written out is what the step computes, not a name it defines
+    names = [{str(x) for x in e.free_symbols} if isinstance(e, sympy.Basic) else set() for e in (s.lhs, s.rhs)]
+    bases = [{_base(n) for n in side} for side in names]
+    text = _no_subscripts(_UNWRAP.sub(r"\1", before))
+    if not any(_written(_base(n), text, plain=False) for side in names for n in side if _base(n)):
+        return []  # a step that opens the derivation: its names are what it is about
+    fresh = []
+    for side, other in ((names[0], bases[1]), (names[1], bases[0])):
+        for name in side:
+            base = _base(name)
+            if base and base not in other and not _written(base, text, plain=name == base):
+                fresh.append("\\" + base if len(base) > 1 else base)
+    return sorted(set(fresh))
+
+
+def _base(name: str) -> str:
+    """The letter a name is written with (``q_m^{(1)}`` -> q, ``beta`` -> beta); "" for any other name."""
+    m = re.match(r"([A-Za-z]+)(?=$|[_^{])", name)
+    if m is None or (len(m.group(1)) > 1 and m.group(1) not in _GREEK):
+        return ""
+    return m.group(1)
+
+
+def _written(base: str, text: str, *, plain: bool) -> bool:
+    """Whether ``text`` writes the letter ``base`` (``k``, ``\\beta``): with no subscript where ``plain``."""
+    rx = rf"\\{base}(?![A-Za-z])" if len(base) > 1 else rf"(?<![A-Za-z\\_]){base}(?![A-Za-z])"
+    return re.search(rx + (r"(?!\s*_)" if plain else ""), text) is not None
+
+
+def _no_subscripts(text: str) -> str:
+    """``text`` with each subscript cut to its ``_`` (``f_{\\{q,k\\}}`` -> ``f_``): a letter there labels a name,
+    unless the subscript computes with it (``R_{n-m}``)."""
+    out, at = [], 0
+    for m in re.finditer(r"_\s*", text):
+        if m.start() < at:
+            continue
+        out.append(text[at : m.end()])
+        at = m.end()
+        if text.startswith("{", at):
+            depth, end = 0, len(text)
+            for k in range(at, len(text)):
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                if depth == 0:
+                    end = k + 1
+                    break
+            if re.search(r"[-+]", text[at:end]):  # R_{n-m}: positions, values the text writes
+                out.append(text[at:end])
+            at = end
+        else:
+            cmd = re.match(r"\\[A-Za-z]+|.", text[at:], re.S)
+            at += len(cmd.group(0)) if cmd else 0
+    return "".join(out) + text[at:]
+
+
+#: ``\\boldsymbol{q}``, ``\\mathbf{v}``: the letter, so that its subscript follows it
+_UNWRAP = re.compile(r"\\(?:boldsymbol|mathbf|bm|vec|mathit|mathrm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+
+
+_GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi "
+    "varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
+    "Upsilon Phi Psi Omega".split()
+)
 
 
 def _unit_j(s: AuditStep, text: str) -> str:

@@ -194,6 +194,9 @@ _EULER = re.compile(
     r"\\(?:mathrm|text|textrm)\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Za-z0-9_^])e(?![A-Za-z])(?=\s*\^)"
 )
 #: ``\\text{exp}``, ``\\mathrm{cos}``, ``\\operatorname{sin}``: the function set upright, read as its command
+#: ``re^{i\\theta}``, ``qke^{i x}``: one or two letters glued to an ``e`` that is raised, Euler's number after a
+#: modulus or coefficient (polar form), as this literature writes it; a longer word keeps its ``e``
+_EULER_GLUED = re.compile(r"(?<![\\A-Za-z0-9_^])([A-Za-z]{1,2})e(?=\s*\^)")
 _UPRIGHT_FUNCTION = re.compile(
     r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*(sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|exp|log|ln)\s*\}"
 )
@@ -328,6 +331,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
     src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
+    src = src.sub(_EULER_GLUED, lambda m: m.group(1) + r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
     src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
     src = src.sub(_PRIME_COMMAND, lambda m: "'")
@@ -380,6 +384,29 @@ def _check_upright(src: Src, scope: Scope) -> None:
                 "reading",
                 src.col(m.start()),
             )
+
+
+#: ``4/d \\ln c``, ``x/2y``: a slash whose divisor a factor follows -- (4/d) ln c, or 4/(d ln c)?
+_SLASH_THEN_FACTOR = re.compile(
+    r"/\s*(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+(?![A-Za-z])(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?|\{(?:[^{}]|\{[^{}]*\})*\}"
+    r"|\((?:[^()]|\([^()]*\))*\))"
+    r"(?:\s*[_^]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9]))*"
+    r"\s*(?=[A-Za-z(]|\\(?!(?:cdot|times|div|right|big|Big|bigg|Bigg|end|quad|qquad|le|ge|leq|geq|neq|lt|gt|approx|simeq"
+    r"|tag|text|mid)(?![A-Za-z]))[A-Za-z])"
+)
+
+
+def _check_slash(src: Src) -> None:
+    """A slash whose divisor a factor follows (``4/d \\ln c``) reads as the quotient times the factor or as a
+    quotient by the product; people write both, so the side is not read with certainty."""
+    m = _SLASH_THEN_FACTOR.search(src.text)
+    if m:
+        raise ClaimLimitError(
+            f"{src.text[m.start() : m.end()].strip()!r} followed by a factor: a quotient times the factor, or a "
+            "quotient by the product? not read with certainty; write \\frac or parentheses",
+            "reading",
+            src.col(m.start()),
+        )
 
 
 def _differentials(src: Src) -> Src:
@@ -1258,6 +1285,7 @@ def read_latex_side(
     src = _normalize(src)
     _check(src, scope)
     _check_upright(src, scope)
+    _check_slash(src)
     src = _glued(_plain_functions(src), scope)  # before d x is read: `dim` is a word, not d times `im`
     src = _differentials(src)
     src, bound = _imaginary(src, scope, bound)
