@@ -16,6 +16,8 @@ from ropecheck.symbolic.audit.approx import within_digits
 from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership
 from ropecheck.symbolic.audit.reading import mentions
 from ropecheck.symbolic.audit.run import audit_document
+from ropecheck.symbolic.readers.decorations import apply_aliases, decorated_alias
+from ropecheck.symbolic.readers.latex_text import Src
 from ropecheck.symbolic.readers.scope import Scope
 
 WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
@@ -35,10 +37,10 @@ def test_decorated_names_a_word_and_a_set_after_a_name_are_definitions() -> None
     r = audited("decorated_names.md")
     assert verdicts(r) == [(19, "PROVED"), (21, "PROVED")]
     heads = {d.line: d.head for d in r.definitions}
-    # a tilde makes a new name whose value is not used; a calligraphic capital is a letter of its own, read
-    assert heads[5].startswith("\\tilde") and heads[7] == "calP_t"
-    assert [d.head for d in r.definitions if d.line == 11] == ["w'", "gain"]
-    assert "new name" in next(d.reason for d in r.definitions if d.line == 5)
+    # a tilde makes a new name, read as one in later steps; a calligraphic capital is a letter of its own, read
+    assert heads[5] == "utilde_t" and heads[7] == "calP_t"
+    assert [d.head for d in r.definitions if d.line == 11] == ["wprime", "gain"]
+    assert "new name, written \\tilde" in next(d.reason for d in r.definitions if d.line == 5)
     (weights,) = [d for d in r.definitions if d.line == 15]  # the range after the comma is no step
     assert weights.read and str(weights.body) == "1 - j/h"
 
@@ -56,7 +58,7 @@ def test_a_prime_defined_as_a_new_name_is_never_read_as_a_transpose() -> None:
     )
     r = audit_document(doc, timeout=TIMEOUT)
     assert r.steps == []  # the second q' = ... defines q' again (same form), not q transposed
-    assert [d.head for d in r.definitions] == ["q", "q'", "q'"]
+    assert [d.head for d in r.definitions] == ["q", "qprime", "qprime"]
     doc = "$$q = \\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}, \\quad q' = 2 q$$\n\n$$q'_1 + 1 = 3$$\n"
     (s,) = audit_document(doc, timeout=TIMEOUT).steps
     assert s.status == "UNREAD" and "decoration" in s.reason
@@ -128,6 +130,29 @@ def test_within_digits_counts_each_number_by_its_own_digits() -> None:
     assert within_digits(sympy.Symbol("x"), sympy.Float("0.5"), "0.5") is None
 
 
+@pytest.mark.parametrize(
+    ("exact", "written", "verdict"),
+    [
+        ("sqrt(3)/2", "0.90", "UNDECIDED"),  # loose: a factor of 1.04
+        ("1/10000", "0.0002", "UNDECIDED"),  # a factor of 2, but only a unit of the last digit away
+        ("1/10000", "0.0003", "REFUTED"),  # a factor of 3, two units away
+        ("1/10000", "0.0100", "REFUTED"),
+        ("1/100", "0.0001", "REFUTED"),  # a factor of 100, smaller
+        ("1/100", "0.0000", "UNDECIDED"),  # a written 0 is never off by a factor
+        ("1/100", "0.0", "PROVED"),
+        ("1/10", "0.00", "UNDECIDED"),
+        ("-sqrt(3)/2", "0.87", "REFUTED"),  # the other sign
+        ("0", "0.50", "REFUTED"),
+    ],
+)
+def test_an_approximation_off_by_a_factor_beyond_two_or_the_sign_is_refuted(
+    exact: str, written: str, verdict: str
+) -> None:
+    import sympy
+
+    assert within_digits(sympy.sympify(exact), sympy.Float(written), written)[0] == verdict  # type: ignore[index]
+
+
 def test_a_sequence_entry_used_before_the_sequence_is_defined_takes_its_value() -> None:
     doc = (
         "$$g = \\lambda_0 + 1$$\n\n$$\\lambda_j = 1 - \\frac{j}{h}$$\n\n"
@@ -164,3 +189,46 @@ def test_a_name_indexed_by_a_parameter_follows_the_argument() -> None:
     assert _steps(head + "$$\na c_n = f(a, n)\n$$\n") == [("f(a, n)", "PROVED")]
     assert _steps(head + "$$\nf(a, 0) = a c_{1}\n$$\n") == [("a c_{1}", "REFUTED")]
     assert _steps(head + "$$\nf(a, m + 1) = a c_{m+1}\n$$\n") == [("a c_{m+1}", "UNREAD")]
+
+
+def test_decorated_names_a_document_defines_are_read_as_their_values() -> None:
+    r = audited("decorated_names_read.md")
+    assert verdicts(r) == [(15, "PROVED"), (17, "PROVED"), (19, "PROVED"), (23, "PROVED")]
+    assert [d.head for d in r.definitions] == ["aprime", "muprime_j", "ytilde"]
+    assert "written \\mu^{\\prime}_j" in r.definitions[1].reason
+
+
+def test_twin_slips_with_decorated_names_are_refuted_and_other_spellings_stay_unread() -> None:
+    r = audited("decorated_names_read_twin.md")
+    assert verdicts(r) == [(15, "REFUTED"), (17, "REFUTED"), (21, "UNREAD"), (23, "UNREAD"), (27, "REFUTED")]
+    assert "decoration" in r.steps[2].reason  # mu' without the subscript its family was defined with
+
+
+@pytest.mark.parametrize(
+    ("tex", "left"),
+    [
+        ("\\lambda'_d", "\\mathrm{lambdaprime}_d"),
+        ("\\theta_i^{'}", "\\mathrm{thetaprime}_i"),
+        ("\\tilde{k }", "\\mathrm{ktilde}"),
+        ("b''", "\\mathrm{bprimeprime}"),
+        ("q'_1", None),
+        ("\\tilde{x}_{m+1}", None),
+        ("x + y'", None),
+    ],
+    ids=["prime-family", "prime-before-subscript", "tilde", "two-primes", "entry", "compound", "not-a-name"],
+)
+def test_decorated_alias(tex: str, left: str | None) -> None:
+    found = decorated_alias(tex)
+    assert (found[0] if found else None) == left
+
+
+def test_aliases_rewrite_only_the_spelling_defined() -> None:
+    _, family, name = decorated_alias("\\lambda'_d")  # type: ignore[misc]
+    text = apply_aliases(Src.of("\\lambda'_{d+1} + \\lambda_d^{'} - \\lambda' + \\lambda_d"), ((family, name),)).text
+    assert text.count("\\mathrm{lambdaprime}") == 2 and "\\lambda'" in text and "\\lambda_d" in text
+
+
+def test_a_decorated_name_defined_again_is_read_as_its_new_value() -> None:
+    doc = "$$c' = 2a$$\n\n$$c' - a = a$$\n\n$$c' = 3a$$\n\n$$c' - a = 2a$$\n\n$$c' - a = a$$\n"
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert verdicts(r) == [(3, "PROVED"), (7, "PROVED"), (9, "REFUTED")]

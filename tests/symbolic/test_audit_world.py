@@ -354,10 +354,21 @@ def test_a_bare_i_is_read_as_the_unit_and_as_the_index_and_each_reading_decided(
     steps = {s.line: s for s in audited("bare_i_two_ways.md").steps}
     assert steps[9].status == "PROVED"
     assert "i the imaginary unit" in steps[9].reason and "i a real index" in steps[9].reason
-    assert steps[13].status == "UNDECIDED"
-    assert "read as i the imaginary unit: REFUTED; as i a real index: PROVED" in steps[13].reason
+    # alone in an exponent of a step that indexes a subscript with it, i is that index
+    assert steps[13].status == "PROVED" and "i a real index (this step indexes" in steps[13].reason
     twin = {s.line: s for s in audited("bare_i_two_ways_twin.md").steps}
     assert twin[9].status == "REFUTED" and "REFUTED in every one" in twin[9].reason
+
+
+def test_a_bare_i_alone_in_an_exponent_of_a_step_indexed_by_i_is_the_index_unless_the_unit_is_there_too() -> None:
+    steps = {s.line: s for s in audited("index_i_in_exponent.md").steps}
+    assert steps[11].status == "PROVED" and "this step indexes a subscript with it" in steps[11].reason
+    # the unit in an exponent of e, or i outside an exponent beside indexed terms: both readings, each decided
+    for line, says in ((17, "as i the imaginary unit: REFUTED; as i a real index: PROVED"), (21, "unit: PROVED")):
+        assert steps[line].status == "UNDECIDED" and says in steps[line].reason
+    twin = {s.line: s for s in audited("index_i_in_exponent_twin.md").steps}
+    assert twin[11].status == "REFUTED" and twin[11].counterexample is not None
+    assert twin[21].status == "REFUTED" and "REFUTED in every one" in twin[21].reason
 
 
 def test_a_labelled_family_is_read_at_each_member_and_a_brace_names_its_matrix() -> None:
@@ -486,3 +497,120 @@ def test_a_slash_before_a_product_is_read_both_ways_or_not_at_all() -> None:
     steps = audited("slash_then_factor.md").steps
     assert [s.status for s in steps] == ["UNDECIDED", "PROVED", "PROVED"]
     assert "a quotient times the factor, or a quotient by the product" in steps[0].reason
+
+
+def test_a_value_a_section_sets_for_itself_decides_its_steps_there_only() -> None:
+    steps = {s.line: s for s in audited("section_setting.md").steps}
+    assert steps[13].status == "PROVED" and "A_{q} = I (line 11), a value its section sets" in steps[13].reason
+    assert steps[21].status == "UNDECIDED"  # after the next heading the value is an example again
+    assert steps[27].status == "UNDECIDED" and "given the value 3" in steps[27].reason  # "substituting": in passing
+    assert steps[37].status == "UNDECIDED"  # set after the section's first display
+    twin = {s.line: s for s in audited("section_setting_twin.md").steps}
+    assert twin[15].status == "REFUTED" and "A_{k} = I (line 11)" in twin[15].reason
+
+
+def test_an_approximation_off_by_a_factor_is_refuted_and_a_loose_one_is_not() -> None:
+    right = {s.line: s for s in audited("approx_far_off.md").steps}
+    assert right[9].status == "UNDECIDED" and right[9].counterexample is None and "factor beyond 2" in right[9].reason
+    twin = {s.line: s for s in audited("approx_far_off_twin.md").steps}
+    assert "off by a factor of 75.0" in twin[6].reason and twin[6].counterexample is not None
+    assert "of the other sign" in twin[14].reason
+
+
+def test_an_entry_named_by_index_arithmetic_is_that_entry() -> None:
+    (s,) = audited("rounded_entries_by_index.md").steps
+    assert "whatever values round to the digits written" in s.reason
+    (twin,) = audited("rounded_entries_by_index_twin.md").steps
+    assert twin.counterexample is not None and "S_{2}" in str(twin.counterexample.values)
+
+
+def test_e_with_a_subscript_is_a_name_and_a_sliced_column_is_not_read() -> None:
+    r = audited("subscripted_e_names.md")
+    unread = [d for d in r.definitions if d.line in (12, 16)]
+    assert len(unread) == 2 and all("sliced in code" in d.reason for d in unread)
+
+
+@pytest.mark.parametrize(
+    ("doc", "setting"),
+    [
+        ("## A\n\nUsing simplified $W = I$ for clarity:\n\n$$W x = x$$\n", (3, 7)),
+        ("## A\nLet $c = 3$.\n\n## B\n", (2, 4)),
+        ("## A\n\n- **Take** $c = 3$ here\n", (3, 5)),
+        ("Let $c = 3$.\n", None),  # in no section
+        ("## A\n\nSo, substituting $c = 3$:\n", None),  # in passing
+        ("## A\n\nUsing the fact that $c = 3$ we get\n", None),  # a fact cited, not a value set
+        ("## A\n\n$$x = 1$$\n\nLet $c = 3$.\n", None),  # after the section's first display
+        ("## A\n\nWe get $x = 1$, and let $c = 3$.\n", None),  # not the formula that opens the sentence
+    ],
+)
+def test_a_section_sets_a_value_only_where_a_sentence_opens_it_by_setting_it(doc: str, setting: object) -> None:
+    from ropecheck.symbolic.audit.document import math_blocks
+    from ropecheck.symbolic.audit.sections import heading_lines, section_setting
+
+    blocks, _ = math_blocks(doc)
+    inline = [k for k, b in enumerate(blocks) if b.kind == "inline"]
+    assert section_setting(doc, blocks, inline[-1], heading_lines(doc, latex=False)) == setting
+
+
+def test_a_word_filling_a_subscript_is_a_label_unless_its_letter_names_a_family() -> None:
+    r = audited("subscript_words.md")
+    defined = {d.line: d for d in r.definitions}
+    assert defined[5].read and defined[9].read and defined[9].head == "pos_{scaled}"
+    steps = {s.line: s for s in r.steps}
+    assert steps[13].status == "PROVED"
+    # theta_j is a family: theta_{init} may be its member at i*n*i*t, so the word is not read as a label
+    assert steps[19].status == "UNDECIDED" and "'init' reads as a word" in steps[19].reason
+    (twin,) = (s for s in audited("subscript_words_twin.md").steps if s.line == 13)
+    assert twin.status == "REFUTED" and twin.counterexample is not None
+
+
+def test_web_spellings_of_signs_and_an_upright_word_before_a_bracket_define_rather_than_state() -> None:
+    r = audited("web_signs_cases.md")
+    (ramp,) = (d for d in r.definitions if d.line == 7)  # \gamma(r) by cases: \lt and \gt read, the cases not
+    assert not ramp.read and "cases" in ramp.reason and ramp.name == "\\gamma(r)"
+    assert [s.line for s in r.steps] == [12]
+    op = audited("upright_operator.md")
+    assert [d.line for d in op.definitions] == [6] and "operator" in op.definitions[0].reason
+    again = next(s for s in op.steps if s.line == 19)  # written again, it is a step about an unread operator
+    assert again.status == "UNREAD" and "an operator defined at line 6" in again.reason
+
+
+def test_an_entry_given_a_number_is_not_refuted_through_a_size_its_definition_leaves_free() -> None:
+    # phi_1 = 100^{-2/8} holds at h_model = 8, the example's size given in words (h = 8): never refuted at another
+    (example, _, _) = audited("entry_value_at_example.md").steps
+    assert example.status == "UNDECIDED" and "only through h_model" in example.reason and not example.counterexample
+    twin = [s for s in audited("entry_value_at_example_twin.md").steps if s.line == 11]
+    assert [s.status for s in twin] == ["REFUTED", "PROVED"]  # phi_0 = 1 whatever the size: the slip is refuted
+
+
+def test_an_open_ended_stack_of_blocks_is_read_block_by_block_for_every_number_of_blocks() -> None:
+    r = audited("open_block_stack.md")
+    (stack,) = (d for d in r.definitions if d.line == 15)
+    assert stack.read and "w_{t}^{(j)} for j = 0, 1" in stack.pattern
+    steps = {s.line: s for s in r.steps}
+    assert steps[21].status == "PROVED" and "block j: (w_{t+s}^{(j)}) = (T_j(s)) (w_{t}^{(j)})" in steps[21].reason
+    # blocks that start at 1 beside blocks that start at 0, or a matrix not given as blocks: not read so
+    assert steps[25].status == "UNREAD" and steps[29].status == "UNREAD" and "block by block" in steps[29].reason
+    twin = {s.line: s for s in audited("open_block_stack_twin.md").steps}
+    for line in (19, 21):  # refuted at a block the text writes out, which every size has
+        cex = twin[line].counterexample
+        assert twin[line].status == "REFUTED" and cex is not None
+        assert {str(k): v for k, v in cex.values.items()}.get("j", 0) in (0, 1)
+
+
+def test_block_j_is_refuted_only_at_a_block_written_out() -> None:
+    from ropecheck.symbolic.audit.blocks import block_step, blockwise
+    from ropecheck.symbolic.audit.reading import Outcome
+    from ropecheck.symbolic.engine.proof import Counterexample
+
+    vec = r"\begin{bmatrix} u_{0} \\ u_{1} \\ \vdots \end{bmatrix}"
+    found = block_step(r"\begin{bmatrix} a_0 & & \\ & a_1 & \\ & & \ddots \end{bmatrix}" + vec, vec, {}, "j")
+    assert found == ("(a_j) (u_{j})", "(u_{j})", "j", 0)
+    j = sympy.Symbol("j")
+    for at, status in ((1, "REFUTED"), (5, "UNDECIDED"), (sympy.Rational(1, 2), "UNDECIDED")):
+        cex = Counterexample({j: at}, sympy.S(1), sympy.S(0), sympy.S(1), "1")
+        assert blockwise(Outcome("REFUTED", "none", "", cex), found).status == status
+    # dots with a last block written, another start, a transpose or a general matrix: not block by block
+    assert block_step(r"\begin{bmatrix} u_0 \\ \vdots \\ u_{d} \end{bmatrix}", vec, {}, "j") is None
+    assert block_step(r"\begin{bmatrix} u_1 \\ u_2 \\ \vdots \end{bmatrix}", vec, {}, "j") is None
+    assert block_step(vec + "^T", vec, {}, "j") is None and block_step("A" + vec, vec, {}, "j") is None

@@ -3,11 +3,13 @@
 A derivation writes ``\\cos(0.02) \\approx 0.9998`` or ``R_3 \\approx [0.9996 ...]``. The first is a
 step between an exact number and a rounded one: :func:`approx_in_child` decides it PROVED when every
 number is within half a unit of the last digit written for it, and otherwise UNDECIDED -- people
-write ``\\approx`` loosely, so a miss refutes nothing. The second introduces a name known only to the
-digits written: :func:`approx_value_in_child` reads those numbers, and :func:`approx_use_in_child`
-decides a later step that uses the name only where it is off by more than the rounding of every
-number involved can explain, whatever values round to the digits written (REFUTED then, with the
-written values); it is never PROVED, since the name's true value is not known.
+write ``\\approx`` loosely, so a miss refutes nothing -- unless a number written is off by a factor no
+loose writing explains (:func:`far_off`: beyond a factor of 2, or of the other sign): REFUTED then. The
+second introduces a name known only to the digits written: :func:`approx_value_in_child` reads those
+numbers, and :func:`approx_use_in_child` decides a later step that uses the name only where it is off by
+more than the rounding of every number involved can explain, whatever values round to the digits
+written (REFUTED then, with the written values); it is PROVED only where the sides agree whatever the
+rounding errors are (``R_{5-2} = R_3``), since the name's true value is not known.
 
 Design constraints: pure functions, run by the audit in a forked child; exact arithmetic on the
 numbers as written (a decimal is the rational it spells); a bound is only used where the difference
@@ -45,6 +47,9 @@ __all__ = ["UNUSED", "approx_in_child", "approx_use_in_child", "approx_value_in_
 
 #: the reason of a step that does not use the approximate names after all (the caller keeps it UNREAD)
 UNUSED = "uses no name given only approximately"
+#: how far a value written with ``\\approx`` may be from the exact one, as a ratio, before it is a slip: no rounding
+#: or loose writing turns 0.0001 into 0.01 (a factor of 87), while 0.0210 for sin(0.02) (a factor of 1.05) is loose
+FAR_RATIO = 2
 #: a number as written (``-0.5``, ``0.8918``, ``1``), not part of a name (``x_1``) or of a longer number
 _LITERAL = re.compile(r"(?<![\w.\\])-?\s*\d+(?:\.(\d+))?(?![\w.])")
 
@@ -71,7 +76,8 @@ def within_digits(exact: Any, rounded: Any, tex: str) -> tuple[str, str] | None:
     """``exact \\approx rounded``, ``rounded`` written as ``tex``: (PROVED or UNDECIDED, why), or None.
 
     PROVED when every entry of ``exact`` is within half a unit of the last digit written for it;
-    otherwise UNDECIDED (people write ``\\approx`` loosely, so a miss refutes nothing). None when a
+    REFUTED when an entry is off by a factor no loose writing explains (:func:`far_off`); otherwise
+    UNDECIDED (people write ``\\approx`` loosely, so a small miss refutes nothing). None when a
     side is not closed numbers or the written numbers are not the entries.
     """
     places = decimal_places(tex)
@@ -91,17 +97,47 @@ def within_digits(exact: Any, rounded: Any, tex: str) -> tuple[str, str] | None:
         if not gap.is_real or not gap.is_number:
             return None
         if gap > half - sympy.Rational(1, 10**12):  # a value read from a float may be off in its 15th digit
-            worst = f"{sympy.N(e, 12)} written as {w} ({digits} places)"
-            break
+            worst = worst or f"{sympy.N(e, 12)} written as {float(w):.{digits}f} ({digits} places)"
+    far = far_off(flat, written)
+    if far is not None:
+        return "REFUTED", far[1]
     if worst:
         return "UNDECIDED", (
             f"\\approx read as equal after rounding to the digits written: {worst} is not within half a unit of "
-            "its last digit; \\approx is written loosely, so it is not refuted"
+            f"its last digit; \\approx is written loosely, so it is not refuted (only a value off by a factor beyond "
+            f"{FAR_RATIO}, or of the other sign, is)"
         )
     return "PROVED", (
         "\\approx read as equal after rounding to the digits written: every number agrees to the places it is "
         "written with"
     )
+
+
+def far_off(exact: list[Any], written: list[tuple[Any, int]]) -> tuple[int, str] | None:
+    """The first entry written with ``\\approx`` that no loose rounding explains: (its index, why), or None.
+
+    An entry is off when the written value is not 0, is more than a whole unit of its last digit from the
+    exact one, and has the other sign or is more than :data:`FAR_RATIO` times (or less than a
+    :data:`FAR_RATIO`-th of) it. A written 0 is never off (a small value said to vanish), nor is one that
+    only misses its last digit.
+    """
+    for k, (e, (w, digits)) in enumerate(zip(exact, written)):
+        value = sympy.N(e, 50)
+        if w == 0 or not value.is_real or abs(value - w) <= sympy.Rational(1, 10**digits):
+            continue
+        shown = f"{sympy.N(e, 12)} written as {float(w):.{digits}f}"
+        if value == 0 or sympy.sign(value) != sympy.sign(w):
+            off = "of the other sign" if value != 0 else "not 0, while the value is"
+        elif not sympy.Rational(1, FAR_RATIO) <= abs(w / value) <= FAR_RATIO:
+            off = f"off by a factor of {sympy.N(max(abs(w / value), abs(value / w)), 3)}, beyond {FAR_RATIO}"
+        else:
+            continue
+        why = (
+            f"\\approx read as equal up to loose rounding: {shown} is {off}, and more than a whole unit of its "
+            "last digit away, which no rounding explains"
+        )
+        return k, why
+    return None
 
 
 def approx_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
@@ -123,8 +159,27 @@ def approx_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         return Outcome("UNDECIDED", reason=why, lhs=left, rhs=right)
     if all(j is not None and j[0] == "PROVED" for j in judged):
         return Outcome("PROVED", "rounded", judged[0][1], None, left, right)  # type: ignore[index]
+    if all(j is not None and j[0] == "REFUTED" for j in judged):
+        return _far_refuted(left, right, rounded_link, rounded_link is rhs, judged[0][1])  # type: ignore[index]
     why = next(j[1] for j in judged if j is not None and j[0] != "PROVED")
     return Outcome("UNDECIDED", reason=why, lhs=left, rhs=right)
+
+
+def _far_refuted(left: Any, right: Any, rounded: Link, rounded_right: bool, why: str) -> Outcome:
+    """``A \\approx B`` off by a factor no rounding explains (:func:`far_off`): REFUTED, with both values of the
+    entry that is off (the written one as the rational it spells)."""
+    exact, marks = (left, right) if rounded_right else (right, left)
+    places = decimal_places(rounded.text)
+    written = written_numbers(rounded.text, _entries(marks), places[0]) if places is not None else None
+    found = far_off(_entries(exact), written) if written is not None else None
+    if found is None:  # not met again on the reading shown: not refuted
+        return Outcome("UNDECIDED", reason=why, lhs=left, rhs=right)
+    k = found[0]
+    e, w = _entries(exact)[k], written[k][0]  # type: ignore[index]
+    a, b = (e, w) if rounded_right else (w, e)
+    entry = divmod(k, left.cols) if isinstance(left, MatrixBase) else None
+    cex = Counterexample({}, a, b, a - b, str(sympy.N(a - b, 20)), entry)
+    return Outcome("REFUTED", "rounded", why, cex, left, right)
 
 
 def _approx_exactly(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
@@ -198,6 +253,15 @@ def _beyond_rounding(left: Any, right: Any, units: dict[Symbol, Any], rounded: L
     return None
 
 
+def _same(left: Any, right: Any) -> bool:
+    """Whether two sides are equal as written, their unknown rounding errors kept as symbols."""
+    if isinstance(left, MatrixBase) != isinstance(right, MatrixBase):
+        return False
+    if isinstance(left, MatrixBase) and left.shape != right.shape:
+        return False
+    return all(sympy.expand(_exact(a) - _exact(b)) == 0 for a, b in zip(_entries(left), _entries(right)))
+
+
 def approx_use_in_child(lhs: Link, rhs: Link, scope: Scope, units: dict[Symbol, Any]) -> Outcome:
     """A step that uses names given only with ``\\approx`` (their entries in ``scope`` are the numbers written
     plus an unknown error, a symbol of ``units``): REFUTED where it is off beyond every rounding, in every
@@ -211,9 +275,15 @@ def approx_use_in_child(lhs: Link, rhs: Link, scope: Scope, units: dict[Symbol, 
     if not any((free(a) | free(b)) & set(units) for _, a, b in readings):
         return Outcome(UNREAD, reason=UNUSED)
     isolate.send(("read", readings[0][1], readings[0][2]))
-    found = [_beyond_rounding(a, b, units, rhs) for _, a, b in readings]
     left, right = readings[0][1], readings[0][2]
     zero = {s: 0 for s in units}
+    if all(_same(a, b) for _, a, b in readings):
+        why = (
+            "uses a name given only as \\approx, but the sides agree whatever values round to the digits written "
+            "(with the rounding errors unknown)"
+        )
+        return Outcome("PROVED", "identity", why, None, left.subs(zero), right.subs(zero))
+    found = [_beyond_rounding(a, b, units, rhs) for _, a, b in readings]
     if any(f is None for f in found):
         why = (
             "uses a name given only as \\approx: decided only where it is off by more than the rounding of the "

@@ -12,9 +12,10 @@ definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t}`` is defined), 
 the subscripts that only label a name (``R_{\\Theta,t}``), and :func:`norm_beside_name` finds a norm read as a name
 of its own beside the name inside it (``‖q‖`` and ``q``), which a counterexample may not respect.
 
-Design constraints: pure functions of the text and the scope; the names found here are listed as
-definitions but never substituted into later steps (the reader does not read a tilde, and reads a
-prime elsewhere as a transpose), so reading them here cannot change any verdict.
+Design constraints: pure functions of the text and the scope. A decorated name whose definition is
+read becomes a name of its own (:mod:`ropecheck.symbolic.readers.decorations`), read in later steps
+where it is spelled as it was defined; any other spelling of it stays unread (the reader does not
+read a tilde, and reads a prime elsewhere as a transpose). Glued names are listed, never substituted.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ __all__ = [
     "entry_of",
     "glued_head",
     "norm_beside_name",
+    "operator_head",
+    "value_of_entry",
     "without_membership",
     "without_subscripts",
 ]
@@ -97,6 +100,73 @@ def decorated_head(tex: str, scope: Scope) -> tuple[Head, Head, str] | None:
         )
     mark = Head("decorated", rx or re.escape(re.sub(r"\s+", "", text)), undecorated.params)
     return mark, undecorated, plain
+
+
+#: ``\\text{Rotated} [x_1; x_2]``, ``\\operatorname{Rot} \\begin{bmatrix} ... \\end{bmatrix}``: an upright word in
+#: front of one bracket or one matrix, which is all of the side
+_OPERATOR_HEAD = re.compile(r"^\s*\\(?:text|textrm|mathrm|operatorname)\s*\{\s*([A-Za-z]{2,})\s*\}\s*")
+_ONE_MATRIX = re.compile(r"\\begin\s*\{(\w*matrix)\}(?:(?!\\begin).)*\\end\s*\{\1\}\s*", re.S)
+
+
+def operator_head(tex: str, body: str, scope: Scope) -> Head | None:
+    """``\\text{Rotated} [x_1; x_2] = M [x_1; x_2]``: an upright word, new to the document and absent from the right
+    side, in front of the one bracket or matrix that ends the left side says what an operator does to it.
+
+    The line defines the operator (in words the reader does not read); it asserts nothing about known names. The
+    head (kind ``decorated``, a regular expression) finds the word again, so a later step that uses it is not read.
+
+    Example:
+        >>> operator_head(r"\\text{Rotated} [x_1; x_2]", r"M [x_1; x_2]", Scope()).key.endswith("Rotated\\s*\\}")
+        True
+        >>> operator_head(r"\\text{Rotated} [x_1; x_2] + y", "y", Scope()) is None
+        True
+    """
+    text = normalize_latex(tex)
+    m = _OPERATOR_HEAD.match(text)
+    if m is None or m.group(1) in ("Re", "Im") or scope.defines(m.group(1)) or m.group(1) in scope.functions:
+        return None
+    rest = text[m.end() :]
+    if not (_ONE_MATRIX.fullmatch(rest) or _one_bracket(rest)):
+        return None
+    rx = r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*" + m.group(1) + r"\s*\}"
+    if re.search(rx, normalize_latex(body)):
+        return None  # Rot[x] = 2 Rot[x] - Rot[x]: an equation about the operator
+    return Head("decorated", rx)
+
+
+def _one_bracket(text: str) -> bool:
+    """Whether ``text`` is one square bracket (``[x_1; x_2]``, ``\\left[ ... \\right]``), closed at its end."""
+    t = re.sub(r"\\(?:left|right)\s*(?=[\[\]])", "", text).strip()
+    depth = 0
+    for k, ch in enumerate(t):
+        depth += (ch == "[") - (ch == "]")
+        if depth == 0:
+            return k == len(t) - 1 and t.startswith("[")
+    return False
+
+
+#: an entry of a sequence at a number, alone on a side: ``\\theta_2``, ``\\theta_{64}``
+_ENTRY_AT_NUMBER = re.compile(r"^\s*\\?[A-Za-z]+\s*_\s*(?:\{\s*\d+\s*\}|\d)\s*$")
+
+
+def value_of_entry(sides: tuple[str, str], refuted_with: list[str], domains: dict[str, str]) -> list[str]:
+    """``\\theta_2 = 10000^{-2/128}``: an entry at a number set equal to a number, refuted only through names its
+    definition uses and the step does not write (``d_{model}``): the names, else none.
+
+    Such a line states the entry's value at the text's example (``with d = 128``, maybe in words), so a
+    counterexample that gives those names other values refutes nothing.
+
+    Example:
+        >>> value_of_entry((r"\\theta_2", "10^{-2/8}"), ["d"], {}), value_of_entry((r"\\theta_2", "d"), ["d"], {})
+        (['d'], [])
+    """
+    plain = Scope(domains=domains)
+    for entry, number in (sides, sides[::-1]):
+        value = read_quiet(number, plain) if _ENTRY_AT_NUMBER.match(entry) else None
+        if isinstance(value, sympy.Basic) and not value.free_symbols and refuted_with:
+            written = {str(x) for x in free(read_quiet(entry, plain))}
+            return refuted_with if written.isdisjoint(refuted_with) else []
+    return []
 
 
 #: a name with glued letters and a subscript: ``PE_{(pos,2i)}``, ``v_{pos}^{(i)}``

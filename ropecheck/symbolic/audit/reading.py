@@ -35,6 +35,7 @@ from ..readers.latex_syntax import (
     AmbiguousReading,
     comma_pattern_key,
     family_key,
+    i_indexes_the_step,
     normalize_latex,
     read_latex_side,
     trig_ambiguities,
@@ -94,9 +95,14 @@ _UPRIGHT_SUB = re.compile(r"\{?\s*\\(?:mathrm|text|textrm|operatorname)\s*\{[A-Z
 _SYMBOL_HEAD = re.compile(
     rf"^\s*(?P<base>{_UPRIGHT}|{_BASE})\s*(?:_\s*(?P<sub>{_SUB}))?\s*(?P<label>\^\s*\{{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}})?\s*$"
 )
+#: ``\\gamma(r)``, ``\\phi(x)``: a lower-case Greek letter named as a function (π, a number, never is)
+_GREEK_FUNCTION = (
+    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|rho|sigma|"
+    r"tau|upsilon|phi|varphi|chi|psi|omega)(?![A-Za-z])"
+)
 _FUNCTION_HEAD = re.compile(
     r"^\s*(?P<name>\\(?:text|operatorname|mathrm|textrm|mathit)\s*\{(?P<text>[A-Za-z\\_]+)\}"
-    rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?)\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
+    rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?|{_GREEK_FUNCTION})\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
 )
 _COMMA_HEAD = re.compile(
     rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{[^{{}}]*,\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}}\s*$"
@@ -125,6 +131,8 @@ def head(tex: str, scope: Scope) -> Head | None:
             raw = m.group("name").replace(" ", "")
             if raw in _NOT_DEFINABLE or raw[0] in "ei" and len(raw) == 1:
                 return None
+            if raw.startswith("\\") and any(scope.defines(k) for k in (raw, raw[1:])):
+                return None  # a Greek name the document gave a value: a function of it is no new name
             probe = read_quiet(raw + "(x)", Scope(domains=scope.domains))
             if not isinstance(probe, sympy.core.function.AppliedUndef) and not isinstance(probe, MatrixBase):
                 return None
@@ -146,7 +154,10 @@ def head(tex: str, scope: Scope) -> Head | None:
         name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
         return Head("pattern", comma_pattern_key(name), (m.group("param").lstrip("\\"),))
     m = _SYMBOL_HEAD.match(text)
-    if not m or m.group("base") in _NOT_DEFINABLE or m.group("base") in ("\\langle", "\\left", "\\mathit"):
+    # e and i are the constants, but e_t and i_1 are names (the reader reads them so)
+    named = m is not None and m.group("base") in ("e", "i") and bool(m.group("sub"))
+    constant = m is not None and m.group("base") in _NOT_DEFINABLE and not named
+    if not m or constant or m.group("base") in ("\\langle", "\\left", "\\mathit"):
         return None
     sub = (m.group("sub") or "").strip("{}").strip()
     if sub and re.fullmatch(r"[A-Za-z]|\\[A-Za-z]+", sub) and not m.group("label"):
@@ -248,6 +259,9 @@ def _may_be_entry(sub: str | None, number: str, members: bool) -> bool:
     m = _SUBSCRIPT_NUMBER.fullmatch(sub or "")
     if m is not None:
         return m.group(1) == number
+    sum_ = _SUBSCRIPT_SUM.fullmatch(sub or "")
+    if sum_ is not None:  # R_{5-2} is the entry at 3
+        return sympy.sympify(sum_.group(1)) == int(number)
     return members or not re.search(r"[A-Za-z]", (sub or "").replace("\\left", "").replace("\\right", ""))
 
 
@@ -260,6 +274,8 @@ def _in_subscript(text: str, at: int) -> bool:
 _NUMBERED = re.compile(r"(.+?)_\{?\s*(-?\d+)\s*\}?")
 _SUBSCRIPT_AFTER = r"\s*(?:_\s*(\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]))?"
 _SUBSCRIPT_NUMBER = re.compile(r"\{?\s*(-?\d+)\s*\}?")
+#: a subscript of whole numbers added or subtracted (``{5-2}``, ``{(5 - 2)}``): an entry at the number it comes to
+_SUBSCRIPT_SUM = re.compile(r"\{\s*\(?\s*(-?\s*\d+(?:\s*[-+]\s*\d+)+)\s*\)?\s*\}")
 
 
 #: a set written out: ``\\{ ... \\}``, ``\\left\\{ ... \\right\\}``, ``\\lbrace ... \\rbrace``
@@ -539,6 +555,8 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
         if exc.field not in TWO_WAY_FIELDS or getattr(scope, exc.field):
             raise
         field, choices = exc.field, exc.choices
+    if field == "i_reading" and i_indexes_the_step(lhs.text + " = " + rhs.text):
+        choices = {"index": INDEX_IN_STEP}
     out: list[tuple[str, Any, Any]] = []
     for choice, note in choices.items():
         picked = replace(scope, word_reading=choice) if field == "word_reading" else replace(scope, i_reading=choice)
@@ -549,6 +567,8 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     return out, ""
 
 
+#: the one reading of a bare i in an exponent of a step that indexes a subscript with i (see :func:`step_readings`)
+INDEX_IN_STEP = I_CHOICES["index"] + " (this step indexes a subscript with it)"
 #: the Scope fields whose two readings a step is read in, each decided (see :func:`step_readings`)
 TWO_WAY_FIELDS = ("word_reading", "i_reading")
 
@@ -764,6 +784,8 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             best = results[0]
             if len(readings) > 1:
                 best.reason = f"{several}: {status} in every one"
+            elif INDEX_IN_STEP in readings[0][0]:
+                best.reason = f"read with {readings[0][0]}"
             return best
     if len(readings) > 1 and {r.status for r in results} & {"PROVED", "REFUTED"}:
         return _readings_differ(readings, results, several)

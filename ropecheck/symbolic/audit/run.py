@@ -29,6 +29,7 @@ from .patterns import read_with_patterns, touched_by_dots
 from .reading import posed as _posed
 from .reading import uses_index_i
 from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
+from .sections import heading_lines, section_setting
 from .steps import STEP_TIMEOUT, Auditor
 
 __all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
@@ -121,6 +122,7 @@ def _audit_text(
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
+    headings = heading_lines(text, latex=latex)
     before: MathBlock | None = None
     tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
     for at, block in enumerate(blocks):
@@ -141,6 +143,7 @@ def _audit_text(
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         auditor.block = at
         auditor.math_before = "\n".join(b.src.text for b in blocks[:at])
+        auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.bounds_ahead(read)
         auditor.names_ahead(read + _prose_after(blocks, at, lines))
         for n, chain in enumerate(read):
@@ -152,6 +155,7 @@ def _audit_text(
             auditor.chain(
                 chain, audited=block.kind == "display", continued=continued and n == 0, condition=posed.get(n, "")
             )
+        auditor.setting = None
         last = read[-1].links[-1] if read and block.kind == "display" else None
         before, tail = block, (last if last is not None and not ends_open(last.text) else None)
     seconds = time.perf_counter() - t0

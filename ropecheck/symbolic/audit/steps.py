@@ -59,13 +59,15 @@ from sympy import MatrixBase
 from ... import isolate
 from ...errors import RopeCheckError
 from ..engine import memo
+from ..readers.decorations import apply_aliases, decorated_alias
+from ..readers.expectation import expectations_in, expectations_left
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
     calligraphic_as_names,
     family_key,
     normalize_latex,
 )
-from ..readers.latex_text import top_level
+from ..readers.latex_text import Src, top_level
 from ..readers.latex_tree import remember_parse
 from ..readers.limits import CLAIM_TIMEOUT
 from ..readers.scope import (
@@ -76,6 +78,7 @@ from ..readers.scope import (
     merge_domains,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
+from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
 from .document import Chain, Link
 from .families import brace_names, define_family_in_child, family_head
 from .inequality import INEQUALITIES, inequality_in_child
@@ -85,6 +88,8 @@ from .names import (
     entry_of,
     glued_head,
     norm_beside_name,
+    operator_head,
+    value_of_entry,
     without_membership,
     without_subscripts,
 )
@@ -121,6 +126,7 @@ from .result import (
     AuditStep,
     unread_reason_key,
 )
+from .sections import in_force
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -212,6 +218,10 @@ class Auditor:
     audited_now: bool = False  # whether the chain being read is display math (its definitions are listed)
     premises: list[Premise] = field(default_factory=list)  # the steps so far, PROVED or UNDECIDED
     math_before: str = ""  # the document's math before the display being read, inline and display
+    setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
+    #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
+    settings: dict[str, tuple[int, int]] = field(default_factory=dict)
+    open_vectors: dict[str, OpenVector] = field(default_factory=dict)  # vectors of blocks by their base (PE)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -263,14 +273,17 @@ class Auditor:
         first = links[0] if continued else replace(links[0], text=without_membership(links[0].text))
         # v_{t+1}^{(j)} where the family v_{t}^{(j)} is defined: that family at t + 1, a step (found is None there)
         member = family_head(first.text) is None and _family_member(first.text, self.scope)
+        member = member or names_open_vector(first.text, self.open_vectors)  # Z_{t+s} after Z_t = [...]
         defines = (
             not continued
             and not member
             and (
-                self.define_family(first, links[1], audited=audited)
+                self.define_open_vector(first, links[1], audited=audited)
+                or self.define_family(first, links[1], audited=audited)
                 or self.maybe_define(first, links[1], audited=audited)
                 or self.define_decorated(first, links[1], audited=audited)
                 or self.define_glued(first, links[1], audited=audited)
+                or self.define_operator(first, links[1], audited=audited)
             )
         )
         start = 1 if defines else 0
@@ -365,7 +378,8 @@ class Auditor:
 
     def with_approximations(self, left: Link, right: Link) -> _Outcome | None:
         """A step whose only unread names were given with ``\\approx`` as decimals, decided with them known only to
-        the digits written (REFUTED or UNDECIDED, never PROVED); None when that does not apply."""
+        the digits written (REFUTED or UNDECIDED; PROVED only where the sides agree whatever the rounding errors
+        are); None when that does not apply."""
         text = normalize_latex(left.text + " = " + right.text)
         used = [h for h, _, _ in self.unread if _mentions(h, text)]
         if not used or any(h not in self.approx for h in used):
@@ -384,7 +398,7 @@ class Auditor:
         scope = replace(self.scope, symbols=symbols)
         o = _run(approx_use_in_child, left, right, scope, units, timeout=timeout, memory_limit=self.memory_limit)
         # read, and using the names: else the step stays UNREAD for the name it uses
-        return o if o.status in ("REFUTED", "UNDECIDED") and o.lhs is not None else None
+        return o if o.status in ("PROVED", "REFUTED", "UNDECIDED") and o.lhs is not None else None
 
     def chain_of_names(self, links: list[Link], *, audited: bool) -> bool:
         """``W_q = W_k = I``: names set equal to one value. Each is defined as the value when it reads
@@ -428,6 +442,7 @@ class Auditor:
             symbols[s.name] = Definition(
                 "symbol", s.name, sympy.Identity(DIMENSION), (), link.text, link.line, True, value.text
             )
+            self.set_for_section(s.name)
         self.scope = replace(self.scope, symbols=symbols)
         return True
 
@@ -459,6 +474,8 @@ class Auditor:
         if body.relation != "=" and not explicit:
             return False
         head = _head(link.text, self.scope)
+        if head is not None and head in self.approx:
+            return False  # S_2 = ... after S_2 \approx [...]: a claim about the name, a step
         again = head is not None and _redefines(head, self.scope)
         if head is None or (_defined(head, link.text, self.scope) and not again):
             if explicit and audited:
@@ -510,6 +527,7 @@ class Auditor:
             # or any value where earlier steps let it vary ("with $n = m - 1$"): an example, a boundary condition
             # or a case, not what the name means, so it is never substituted into a step
             d = replace(d, stated_value=True)
+            self.set_for_section(d.name)
         # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
         self.unread = [u for u in self.unread if not (u[0] == head or entry_of(u[0], head))]
         self.bounded = [u for u in self.bounded if not (u[0] == head)]
@@ -526,6 +544,30 @@ class Auditor:
         note = f"defined again, in force from line {link.line} on" if again else ""
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
+
+    def set_for_section(self, name: str) -> None:
+        """A value given in passing, where the sentence that gives it opens a section by setting it."""
+        if self.setting is not None:
+            self.settings[name] = self.setting
+        else:
+            self.settings.pop(name, None)
+
+    def at_settings(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """A step stopped at values its section sets (``Using $W_q = I$`` after a heading): decided at those
+        values, PROVED or REFUTED, and said so; else the step as it was."""
+        found = in_force(self.settings, self.scope, right.line, s.reason)
+        if found is None:
+            return s
+        scope, said = found
+        timeout, _ = self.limits()
+        o = _run(_step_in_child, left, right, scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status not in ("PROVED", "REFUTED"):
+            return s
+        why = f"at {said}" + (f"; {o.reason}" if o.reason else "")
+        decided = self.outcome_step(s.number, left, right, o, why)
+        if decided.status == "REFUTED":
+            self.doubt(decided, left, right, standalone=False)
+        return decided
 
     def used_before(self, head: _Head, link: Link) -> bool:
         """Whether a step above ``link`` uses the name: one the derivation lets vary, so a value given it later in
@@ -552,10 +594,11 @@ class Auditor:
     def define_decorated(self, link: Link, body: Link, *, audited: bool) -> bool:
         """``\\tilde{q}_m = f(q, m)``, ``q' = \\text{RoPE}(q, p)``: a name written with a decoration, a new name.
 
-        The line introduces it, it does not assert anything: it is a definition, listed with its right
-        side as read. Later steps do not use its value (the reader does not read a tilde, and a prime on
-        a name is read nowhere else as this name): a step that writes the name primed is UNREAD. A prime
-        on a function the document defined may be its derivative: that line stays a step.
+        The line introduces it, it does not assert anything: it is a definition. Where its right side is
+        read, the name is a name of its own (``\\mathrm{ktilde}``, :meth:`define_alias`) that later steps read
+        as its value where they spell it as the line did; written otherwise (``q'_1`` after ``q' = 2q``), or
+        where the right side is not read, a step that uses it is UNREAD. A prime on a function the
+        document defined may be its derivative: that line stays a step.
         """
         if body.relation != "=" and body.relation not in _DEFINING:
             return False
@@ -568,9 +611,11 @@ class Auditor:
         if plain.kind == "function" and plain.key in self.scope.functions and "'" in normalize_latex(link.text):
             return False
         again = any(u[0] == mark for u in self.unread)
+        defined = plain.kind != "function" and self.define_alias(link, body, audited=audited)
         self.unread = [u for u in self.unread if u[0] != mark]
+        # (once defined, only a spelling the name is not read in stays unread: q'_1 after q' = 2q)
         self.unread.append((mark, link, f"a name written with a decoration, defined at line {link.line}"))
-        if not audited:
+        if defined or not audited:
             return True
         timeout, _ = self.limits()
         named = replace(link, text=plain_text)
@@ -586,6 +631,35 @@ class Auditor:
         self.definitions.append(
             AuditDefinition(link.line, re.sub(r"\s+", " ", link.text.strip()), "symbol", body.text, value, "", note)
         )
+        return True
+
+    def define_alias(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``\\tilde{k} = q + \\varepsilon``, ``\\lambda'_d = ...``: the decorated name defined as a name of its own
+        (:mod:`ropecheck.symbolic.readers.decorations`), which later steps read as its definition. Returns whether
+        so; where the right side is not read (or uses a name without a value) nothing is kept."""
+        found = decorated_alias(normalize_latex(link.text))
+        if found is None:
+            return False
+        left, pattern, name = found
+        # the name's earlier spelling, if any, is replaced: defined again, it is read as its new value or not at all
+        others = tuple(a for a in self.scope.aliases if a[1] != name)
+        before = (replace(self.scope, aliases=others), len(self.unread), len(self.definitions))
+        self.scope = replace(self.scope, aliases=(*others, (pattern, name)))
+        head = _head(left, self.scope)
+        ok = head is not None and self.maybe_define(replace(link, text=left), body, audited=audited)
+        ok = ok and len(self.unread) == before[1] and self.scope.defines(head.key)  # type: ignore[union-attr]
+        if not ok or self.definitions[before[2] :] == [] or not self.definitions[-1].read:
+            self.scope, self.unread, self.definitions = (
+                before[0],
+                self.unread[: before[1]],
+                self.definitions[: before[2]],
+            )
+            return False
+        written = re.sub(r"\s+", " ", link.text.strip())
+        for i in range(before[2], len(self.definitions)):  # listed as read, saying how it was written
+            d = self.definitions[i]
+            note = f"a new name, written {written} (with a decoration): later steps read it as this name"
+            self.definitions[i] = replace(d, reason="; ".join(filter(None, [note, d.reason])))
         return True
 
     def define_family(self, link: Link, body: Link, *, audited: bool) -> bool:
@@ -671,9 +745,42 @@ class Auditor:
         self.definitions.append(AuditDefinition(link.line, head.key, "symbol", body.text, value, "", note))
         return True
 
+    def define_open_vector(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``PE_{pos} = [v_{pos}^{(0)}; v_{pos}^{(1)}; \\vdots]``: a vector of blocks over its subscript, a name the
+        document has not defined otherwise; steps read it block by block (see :mod:`.blocks`)."""
+        found = open_vector_definition(link.text, body.text) if body.relation in ("=", *_DEFINING) else None
+        if found is None or any(self.scope.defines(k) for k in (found.base, found.base.lstrip("\\"))):
+            return False
+        self.open_vectors[found.base] = found
+        # elsewhere than block by block the name is no number: a step that uses it so is not read
+        use = re.escape(found.base) + (r"\s*_" if found.param else r"(?![A-Za-z_])")
+        why = f"a vector of blocks defined at line {link.line}, read only block by block"
+        self.unread.append((_Head("decorated", r"(?<![\\A-Za-z])" + use), link, why))
+        if audited:
+            self.definitions.append(found.listed(link.line, body.text))
+        return True
+
+    def define_operator(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``\\text{Rotated} [x_1; x_2] = M [x_1; x_2]``: what a word set upright, new to the document, does to the
+        bracket after it (see :func:`.names.operator_head`). A definition in words, not read: not a step, and a
+        later step that uses the word is not read."""
+        if body.relation != "=" and body.relation not in _DEFINING:
+            return False
+        found = operator_head(link.text, body.text, self.scope)
+        if found is None or any(u[0] == found for u in self.unread):
+            return False  # written again: a statement about the operator, a step
+        flat = replace(link, text=" ".join(link.text.split()))
+        self.unread.append((found, flat, f"an operator defined at line {link.line}, which the audit does not read"))
+        if audited:
+            note = "an upright word in front of a bracket: what an operator does, not read"
+            name = " ".join(link.text.split())
+            self.definitions.append(AuditDefinition(link.line, name, "function", body.text, reason=note))
+        return True
+
     def uses_unread(self, left: Link, right: Link, *, before: bool = False) -> tuple[Link, str] | None:
         """The name a step uses whose value is not known, and why (``before``: one tainted before the step's line)."""
-        text = normalize_latex(left.text + " = " + right.text)
+        # a decorated name the document defined is read as its definition; another spelling of it is not
+        text = apply_aliases(Src.of(normalize_latex(left.text + " = " + right.text)), self.scope.aliases).text
         for head, where, why in reversed(self.unread):
             if before and where.line >= left.line:
                 continue
@@ -717,6 +824,11 @@ class Auditor:
                 "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand "
                 "for (Re(a* b)), not their product: not refuted"
             )
+        elif given := value_of_entry((left.text, right.text), _refuted_with(s), dict(self.scope.domains)):
+            why = (
+                f"gives an entry a number, refuted only through {', '.join(given)}, which its definition uses and "
+                "the document gives no value here: the value may hold at the text's example, so it is not refuted"
+            )
         elif norm_beside_name(s.lhs, s.rhs):
             why = (
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it: "
@@ -752,12 +864,14 @@ class Auditor:
         )  # fmt: skip
 
     def approx_step(self, number: int, left: Link, right: Link) -> AuditStep:
-        """``A \\approx B``: equal after rounding to the digits written, or exactly (PROVED); else UNDECIDED, UNREAD."""
+        """``A \\approx B``: equal after rounding to the digits written, or exactly (PROVED); off by a factor no
+        rounding explains (REFUTED, see :func:`.approx.far_off`); else UNDECIDED, UNREAD."""
         timeout, _ = self.limits()
         o = _run(approx_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-        if o.status == "REFUTED":  # an \approx is never refuted
+        if o.status == "REFUTED" and o.method != "rounded":  # refuted only off by a factor no rounding explains
             o.status, o.method = "UNDECIDED", "none"
-        o.counterexample = None
+        if o.status != "REFUTED":
+            o.counterexample = None
         return self.outcome_step(number, left, right, o, o.reason)
 
     def tainted_step(self, number: int, left: Link, right: Link) -> AuditStep:
@@ -804,6 +918,10 @@ class Auditor:
     def step(self, left: Link, right: Link, *, standalone: bool = False, stated_range: str = "") -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
+        # Z_{t+s} = diag(T_0(s), T_1(s), \ddots) Z_t: the step said of block j, where it reads so
+        letters = index_letters(self.scope) if self.open_vectors else ""
+        blocks = block_step(left.text, right.text, self.open_vectors, letters) if self.open_vectors else None
+        read = (replace(left, text=blocks[0]), replace(right, text=blocks[1])) if blocks else (left, right)
         if self.out_of_time():
             s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
         elif right.relation in _APPROX and left.text and right.text and not self.uses_unread(left, right):
@@ -821,11 +939,12 @@ class Auditor:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
         elif not left.text or not right.text:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
-        elif self.uses_unread(left, right):
+        elif self.uses_unread(*read):
             s = self.tainted_step(number, left, right)
         else:
             timeout, cut = self.limits()
-            o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+            o = _run(_step_in_child, *read, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+            o = blockwise(o, blocks) if blocks else o
             if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
                 o.reason = DOCUMENT_TIME_LIMIT_REASON
             sides = [e for e in (o.lhs, o.rhs) if e is not None]
@@ -835,15 +954,33 @@ class Auditor:
             )  # fmt: skip
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
+            if s.status == "UNDECIDED" and self.settings:
+                s = self.at_settings(s, left, right)
+        _expectation_doubt(s, left.text + right.text)
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
-        if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text:
-            self.premises.append(Premise(right.line, left, right, self.scope))
+        if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
+            self.premises.append(Premise(right.line, left, right, self.scope))  # a step about blocks is no premise
         s.seconds = time.perf_counter() - t0
         s.end_line = right.end_line
         self.steps.append(s)
         if self.progress is not None:
             self.progress(s, number)
+
+
+def _expectation_doubt(s: AuditStep, text: str) -> None:
+    """A step read with expectations as unknowns (by linearity alone): REFUTED only where they cancel; where they
+    are left in the difference, UNDECIDED, saying what would have to hold."""
+    undecided = s.status == "UNDECIDED" and s.reason.startswith("no rewrite reduced")
+    if (s.status == "REFUTED" or undecided) and (left_over := expectations_left(s.lhs, s.rhs, text)):
+        s.status, s.method, s.counterexample = "UNDECIDED", "none", None
+        s.reason = (
+            f"with each expectation an unknown (by linearity alone), the sides differ by {left_over}: the step "
+            "holds only for distributions that make this 0 (independence, a mean or a variance the text may "
+            "state in words), and values of these unknowns need not come from any distribution: not decided"
+        )
+    elif s.status == "REFUTED" and expectations_in(s.lhs) | expectations_in(s.rhs):
+        s.reason = "; ".join(filter(None, [s.reason, "the expectations cancel: false for every distribution"]))
 
 
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
@@ -930,6 +1067,11 @@ _GREEK = frozenset(
     "varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
     "Upsilon Phi Psi Omega".split()
 )
+
+
+def _refuted_with(s: AuditStep) -> list[str]:
+    """The names a REFUTED step's counterexample gives values, by name."""
+    return sorted(str(k) for k in (s.counterexample.values if s.counterexample is not None else {}))
 
 
 def _unit_j(s: AuditStep, text: str) -> str:

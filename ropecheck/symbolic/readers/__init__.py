@@ -4,7 +4,8 @@
 columns, and :mod:`.latex_tree`, the parse built into expressions) read one side of a claim;
 :mod:`.scope` holds the symbols' domains and a document's definitions; :mod:`.limits` the
 bounds on size, nesting, exponents, matrices, work, time and memory; :mod:`.claim` is the
-claim checker, which reads a claim with these and decides it with the engine.
+claim checker, which reads a claim with these and decides it with the engine. :mod:`.expectation` reads
+an expectation by linearity; :mod:`.decorations` reads a decorated name a document defined as a name.
 
 Design constraints: readers import the engine (:mod:`ropecheck.symbolic.engine`) and each
 other, never the audit, the pages or the Coq bridge.

@@ -59,6 +59,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict, expr_text
+from .expectation import expectations_left
 from .latex_syntax import (
     AmbiguousReading,
     check_ellipsis,
@@ -525,6 +526,8 @@ def _decided_once(
         return _limited(text, used, "recursion", message, t0, sides, stated)
     except Exception as exc:  # a rewrite that fails decides nothing: not a proof, not a refutation
         verdict, method, cex = Verdict.UNDECIDED, f"none ({type(exc).__name__} in the rewrites)", None
+    if verdict == Verdict.REFUTED and expectations_left(lhs, rhs, text):  # values no distribution need give
+        verdict, method, cex = Verdict.UNDECIDED, "none (expectations left in the difference)", None
     return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0, domains=described)
 
 

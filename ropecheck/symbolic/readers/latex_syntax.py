@@ -50,6 +50,8 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
+from .decorations import apply_aliases
+from .expectation import expectation, random_names
 from .latex_text import WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
     RAISED_CALL_LATEX,
@@ -84,6 +86,7 @@ __all__ = [
     "reading_notes",
     "read_latex_side",
     "star_only_names",
+    "i_indexes_the_step",
     "subscripts_with_i",
     "trig_ambiguities",
     "upright_key",
@@ -322,9 +325,14 @@ def calligraphic_as_names(text: str) -> str:
     return _CALLIGRAPHIC.sub(_calligraphic_name, text)
 
 
+#: ``\\lt``, ``\\gt``: MathJax's spellings of < and > (HTML-safe), read as the signs
+_LESS_GREATER = re.compile(r"\\([lg])t(?![A-Za-z])")
+
+
 def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
+    src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
     src = src.sub(_BOLD, lambda m: m.group(1) + " ")
     src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
@@ -454,9 +462,13 @@ def _glued(src: Src, scope: Scope) -> Src:
             "reading",
             src.col(m.start()),
         )
+    labels = _subscript_labels(src.text, scope)
     words = [m for rx in (_WORD, _SHORT_WORD) for m in rx.finditer(text)]
     words = sorted((m for m in words if m.group(0) not in scope.functions and m.group(0) not in ("Re", "Im")),
                    key=lambda m: m.start())  # fmt: skip
+    for m in reversed([m for m in words if m.span() in labels]):
+        src = src.splice(m.start(), m.end(), r"\mathrm{" + m.group(0) + "}")
+    words = [m for m in words if m.span() not in labels]
     if not words:
         return src
     unbounded = [m for m in words if not _bounded_word(m.group(0), scope)]
@@ -476,6 +488,30 @@ def _glued(src: Src, scope: Scope) -> Src:
         written = r"\mathrm{" + word + "}" if scope.word_reading == "name" else " " + " ".join(word) + " "
         src = src.splice(m.start(), m.end(), written)
     return src
+
+
+#: a word of four letters or more that is all of a braced subscript (``L_{train}``, ``d_{model}``), and its base
+_LABEL_WORD = re.compile(r"_\s*\{\s*([A-Za-z]{4,})\s*\}")
+_LABEL_BASE = re.compile(r"(\\(?:text|textrm|mathrm|operatorname)\s*\{[^{}]*\}|\\?[A-Za-z]+)\s*$")
+
+
+def _subscript_labels(text: str, scope: Scope) -> set[tuple[int, int]]:
+    """Where a word fills a braced subscript as a label: one name in every reading (see :func:`_glued`).
+
+    Under a base that is no family or function of the document the subscript is part of the name, never
+    evaluated, so the word and the product of its letters name one symbol, spelled two ways (``L_{train}``,
+    ``L_{a*i*n*r*t}``), and ``i`` among them is no unit. A word the document defines is not a label.
+    """
+    out = set()
+    for m in _LABEL_WORD.finditer(text):
+        base = _LABEL_BASE.search(text, 0, m.start())
+        if base is None or scope.defines(m.group(1)):
+            continue
+        b = base.group(1)
+        keys = {b, b.lstrip("\\"), upright_key(b), family_key(b)}
+        if not any(k in scope.patterns or k in scope.functions for k in keys):
+            out.add(m.span(1))
+    return out
 
 
 def _bounded_word(word: str, scope: Scope) -> bool:
@@ -539,6 +575,41 @@ def _imaginary(src: Src, scope: Scope, bound: frozenset[str]) -> tuple[Src, froz
     return src, bound
 
 
+#: an exponent, its base kept apart from e by :data:`_EXPONENT_OF_E` (``b^{2i/d}``, ``10000^{-2i/d}``)
+_EXPONENT = re.compile(r"\^\s*(?:\{|[A-Za-z0-9])")
+
+
+def i_indexes_the_step(text: str) -> bool:
+    r"""Whether every bare ``i`` of a step (both sides, ``text``) is the index this step writes in a subscript.
+
+    So read when the step indexes with i (``\lambda_i``), writes no i that is certainly the unit (upright, or in
+    an exponent of e), and each bare i is a letter alone in an exponent of another base (``b^{2i/d}``): there this
+    literature writes a frequency's index, and the unit only as ``e^{i x}``. ``x_i + i y_i`` keeps both readings.
+
+    Example:
+        >>> i_indexes_the_step(r"\frac{c}{\lambda_i} = c\, b^{2i/d}"), i_indexes_the_step(r"z_i = x_i + i y_i")
+        (True, False)
+        >>> i_indexes_the_step(r"\lambda_i e^{i t} = b^{2i/d} e^{i t}")
+        False
+    """
+    t = _normalize(Src.of(text)).text
+    if _UNIT_NAME in t or not subscripts_with_i(t):
+        return False
+    masked = _spans(t, _COMMAND_ARGUMENT) + _spans(t, _SUBSCRIPT_SPAN) + _spans(t, _LABEL_SPAN)
+    of_e = _spans(t, _EXPONENT_OF_E)
+    exponents = [(a, b) for a, b in _spans(t, _EXPONENT) if not any(c <= a < d for c, d in of_e)]
+    bare = 0
+    for run in re.finditer(r"(?<![\\A-Za-z])[A-Za-z]+", t):
+        for k, ch in enumerate(run.group(0)):
+            at = run.start() + k
+            if ch != "i" or any(a <= at < b for a, b in masked):
+                continue
+            if run.group(0) != "i" or any(a <= at < b for a, b in of_e) or not any(a <= at < b for a, b in exponents):
+                return False
+            bare += 1
+    return bare > 0
+
+
 def subscripts_with_i(text: str) -> bool:
     r"""Whether ``text`` uses ``i`` as an index in a subscript (``\theta_i``, ``x_{2i}``, ``\lambda_{i+1}``).
 
@@ -549,11 +620,17 @@ def subscripts_with_i(text: str) -> bool:
     return bool(re.search(r"_\s*(?:i(?![A-Za-z])|\{[^{}]*(?<![\\A-Za-z])i(?![A-Za-z])[^{}]*\})", text))
 
 
+#: a whole column or row taken from an array, ``W[:, t]`` or ``W[t, :]``
+_SLICE = re.compile(r"\[\s*:\s*,|,\s*:\s*\]")
+
+
 def _check(src: Src, scope: Scope) -> None:
     """Refuse what cannot be read: ellipses, unknown commands and environments, unbalanced brackets,
     and a plain function name close to a known one (``cosine(x)``)."""
     check_ellipsis(src.text, src)
     for m in _COMMAND.finditer(src.text):
+        if m.group(1) == "mathbb" and _EXPECTATION.match(src.text, m.start()):
+            continue  # an expectation over the names of its subscript: read by linearity
         if m.group(1) == "mathbb" and re.match(r"\s*\{\s*E\s*\}", src.text[m.end() :]):
             raise src.error(
                 "an expectation \\mathbb{E}[...] is not read (what it averages over, and how, is not in the formula)",
@@ -565,6 +642,13 @@ def _check(src: Src, scope: Scope) -> None:
                 "or use the SymPy syntax)",
                 m.start(),
             )
+    slicing = _SLICE.search(src.text)
+    if slicing is not None:  # W_e[:, t]: a column of W_e as numpy writes it
+        raise src.error(
+            "W[:, t] (a column, or W[t, :] a row, of a matrix, as arrays are sliced in code) is not read; "
+            "write the column as a name of its own",
+            slicing.start(),
+        )
     for m in re.finditer(r"\\(begin|end)\s*\{\s*([A-Za-z*]*)\s*\}", src.text):
         if m.group(2) not in _MATRIX_ENVS:
             raise src.error(f"unknown environment {m.group(2)!r} (known: {', '.join(_MATRIX_ENVS)})", m.start())
@@ -700,6 +784,7 @@ class _Reader:
         if not src.text:
             raise src.error("empty expression", 0)
         for step in (
+            self.expectations,
             self.labels,
             self.matrices,
             self.inner_products,
@@ -808,6 +893,22 @@ class _Reader:
 
         src = src.sub(_COMMA_SUBSCRIPT_LAST, superscript_last)
         return src.sub(_COMMA_SUBSCRIPT, comma)
+
+    def expectations(self, src: Src, bound: frozenset[str]) -> Src:
+        """``\\mathbb{E}_{q,k}[X]``: X read, then its expectation by linearity (:mod:`.expectation`)."""
+        while (m := _EXPECTATION.search(src.text)) is not None:
+            end = skip_group(src.text, m.end() - 1)
+            names = random_names(m.group("sub"))
+            if end < 0 or not names:
+                raise src.error("an expectation whose subscript or bracket is not read", m.start())
+            body = src.slice(m.end(), end - 1)
+            body = body.slice(0, len(re.sub(r"\\(?:right|[Bb]igg?[lr]?)\s*$", "", body.text.rstrip())))
+            try:
+                value = expectation(self.read(body, bound), names, ",".join(names))
+            except ValueError as exc:
+                raise src.error(str(exc), m.start()) from None
+            src = src.splice(m.start(), end, self.placeholder(value))
+        return src
 
     def matrices(self, src: Src, bound: frozenset[str]) -> Src:
         while True:
@@ -1123,6 +1224,8 @@ class _Reader:
         text = re.sub(r"\\(?:left|right)\s*\.", " ", text)
         text = re.sub(r"\\(?:left|right)\s*\|", "|", text)
         text = re.sub(r"(?<!\\sqrt)\[", "(", text).replace("]", ")")
+        if "pi" not in self.scope.functions:  # 2\pi (b s)^x: the constant times the bracket, never a call
+            text = _PI_BRACKET.sub(r"\1\\pi \\cdot (", text)
         return mark_raised_calls(text)
 
 
@@ -1134,6 +1237,15 @@ _NAME_BRACKET = re.compile(
     rf"((?:(?<![\\A-Za-z_^'])[A-Za-z]|(?<![\\_^])\\(?:{_NAME_GREEK})(?![A-Za-z]))"
     r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)(?:\s|\\[,;:! ])*(?=\()"
 )
+
+
+#: ``\mathbb{E}_{q,k}\big[``: an expectation over the names of its subscript, its bracket opened
+_EXPECTATION = re.compile(
+    r"\\mathbb\s*\{\s*E\s*\}\s*_\s*(?P<sub>\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])\s*(?:\\(?:left|[Bb]igg?l?)\s*)?\["
+)
+#: ``2\pi (b s)^x``: after a number, pi is the circle constant, and the bracket a factor (a function or a
+#: permutation pi, ``\pi(i)``, is never written after a coefficient)
+_PI_BRACKET = re.compile(r"(?<=\d)(\s*(?:\\cdot\s*)?)\\pi\s*\((?!\s*\))")
 
 
 def mark_raised_calls(text: str) -> str:
@@ -1282,7 +1394,7 @@ def read_latex_side(
     bar = _EVALUATION_BAR.search(side)
     if bar is not None:
         return _evaluated(side, bar, offset, scope, (narrow, bound))
-    src = _normalize(src)
+    src = apply_aliases(_normalize(src), scope.aliases)
     _check(src, scope)
     _check_upright(src, scope)
     _check_slash(src)

@@ -45,6 +45,8 @@ __all__ = [
 
 _TRANSPOSE, _HERMITIAN = Symbol("ZQMKT"), Symbol("ZQMKH")
 #: a placeholder inside a name (``v_{\mathrm{pos}+k}`` parses as the symbol ``v_{ZQPHa + k}``)
+#: a name whose subscript is whole numbers added or subtracted (``R_{5-2}``, read as ``R_{-2 + 5}``)
+_NUMBERS_SUBSCRIPT = re.compile(r"(.+?)_\{(-?\d+(?:\s*[-+]\s*\d+)+)\}")
 _PLACEHOLDER_IN_NAME = re.compile(r"ZQPH[a-z]+")
 
 
@@ -138,6 +140,14 @@ def _name_text(value: Any) -> str:
     return value.name if isinstance(value, Symbol) else sympy.sstr(value)
 
 
+def _written_name(name: str, values: Mapping[str, Any]) -> str:
+    """The name as written: its placeholders (numbered per piece) put back, and a subscript of whole numbers
+    added or subtracted at its value (``R_{5-2}`` is the entry ``R_{3}``)."""
+    name = _PLACEHOLDER_IN_NAME.sub(lambda m: _name_text(values.get(m.group(0), m.group(0))), name)
+    at = _NUMBERS_SUBSCRIPT.fullmatch(name)
+    return f"{at.group(1)}_{{{sympy.sympify(at.group(2))}}}" if at is not None else name
+
+
 #: a name times a bracket with an exponent: SymPy's LaTeX parser gives ``n(n+1)^2`` and ``(n(n+1))^2`` the same tree
 _BRACKET_POWER = (
     "{name}(...)^...: {name} times a bracket with an exponent reads as {name} (...)^... or as ({name} (...))^..., "
@@ -194,9 +204,9 @@ class _Converter:
                 return expr
             if name in self.values:
                 return self.values[name]
-            if _PLACEHOLDER_IN_NAME.search(name):  # the name as written: placeholders are numbered per piece
-                name = _PLACEHOLDER_IN_NAME.sub(lambda m: _name_text(self.values.get(m.group(0), m.group(0))), name)
-                expr = Symbol(name)
+            if _PLACEHOLDER_IN_NAME.search(name) or _NUMBERS_SUBSCRIPT.fullmatch(name):
+                name = _written_name(name, self.values)
+                expr = Symbol(name, **expr.assumptions0)
             if name in ("ZQMKT", "ZQMKH", "ZQMKC", "ZQMKP"):
                 return Symbol(name)
             if name in scope.symbols:

@@ -415,6 +415,8 @@ class Scope:
     ``array_names`` adds those it writes in bold: only these are read as general matrices.
     ``ordered_functions``: the value of an undefined function (``R_f(q, m)``) may be a matrix, so products of
     such values keep their written order (SymPy's noncommutative functions).
+    ``aliases``: decorated names the document defined (``\\tilde{k}``, ``\\lambda'_d``), each a pattern of its uses
+    and the upright name it stands for (see :mod:`.decorations`).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -434,6 +436,7 @@ class Scope:
     matrix_names: frozenset[str] = frozenset()
     array_names: frozenset[str] = frozenset()
     ordered_functions: bool = False
+    aliases: tuple[tuple[str, str], ...] = ()
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))

@@ -1,0 +1,232 @@
+"""Vectors of blocks and block-diagonal matrices written open-ended, read block by block.
+
+A derivation may stack per-frequency pieces without saying where the stack ends:
+``[v^{(0)}; v^{(1)}; \\vdots]``, ``diag(R_0(k), R_1(k), \\ddots)``. The entries shown fix block j
+(``v^{(j)}``, ``R_j(k)``): they are the same text but for one whole number in a subscript or a label,
+0 then 1 (or 1 then 2), and the last row holds only the dots. A vector of that kind named by a line
+(``PE_{pos} = [...]``) is a definition over its subscript; a step whose every side is a product of
+such constructs and of names so defined, with nothing else, says the same of each block: it holds
+for every number of blocks when block j's step holds for a symbolic j, and it fails where block j's
+step fails at a block that is written out (the first two), which every size has.
+
+Design constraints: text in, text out (the step reader reads the block's step, and :func:`blockwise` says
+what its outcome means for the step); a construct
+that fits no pattern, two constructs whose blocks start at different numbers, or anything else in
+a side (a name whose value is not a stack of the same blocks, a transpose that would sum over the
+blocks) leave the step to the ordinary reader.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy
+from sympy import MatrixBase
+
+from ..readers.scope import Scope
+from .reading import Outcome
+from .result import AuditDefinition
+
+__all__ = [
+    "OpenVector",
+    "block_step",
+    "blockwise",
+    "index_letters",
+    "names_open_vector",
+    "open_vector",
+    "open_vector_definition",
+]
+
+_ENV = re.compile(r"\\begin\s*\{([bpBv]?matrix)\}(.*?)\\end\s*\{\1\}", re.S)
+_ROW_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]*\])?")
+_VDOTS = re.compile(r"^\s*(?:\\vdots|⋮)\s*$")
+_DDOTS = re.compile(r"^\s*(?:\\ddots|⋱)\s*$")
+_SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\quad|\\qquad|~")
+#: a name a line may define as a vector of blocks: ``PE_{pos}``, ``P_t``, ``x``
+_NAME = re.compile(r"^\s*(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{\s*(?P<sub>[A-Za-z]+)\s*\}|(?P<one>[A-Za-z])))?\s*$")
+_USE = re.compile(r"(?<![\\A-Za-z])(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{(?P<sub>[^{}]*)\}|(?P<one>[A-Za-z0-9])))?")
+
+
+@dataclass(frozen=True)
+class OpenVector:
+    """A vector of blocks named by a line: ``base_{param}``, block j of it is ``block`` (``{j}`` marks j)."""
+
+    base: str
+    param: str
+    block: str
+    start: int
+
+    def listed(self, line: int, tex: str) -> AuditDefinition:
+        """The definition as the audit lists it: block j, and where the blocks start."""
+        block = self.block.replace("{j}", "j")
+        said = f"the blocks {block} for j = {self.start}, {self.start + 1}, ..., read block by block"
+        return AuditDefinition(line, self.base, "pattern", tex, sympy.Symbol(block), "", "", (self.param,), said)
+
+
+def _pattern(entries: list[str]) -> tuple[str, int] | None:
+    """Block j's text (``{j}`` for the number that moves) and the first number, from the first two entries."""
+    if len(entries) < 2 or any(not e.strip() for e in entries):
+        return None
+    a, b = (re.split(r"(\d+)", e.strip()) for e in entries[:2])
+    if len(a) != len(b):
+        return None
+    moved = [k for k in range(1, len(a), 2) if a[k] != b[k]]
+    if len(moved) != 1 or any(a[k] != b[k] for k in range(0, len(a), 2)):
+        return None
+    k = moved[0]
+    start = int(a[k])
+    if not "".join(a[:k]).replace(" ", "").endswith(("_", "_{", "^{(")):
+        return None  # the number that moves is a subscript or a label (x_0, R_{0}, v^{(0)}), not an exponent
+    if int(b[k]) != start + 1 or start > 1 or a[k] != str(start):
+        return None
+    for later, e in enumerate(entries[2:], start=2):  # any further entry written out follows the pattern
+        if "".join(a[:k]) + str(start + later) + "".join(a[k + 1 :]) != e.strip():
+            return None
+    return "".join(a[:k]) + "{j}" + "".join(a[k + 1 :]), start
+
+
+def _rows(body: str) -> list[str]:
+    rows = [r for r in _ROW_BREAK.split(body)]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    return rows
+
+
+def open_vector(env: str) -> tuple[str, int] | None:
+    """``\\begin{bmatrix} v^{(0)} \\\\ v^{(1)} \\\\ \\vdots \\end{bmatrix}``: (block j, first number), or None."""
+    m = _ENV.fullmatch(env.strip())
+    if m is None:
+        return None
+    rows = _rows(m.group(2))
+    if len(rows) < 3 or not _VDOTS.match(rows[-1]) or any("&" in r or _VDOTS.match(r) for r in rows[:-1]):
+        return None
+    return _pattern(rows[:-1])
+
+
+def _open_diagonal(env: str) -> tuple[str, int] | None:
+    """``\\begin{bmatrix} R_0 & & \\\\ & R_1 & \\\\ & & \\ddots \\end{bmatrix}``: (block j, first number), or None."""
+    m = _ENV.fullmatch(env.strip())
+    if m is None:
+        return None
+    rows = [r.split("&") for r in _rows(m.group(2))]
+    n = len(rows)
+    if n < 3 or any(len(r) > n for r in rows):
+        return None
+    cells = [[(r[c] if c < len(r) else "").strip() for c in range(n)] for r in rows]
+    if any(cells[r][c] for r in range(n) for c in range(n) if r != c) or not _DDOTS.match(cells[-1][-1]):
+        return None
+    return _pattern([cells[r][r] for r in range(n - 1)])
+
+
+def open_vector_definition(name: str, body: str) -> OpenVector | None:
+    """``PE_{pos} = [v_{pos}^{(0)}; v_{pos}^{(1)}; \\vdots]``: the vector of blocks the line names, or None."""
+    m = _NAME.match(name)
+    found = open_vector(body)
+    if m is None or found is None:
+        return None
+    param = m.group("sub") or m.group("one") or ""
+    return OpenVector(m.group("base"), param, found[0], found[1])
+
+
+def _named_block(use: re.Match[str], known: dict[str, OpenVector]) -> tuple[str, int] | None:
+    """A use of a name defined as a vector of blocks (``PE_{pos+k}``): its block j there, or None."""
+    v = known.get(use.group("base"))
+    at = use.group("sub") if use.group("sub") is not None else use.group("one")
+    if v is None or (at is None) != (not v.param):
+        return None
+    block = v.block
+    if v.param:  # the subscript's value for the parameter: whole in a subscript, bracketed elsewhere
+        rx = r"(_\s*\{\s*)" + re.escape(v.param) + r"(\s*\})|(?<![\\A-Za-z])" + re.escape(v.param) + r"(?![A-Za-z])"
+        block = re.sub(rx, lambda m: "_{" + at + "}" if m.group(1) else "(" + at + ")", block)
+    return block, v.start
+
+
+def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int]] | None:
+    """A side that is only a product of open constructs and names defined as vectors of blocks: its block j."""
+    text = _SPACING.sub(" ", side)
+    out: list[str] = []
+    starts: set[int] = set()
+    at = 0
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        env = _ENV.match(text, at)
+        use = _USE.match(text, at)
+        found = None
+        if env is not None:
+            found = open_vector(env.group(0)) or _open_diagonal(env.group(0))
+            end = env.end()
+        elif use is not None:
+            found = _named_block(use, known)
+            end = use.end()
+        if found is None:
+            return None
+        out.append("(" + found[0] + ")")
+        starts.add(found[1])
+        at = end
+    return (" ".join(out), starts) if out else None
+
+
+def index_letters(scope: Scope) -> str:
+    """The letters to try for block j: first those the document indexes its per-block definitions with
+    (``R_i(k)``, ``T_j(s)``: the body uses the letter), then letters no name of the document carries as a label
+    (``W_q``), so block j is read through those definitions and never as a labelled name."""
+    out, labels = [], set()
+    for key, d in [*scope.functions.items(), *scope.patterns.items(), *scope.symbols.items()]:
+        m = re.search(r"_\{?([a-z])\}?$", key)
+        body = d.body if isinstance(d.body, (sympy.Basic, MatrixBase)) else sympy.S.Zero
+        if m and m.group(1) in {str(x) for x in body.free_symbols} and key not in scope.symbols:
+            out.append(m.group(1))
+        elif m:
+            labels.add(m.group(1))
+    return "".join(dict.fromkeys(out)) + "".join(c for c in "jlrsuw" if c not in labels and c not in out)
+
+
+def names_open_vector(text: str, known: dict[str, OpenVector]) -> bool:
+    """Whether ``text`` is a name defined as a vector of blocks, at any subscript (``PE_{pos+k}``): no new name."""
+    m = _USE.fullmatch(text.strip())
+    return m is not None and m.group("base") in known
+
+
+def block_step(
+    left: str, right: str, known: dict[str, OpenVector], letters: str = ""
+) -> tuple[str, str, str, int] | None:
+    """The step said of block j: (its left side, its right side, the letter for j, the first block), or None.
+
+    Only where both sides are products of open constructs and names defined as vectors of blocks, and every
+    block starts at the same number. ``letters``: the letters to try for j, in order: first those the document indexes
+    its per-block definitions with (``R_i(k)``, ``T_j(s)``), so block j is read through them, then letters no
+    name of the document carries as a label.
+
+    Example:
+        >>> v = r"\\begin{bmatrix} u_0 \\\\ u_1 \\\\ \\vdots \\end{bmatrix}"
+        >>> block_step(r"\\begin{bmatrix} A_0 & & \\\\ & A_1 & \\\\ & & \\ddots \\end{bmatrix}" + v, v, {})
+        ('(A_j) (u_j)', '(u_j)', 'j', 0)
+    """
+    sides = [_side_blocks(left, known), _side_blocks(right, known)]
+    if sides[0] is None or sides[1] is None:
+        return None
+    starts = sides[0][1] | sides[1][1]
+    if len(starts) != 1:
+        return None
+    texts = (sides[0][0] + " " + sides[1][0]).replace("{j}", " ")
+    letter = next((c for c in letters or "jlrsuw" if not re.search(rf"(?<![\\A-Za-z]){c}(?![A-Za-z])", texts)), None)
+    if letter is None:
+        return None
+    return sides[0][0].replace("{j}", letter), sides[1][0].replace("{j}", letter), letter, starts.pop()
+
+
+def blockwise(o: Outcome, found: tuple[str, str, str, int]) -> Outcome:
+    """The outcome of block j's step (``found``, from :func:`block_step`) as the step's own: PROVED for every number
+    of blocks; REFUTED only at a block written out (or at every block), since a later one may not exist."""
+    left, right, letter, start = found
+    said = f"block by block, for every number of blocks (block {letter}: {left} = {right})"
+    values = o.counterexample.values if o.counterexample is not None else {}
+    at = next((v for k, v in values.items() if str(k) == letter), None)
+    if o.status == "REFUTED" and at is not None and at not in (start, start + 1):
+        why = f"{said}; refuted at {letter} = {at}, a block the text does not write out: not decided"
+        return Outcome("UNDECIDED", "none", why, None, o.lhs, o.rhs)
+    o.reason = f"{said}; {o.reason}" if o.reason else said
+    return o
