@@ -183,12 +183,15 @@ def _steps(doc: str) -> list[tuple[str, str]]:
 def test_a_name_indexed_by_a_parameter_follows_the_argument() -> None:
     """``f(a, m) = a c_m`` called at 0 is ``a c_0``: the body's index moves with the parameter. Kept as ``c_m``, the
     true step was REFUTED (c_m = -1, c_0 = 1/2); the wrong index is still refuted, and an argument that cannot be
-    written into an index leaves the step unread, never decided on the unmoved name."""
+    written into an index leaves the step unread, never decided on the unmoved name. An expression (``m + 1``) is
+    written into it as SymPy writes indices."""
     head = "$$\nf(a, m) = a c_{m}\n$$\n\n"
     assert _steps(head + "$$\nf(a, 0) = a c_{0}\n$$\n") == [("a c_{0}", "PROVED")]
     assert _steps(head + "$$\na c_n = f(a, n)\n$$\n") == [("f(a, n)", "PROVED")]
     assert _steps(head + "$$\nf(a, 0) = a c_{1}\n$$\n") == [("a c_{1}", "REFUTED")]
-    assert _steps(head + "$$\nf(a, m + 1) = a c_{m+1}\n$$\n") == [("a c_{m+1}", "UNREAD")]
+    # an argument that is an expression moves the index as well (c_{m} at m + 1 is c_{m + 1}); a slip is refuted
+    assert _steps(head + "$$\nf(a, m + 1) = a c_{m+1}\n$$\n") == [("a c_{m+1}", "PROVED")]
+    assert _steps(head + "$$\nf(a, m + 1) = 2 a c_{m+1}\n$$\n") == [("2 a c_{m+1}", "REFUTED")]
 
 
 def test_decorated_names_a_document_defines_are_read_as_their_values() -> None:

@@ -164,7 +164,8 @@ def test_undefined_bold_names_are_general_matrices_proved_only_by_matrix_algebra
     steps = audited("general_matrices.md").steps
     assert [s.status for s in steps] == ["PROVED", "PROVED", "PROVED"]  # the last: a 1 x 1 is its transpose
     assert all(s.method == "matrix algebra" and "general matrices" in s.reason for s in steps)
-    assert "u_{a} by line 7" in steps[0].reason  # the definitions in the align block were used
+    assert "u_a by line 7" in steps[0].reason  # the definitions in the align block were used (u_a a family)
+    assert "u_a by line 7" in steps[0].reason  # the definitions in the align block (a family over a) were used
     twin = {s.line: s for s in audited("general_matrices_twin.md").steps}
     assert "s_{a}.T*A.T*B*s_{b}" in twin[14].reason  # the forgotten term, never a counterexample
     assert twin[22].status == "UNDECIDED" and "M*N*z - N*M*z" in twin[22].reason  # read as numbers: PROVED
@@ -181,6 +182,56 @@ def test_a_function_of_a_vector_called_at_a_position_reads_its_body_with_general
     assert twin[31].status == "UNDECIDED" and "cos(phi)" in twin[31].reason  # the turn by one step stays
     assert twin[35].status in {"UNDECIDED", "UNREAD"}  # another vector in the vector's place is not renamed
     assert twin[42].status in {"UNDECIDED", "UNREAD"}  # Q_a is not Q_0: a matrix indexed by the position
+
+
+def test_a_function_of_vectors_and_their_offset_is_defined_with_general_matrices() -> None:
+    # s(y_a, y_b, b - a) = y_a^T A^T P_{b-a} B y_b: a definition (no step), its calls read with general matrices
+    r = audited("offset_vector_function.md")
+    assert any(d.line == 10 and d.name == "s" and d.read for d in r.definitions)
+    assert [(s.line, s.status, s.method) for s in r.steps] == [
+        (26, "PROVED", "matrix algebra"),
+        (30, "PROVED", "matrix algebra"),
+    ]
+    twin = {s.line: s for s in audited("offset_vector_function_twin.md").steps}
+    assert twin[26].status == "UNDECIDED" and "-y_{a}.T*A.T*A*y_{b} + y_{a}.T*A.T*B*y_{b}" in twin[26].reason
+    assert twin[30].status == "UNDECIDED" and "cos(phi)" in twin[30].reason  # the turn by one step stays
+    assert twin[39].status in {"UNDECIDED", "UNREAD"}  # u depends on a, not on b - a alone: its call is not read
+
+
+def test_a_family_named_as_a_call_takes_the_function_once_it_is_defined() -> None:
+    # u_a = h_u(y_a, a); u_a = A(y_a + c_a) as an example; h_u(y_a, a) = P_a A y_a: u_a is P_a A y_a from there on
+    r = audited("family_named_by_call.md")
+    assert "u_a its value again" in next(d.reason for d in r.definitions if d.line == 19)
+    assert [(s.line, s.status) for s in r.steps] == [(15, "PROVED"), (19, "PROVED"), (21, "PROVED"), (25, "PROVED")]
+    twin = {s.line: s for s in audited("family_named_by_call_twin.md").steps}
+    assert twin[23].status == "UNDECIDED" and "c_{a}" in twin[23].reason  # the example is no longer in force
+    assert twin[27].status == "UNDECIDED" and "may vanish" in twin[27].reason
+    # read as numbers the products commute: a proof there is no proof for matrices
+    assert twin[31].status == "UNDECIDED" and "commute" in twin[31].reason
+
+
+def test_an_entry_of_a_table_summed_over_one_of_its_indices_is_an_entry_not_one_number() -> None:
+    # w_{a,b} summed over b: the entries w[a, b] (read as one name, the sum was n times it: proved, or refuted)
+    assert [s.status for s in audited("table_entries_in_sums.md").steps] == ["PROVED", "PROVED"]
+    first, every = audited("table_entries_in_sums_twin.md").steps
+    assert first.status == "REFUTED" and every.status != "PROVED"
+
+
+def test_a_product_of_two_vectors_between_numbers_is_one_real_name() -> None:
+    # e^{mu u_a^T v_b}: the entry u^Tv[a, b] of the table of inner products, so a sum over b reads its entries
+    steps = {s.line: s for s in audited("inner_products_in_exponents.md").steps}
+    assert steps[9].status == steps[13].status == "PROVED"
+    assert steps[17].status != "REFUTED"  # p_{a,1}: the sum over b in p's body keeps its own index
+    twin = {s.line: s for s in audited("inner_products_in_exponents_twin.md").steps}
+    assert twin[9].status == twin[13].status == "REFUTED"
+    # related products are never free names: u^T v beside v^T u, or beside u's entries
+    assert twin[17].status != "REFUTED" and twin[19].status != "REFUTED" and "not read as a number" in twin[19].reason
+
+
+def test_a_family_indexed_only_in_the_subscripts_of_its_body_is_a_family() -> None:
+    # c_j = e^{w_j}: c_1 is e^{w_1} (read as a name of its own, c_1 / c_2 = e^{w_1 - w_2} was refuted)
+    assert [s.status for s in audited("family_indexed_in_names.md").steps] == ["PROVED", "PROVED"]
+    assert [s.status for s in audited("family_indexed_in_names_twin.md").steps] == ["REFUTED", "REFUTED"]
 
 
 def test_a_subscript_of_a_transposed_name_is_not_a_vector() -> None:
@@ -614,3 +665,21 @@ def test_block_j_is_refuted_only_at_a_block_written_out() -> None:
     assert block_step(r"\begin{bmatrix} u_0 \\ \vdots \\ u_{d} \end{bmatrix}", vec, {}, "j") is None
     assert block_step(r"\begin{bmatrix} u_1 \\ u_2 \\ \vdots \end{bmatrix}", vec, {}, "j") is None
     assert block_step(vec + "^T", vec, {}, "j") is None and block_step("A" + vec, vec, {}, "j") is None
+
+
+def test_a_shift_of_a_name_a_definition_uses_keeps_the_name_unread() -> None:
+    # p was defined with m before m = m - n: read with the shifted m, p - n = m + 1 would look false
+    doc = (
+        "$$p = m + 1$$\n\nTake $m = 0$ first.\n\n$$R(m a) R(n a) = R((m + n) a)$$\n\n"
+        "Now put $m = m - n$ in it:\n\n$$p - n = m + 1$$\n"
+    )
+    steps = audit_document(doc, timeout=TIMEOUT).steps
+    assert [(s.line, s.status) for s in steps] == [(5, "PROVED"), (9, "UNREAD")]
+    assert "defined again in terms of itself" in steps[1].reason
+
+
+def test_entries_named_by_the_vector_are_names_and_a_vector_without_value_is_any_column() -> None:
+    r = audited("component_superscripts.md")
+    assert r.definitions[0].body is not None and "p^{(1)}" in str(r.definitions[0].body)
+    last = audited("any_column.md").steps[-1]
+    assert last.status == "PROVED" and "any column of 2 complex numbers" in last.reason

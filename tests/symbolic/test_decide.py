@@ -34,6 +34,22 @@ PEEL = [
 ]
 
 
+g = IndexedBase("g", real=True)
+#: summation by parts: what is left are the boundary terms, g_N T_N - g_0 T_0, never a sum
+BY_PARTS = Sum(g[i] * (f[i + 1] - f[i]), (i, 0, N - 1)) + Sum(f[i + 1] * (g[i + 1] - g[i]), (i, 0, N - 1))
+
+
+def test_telescope_leaves_the_boundary_terms_of_summation_by_parts() -> None:
+    from ropecheck.symbolic.engine.decide import telescope
+
+    assert sympy.expand(telescope(BY_PARTS) - (g[N] * f[N] - g[0] * f[0])) == 0
+    # the sign slipped: the sums do not cancel, and no boundary term alone is claimed
+    slipped = Sum(g[i] * (f[i + 1] - f[i]), (i, 0, N - 1)) - Sum(f[i + 1] * (g[i + 1] - g[i]), (i, 0, N - 1))
+    assert telescope(slipped).has(Sum)
+    got, _, cex = decide(BY_PARTS, g[N] * f[N] - g[0] * f[0] + g[0])
+    assert got == Verdict.REFUTED and cex is not None
+
+
 @pytest.mark.parametrize("lhs,rhs,verdict", [p[1:] for p in PEEL], ids=[p[0] for p in PEEL])
 def test_peel_proves_only_true_identities(lhs: Any, rhs: Any, verdict: Verdict) -> None:
     got, method, cex = decide(lhs, rhs)

@@ -17,6 +17,11 @@ UNREAD = {Verdict.UNDECIDED, None}
 
 # (id, claim, the verdicts that are right for it)
 CLAIMS = [
+    ("upright-i-before-bracket", r"e^{\text{i}(m-n)x} = \cos((m-n)x) + \text{i}\sin((m-n)x)", {Verdict.PROVED}),
+    ("upright-i-before-bracket-slip", r"e^{\text{i}(m-n)x} = \cos((m-n)x) - \text{i}\sin((m-n)x)", {Verdict.REFUTED}),
+    ("pair-slice", r"\sum_{i=0}^{N} q_{[2i:2i+1]} = \sum_{j=0}^{N} q_{[2j:2j+1]}", {Verdict.PROVED}),
+    ("pair-slice-shifted", r"\sum_{i=0}^{N} q_{[2i:2i+1]} = \sum_{j=0}^{N} q_{[2j+2:2j+3]}", {Verdict.REFUTED}),
+    ("slice-not-a-pair", r"q_{[2i+1:2i+2]} = q_{[2i+1:2i+2]}", UNREAD),
     ("citation-superscript", r"e^{i\theta} = \cos\theta + i \sin\theta ^{[4]}", {Verdict.PROVED}),
     ("citation-bracket", r"e^{i\theta} = \cos(\theta) + i \sin(\theta) [4]", {Verdict.PROVED}),
     ("real-part-not-citation", r"\Re[4] = 4", {Verdict.PROVED}),
@@ -50,6 +55,29 @@ CLAIMS = [
     ),
     ("conjugate-star-complex", r"q k^* = k q^*", {Verdict.REFUTED}),
     ("conjugate-true-stays-proved", r"\Re[q \bar{k}] = \Re[\bar{q} k]", {Verdict.PROVED}),
+    # the rotation's transpose or inverse written before its bracket: of its value (the inverse function of R
+    # takes a matrix, never an angle)
+    ("raised-call-transpose", r"R^T(a) R(b) = R(b - a)", {Verdict.PROVED}),
+    ("raised-call-transpose-wrong", r"R^T(a) R(b) = R(a - b)", {Verdict.REFUTED}),
+    ("raised-call-inverse", r"R^{-1}(a) = R(-a)", {Verdict.PROVED}),
+    ("raised-call-inverse-wrong", r"R^{-1}(a) = R(a)", {Verdict.REFUTED}),
+    ("raised-call-top", r"R^\top(a) = R^{-1}(a)", {Verdict.PROVED}),
+    ("raised-call-of-a-name", r"W^T(a) = W(a)", UNREAD),
+    # x^TR: a superscript without braces is one letter (x^T R), never the word TR
+    ("transpose-then-letter", r"R(a)^TR(b) = R(b - a)", {Verdict.PROVED}),
+    ("transpose-then-letter-wrong", r"R(a)^TR(b) = R(a - b)", {Verdict.REFUTED}),
+    # [a \\ b]: a column written with row breaks, of one name or number per row; a sum broken over lines is not
+    ("row-break-column", r"R(t) [a \\ b] = (a\cos t - b\sin t, a\sin t + b\cos t)", {Verdict.PROVED}),
+    ("row-break-column-wrong", r"R(t) [a \\ b] = (a\cos t + b\sin t, a\sin t + b\cos t)", {Verdict.REFUTED}),
+    ("row-break-sum", r"[a + b \\ + c] = a + b + c", UNREAD),
+    # a row break written \\\ (Markdown that eats a backslash): a row break, then a space
+    (
+        "row-break-then-space",
+        r"\begin{pmatrix} a & b \\\ c & d \end{pmatrix} = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
+        {Verdict.PROVED},
+    ),
+    ("atan2", r"\mathrm{atan2}(1, 1) = \frac{\pi}{4}", {Verdict.PROVED}),
+    ("atan2-wrong", r"\operatorname{atan2}(1, -1) = \frac{\pi}{4}", {Verdict.REFUTED}),
 ]
 
 
@@ -62,6 +90,14 @@ def test_reading_is_certain_or_undecided(claim: str, right: set[Verdict]) -> Non
         assert "power" not in str(exc) or "never read as a power" in str(exc)
         return
     assert result.verdict in right, (result.verdict, result.lhs, result.rhs, result.limit_message)
+
+
+def test_primes_opening_a_superscript_mark_the_name_and_the_rest_is_its_power() -> None:
+    from ropecheck.symbolic.readers.latex_syntax import normalize_latex
+
+    assert normalize_latex(r"b^{\prime \frac{2d}{D}}").replace(" ", "") == r"b'^{\frac{2d}{D}}"
+    assert normalize_latex(r"b^{\prime\prime}").replace(" ", "") == "b''"
+    assert normalize_latex(r"b^{\prime}_d").replace(" ", "") == "b'_d"
 
 
 def test_undecided_reading_says_why() -> None:

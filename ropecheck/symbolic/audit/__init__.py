@@ -4,7 +4,8 @@
 :mod:`.reading` says what each equation is (a definition, a condition, a step) and reads and
 decides one step; :mod:`.names` recognises the new names a line may define (``\\tilde{q}``,
 ``q'``, ``PE_{(pos,2i)}``); :mod:`.approx` reads ``\\approx`` as equal after rounding to the digits
-written; :mod:`.run` runs the audit (:func:`~.run.audit_document`) and :mod:`.steps` decides its chains; :mod:`.result`
+written; :mod:`.run` runs the audit (:func:`~.run.audit_document`) and :mod:`.steps` decides its chains, with
+:mod:`.unknowns` saying which names have no value and which any value; :mod:`.result`
 holds its result; :mod:`.render` renders that result as text, Markdown and HTML.
 
 Design constraints: the audit imports the engine and the readers, and the pages for its
@@ -12,6 +13,6 @@ rendering (their equation layout and counterexamples); nothing in :mod:`ropechec
 imports the audit.
 """
 
-from . import approx, document, names, reading, render, result, run, steps
+from . import approx, document, names, reading, render, result, run, steps, unknowns
 
-__all__ = ["approx", "document", "names", "reading", "render", "result", "run", "steps"]
+__all__ = ["approx", "document", "names", "reading", "render", "result", "run", "steps", "unknowns"]

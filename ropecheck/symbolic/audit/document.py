@@ -34,7 +34,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ..readers.latex_text import PROSE_WORDS, WORDS_NAME, Src, split_top, top_level, words_name
+from ..readers.latex_text import GREEK, PROSE_WORDS, WORDS_NAME, Src, top_level, words_name
 
 __all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
 
@@ -179,7 +179,8 @@ _ARRAY = re.compile(
 
 
 def _layout_free(src: Src) -> Src:
-    r"""The math with what sets only its look dropped, and an array between brackets as the matrix it draws.
+    r"""The math with what sets only its look dropped, an array between brackets as the matrix it draws, and a
+    label glued to a Greek letter as its subscript (:func:`_glued_labels`).
 
     Example:
         >>> _layout_free(Src.of(r"\small{\left(\begin{array}{c:c} a & b \\ \hline c & d \end{array}\right)}")).text
@@ -191,7 +192,26 @@ def _layout_free(src: Src) -> Src:
         kind = "pmatrix" if (m.group("open") or m.group("close")) in "()" else "bmatrix"
         return ("\\begin{" if m.group("open") else "\\end{") + kind + "}"
 
-    return src.sub(_ARRAY, matrix)
+    return _glued_labels(src.sub(_ARRAY, matrix))
+
+
+#: ``\lambda{max}``, ``\lambda^{\prime}{max}``: a brace group of letters glued to a Greek letter, a command that
+#: takes no argument -- a label set beside the letter, as ``\lambda_{\mathrm{max}}`` writes it
+_GLUED_LABEL = re.compile(
+    r"(?<![_^\\])(\\(?:"
+    + "|".join(g for g in GREEK if "pi" not in g)
+    + r")(?:\^\{\\prime\}|\^\\prime(?![A-Za-z])|')?)\{([A-Za-z]{2,})\}"
+)
+
+
+def _glued_labels(src: Src) -> Src:
+    r"""Each label glued to a Greek letter as the upright subscript it stands for.
+
+    Example:
+        >>> _glued_labels(Src.of(r"\lambda^{\prime}{max} = s \lambda{max}")).text
+        '\\lambda^{\\prime}_{\\mathrm{max}} = s \\lambda_{\\mathrm{max}}'
+    """
+    return src.sub(_GLUED_LABEL, lambda m: m.group(1) + r"_{\mathrm{" + m.group(2) + "}}")
 
 
 #: ``\\{`` written in Markdown for the brace ``\{`` (Markdown eats one backslash before a brace)
@@ -353,22 +373,31 @@ _ENDS_OPEN = re.compile(r"(?:[-+(\[{=]|\\cdot|\\times|\\odot|\\otimes|\\left[(\[
 
 
 def _strip_alignment(src: Src) -> Src:
-    """Top-level ``&`` (alignment points) become spaces; ``&`` inside a matrix stays."""
+    """Top-level ``&`` (alignment points) become spaces; ``&`` inside a matrix stays (as in :func:`_pieces`, after a
+    closing bracket with no opening one is top level too)."""
     depth = top_level(src.text, _BRACKETS)
     for i, ch in enumerate(src.text):
-        if ch == "&" and depth[i] == 0 and src.text[i - 1 : i] != "\\":
+        if ch == "&" and depth[i] <= 0 and src.text[i - 1 : i] != "\\":
             src = src.splice(i, i + 1, " ")
     return src
 
 
 def _pieces(src: Src) -> list[Src]:
-    """The display cut at its row breaks (``\\\\`` outside brackets and matrices); a line break is a space."""
-    return [p for p in split_top(src, "\\\\", _BRACKETS) if p.text.strip()]
+    """The display cut at its row breaks (``\\\\`` outside brackets and matrices); a line break is a space.
+
+    A closing bracket with no opening one (a slip: ``\\exp(a[x - y)])``) leaves the rows after it outside every
+    bracket: they are rows of their own still, not one row swallowing the rest of the display."""
+    depth = top_level(src.text, _BRACKETS)
+    cuts = [m.start() for m in re.finditer(r"\\\\", src.text) if depth[m.start()] <= 0]
+    cuts = [c for i, c in enumerate(cuts) if i == 0 or c > cuts[i - 1] + 1]  # \\\\\\ is two breaks, not three
+    parts = [src.slice(a, b) for a, b in zip([0] + [c + 2 for c in cuts], cuts + [len(src.text)])]
+    return [p for p in parts if p.text.strip()]
 
 
 def _top_relations(src: Src) -> list[re.Match[str]]:
+    """The relations outside every bracket (after a closing bracket with no opening one too: see :func:`_pieces`)."""
     depth = top_level(src.text, _BRACKETS)
-    return [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] == 0]
+    return [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] <= 0]
 
 
 def _separate(src: Src) -> list[tuple[Src, str]]:
@@ -376,18 +405,54 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     each with the separator after it."""
     depth = top_level(src.text, _BRACKETS)
     out, last, seps = [], 0, []
-    for m in _SEPARATORS.finditer(src.text):
-        if depth[m.start()] != 0 or _word_as_name(src.text, m):
+    found = [(m.start(), m.end(), m.group(0)) for m in _SEPARATORS.finditer(src.text) if not _word_as_name(src.text, m)]
+    # ``P = ... \in \mathbb{R}^{m\times d}, Q = ...``: a comma after the set a name lives in ends its statement
+    found += [(m.start("sep"), m.end("sep"), m.group("sep")) for m in _AFTER_MEMBERSHIP.finditer(src.text)]
+    for start, end, sep in sorted(found):
+        if depth[start] != 0 or start < last:
             continue
-        out.append(src.slice(last, m.start()))
-        seps.append(m.group(0))
-        last = m.end()
+        out.append(src.slice(last, start))
+        seps.append(sep)
+        last = end
     out.append(src.slice(last, len(src.text)))
     seps.append("")
+    out, seps = _comma_separated(out, seps)
     kept = [(_trim(p), sep) for p, sep in zip(out, seps) if _trim(p).text.strip()]
     return [(p, sep if i + 1 < len(kept) else "") for i, (p, sep) in enumerate(kept)]
 
 
+def _comma_separated(pieces: list[Src], seps: list[str]) -> tuple[list[Src], list[str]]:
+    """Equations listed with commas (``h_i = a_i b_i, S_j = \\sum_{i<j} c_i``; ``h_N = 0, S_0 = 0``) apart: only
+    where every part is an equation of its own, its first relation ``=`` between two sides."""
+    out, out_seps = [], []
+    for piece, sep in zip(pieces, seps):
+        depth = top_level(piece.text, _BRACKETS)
+        cuts = [m.start() for m in re.finditer(",", piece.text) if depth[m.start()] == 0]
+        parts = [piece.slice(a, b) for a, b in zip([0] + [c + 1 for c in cuts], cuts + [len(piece.text)])]
+        if len(parts) < 2 or not all(_one_equation(p) for p in parts):
+            out.append(piece)
+            out_seps.append(sep)
+            continue
+        out += parts
+        out_seps += [","] * (len(parts) - 1) + [sep]
+    return out, out_seps
+
+
+def _one_equation(src: Src) -> bool:
+    found = _top_relations(src)
+    return (
+        bool(found)
+        and found[0].group(0) == "="
+        and bool(src.text[: found[0].start()].strip())
+        and bool(src.text[found[-1].end() :].strip())
+    )
+
+
+#: a comma (or a full-width one) right after ``\in \mathbb{R}^{m\times d}``, before another equation
+_AFTER_MEMBERSHIP = re.compile(
+    r"(?:\\in(?![A-Za-z])|∈)\s*\\mathbb\s*\{\s*[RCZN]\s*\}(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*"
+    r"(?P<sep>[,，](?:\\[,;:! ]|~|\s)*)(?=[^=]*=)"
+)
 #: a comma or the word "for" (``\mathrm{for}``) before the range of an index closing an equation
 _RANGE_START = re.compile(r",|\\(?:text|textrm|mathrm|mbox)\s*\{\s*for\s*\}")
 _INDEX = r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?"
@@ -428,11 +493,16 @@ def _dropped(m: re.Match[str]) -> str:
     return "\\\\" + " " * (len(text) - 2) if text.startswith("\\\\") else " " * len(text)
 
 
+#: a control space opening a row (``\\\`` in Markdown: a row break, then ``\ ``): spacing, not math
+_ROW_SPACE = re.compile(r"^\s*\\(?=\s)")
+
+
 def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     """The chains of one display block (see the module docstring), each link with its line."""
     src = block.src.sub(_DROP, _dropped)
     groups: list[Src] = []  # one per equation, rows joined
     for piece in _pieces(_strip_alignment(src)):
+        piece = piece.sub(_ROW_SPACE, lambda m: " ")
         text = piece.text
         if groups and (
             re.match(r"^\s*(?:=|\\approx|\\le|\\ge|\\equiv)", text)

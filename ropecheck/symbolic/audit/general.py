@@ -46,7 +46,16 @@ from ..readers.general_matrices import (
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 
-__all__ = ["GeneralStep", "TRANSPOSE_PROBLEM", "array_names", "general_step"]
+__all__ = [
+    "GeneralStep",
+    "TRANSPOSE_PROBLEM",
+    "VectorFunction",
+    "any_column_scopes",
+    "array_names",
+    "commuted_arrays",
+    "general_step",
+    "vector_function",
+]
 
 #: the start of the default reader's reason for not reading a transpose of an undefined name
 TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
@@ -131,6 +140,15 @@ def array_names(texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     return seen, frozenset(arrays)
 
 
+def commuted_arrays(used: set[str], scope: Scope) -> list[str]:
+    """The names of ``used`` the document uses as vectors or matrices, when there are two or more and one is a
+    matrix (an upper-case letter): read as numbers, their products commute, so a proof there proves the step for
+    numbers only (``W_k R_n x = R_n W_k x``); else none."""
+    arrays = sorted(n for n in used if is_array(n, scope.array_names) and general_name(n) is not None)
+    matrices = [n for n in arrays if (g := general_name(n)) is not None and g.shape[1] != 1]
+    return arrays if len(arrays) >= 2 and matrices else []
+
+
 def _reads_as_number(d: Definition, scope: Scope) -> bool:
     """Whether a definition's reading treats a vector or matrix of the document as a number."""
     body = d.body
@@ -171,13 +189,29 @@ def _general_scope(scope: Scope) -> Scope:
         again_f = _called_again(d, scope, replace(earlier, patterns=later))
         if again_f is not None:
             functions[key] = again_f
+    # a family named as a call (q_m = f_q(x_m, m)) of a function read again: each member is that call, so read
+    # with the function's body as read again (f_q defined after the family, as R_m W_q x_m)
+    called = replace(earlier, patterns=later, functions=functions)
+    again_read = [k for k, f in functions.items() if f is not scope.functions[k]]
+    for key, d in scope.patterns.items():
+        if key not in later or len(d.params) != 1 or not d.body_source:
+            continue
+        if not any(_called_in(k, d.body_source) for k in again_read):
+            continue
+        again = _ReadAgain(d.kind, d.name, d.body, d.params, d.source, d.line, False, d.body_source, called)
+        if _only_general(_member(again, d.params[0]), scope):
+            later = {**later, key: again}
     return replace(general, symbols=symbols, patterns=later, functions=functions)
 
 
 def _called_again(d: Definition, scope: Scope, earlier: Scope) -> Definition | None:
     """A function of vectors and positions (``f_q(x_m, m) = R_{theta,m} W_q x_m``) whose body, read as numbers,
-    took a vector or matrix of the document for a number: its body read again with general matrices, or None."""
-    if d.kind != "function" or not d.body_source or not _arrays_as_numbers(d.body, scope):
+    took a vector or matrix of the document for a number, or could not be read as numbers at all (a
+    :class:`VectorFunction`): its body read again with general matrices, or None."""
+    if isinstance(d, VectorFunction):
+        bound = {x.name for p in d.params for x in p.free_symbols if isinstance(x, Symbol)}
+        earlier = replace(earlier, symbols={k: v for k, v in earlier.symbols.items() if k not in bound})
+    elif d.kind != "function" or not d.body_source or not _arrays_as_numbers(d.body, scope):
         return None
     try:
         body = read_latex_side(d.body_source, 0, earlier)
@@ -186,6 +220,39 @@ def _called_again(d: Definition, scope: Scope, earlier: Scope) -> Definition | N
     if not _only_general(body, scope):
         return None
     return _CalledAgain(d.kind, d.name, body, d.params, d.source, d.line, False, d.body_source)
+
+
+@dataclass(frozen=True)
+class VectorFunction(Definition):
+    """A function whose body reads only with general matrices (``g(x_m, x_n, n - m) = x_m^T W_q^T R_{n-m} W_k
+    x_n``: a vector written transposed). Read as numbers, a call is not read (it says so, and the step is read
+    again with general matrices, where the body is read again in the step's scope: see :func:`_called_again`).
+    A parameter may be a sum or difference of names (``n - m``): a call then gives it its argument only where the
+    body depends on those names through it alone."""
+
+    def apply(self, args: list[Any]) -> Any:
+        raise ClaimParseError(
+            f"{TRANSPOSE_PROBLEM}: {self.name} transposes one in its body (line {self.line}), so a call of it is read "
+            "with general matrices only"
+        )
+
+
+def vector_function(d: Definition, scope: Scope) -> VectorFunction | None:
+    """A function definition whose body, read as numbers, transposes a vector (``d.body`` is None), as a
+    :class:`VectorFunction` when the body reads as sums, products and transposes of general matrices, else None.
+
+    Example:
+        >>> d = Definition("function", "g", None, (Symbol("x"), Symbol("y")), body_source="x^T y")
+        >>> vector_function(d, Scope(array_names=frozenset("xy"))).body
+        x.T*y
+    """
+    try:
+        body = read_latex_side(calligraphic_as_names(d.body_source), 0, _general_scope(scope))
+    except (ClaimParseError, ClaimLimitError, RecursionError):
+        return None
+    if not _only_general(body, scope):
+        return None
+    return VectorFunction(d.kind, d.name, body, d.params, d.source, d.line, False, d.body_source)
 
 
 @dataclass(frozen=True)
@@ -200,19 +267,26 @@ class _CalledAgain(Definition):
         if len(args) != len(self.params):
             raise ClaimParseError(f"{self.name} was defined with {len(self.params)} argument(s), given {len(args)}")
         numbers: dict[Any, Any] = {}
+        fixed: set[str] = set()  # m of a parameter n - m: what the call leaves of it must not depend on m
         vectors = {s.name for s in self.body.atoms(MatrixSymbol)}
         for p, arg in zip(self.params, args):
             name = getattr(p, "name", None)
             if isinstance(arg, MatrixExpr) or name in vectors:
                 if getattr(arg, "name", None) != name:
                     raise ClaimParseError(f"{self.name} is called with {arg} for its vector parameter {name}")
+            elif isinstance(p, Symbol) and isinstance(arg, Symbol) and arg.name == p.name:
+                continue  # f_q(x_m, m) called at m itself: nothing to rename (an undefined R_m stays R_m)
             elif isinstance(p, Symbol) and isinstance(arg, sympy.Basic):
                 numbers[p] = arg
+            elif isinstance(p, sympy.Add) and isinstance(arg, sympy.Basic) and not isinstance(arg, MatrixExpr):
+                solved, value = _solved(p, arg)
+                numbers[solved] = value
+                fixed |= {x.name for x in p.free_symbols} - {solved.name} - {x.name for x in arg.free_symbols}
             else:
                 raise ClaimParseError(f"{self.name} is called with {arg} for {p}: not read with general matrices")
         kept = {getattr(p, "name", None) for p in self.params if p not in numbers}
         by_name = {p.name: arg for p, arg in numbers.items()}
-        if DIMENSION.name in by_name:  # d is the size of every general matrix here: not a parameter to replace
+        if DIMENSION.name in {*by_name, *fixed}:  # d is the size of every general matrix here: not a parameter
             raise ClaimParseError(f"{self.name} has a parameter d, the size of the general matrices: not read")
         swap: dict[Any, Any] = {}
         for s in self.body.atoms(MatrixSymbol):
@@ -220,10 +294,39 @@ class _CalledAgain(Definition):
             if value is not None:
                 swap[s] = written_symbol(sympy.ImmutableMatrix(_named(value, by_name)))
             elif s.name not in kept and any(
-                re.search(r"(?<![A-Za-z\\])" + re.escape(name) + r"(?![A-Za-z])", s.name) for name in by_name
+                re.search(r"(?<![A-Za-z\\])" + re.escape(name) + r"(?![A-Za-z])", s.name) for name in {*by_name, *fixed}
             ):
                 raise ClaimParseError(f"{s.name} is indexed by a parameter of {self.name}: not renamed with certainty")
-        return _named(self.body.xreplace(swap), by_name)
+        out = _named(self.body.xreplace(swap), by_name)
+        left = fixed & _names_in(out)
+        if left:
+            raise ClaimParseError(
+                f"{self.name}'s body depends on {', '.join(sorted(left))} other than through its parameter: not read"
+            )
+        return out
+
+
+def _solved(param: Any, arg: Any) -> tuple[Symbol, Any]:
+    """A parameter ``n - m`` given the value ``arg``: the name it is solved for (the first with coefficient 1 or
+    -1, in sorted order) and that name's value (``n = arg + m``)."""
+    for x in sorted(param.free_symbols, key=str, reverse=True):
+        c = param.coeff(x)
+        if c in (1, -1) and isinstance(x, Symbol):
+            return x, sympy.expand((arg - (param - c * x)) / c)
+    raise ClaimParseError(f"the parameter {param} cannot be given the value {arg}")  # pragma: no cover - by head()
+
+
+def _names_in(value: Any) -> set[str]:
+    """The names ``value`` depends on, the entries of its written-out matrices included, each expanded first (so
+    that ``theta (m + t) - theta m`` depends on t alone)."""
+    parts = [value] if not isinstance(value, MatrixExpr) else []
+    for s in value.atoms(MatrixSymbol) if isinstance(value, sympy.Basic) else ():
+        written = written_value(s)
+        parts += list(written) if written is not None else []
+    found = {x.name for p in parts for x in sympy.expand(p).free_symbols if isinstance(x, Symbol)}
+    if isinstance(value, MatrixExpr):  # the scalar factors of a matrix product
+        found |= {x.name for x in value.free_symbols if isinstance(x, Symbol)}
+    return found
 
 
 def _named(value: Any, by_name: Mapping[str, Any]) -> Any:
@@ -329,7 +432,7 @@ def _definitions_used(text: str, scope: Scope, general: Scope) -> str:
     used += [
         f"{d.name}_{d.params[0]} by line {d.line}"
         for d in general.patterns.values()
-        if isinstance(d, _ReadAgain) and re.search(re.escape(d.name) + r"\s*_", text)
+        if isinstance(d, _ReadAgain) and re.search(re.escape(d.name) + r"\s*_", normalize_latex(text))
     ]
     return f"; with {', '.join(sorted(used))} as general matrices" if used else ""
 
@@ -479,3 +582,36 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         "names: not decided"
     )
     return GeneralStep("UNDECIDED", why, left, right)
+
+
+#: the sizes at which a name without a value is tried as a column: one of them must be the only one that reads
+_COLUMN_SIZES = (1, 2, 3, 4)
+
+
+def any_column_scopes(scope: Scope, kind: str, key: str, params: tuple[str, ...]) -> list[tuple[int, Scope]]:
+    """The scope with the name ``key`` (a symbol, or a pattern over ``params``: ``q_m``) given no value but a
+    column of fresh complex numbers, at each size of :data:`_COLUMN_SIZES`, and (size 0) a fresh complex number.
+
+    A pattern's entries are functions of its index, so ``q_m`` and ``q_n`` stay two vectors. A step that reads at
+    one size only, and is PROVED there and wherever the number reads, holds for every value the name may have
+    (another size does not fit the step's written-out matrices). Empty for a function's name.
+    """
+    if kind not in ("symbol", "pattern"):
+        return []
+    index = tuple(domain_symbol(p, scope.domains) for p in params)
+    plain = re.sub(r"[\\{}\s]", "", key)
+
+    def entry(label: str) -> Any:
+        if kind == "symbol":
+            return Symbol(f"{plain}[{label}]", complex=True)
+        return sympy.Function(f"{plain}[{label}]", complex=True)(*index)
+
+    out = []
+    for size in (0,) + _COLUMN_SIZES:
+        body = entry("any") if size == 0 else sympy.Matrix([entry(str(k + 1)) for k in range(size)])
+        d = Definition(kind, key, body, index, key)
+        if kind == "symbol":
+            out.append((size, replace(scope, symbols={**scope.symbols, key: d})))
+        else:
+            out.append((size, replace(scope, patterns={**scope.patterns, key: d})))
+    return out

@@ -7,10 +7,13 @@ subscript (``PE_{(pos,2i)}``), and it may say where a name lives right after it
 introduces it: it is a definition, not a step. :func:`decorated_head` and :func:`glued_head` say what
 such a left side names; :func:`without_membership` drops the set after a name. A definition may
 also use an entry of a sequence defined only after it (``g = \\lambda_0 + 1``, then ``\\lambda_j = ...``):
-:func:`bind_late_entries` gives it the entry's value then. :func:`entry_of` says which names a family's
-definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t}`` is defined), :func:`without_subscripts` drops
-the subscripts that only label a name (``R_{\\Theta,t}``), and :func:`norm_beside_name` finds a norm read as a name
-of its own beside the name inside it (``‖q‖`` and ``q``), which a counterexample may not respect.
+:func:`bind_late_entries` gives it the entry's value then, and :func:`bind_late_calls` a call's value once
+the function is defined (``q_m = f_q(x_m, m)``, then ``f_q(x_m, m) = R_m W_q x_m``); :func:`named_by_call` says
+which members given a value in between (an example) give way to that call then. :func:`entry_of` says which
+names a family's definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t}`` is defined),
+:func:`without_subscripts` drops the subscripts that only label a name (``R_{\\Theta,t}``), and
+:func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``),
+which a counterexample may not respect.
 
 Design constraints: pure functions of the text and the scope. A decorated name whose definition is
 read becomes a name of its own (:mod:`ropecheck.symbolic.readers.decorations`), read in later steps
@@ -26,6 +29,7 @@ from typing import Any
 
 import sympy
 from sympy import MatrixBase, Symbol
+from sympy.core.function import AppliedUndef
 
 from ...errors import ClaimLimitError, ClaimParseError
 from ..readers.latex_syntax import NORM_CLOSE, NORM_OPEN, normalize_latex
@@ -33,6 +37,7 @@ from ..readers.scope import Definition, Scope, domain_symbol
 from .reading import Head, free, head, read_quiet
 
 __all__ = [
+    "bind_late_calls",
     "bind_late_entries",
     "decorated_head",
     "entry_of",
@@ -40,6 +45,7 @@ __all__ = [
     "norm_beside_name",
     "operator_head",
     "value_of_entry",
+    "named_by_call",
     "without_membership",
     "without_subscripts",
 ]
@@ -221,6 +227,44 @@ def bind_late_entries(d: Definition, tables: tuple[dict[str, Definition], ...], 
                     continue  # an entry the definition cannot give: left as it was
             if mapping:
                 table[key] = replace(other, body=body.subs(mapping))
+
+
+def bind_late_calls(d: Definition, tables: tuple[dict[str, Definition], ...]) -> None:
+    """Earlier definitions that call the function ``d`` defines, undefined then (``q_m = f_q(x_m, m)``), take the
+    call's value. A call the body cannot be applied to (a function read with general matrices only) stays."""
+    for table in tables:
+        for key, other in list(table.items()):
+            body = other.body
+            if other is d or not isinstance(body, sympy.Basic) or isinstance(body, MatrixBase):
+                continue
+            calls = [f for f in body.atoms(AppliedUndef) if f.func.__name__ == d.name]
+            try:
+                values = {f: d.apply(list(f.args)) for f in calls}
+            except ClaimParseError:
+                continue
+            if values and not any(isinstance(v, MatrixBase) for v in values.values()):
+                table[key] = replace(other, body=body.xreplace(values))
+
+
+def named_by_call(
+    d: Definition, symbols: dict[str, Definition], patterns: dict[str, Definition], families: dict[str, Definition]
+) -> tuple[list[str], dict[str, Definition]]:
+    """What a family named as a call of ``d``'s function (``q_m = f_q(x_m, m)``, ``f_q`` undefined then; its first
+    definition, kept in ``families``) was given in between (``q_m = W_q(x_m + p_m)``, an example): defining the
+    function says again what the family is. Returns the members' keys in ``symbols`` that give way, and the
+    families (by key in ``patterns``) that are the call again from here on."""
+    drop, again = [], {}
+    for key, family in families.items():
+        body = family.body
+        if not (isinstance(body, AppliedUndef) and body.func.__name__ == d.name and family.line < d.line):
+            continue
+        if len(family.params) != 1 or family.params[0] not in body.free_symbols:
+            continue
+        drop += [k for k, s in symbols.items() if k.startswith(family.name + "_") and family.line < s.line < d.line]
+        now = patterns.get(key)
+        if now is not None and now is not family and family.line < now.line < d.line:
+            again[key] = family
+    return drop, again
 
 
 def _entry_index(sub: str, domains: dict[str, str]) -> Any:

@@ -35,19 +35,22 @@ from ..readers.latex_syntax import (
     AmbiguousReading,
     comma_pattern_key,
     family_key,
+    i_in_exponent_of_e,
     i_indexes_the_step,
     normalize_latex,
     read_latex_side,
+    subscripts_with_i,
     trig_ambiguities,
     upright_key,
 )
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
-from ..readers.scope import Definition, Scope, domain_symbol
+from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexed_by
 from ..readers.sympy_syntax import INNER_PRODUCTS
 from .document import Chain, Link, MathBlock, chains
-from .general import TRANSPOSE_PROBLEM, general_step
+from .general import TRANSPOSE_PROBLEM, commuted_arrays, general_step, vector_function
+from .pins import pinned_step, pins_in_force
 
 __all__ = [
     "BOUNDING_RELATIONS",
@@ -118,6 +121,28 @@ class Head:
     kind: str  # symbol, pattern, function; decorated (a name with a tilde or a prime: see .names)
     key: str  # the scope's key: a symbol's name, a pattern's base as written, a function's name; a regex
     params: tuple[str, ...] = ()
+    #: the parameters written as a sum or difference of names (``g(x_m, x_n, n - m)``), as SymPy prints them
+    offsets: tuple[str, ...] = ()
+
+
+def _offset(value: Any) -> bool:
+    """Whether a function's argument in a definition is a sum or difference of names (``n - m``): a parameter
+    the definition's body may depend on only through it (see :func:`.general.vector_function`)."""
+    return (
+        isinstance(value, sympy.Add)
+        and len(value.args) >= 2
+        and all(
+            isinstance(t, Symbol)
+            or (isinstance(t, sympy.Mul) and t.args[0] == -1 and isinstance(t.args[1], Symbol) and len(t.args) == 2)
+            for t in value.args
+        )
+    )
+
+
+def _offset_names(param: str, scope: Scope) -> set[Any]:
+    """The names in a parameter written as a sum or difference of names (``n - m``: m and n), with their domains."""
+    value = read_quiet(param, Scope(domains=scope.domains))
+    return {s for s in value.free_symbols if isinstance(s, Symbol)} if isinstance(value, sympy.Basic) else set()
 
 
 def head(tex: str, scope: Scope) -> Head | None:
@@ -137,15 +162,19 @@ def head(tex: str, scope: Scope) -> Head | None:
             if not isinstance(probe, sympy.core.function.AppliedUndef) and not isinstance(probe, MatrixBase):
                 return None
             name = probe.func.__name__ if isinstance(probe, sympy.core.function.AppliedUndef) else raw
-        params = []
+        params, names_of_params = [], []
         for p in (x for x in m.group("args").split(",")):
             sym = read_quiet(p, Scope(domains=scope.domains)) if p.strip() else None
-            if not isinstance(sym, Symbol):
+            if not isinstance(sym, Symbol) and not _offset(sym):
                 return None
-            params.append(sym.name)
-        if not params or len(set(params)) != len(params):
+            params.append(sym.name if isinstance(sym, Symbol) else str(sym))
+            if isinstance(sym, Symbol):
+                names_of_params.append(sym.name)
+        offsets = tuple(p for p in params if p not in names_of_params)
+        within = {x.name for p in offsets for x in _offset_names(p, scope)}
+        if not params or len(set(params)) != len(params) or within & set(names_of_params):
             return None
-        return Head("function", name, tuple(params))
+        return Head("function", name, tuple(params), offsets)
     late = _SUPERSCRIPT_LAST.match(text)
     if late:  # R_{\Theta, m}^d is R^d_{\Theta, m}
         text = late.group(1) + late.group(3) + late.group(2)
@@ -488,22 +517,42 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
     """Read a definition's right side (its parameters bound) and whether it uses the name it defines."""
     # a value given in passing stays a name inside a definition (the definition holds for every value)
     bound_scope = replace(scope, symbols={k: v for k, v in scope.symbols.items() if not v.stated_value})
+    offsets = {p: read_quiet(p, Scope(domains=scope.domains)) for p in head.offsets}
+    bound = frozenset(head.params) | {x.name for v in offsets.values() for x in v.free_symbols}
     if head.kind == "function":
-        bound_scope = replace(
-            bound_scope, symbols={k: v for k, v in bound_scope.symbols.items() if k not in head.params}
-        )
+        bound_scope = replace(bound_scope, symbols={k: v for k, v in bound_scope.symbols.items() if k not in bound})
+    domains = dict(scope.domains)
+    params = tuple(offsets[p] if p in offsets else domain_symbol(p, domains) for p in head.params)
     try:
         check_text(body.text)
-        value = _read_bound(body, bound_scope, frozenset(head.params))
+        value = _read_bound(body, bound_scope, bound)
     except (ClaimParseError, ClaimLimitError) as exc:
+        # a vector written transposed in a function's body (g(x, y, n - m) = x^T W R_{n-m} y): the body is read
+        # with general matrices, and so is every call of the function
+        d = Definition(head.kind, head.key, None, params, link.text, link.line, body_source=body.text)
+        general = vector_function(d, bound_scope) if head.kind == "function" and TRANSPOSE_PROBLEM in str(exc) else None
+        if general is not None:
+            return Outcome("DEFINED", definition=general)
         return Outcome(UNREAD, reason=error_text(exc, body))
+    if offsets:  # n - m as a parameter is read only where the body is read with general matrices
+        return Outcome(UNREAD, reason="a parameter written as a sum or difference of names, in a body of numbers")
     used = names(value)
     uses = head.key in used if head.kind != "pattern" else False
     if head.kind == "function":
         uses = any(f.func.__name__ == head.key for f in applied(value))
-    domains = dict(scope.domains)
-    params = tuple(domain_symbol(p, domains) for p in head.params)
-    if head.kind == "pattern" and not any(p in free(value) for p in params):  # x_q = ...: a plain name
+    # x_q = ...: a plain name, unless the body depends on q through subscripts (c_j = e^{w_j}, h_i = a_i b_i: c_1 is
+    # e^{w_1}, never a free name), and not through the entries of the name itself (a_{m,n} = a_{m, n}: an equation)
+    through_subscripts = (
+        head.key not in scope.patterns
+        and any(indexed_by(value, p) for p in params)
+        and not _own_entries(head.key, used)
+    )
+    if (
+        head.kind == "pattern"
+        and not any(p in free(value) for p in params)
+        and not _indexes(value, head)
+        and not through_subscripts
+    ):
         name = read_quiet(link.text, Scope(domains=scope.domains))
         if not isinstance(name, Symbol):
             return Outcome(UNREAD, reason="cannot read the name it defines")
@@ -511,6 +560,21 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         return Outcome("DEFINED", definition=d, uses_head=name.name in used, lhs=name)
     d = Definition(head.kind, head.key, value, params, link.text, link.line, body_source=body.text)
     return Outcome("DEFINED", definition=d, uses_head=uses)
+
+
+def _indexes(value: Any, family: Head) -> bool:
+    """Whether a parameter of a family is written in the subscript of a name of ``value`` (``w_{j}``,
+    ``u^Tv_{a,j}``), other than a member of the family itself (``x_i = w x_{i-1}`` says how members follow)."""
+    own = family.key.split("_{")[0].lstrip("\\")
+    found = [re.fullmatch(r"(.+?)_\{(.+)\}", n) for n in names(value)]
+    subs = [m.group(2) for m in found if m is not None and m.group(1).lstrip("\\") != own]
+    return any(re.search(rf"(?<![A-Za-z\\]){re.escape(p)}(?![A-Za-z])", sub) for p in family.params for sub in subs)
+
+
+def _own_entries(key: str, used: set[str]) -> bool:
+    """Whether a sequence's body uses its own entries (``a_{m,n} = a_{m, n}``): an equation about it, no pattern."""
+    base = re.match(r"\\?([A-Za-z]+)", key)
+    return base is not None and any(n.split("_")[0] == base.group(1) for n in used)
 
 
 def _read_bound(link: Link, scope: Scope, bound: frozenset[str]) -> Any:
@@ -557,6 +621,13 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
         field, choices = exc.field, exc.choices
     if field == "i_reading" and i_indexes_the_step(lhs.text + " = " + rhs.text):
         choices = {"index": INDEX_IN_STEP}
+    elif (
+        field == "i_reading"
+        and i_in_exponent_of_e(lhs.text + " = " + rhs.text)
+        and not subscripts_with_i(lhs.text + " = " + rhs.text)
+    ):
+        # i the unit in an exponent of e in this step: the same letter in the same equation is the unit elsewhere too
+        choices = {"unit": I_CHOICES["unit"] + " (as in the exponent of e in this step)"}
     out: list[tuple[str, Any, Any]] = []
     for choice, note in choices.items():
         picked = replace(scope, word_reading=choice) if field == "word_reading" else replace(scope, i_reading=choice)
@@ -687,6 +758,11 @@ def readings_or_outcome(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[Any], 
     if unread is not None:
         return [], unread
     try:
+        pinned = pinned_step(lhs.text, rhs.text, scope, rhs.relation)
+        if pinned is not None:  # decided here, or not read with certainty
+            return [], Outcome(
+                pinned.status, pinned.method, pinned.reason, pinned.counterexample, pinned.lhs, pinned.rhs
+            )
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
         return [], Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
@@ -703,6 +779,9 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     if unread is not None:
         return unread
     try:
+        pinned = pinned_step(lhs.text, rhs.text, scope)
+        if pinned is not None:
+            return Outcome(pinned.status, pinned.method, pinned.reason, pinned.counterexample, pinned.lhs, pinned.rhs)
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
         stopped = Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
@@ -767,6 +846,11 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             results.append(Outcome("UNDECIDED", "none", why, None, left, right))
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
+    return _over_readings(lhs, rhs, scope, readings, results)
+
+
+def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], results: list[Outcome]) -> Outcome:
+    """The verdict over every reading of a step: decided only when each reading gives it."""
     several = f"read {len(readings)} ways ({'; '.join(n for n, _, _ in readings)})"
     glued = any(WORD_CHOICES["name"] in n for n, _, _ in readings)
     if (
@@ -779,6 +863,8 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             "may define: not decided"
         )
         return Outcome("UNDECIDED", "none", why, None, results[0].lhs, results[0].rhs)
+    if all(r.status == "PROVED" for r in results) and (commuted := _commuted(lhs, rhs, scope, readings)):
+        return commuted
     for status in ("PROVED", "REFUTED"):
         if all(r.status == status for r in results):  # decided only when every reading gives it
             best = results[0]
@@ -794,6 +880,22 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
     best.reason = (f"{several}; " if len(readings) > 1 else "") + why
     return best
+
+
+def _commuted(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcome | None:
+    """A step proved as numbers that names vectors or matrices (``W R x = R W x``: products of numbers commute),
+    read again with general matrices: PROVED there, or UNDECIDED; None where it names none such."""
+    commuted = commuted_arrays(set().union(*(names(a) | names(b) for _, a, b in readings)), scope)
+    if not commuted:
+        return None
+    found = _with_general_matrices(lhs, rhs, scope)
+    if found is not None and found.status == "PROVED":
+        return found
+    why = (
+        f"{', '.join(commuted)} are written as vectors or matrices; read as numbers, whose products commute, "
+        "the step holds, which does not prove it for matrices" + (f"; {found.reason}" if found else "")
+    )
+    return Outcome("UNDECIDED", "none", why, None, readings[0][1], readings[0][2])
 
 
 def _readings_differ(readings: list[Any], results: list[Outcome], several: str) -> Outcome:
@@ -831,9 +933,12 @@ def general_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
 
 
 def _without_values_in_passing(scope: Scope) -> Scope | None:
-    """The scope without the values the text gives names in passing (``$m = 1$``), or None when such a value
-    lies outside its name's domain (then a proof for every value of the domain would not cover it)."""
-    given = {k: d for k, d in scope.symbols.items() if d.stated_value}
+    """The scope without the values the text gives names in passing (``$m = 1$``), or None when there is none or
+    one is not a number. A value that may lie outside its name's domain (``\theta = \arctan(b/a)``, not real at
+    ``a = 0``) makes the name complex there: a proof for every complex number covers it."""
+    pins = {(p.base, p.line) for p in pins_in_force(scope)}  # conditions on a sequence's entries: they stay
+    given = {k: d for k, d in scope.symbols.items() if d.stated_value and (k.split("_")[0], d.line) not in pins}
+    widened = dict(scope.domains)
     for name, d in given.items():
         sym = domain_symbol(name, dict(scope.domains))
         value = d.body
@@ -842,11 +947,17 @@ def _without_values_in_passing(scope: Scope) -> Scope | None:
         if not isinstance(value, sympy.Basic) or isinstance(value, MatrixBase):
             return None
         for assumption in ("integer", "real", "positive", "nonnegative"):
-            if getattr(sym, f"is_{assumption}") and getattr(value, f"is_{assumption}") is not True:
-                return None
+            if getattr(sym, f"is_{assumption}") and getattr(_where_defined(value), f"is_{assumption}") is not True:
+                widened[domain_key(name)] = "complex"
     if not given:
         return None
-    return replace(scope, symbols={k: d for k, d in scope.symbols.items() if k not in given})
+    symbols = {k: d for k, d in scope.symbols.items() if k not in given}
+    return replace(scope, symbols=symbols).with_domains(widened)
+
+
+def _where_defined(value: Any) -> Any:
+    """``value`` with each real name in it nonzero: ``\arctan(b/a)`` is real wherever it is defined."""
+    return value.xreplace({s: sympy.Dummy(real=True, nonzero=True) for s in value.free_symbols if s.is_real})
 
 
 #: the words of the reader's stop at a name the text gives a value in passing (``latex_tree``)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import RopeCheckError
-from ..readers.latex_syntax import conjugated_forms, read_latex_side, star_only_names
+from ..readers.components import component_vectors
+from ..readers.latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
 from ..readers.limits import CLAIM_MEMORY_LIMIT
 from ..readers.scope import Scope, domain_key, parse_declaration
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
@@ -119,6 +120,7 @@ def _audit_text(
         star_names=starred,
         matrix_names=transposed,
         array_names=arrays,
+        components=frozenset().union(*(component_vectors(normalize_latex(b.src.text)) for b in blocks)),
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()

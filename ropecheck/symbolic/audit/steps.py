@@ -55,10 +55,12 @@ from typing import Any
 
 import sympy
 from sympy import MatrixBase
+from sympy.core.function import AppliedUndef
 
 from ... import isolate
 from ...errors import RopeCheckError
 from ..engine import memo
+from ..readers.components import without_components
 from ..readers.decorations import apply_aliases, decorated_alias
 from ..readers.expectation import expectations_in, expectations_left
 from ..readers.general_matrices import DIMENSION
@@ -81,12 +83,15 @@ from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
 from .document import Chain, Link
 from .families import brace_names, define_family_in_child, family_head
+from .general import any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
 from .names import (
+    bind_late_calls,
     bind_late_entries,
     decorated_head,
     entry_of,
     glued_head,
+    named_by_call,
     norm_beside_name,
     operator_head,
     value_of_entry,
@@ -127,6 +132,7 @@ from .result import (
     unread_reason_key,
 )
 from .sections import in_force
+from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -222,6 +228,10 @@ class Auditor:
     #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
     settings: dict[str, tuple[int, int]] = field(default_factory=dict)
     open_vectors: dict[str, OpenVector] = field(default_factory=dict)  # vectors of blocks by their base (PE)
+    #: a family first defined as a call of a function not defined then (q_m = f_q(x_m, m)), by its pattern's key
+    called_families: dict[str, Definition] = field(default_factory=dict)
+    #: names defined (not read) as the list of their own members (x = [x_1, ..., x_m]): x_2 is a name of its own
+    listing: set[_Head] = field(default_factory=set)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -282,6 +292,7 @@ class Auditor:
                 or self.define_family(first, links[1], audited=audited)
                 or self.maybe_define(first, links[1], audited=audited)
                 or self.define_decorated(first, links[1], audited=audited)
+                or self.define_decorated_column(first, links[1], audited=audited)
                 or self.define_glued(first, links[1], audited=audited)
                 or self.define_operator(first, links[1], audited=audited)
             )
@@ -478,25 +489,24 @@ class Auditor:
             return False  # S_2 = ... after S_2 \approx [...]: a claim about the name, a step
         again = head is not None and _redefines(head, self.scope)
         if head is None or (_defined(head, link.text, self.scope) and not again):
+            if not audited and head is not None and self.pin(head, link, body):
+                return True
             if explicit and audited:
                 self.definitions.append(
                     AuditDefinition(link.line, link.text, "?", body.text, reason="cannot define this (not a new name)")
                 )
                 return True
             return False
-        if self.out_of_time():
-            outcome = _Outcome("UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
-        else:
-            timeout, cut = self.limits()
-            outcome = _run(_define_in_child, head, link, body, self.scope, timeout=timeout,
-                           memory_limit=self.memory_limit)  # fmt: skip
-            if cut and outcome.reason.startswith("time limit of"):
-                outcome.reason = DOCUMENT_TIME_LIMIT_REASON
+        outcome = self.read_definition(head, link, body)
+        if head.offsets and (outcome.status != "DEFINED" or outcome.definition is None):
+            return False  # g(x, y, n - m) = ... read neither way: a step, as any other line that defines nothing
         if outcome.status != "DEFINED" or outcome.definition is None:
             # a new name whose definition cannot be read: steps that use it are not decided (UNREAD), since
             # read as a free number it could make a correct step look false
             why = f"whose definition (line {link.line}) could not be read"
             self.unread.append((head, link, why))
+            if lists_members(link.text, body.text):
+                self.listing.add(head)
             if audited:
                 self.definitions.append(
                     AuditDefinition(
@@ -505,6 +515,9 @@ class Auditor:
                 )
             return True
         d = outcome.definition
+        if outcome.uses_head and not explicit and again and not audited and shifted_free(self.scope, head, d):
+            self.settings.pop(d.name, None)  # and no longer the value its section set
+            return True  # m <- m - n in passing, m a free name: still any value of its domain, so still free
         if outcome.uses_head and not explicit and again:
             # defined again in terms of itself: an update (x <- 2x) or an equation about x; neither a step
             why = f"defined again in terms of itself (line {link.line}): an update or an equation, not read"
@@ -518,8 +531,12 @@ class Auditor:
             return False  # x = 2x - x: an equation about x, not a definition
         if self.taint_from_body(head, link, body, audited=audited):
             return True
+        # q_m = [q_m^1 \\ q_m^2], q_i = [q_{2i}, q_{2i+1}]^T name the entries of any vector: the most general
+        # value, never an example
+        listed = re.sub(r"[\s{}]", "", d.name) in self.scope.components or own_entries(head, d.body, self.scope)
         if (
             not audited
+            and not listed
             and d.kind == "symbol"
             and (_closed_number(d.body) or isinstance(d.body, sympy.Symbol) or self.used_before(head, link))
         ):
@@ -537,13 +554,38 @@ class Auditor:
         symbols, patterns, functions = dict(self.scope.symbols), dict(self.scope.patterns), dict(self.scope.functions)
         if d.kind == "symbol" and not d.stated_value:
             _bind_late(d, (symbols, patterns, functions))
+        calls = self.called_families
+        if d.kind == "pattern" and isinstance(d.body, AppliedUndef) and d.body.func.__name__ not in functions:
+            calls.setdefault(d.name, d)  # q_m = f_q(x_m, m): the family is the call, whatever it is given later
+        renewed, families = named_by_call(d, symbols, patterns, calls) if d.kind == "function" else ([], {})
+        for key in renewed:  # q_m = f_q(x_m, m), then q_{m} = W_q(x_m + p_m) as an example: f_q's body from here on
+            del symbols[key]
+        patterns.update(families)
+        renewed += [f"{f.name}_{f.params[0]}" for f in families.values()]
+        if d.kind == "function":
+            bind_late_calls(d, (symbols, patterns, functions))
         bind_late_entries(d, (symbols, patterns, functions), dict(self.scope.domains))
+        if listed and head.kind == "pattern" and d.kind == "symbol":
+            # k_n = [k_n^1 \\ k_n^2] after k_n = f_k(x_n, n): the vector of its entries, never that family's member
+            patterns.pop(head.key, None)
         {"symbol": symbols, "pattern": patterns, "function": functions}[d.kind][d.name] = d
         self.scope = replace(self.scope, symbols=symbols, patterns=patterns, functions=functions)
         params = tuple(str(p) for p in d.params)
         note = f"defined again, in force from line {link.line} on" if again else ""
+        if renewed:
+            note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
+
+    def read_definition(self, head: _Head, link: Link, body: Link) -> _Outcome:
+        """A definition's right side read in a child, within the step's and the document's time limits."""
+        if self.out_of_time():
+            return _Outcome("UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
+        timeout, cut = self.limits()
+        outcome = _run(_define_in_child, head, link, body, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        if cut and outcome.reason.startswith("time limit of"):
+            outcome.reason = DOCUMENT_TIME_LIMIT_REASON
+        return outcome
 
     def set_for_section(self, name: str) -> None:
         """A value given in passing, where the sentence that gives it opens a section by setting it."""
@@ -569,6 +611,24 @@ class Auditor:
             self.doubt(decided, left, right, standalone=False)
         return decided
 
+    def pin(self, head: _Head, link: Link, body: Link) -> bool:
+        """``$h_{d/2} = 0$`` in the text, an entry of a sequence defined by a pattern: the value the text agrees on
+        there (a convention that may override the pattern, see :mod:`.pins`), kept as a value given in passing."""
+        found = re.fullmatch(r"(.+?)_\{(.+)\}", head.key) if head.kind == "symbol" else None
+        if found is None or not any(k.lstrip("\\") == found.group(1) for k in self.scope.patterns):
+            return False
+        if self.out_of_time():
+            return False
+        timeout, _ = self.limits()
+        outcome = _run(_define_in_child, head, link, body, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        d = outcome.definition
+        if outcome.status != "DEFINED" or d is None or d.kind != "symbol" or outcome.uses_head:
+            return False
+        symbols = dict(self.scope.symbols)
+        symbols[d.name] = replace(d, stated_value=True)
+        self.scope = replace(self.scope, symbols=symbols)
+        return True
+
     def used_before(self, head: _Head, link: Link) -> bool:
         """Whether a step above ``link`` uses the name: one the derivation lets vary, so a value given it later in
         passing is a case, not its definition."""
@@ -579,7 +639,8 @@ class Auditor:
     def taint_from_body(self, head: _Head, link: Link, body: Link, *, audited: bool) -> bool:
         """``k = P v`` where P has no value the audit can use (given with ``\\approx``, or unread): k has none
         either -- read with P a free number, it could make a correct step look false. Returns whether so."""
-        found = self.uses_unread(Link("", link.line), body)
+        # a parameter of the definition (m in R_{\theta,m} = ...) is bound there: not the name m the text updated
+        found = self.uses_unread(Link("", link.line), body, bound=head.params)
         if found is None:
             return False
         where, taint = found
@@ -660,6 +721,29 @@ class Auditor:
             d = self.definitions[i]
             note = f"a new name, written {written} (with a decoration): later steps read it as this name"
             self.definitions[i] = replace(d, reason="; ".join(filter(None, [note, d.reason])))
+        return True
+
+    def define_decorated_column(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """A written-out column of new names with a prime on the left, ``(x', y')^T = R(t) (x, y)^T`` (the rotated
+        coordinates): each defined by the line. Like one such name (see :meth:`define_decorated`), they are listed,
+        and later steps that use them are not read."""
+        m = COLUMN.match(normalize_latex(link.text))
+        if m is None or (body.relation != "=" and body.relation not in _DEFINING):
+            return False
+        entries = [e for e in re.split(r"\\\\", m.group("body")) if e.strip()]
+        found = [decorated_head(e, self.scope) for e in entries]
+        if len(entries) < 2 or any(f is None for f in found) or "&" in m.group("body"):
+            return False
+        marks = [f[0] for f in found if f is not None]
+        text = normalize_latex(body.text)
+        if any(_mentions(mark, text) or any(u[0] == mark for u in self.unread) for mark in marks):
+            return False  # an equation about names already met, or the names on both sides: a step
+        for mark, entry in zip(marks, entries):
+            why = f"a name written with a decoration, defined at line {link.line}"
+            self.unread.append((mark, Link(entry.strip(), link.line), why))
+        if audited:
+            note = "new names (written with a decoration), one per entry; later steps do not use their values"
+            self.definitions.append(AuditDefinition(link.line, link.text.strip(), "symbol", body.text, None, "", note))
         return True
 
     def define_family(self, link: Link, body: Link, *, audited: bool) -> bool:
@@ -777,15 +861,22 @@ class Auditor:
             self.definitions.append(AuditDefinition(link.line, name, "function", body.text, reason=note))
         return True
 
-    def uses_unread(self, left: Link, right: Link, *, before: bool = False) -> tuple[Link, str] | None:
-        """The name a step uses whose value is not known, and why (``before``: one tainted before the step's line)."""
+    def uses_unread(
+        self, left: Link, right: Link, *, before: bool = False, bound: tuple[str, ...] = ()
+    ) -> tuple[Link, str] | None:
+        """The name a step uses whose value is not known, and why (``before``: one tainted before the step's line;
+        ``bound``: names that stand for a parameter there, never for the name tainted)."""
+        # an entry q_m^1 of a vector written [q_m^1 \\ q_m^2] is a number of its own, whatever q_m's value
         # a decorated name the document defined is read as its definition; another spelling of it is not
-        text = apply_aliases(Src.of(normalize_latex(left.text + " = " + right.text)), self.scope.aliases).text
+        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
+        text = apply_aliases(Src.of(text), self.scope.aliases).text
         for head, where, why in reversed(self.unread):
-            if before and where.line >= left.line:
+            if (before and where.line >= left.line) or (head.kind == "symbol" and head.key in bound):
                 continue
             # a set named in a subscript (R_{\Theta,t}) labels the name it is part of: its value is not used
             seen = without_subscripts(text) if why.startswith(_SET_TAINT) else text
+            if head in self.listing:  # x_2 where x = [x_1, ..., x_m]: a member, a name of its own
+                seen = without_members(where.text, seen)
             if _mentions(head, seen, members=not self.family_defined(head)):
                 return where, why
         return None
@@ -879,7 +970,7 @@ class Auditor:
         with ``\\approx`` as decimals and the step is decided with them (see :meth:`with_approximations`)."""
         where, taint = self.uses_unread(left, right)  # type: ignore[misc]
         why = f"uses {where.text.strip()}, {taint}"
-        o = self.with_approximations(left, right) or self.for_every_matrix(left, right)
+        o = self.with_approximations(left, right) or self.for_every_matrix(left, right) or self.any_column(left, right)
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
         return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
@@ -901,6 +992,35 @@ class Auditor:
                 if not isinstance(named, sympy.Symbol) or named.name not in read:
                     return None
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
+        return o
+
+    def any_column(self, left: Link, right: Link) -> _Outcome | None:
+        """A step that uses one name without a value, PROVED when the name read as a column of fresh complex numbers
+        reads at one size only and the step holds there (and where it reads as a number); else None."""
+        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
+        used = {h for h, _, _ in self.unread if _mentions(h, text, members=not self.family_defined(h))}
+        if len(used) != 1:
+            return None
+        (head,) = used
+        proved: list[tuple[int, _Outcome]] = []
+        for size, scope in any_column_scopes(self.scope, head.kind, head.key, head.params):
+            timeout, _ = self.limits()
+            o = _run(_step_in_child, left, right, scope, timeout=timeout, memory_limit=self.memory_limit)
+            if o.status == UNREAD:
+                continue  # the step does not fit a value of this size
+            if o.status != "PROVED" or unknown_values(o, head.key):
+                return None  # an unknown function's value may itself be a vector: a proof with it a number is none
+            proved.append((size, o))
+        sizes = [size for size, _ in proved if size > 0]
+        if len(sizes) != 1:
+            return None
+        o = next(o for size, o in proved if size > 0)
+        o.reason = (
+            f"proved with the name read as any column of {sizes[0]} complex numbers, the only size at which the step "
+            "reads"
+            + (" (and as any complex number)" if len(proved) > 1 else "")
+            + (f"; {o.reason}" if o.reason else "")
+        )
         return o
 
     def from_premises(self, s: AuditStep, left: Link, right: Link) -> AuditStep:

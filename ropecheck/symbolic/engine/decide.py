@@ -54,6 +54,7 @@ __all__ = [
     "find_counterexample",
     "manifestly_nonnegative",
     "reduce_to_zero",
+    "telescope",
 ]
 
 
@@ -178,6 +179,68 @@ def _shift_peel(e: Any) -> Any:
     return _peel(sympy.expand(e.xreplace(mapping))) if mapping else e
 
 
+def _monic_sums(e: Any) -> Any:
+    """Each single-limit sum of a sum of terms as a sum of sums, each term's factors free of the bound variable
+    taken outside: ``Sum(2 a_i - b_i)`` is ``2 Sum(a_i) - Sum(b_i)``."""
+
+    def split(s: Any) -> Any:
+        if len(s.limits) != 1 or s.function.has(Sum):
+            return s
+        v = s.limits[0][0]
+        out = S.Zero
+        for term in sympy.Add.make_args(sympy.expand(s.function)):
+            factor, rest = term.as_independent(v, as_Add=False)
+            out += factor * Sum(rest, *s.limits)
+        return out
+
+    return e.replace(lambda x: isinstance(x, Sum), split)
+
+
+def _entry_shift(f: Any, v: Any) -> Any:
+    """The least c over the indices ``v + c`` of f's entries that involve v (None where one is not v plus an
+    integer)."""
+    offsets = set()
+    for idx in f.atoms(Indexed):
+        for arg in idx.indices:
+            if arg.has(v):
+                c = sympy.expand(arg - v)
+                if c.has(v) or not c.is_Integer:
+                    return None
+                offsets.add(c)
+    return min(offsets) if offsets else None
+
+
+def telescope(e: Any) -> Any:
+    """Sums of sequence entries at shifted indices aligned, so that those that telescope cancel.
+
+    Each sum is split into sums of one term (constant factors outside), each term's least index ``v + c``
+    brought to ``k`` (``Sum_{i=a}^{b} S_{i+1} h_{i+1}`` is ``Sum_{k=a+1}^{b+1} S_k h_k``), every sum started at 0
+    (``Sum_{a}^{b} = Sum_{0}^{b} - Sum_{0}^{a-1}``, an identity for every integer a, b under Karr's convention),
+    then :func:`_peel` aligns upper limits that differ by integers, and the sums left with numbers as limits
+    are written out. Summation by parts is decided so: what is left are the boundary terms.
+    """
+    e = sympy.sympify(e)
+    if not e.has(Sum) or e.has(sympy.Piecewise):  # an entry given at one index: see the audit's pins
+        return e
+    e = _monic_sums(sympy.expand(e))
+    mapping: dict[Any, Any] = {}
+    for s in e.atoms(Sum):
+        if len(s.limits) != 1 or s.function.has(Sum):
+            continue
+        v, lo, up = s.limits[0]
+        c = _entry_shift(s.function, v)
+        if c is None:
+            continue
+        k = _canonical_var(v)
+        f = s.function.xreplace({v: k - c})
+        mapping[s] = Sum(f, (k, 0, up + c)) - (Sum(f, (k, 0, lo + c - 1)) if lo + c != 0 else S.Zero)
+    if not mapping:
+        return e
+    e = _peel(sympy.expand(e.xreplace(mapping)))
+    numeric = lambda x: isinstance(x, Sum) and all(b.is_Integer for lim in x.limits for b in lim[1:])
+    return sympy.expand(e.replace(numeric, lambda x: x.doit()))
+
+
 def _parity_split(e: Any) -> Any:
     """Pairs a sum's terms two by two where another sum runs to half its length.
 
@@ -220,6 +283,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("doit", lambda e: expand_trig_rewrite(e.doit())),
     ("peel", _peel),
     ("shift_peel", _shift_peel),
+    ("telescope", telescope),
     ("parity_split", _parity_split),
     ("pythagoras", _pythagoras),
     ("trigsimp", _trigsimp),
@@ -228,7 +292,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 
 
-_CHEAP = 9  # rewrites before trigsimp and fu: a quick counterexample probe runs between
+_CHEAP = 10  # rewrites before trigsimp and fu: a quick counterexample probe runs between
 
 
 def reduce_to_zero(diff: Any, *, rewrites: tuple[tuple[str, Callable[[Any], Any]], ...] = REWRITES) -> str | None:

@@ -50,9 +50,10 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
+from .components import components_as_labels
 from .decorations import apply_aliases
 from .expectation import expectation, random_names
-from .latex_text import WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
+from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
     RAISED_CALL_LATEX,
     antlr_runtime_problem,
@@ -67,10 +68,13 @@ from .latex_tree import (
 from .limits import check_matrix
 from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
+from .transposed_pairs import inner_product_names
 
 __all__ = [
+    "PAIR_MARK",
     "AmbiguousReading",
     "I_CHOICES",
+    "i_in_exponent_of_e",
     "KNOWN_COMMANDS",
     "NORM_CLOSE",
     "NORM_OPEN",
@@ -92,11 +96,7 @@ __all__ = [
     "upright_key",
 ]
 
-_GREEK = (
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi varpi rho "
-    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon "
-    "Phi Psi Omega"
-).split()
+_GREEK = GREEK
 #: The commands a LaTeX claim may use; any other is refused with its column.
 KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
     "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp "
@@ -137,7 +137,7 @@ _PART_CALL = re.compile(
     r"\s*(?=\\left|\(|\[)"
 )
 _TEXT_CALL = re.compile(
-    r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{(?!ZQPH)((?:[A-Za-z]|\\_|_)+)\}\s*(?=\\left|\()"
+    r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{(?!ZQPH)((?:[A-Za-z]|\\_|_)+|atan2)\}\s*(?=\\left|\()"
 )
 #: ``f_{\\{q,k\\}}``: one name for a family (f_q and f_k), read as one symbol or function
 _SET_NAME = re.compile(r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*_\s*\{\s*\\\{([^{}]*?)\\\}\s*\}")
@@ -190,7 +190,9 @@ _CITATION = re.compile(
 #: every spelling of a transpose, read as ``^{T}``
 _TRANSPOSE_SPELLING = re.compile(
     r"\^\s*(?:\{\s*\\(?:mathsf|mathrm|mathit)\s*\{?\s*T\s*\}?\s*\}|\\(?:mathsf|mathrm)\s*\{\s*T\s*\}"
-    r"|\{\s*\\(?:top|intercal)\s*\}|\\(?:top|intercal)(?![A-Za-z]))"
+    r"|\{\s*\\(?:top|intercal)\s*\}|\\(?:top|intercal)(?![A-Za-z])"
+    # x^TR: a superscript without braces is one letter, so this is x^T R (never a word TR)
+    r"|T(?=[A-Za-z]))"
 )
 _PRIME = re.compile(r"(?<=[A-Za-z0-9})\]])\s*'")
 _EULER = re.compile(
@@ -210,6 +212,13 @@ _UNIT_NAME = "ZQIU"  # the imaginary unit, certainly (upright, or in an exponent
 _PROSE = re.compile(r"\\(?:text|textrm|mathrm)\s*\{([^{}]*\S\s+\S[^{}]*)\}")
 #: ``x^\\prime``, ``x^{\\prime}``: the same as ``x'``
 _PRIME_COMMAND = re.compile(r"\^\s*(?:\{\s*\\prime\s*\}|\\prime(?![A-Za-z]))")
+#: ``q_{[2i:2i+1]}``: a slice of a vector's entries, as a subscript
+_SLICE = re.compile(r"(\\?[A-Za-z]+)(\s*\^\s*(?:\*|\{\s*\*\s*\}))?\s*_\s*\{\s*\[([^\[\]{}:]+):([^\[\]{}:]+)\]\s*\}")
+#: the mark of a pair of entries read as one complex number: ``q_{[2i:2i+1]}`` is the entry i of ``q⟦⟧``
+PAIR_MARK = "⟦⟧"
+#: ``b^{\\prime \\frac{2d}{D}}``: the primes that open a superscript mark the name, the rest is its power
+#: (``b'^{2d/D}``, as LaTeX sets it)
+_PRIMED_POWER = re.compile(r"\^\s*\{((?:\s*\\prime(?![A-Za-z]))+)\s*(?=[^\s}])")
 #: ``\\sum\\limits_{j}``: where the limits are typeset, nothing more
 _LIMITS = re.compile(r"\\(?:no)?limits(?![A-Za-z])")
 #: ``30^\\circ``, ``30°``: a number of degrees, read as that many times pi/180 (only after a number)
@@ -327,6 +336,8 @@ def calligraphic_as_names(text: str) -> str:
 
 #: ``\\lt``, ``\\gt``: MathJax's spellings of < and > (HTML-safe), read as the signs
 _LESS_GREATER = re.compile(r"\\([lg])t(?![A-Za-z])")
+#: spacing: ``\\displaystyle``, ``\\,``, ``\\ `` -- also after a row break (``\\\\\\ b``: a row break, then a space)
+_SPACING = re.compile(r"(?<!\\)((?:\\\\)*)(?:\\(?:displaystyle|textstyle)(?![A-Za-z])|\\[,;:! ])")
 
 
 def _normalize(src: Src) -> Src:
@@ -335,13 +346,14 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
     src = src.sub(_BOLD, lambda m: m.group(1) + " ")
-    src = src.sub(re.compile(r"(?<!\\)\\(?:displaystyle|textstyle)(?![A-Za-z])|(?<!\\)\\[,;:! ]"), lambda m: " ")
+    src = src.sub(_SPACING, lambda m: m.group(1) + " ")
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
     src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_EULER_GLUED, lambda m: m.group(1) + r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
     src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
+    src = src.sub(_PRIMED_POWER, lambda m: "'" * m.group(1).count("prime") + "^{")
     src = src.sub(_PRIME_COMMAND, lambda m: "'")
     src = src.sub(_LIMITS, lambda m: " ")
     src = src.sub(WORDS_NAME, lambda m: m.group(0) if words_name(m) is None else f"\\text{{{words_name(m)}}}")
@@ -610,6 +622,24 @@ def i_indexes_the_step(text: str) -> bool:
     return bare > 0
 
 
+def i_in_exponent_of_e(tex: str) -> bool:
+    r"""Whether ``tex`` writes ``i`` in an exponent of e (``e^{i\theta}``, ``\exp(i x)``), where it is the unit.
+
+    Example:
+        >>> i_in_exponent_of_e(r"e^{i\theta} = \cos\theta + i\sin\theta"), i_in_exponent_of_e(r"x_i + i y")
+        (True, False)
+    """
+    text = _plain_functions(_normalize(Src.of(tex))).text
+    masked = _spans(text, _COMMAND_ARGUMENT) + _spans(text, _SUBSCRIPT_SPAN) + _spans(text, _LABEL_SPAN)
+    exponents = _spans(text, _EXPONENT_OF_E)
+    for run in re.finditer(r"(?<![\\A-Za-z])[A-Za-z]+", text):
+        for k, ch in enumerate(run.group(0)):
+            at = run.start() + k
+            if ch == "i" and not any(a <= at < b for a, b in masked) and any(a <= at < b for a, b in exponents):
+                return True
+    return False
+
+
 def subscripts_with_i(text: str) -> bool:
     r"""Whether ``text`` uses ``i`` as an index in a subscript (``\theta_i``, ``x_{2i}``, ``\lambda_{i+1}``).
 
@@ -621,7 +651,7 @@ def subscripts_with_i(text: str) -> bool:
 
 
 #: a whole column or row taken from an array, ``W[:, t]`` or ``W[t, :]``
-_SLICE = re.compile(r"\[\s*:\s*,|,\s*:\s*\]")
+_COLUMN_SLICE = re.compile(r"\[\s*:\s*,|,\s*:\s*\]")
 
 
 def _check(src: Src, scope: Scope) -> None:
@@ -642,7 +672,7 @@ def _check(src: Src, scope: Scope) -> None:
                 "or use the SymPy syntax)",
                 m.start(),
             )
-    slicing = _SLICE.search(src.text)
+    slicing = _COLUMN_SLICE.search(src.text)
     if slicing is not None:  # W_e[:, t]: a column of W_e as numpy writes it
         raise src.error(
             "W[:, t] (a column, or W[t, :] a row, of a matrix, as arrays are sliced in code) is not read; "
@@ -756,6 +786,17 @@ def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
             pos = j + 1
 
 
+#: an entry of ``[a \\\\ b]`` read as a column: one name or number, with its subscripts and superscripts
+_ONE_ENTRY = re.compile(
+    r"\s*-?\s*(?:\\[A-Za-z]+\s*\{[^{}]*\}|\\?[A-Za-z]+|\d+)(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))*\s*"
+)
+#: ``R^T(a)``, ``R^{-1}(a)``, ``R^\\top(a)``: an exponent between a function's name and its bracket
+_RAISED_BEFORE_CALL = re.compile(
+    r"(?:(?<![A-Za-z\\])|(?<=\^T)|(?<=\^\{T\}))(?P<name>[A-Za-z])\s*\^\s*(?P<exp>\{\s*(?:T|\\top|\\intercal|-\s*1)\s*\}|T(?![A-Za-z])|\\top(?![A-Za-z]))"
+    r"\s*\("
+)
+
+
 # --------------------------------------------------------------------------- the reader
 
 
@@ -785,12 +826,15 @@ class _Reader:
             raise src.error("empty expression", 0)
         for step in (
             self.expectations,
+            self.slices,
             self.labels,
+            self.raised_matrix_calls,
             self.matrices,
             self.inner_products,
             self.part_calls,
             self.text_calls,
             self.upright_patterns,
+            self.transposed_pairs,
             self.names,
             self.patterns,
             self.tuples,
@@ -845,8 +889,26 @@ class _Reader:
 
     # ---- structural passes: each turns a construct into a placeholder
 
+    def slices(self, src: Src, bound: frozenset[str]) -> Src:
+        """``q_{[2i:2i+1]}``: the pair of q's entries 2i and 2i+1 taken as one complex number, the entry i of a
+        sequence of its own (``q⟦⟧_{i}``, :data:`PAIR_MARK`). Only a slice of two entries from an even index is
+        read; another slice is not."""
+        pos = 0
+        while m := _SLICE.search(src.text, pos):
+            start, stop = (self.read(src.slice(m.start(k), m.end(k)), bound | {"i", "e"}) for k in (3, 4))
+            pair = sympy.expand(start / 2)
+            whole = all(c.is_integer for c in sympy.Add.make_args(pair) for c in [c.as_coeff_Mul()[0]])
+            if isinstance(start, MatrixBase) or sympy.expand(stop - start - 1) != 0 or not whole:
+                raise src.error(f"the slice {m.group(0).strip()} is not read (only a pair [2j:2j+1] is)", m.start())
+            name = m.group(1).lstrip("\\") + PAIR_MARK + "_{" + str(pair) + "}"
+            star = "^{*}" if m.group(2) else ""  # k^*_{[2j:2j+1]}: the pair's conjugate
+            src = src.splice(m.start(), m.end(), self.placeholder(Symbol(name, complex=True)) + star)
+            pos = m.start()
+        return src
+
     def labels(self, src: Src, bound: frozenset[str]) -> Src:
         """Names SymPy's parser cannot take: ``q^{(1)}`` (a label, not a power), ``a_{m,n}``, ``R^d_{\\Theta, m}``."""
+        src = components_as_labels(src, self.scope.components)
 
         def named(label: str) -> str:
             label = _PLACED.sub(lambda m: _piece_name(self.values.get(m.group(1), m.group(1))), label)
@@ -909,6 +971,34 @@ class _Reader:
                 raise src.error(str(exc), m.start()) from None
             src = src.splice(m.start(), end, self.placeholder(value))
         return src
+
+    def raised_matrix_calls(self, src: Src, bound: frozenset[str]) -> Src:
+        """``R^T(a)``, ``R^{-1}(a)``: the transpose or inverse of the matrix ``R(a)`` -- where ``R`` is a function whose
+        value is a matrix (the rotation, or a function the document defined so), written ``R(a)^T``, ``R(a)^{-1}``.
+
+        Of a number ``a`` the inverse function of a matrix-valued ``R`` means nothing (it takes a matrix), so the
+        inverse of the value is the one reading; a function whose value is a number is left as written."""
+        pos = 0
+        while m := _RAISED_BEFORE_CALL.search(src.text, pos):
+            name, end = m.group("name"), skip_group(src.text, m.end() - 1)
+            if end < 0 or not self.matrix_function(name, bound):
+                pos = m.end()
+                continue
+            exponent = re.sub(r"\s+", "", m.group("exp")).strip("{}")
+            exponent = "T" if exponent in ("\\top", "\\intercal") else exponent
+            call = src.text[m.end() - 1 : end]
+            src = src.splice(m.start("name"), end, f"{name}{call}^{{{exponent}}}")
+            pos = m.start("name") + 1
+        return src
+
+    def matrix_function(self, name: str, bound: frozenset[str]) -> bool:
+        """Whether ``name`` is a function whose value is a matrix: the rotation ``R`` (not otherwise defined or
+        bound), or a one-argument function the document defined with a matrix."""
+        scope = self.scope
+        if name == "R":
+            return "R" not in bound and not scope.defines("R")
+        d = scope.functions.get(name)
+        return d is not None and len(d.params) == 1 and isinstance(d.body, MatrixBase)
 
     def matrices(self, src: Src, bound: frozenset[str]) -> Src:
         while True:
@@ -1013,6 +1103,9 @@ class _Reader:
             if name in ("Re", "Im") or name in PLAIN_FUNCTIONS:  # pragma: no cover - handled elsewhere
                 pos = after
                 continue
+            if name == _UNIT_NAME:  # \text{i}(m - n): the imaginary unit times the bracket, never a function
+                pos = after
+                continue
             open_ = after + (5 if src.text.startswith("\\left", after) else 0)
             end = skip_group(src.text, open_)
             inner = src.slice(open_ + 1, end - 1)
@@ -1024,6 +1117,8 @@ class _Reader:
                     value = d.apply(args)
                 except ClaimParseError as exc:
                     raise src.error(str(exc), start) from None
+            elif name == "atan2" and len(args) == 2 and not any(isinstance(a, MatrixBase) for a in args):
+                value = sympy.atan2(*args)  # the angle of the point (x, y), written atan2(y, x)
             elif any(isinstance(a, MatrixBase) for a in args):
                 raise src.error(f"{name} is not defined (a vector or matrix goes in); define it first", start)
             else:
@@ -1053,6 +1148,22 @@ class _Reader:
                     )
                 index = self.read(sub, bound | {"i", "e"})
                 src = src.splice(m.start(), end, self.placeholder(d.apply([index])))
+        return src
+
+    def transposed_pairs(self, src: Src, bound: frozenset[str]) -> Src:
+        """``q_i^T k_j`` of two vectors the document never wrote out: one real name (:mod:`.transposed_pairs`)."""
+        if self.scope.general_matrices or not self.scope.array_names:
+            return src
+        scope = self.scope
+
+        def defined(name: str) -> bool:
+            base = name.split("_")[0]
+            return name in bound or scope.defines(name) or base in scope.patterns or base in scope.functions
+
+        complex_names = frozenset(k for k, v in scope.domains.items() if v == "complex")
+        found = inner_product_names(src.text, scope.array_names, defined, complex_names)
+        for start, end, name in reversed(found):
+            src = src.splice(start, end, self.placeholder(name))
         return src
 
     def names(self, src: Src, bound: frozenset[str]) -> Src:
@@ -1135,14 +1246,18 @@ class _Reader:
             inner = src.slice(open_ + 1, end - 1)
             inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
             parts = split_top(inner, ",", (("\\langle", "\\rangle"),))
-            if len(parts) < 2:
+            t = _TRANSPOSE_AFTER.match(src.text, end)
+            rows = len(parts) < 2 and t is None
+            if rows:  # [a \\ b]: a column written with row breaks (transposed, it would be a row: not read)
+                parts = split_top(inner, "\\\\", (("\\langle", "\\rangle"),))
+            # only entries that are one name or number each: a long sum broken over lines inside brackets is no column
+            if len(parts) < 2 or (rows and not all(_ONE_ENTRY.fullmatch(p.text) for p in parts)):
                 pos = m.end()
                 continue
             items = [self.read(p, bound) for p in parts]
             if any(isinstance(x, MatrixBase) for x in items):
                 raise src.error("a tuple of vectors or matrices cannot be read", m.start())
             stop = end
-            t = _TRANSPOSE_AFTER.match(src.text, end)
             if t:
                 stop = t.end()
             src = src.splice(m.start(), stop, self.placeholder(check_matrix(ImmutableMatrix(items))))
@@ -1194,9 +1309,41 @@ class _Reader:
     def star(self, m: re.Match[str]) -> str:
         """``b^*``: the conjugate of b, or -- for a name never conjugated otherwise -- maybe a name of its own."""
         name = m.group(1)
+        if self.own_star_name(m):
+            return self.placeholder(apply_domains(Symbol(name.lstrip("\\") + "^{*}"), self.scope.domains))
+        return r"\overline{" + name + "}"
+
+    def starred_calls(self, src: Src, text: str) -> str:
+        """``f^*(k, n)``: the conjugate of the value f(k, n), where f^* conjugates; a function of its own named f^*
+        (the other reading of a name never conjugated otherwise) is not read. Only a call for certain: f is a
+        function defined here, or the bracket holds several arguments (``k^*(m - n)`` stays k's conjugate times
+        the bracket)."""
+        pos = 0
+        while m := _STAR.search(text, pos):
+            at = m.end() + len(text[m.end() :]) - len(text[m.end() :].lstrip())
+            end = skip_group(text, at) if text[at : at + 1] == "(" else -1
+            called = (
+                m.group(1).lstrip("\\") in self.scope.functions
+                or len(split_top(Src.of(text[at + 1 : end - 1]), ",")) > 1
+            )
+            if end < 0 or not called:
+                pos = m.end()
+                continue
+            if self.own_star_name(m):
+                written = re.sub(r"\s+", "", m.group(0))
+                raise src.error(f"{written}(...) read as a function of its own named so is not read", 0)
+            call = r"\overline{" + m.group(1) + text[at:end] + "}"
+            text = text[: m.start()] + call + text[end:]
+            pos = m.start() + len(call)
+        return text
+
+    def own_star_name(self, m: re.Match[str]) -> bool:
+        """Whether ``b^*`` is read as a name of its own (True) or as b's conjugate (False); raises
+        :class:`AmbiguousReading` where the reading is not picked."""
+        name = m.group(1)
         if domain_key(name) in self.scope.star_names:
             if self.scope.star_reading == "name":
-                return self.placeholder(apply_domains(Symbol(name.lstrip("\\") + "^{*}"), self.scope.domains))
+                return True
             if self.scope.star_reading != "conjugate":
                 raise AmbiguousReading(
                     f"{m.group(0).strip()!r} reads as the conjugate of {name} (complex) or as a name of its own "
@@ -1208,13 +1355,13 @@ class _Reader:
                     },
                     None,
                 )
-        return r"\overline{" + name + "}"
+        return False
 
     def rewrite(self, src: Src) -> str:
         text = src.text
         text = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", text)
         text = re.sub(r"(\)|\})\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)", r"\1^{\\mathit{ZQMKC}}", text)
-        text = _STAR.sub(self.star, text)
+        text = _STAR.sub(self.star, self.starred_calls(src, text))
         text = re.sub(r"\\bar\s*\{", r"\\overline{", text)
         text = _TOP.sub(r"^{\\mathit{ZQMKT}}", text)
         text = _PRIME.sub(r"^{\\mathit{ZQMKP}}", text)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ...errors import ClaimParseError
 
 __all__ = [
+    "GREEK",
     "OPENERS",
     "PROSE_WORDS",
     "WORDS_NAME",
@@ -28,6 +29,12 @@ __all__ = [
     "words_name",
 ]
 
+#: The Greek letters LaTeX writes as commands (``\\lambda``), read as names.
+GREEK = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi varpi rho "
+    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon "
+    "Phi Psi Omega"
+).split()
 #: Bracket openers and their closers; ``\\{``/``\\}`` count as braces.
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in OPENERS.items()}

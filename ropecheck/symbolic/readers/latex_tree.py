@@ -27,6 +27,7 @@ from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
 from .scope import DOMAINS, Definition, Scope, domain_key
 from .sympy_syntax import combine, rotation
+from .transposed_pairs import check_related
 
 __all__ = [
     "BLOCK_MARK",
@@ -458,6 +459,24 @@ def _entry_conditions(expr: Any, entries: Mapping[str, Definition], known: dict[
     return expr.xreplace(replaced) if replaced else expr
 
 
+def _entry_index(sub: str, known: Mapping[str, Any]) -> Any:
+    """A subscript as the index of a sequence's entry (``j + 1``), or the indices of a table's (``i, j``: a name
+    met only inside such subscripts is an index there), or None where it reads as neither."""
+    try:
+        index = sympy.sympify(sub, locals=dict(known))
+    except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+        return None
+    parts = list(index) if isinstance(index, (tuple, sympy.Tuple)) else [index]
+    if len(parts) > 1:  # a_{i,j}: i given only in subscripts is an index, as j is
+        unknown = {x: Symbol(x.name, integer=True) for p in parts for x in getattr(p, "free_symbols", ())
+                   if x.name not in known}  # fmt: skip
+        parts = [p.xreplace(unknown) if isinstance(p, sympy.Basic) else p for p in parts]
+    for p in parts:
+        if not isinstance(p, sympy.Expr) or not all(x.is_integer for x in p.free_symbols) or p.is_integer is False:
+            return None
+    return tuple(parts) if len(parts) > 1 else parts[0]
+
+
 def index_sums(
     lhs: Any, rhs: Any, domains: dict[str, str] | None = None, entries: Mapping[str, Definition] | None = None
 ) -> tuple[Any, Any]:
@@ -483,6 +502,8 @@ def index_sums(
     if raised:
         raise ClaimParseError(_BRACKET_POWER.format(name=raised[0].func.__name__))
     sides = [e.xreplace(calls) for e in sides]
+    check_related([a.name for e in sides for a in e.free_symbols if isinstance(a, Symbol)]
+                  + [str(b.label) for e in sides for b in e.atoms(sympy.IndexedBase)])  # fmt: skip
     sums = [s for e in sides for s in e.atoms(sympy.Sum, sympy.Product)]
     if not sums:
         out0 = iter(sides)
@@ -502,18 +523,16 @@ def index_sums(
     for a, m in split.items():
         if not m or m.group(1) not in bases:
             continue
-        try:
-            index = sympy.sympify(m.group(2), locals=dict(known))
-        except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+        index = _entry_index(m.group(2), known)
+        if index is None:
+            if re.search(rf"(?<![A-Za-z])({bound_names})(?![A-Za-z])", m.group(2)):
+                # read as a name of its own, it would be one number for every term of the sum
+                raise ClaimParseError(f"{a.name} in a sum over its subscript: the subscript is not read as an index")
             continue
-        if (
-            isinstance(index, sympy.Expr)
-            and all(x.is_integer for x in index.free_symbols)
-            and index.is_integer is not False
-        ):
-            base = m.group(1).lstrip("\\")
-            domain = (domains or {}).get(domain_key(base), "real")
-            mapping[a] = sympy.IndexedBase(base, **DOMAINS[domain])[index]
+        base = m.group(1).lstrip("\\")  # an index _entry_index has checked: integer entries, one or a table's
+        plain = "complex" if a.is_complex and a.is_real is None else "real"  # a pair of entries is complex
+        domain = (domains or {}).get(domain_key(base), plain)
+        mapping[a] = sympy.IndexedBase(base, **DOMAINS[domain])[index]
     sides = [e.xreplace(mapping) for e in sides]
     if entries:
         sides = [_entry_conditions(e, entries, known) for e in sides]

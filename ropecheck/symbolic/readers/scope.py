@@ -50,6 +50,7 @@ __all__ = [
     "domain_key",
     "domain_of",
     "domain_symbol",
+    "indexed_by",
     "merge_domains",
     "parse_domain_flags",
     "split_declaration",
@@ -312,6 +313,7 @@ class Definition:
                 f"{self.name} was defined with {len(self.params)} argument(s) (line {self.line}), given {len(args)}"
             )
         mapping = dict(zip(self.params, args))
+        self._check_summed(args)
         for p, arg in zip(self.params, args):
             if isinstance(arg, MatrixBase) and min(arg.shape) == 1 and isinstance(p, Symbol):
                 mapping.update(self._components(p, arg))
@@ -319,6 +321,20 @@ class Definition:
         if isinstance(self.body, MatrixBase):
             return sympy.ImmutableMatrix(self.body.applyfunc(lambda e: _substitute(e, mapping)))
         return _substitute(self.body, mapping)
+
+    def _check_summed(self, args: list[Any]) -> None:
+        """A parameter that is also a summation index in the body (``a_{i,j} = e^{s_{i,j}} / \\sum_j e^{s_{i,j}}``)
+        is taken only by itself: at another argument, the sum's own index would be replaced too."""
+        exprs = list(self.body) if isinstance(self.body, MatrixBase) else [self.body]
+        summed = {str(lim[0]) for e in exprs if isinstance(e, sympy.Basic)
+                  for s in e.atoms(sympy.Sum, sympy.Product) for lim in s.limits}  # fmt: skip
+        for p, arg in zip(self.params, args):
+            name = getattr(p, "name", None)
+            if name in summed and getattr(arg, "name", None) != name:
+                raise ClaimParseError(
+                    f"{self.name} sums over its parameter {name} (line {self.line}): at {name} = {arg} that sum's "
+                    "index would be replaced too, so the call is not read"
+                )
 
     def _indexed_by_params(self, mapping: dict[Any, Any]) -> dict[Any, Any]:
         """Names of the body indexed by a parameter (``c_{m}`` in ``f(a, m) = a c_m``), renamed at the argument:
@@ -334,20 +350,18 @@ class Definition:
             base, index = found.groups()
             renamed = index
             for p, arg in mapping.items():
-                if not isinstance(p, Symbol):
-                    continue
-                token = r"(?<![A-Za-z0-9\\])" + re.escape(p.name) + r"(?![A-Za-z0-9])"
-                if not re.search(token, renamed):
+                if not isinstance(p, Symbol) or not re.search(_token(p.name), renamed):
                     continue
                 plain = (isinstance(arg, (int, sympy.Integer)) and int(arg) >= 0) or (
                     isinstance(arg, Symbol) and re.fullmatch(r"[A-Za-z]\w*", arg.name) is not None
                 )
-                if not plain:
+                written = None if plain else _index_at(renamed, p, arg)
+                if not plain and written is None:
                     raise ClaimParseError(
                         f"{self.name} uses {sym.name}, a name indexed by its parameter {p.name}, and is called with "
                         f"{p.name} = {arg}: that index cannot be written with certainty (line {self.line})"
                     )
-                renamed = re.sub(token, str(arg), renamed)
+                renamed = re.sub(_token(p.name), str(arg), renamed) if written is None else written
             if renamed != index:
                 out[sym] = Symbol(f"{base}_{{{renamed}}}", **sym.assumptions0)
         return out
@@ -371,8 +385,73 @@ class Definition:
         return {s: arg[j - base] for j, s in found.items()}
 
 
+def _token(name: str) -> str:
+    return r"(?<![A-Za-z0-9\\])" + re.escape(name) + r"(?![A-Za-z0-9])"
+
+
+def _index_at(index: str, param: Symbol, arg: Any) -> str | None:
+    """An index written as SymPy writes it (``2*i + 1``), with the parameter replaced by an integer expression
+    (``i + 1`` gives ``2*i + 3``); None where the index does not read as an expression of its names."""
+    if not isinstance(arg, sympy.Expr) or isinstance(arg, MatrixBase):
+        return None
+    names = {x: Symbol(x) for x in re.findall(r"[A-Za-z]\w*", index)}
+    try:
+        value = sympy.sympify(index, locals=names)
+    except (sympy.SympifyError, SyntaxError, TypeError, AttributeError):
+        return None
+    if not isinstance(value, sympy.Expr) or str(value).replace(" ", "") != index.replace(" ", ""):
+        return None  # read another way than written: not rewritten with certainty
+    return str(sympy.expand(value.xreplace({names.get(param.name, param): arg})))
+
+
+def indexed_by(value: Any, param: Symbol) -> bool:
+    """Whether a name in ``value`` is indexed by ``param`` (``a_{i}``, ``c_{2*i + 1}`` for i): the value depends
+    on the parameter through that index, though the name is one symbol."""
+    exprs = list(value) if isinstance(value, MatrixBase) else [value]
+    for e in exprs:
+        for sym in getattr(e, "free_symbols", set()):
+            found = re.fullmatch(r"(.+?)_\{(.+)\}", getattr(sym, "name", ""))
+            if found is not None and re.search(_token(param.name), found.group(2)):
+                return True
+    return False
+
+
+def _fresh_bound(expr: Any, taken: set[str]) -> Any:
+    """The expression with each sum's bound variable renamed where an argument uses its name (``S_j = \\sum_{i<j}
+    c_i`` at j = i + 1 sums over another letter, not over the i of the argument), the names it indexes too."""
+    sums = [s for s in expr.atoms(sympy.Sum, sympy.Product) if any(lim[0].name in taken for lim in s.limits)]
+    if not sums:
+        return expr
+    used = {getattr(x, "name", "") for x in expr.atoms(Symbol)} | taken
+    fresh = iter(c for c in "lpuvwtsrzyx" if c not in used and not any(re.search(_token(c), u) for u in used))
+    mapping = {}
+    for s in sums:
+        renames: dict[str, Symbol] = {}
+        for lim in s.limits:
+            new = next(fresh, None) if lim[0].name in taken else lim[0].name
+            if new is None:
+                return expr
+            if new != lim[0].name:
+                renames[lim[0].name] = Symbol(new, **lim[0].assumptions0)
+        mapping[s] = s.xreplace({x: _renamed(x, renames) for x in s.atoms(Symbol)})
+    return expr.xreplace(mapping)
+
+
+def _renamed(x: Symbol, renames: dict[str, Symbol]) -> Symbol:
+    """The symbol with bound variables renamed: the variable itself (whatever it was read with), or in an index."""
+    if x.name in renames:
+        return renames[x.name]
+    name = x.name
+    for old, new in renames.items():
+        name = re.sub(_token(old), new.name, name)
+    return Symbol(name, **x.assumptions0) if name != x.name else x
+
+
 def _substitute(expr: Any, mapping: dict[Any, Any]) -> Any:
     """Simultaneous substitution of matrices or scalars for the parameters."""
+    taken = {getattr(x, "name", "") for v in mapping.values() if isinstance(v, sympy.Basic) for x in v.atoms(Symbol)}
+    if isinstance(expr, sympy.Basic) and not isinstance(expr, MatrixBase):
+        expr = _fresh_bound(expr, taken)
     if any(isinstance(v, MatrixBase) for v in mapping.values()):
         if expr in mapping:
             return mapping[expr]
@@ -417,6 +496,9 @@ class Scope:
     such values keep their written order (SymPy's noncommutative functions).
     ``aliases``: decorated names the document defined (``\\tilde{k}``, ``\\lambda'_d``), each a pattern of its uses
     and the upright name it stands for (see :mod:`.decorations`).
+    such values keep their written order (SymPy's noncommutative functions). ``components``: names the
+    document defines as vectors of their own numbered entries (``q_m = [q_m^1 \\\\ q_m^2]``): ``q_m^1`` is then
+    a name of its own, not a power (see :mod:`.components`).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -437,6 +519,7 @@ class Scope:
     array_names: frozenset[str] = frozenset()
     ordered_functions: bool = False
     aliases: tuple[tuple[str, str], ...] = ()
+    components: frozenset[str] = frozenset()
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
