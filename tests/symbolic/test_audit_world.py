@@ -683,3 +683,9 @@ def test_entries_named_by_the_vector_are_names_and_a_vector_without_value_is_any
     assert r.definitions[0].body is not None and "p^{(1)}" in str(r.definitions[0].body)
     last = audited("any_column.md").steps[-1]
     assert last.status == "PROVED" and "any column of 2 complex numbers" in last.reason
+
+
+def test_a_position_given_another_position_in_passing_stays_a_whole_number() -> None:
+    # read for every value of m, m stays a whole number: e^{2 pi i m} = 1 holds, and no complex m refutes it
+    (_, step) = audited("position_given_a_position.md").steps
+    assert step.status == "PROVED" and "for every value of m" in step.reason

@@ -957,7 +957,12 @@ def _without_values_in_passing(scope: Scope) -> Scope | None:
 
 def _where_defined(value: Any) -> Any:
     """``value`` with each real name in it nonzero: ``\arctan(b/a)`` is real wherever it is defined."""
-    return value.xreplace({s: sympy.Dummy(real=True, nonzero=True) for s in value.free_symbols if s.is_real})
+    nonzero = {
+        s: sympy.Dummy(integer=True, nonzero=True) if s.is_integer else sympy.Dummy(real=True, nonzero=True)
+        for s in value.free_symbols
+        if s.is_real
+    }  # a position stays a whole number
+    return value.xreplace(nonzero)
 
 
 #: the words of the reader's stop at a name the text gives a value in passing (``latex_tree``)
