@@ -62,7 +62,6 @@ from ...errors import RopeCheckError
 from ..engine import memo
 from ..readers.components import without_components
 from ..readers.decorations import apply_aliases, decorated_alias
-from ..readers.expectation import expectations_in, expectations_left
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
     calligraphic_as_names,
@@ -76,12 +75,12 @@ from ..readers.scope import (
     Definition,
     Scope,
     describe_domains,
-    domain_key,
     merge_domains,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
 from .document import Chain, Link
+from .doubts import dot_of_conjugated, expectation_doubt, fresh_one_side, refuted_with, unit_j
 from .families import brace_names, define_family_in_child, family_head
 from .general import any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
@@ -908,14 +907,14 @@ class Auditor:
                 f"uses {later.text.strip()}, which the text defines after the step (line {later.line}), in this "
                 "display or the prose after it: read here as a free number, it refutes nothing"
             )
-        elif unit_j := _unit_j(s, left.text + " = " + right.text):
-            why = unit_j
-        elif any(domain_key(n) in self.inferred for m in _CDOT.finditer(text) for n in m.groups()):
+        elif j_unit := unit_j(s, left.text + " = " + right.text):
+            why = j_unit
+        elif dot_of_conjugated(text, self.inferred):
             why = (
                 "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand "
                 "for (Re(a* b)), not their product: not refuted"
             )
-        elif given := value_of_entry((left.text, right.text), _refuted_with(s), dict(self.scope.domains)):
+        elif given := value_of_entry((left.text, right.text), refuted_with(s), dict(self.scope.domains)):
             why = (
                 f"gives an entry a number, refuted only through {', '.join(given)}, which its definition uses and "
                 "the document gives no value here: the value may hold at the text's example, so it is not refuted"
@@ -932,7 +931,7 @@ class Auditor:
             and not any(isinstance(e, MatrixBase) or _has_function(e) for e in (s.lhs, s.rhs))
         ):
             why = "an identity, or an equation to solve? (false as an identity; it may pose a condition on its names)"
-        elif fresh := _fresh_one_side(s, self.math_before):
+        elif fresh := fresh_one_side(s, self.math_before):
             one = len(fresh) == 1
             why = (
                 f"{', '.join(fresh)} {'appears' if one else 'appear'} here first, on one side only: the step may be "
@@ -1076,7 +1075,7 @@ class Auditor:
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
             if s.status == "UNDECIDED" and self.settings:
                 s = self.at_settings(s, left, right)
-        _expectation_doubt(s, left.text + right.text)
+        expectation_doubt(s, left.text + right.text)
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
@@ -1088,120 +1087,6 @@ class Auditor:
             self.progress(s, number)
 
 
-def _expectation_doubt(s: AuditStep, text: str) -> None:
-    """A step read with expectations as unknowns (by linearity alone): REFUTED only where they cancel; where they
-    are left in the difference, UNDECIDED, saying what would have to hold."""
-    undecided = s.status == "UNDECIDED" and s.reason.startswith("no rewrite reduced")
-    if (s.status == "REFUTED" or undecided) and (left_over := expectations_left(s.lhs, s.rhs, text)):
-        s.status, s.method, s.counterexample = "UNDECIDED", "none", None
-        s.reason = (
-            f"with each expectation an unknown (by linearity alone), the sides differ by {left_over}: the step "
-            "holds only for distributions that make this 0 (independence, a mean or a variance the text may "
-            "state in words), and values of these unknowns need not come from any distribution: not decided"
-        )
-    elif s.status == "REFUTED" and expectations_in(s.lhs) | expectations_in(s.rhs):
-        s.reason = "; ".join(filter(None, [s.reason, "the expectations cancel: false for every distribution"]))
-
-
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
 _APPROX = ("\\approx", "\\simeq")
 _SET_TAINT = "a set"
-
-
-#: ``e^{j s}``, ``e^{-j\\omega t}``: j in an exponent of e, where it is the imaginary unit as engineers write it
-_J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
-
-
-#: ``Q_m \\cdot K_n``: the names either side of a \\cdot
-_CDOT_NAME = r"(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)"
-_CDOT = re.compile(_CDOT_NAME + r"\s*\\cdot(?![A-Za-z])\s*" + _CDOT_NAME)
-
-
-def _fresh_one_side(s: AuditStep, before: str) -> list[str]:
-    """The names of a refuted step that the document's math never wrote before, each on one side only, the other
-    side using no name written with its letter (``K e^{in\\theta} = k e^{i(\\beta + n\\theta)}`` where beta is
-    new: the step may define it; ``q = f_q(x_q, 0)`` where q alone is new). A name with a subscript is new where
-    its letter is (``v_4`` is not, where ``\\mathbf{v}`` was written); a side written out as a matrix has none, nor
-    a step none of whose names the text wrote before."""
-    if isinstance(s.lhs, MatrixBase) or isinstance(s.rhs, MatrixBase):
-        return []  # an entry of a matrix written out is what the step computes, not a name it defines
-    names = [{str(x) for x in e.free_symbols} if isinstance(e, sympy.Basic) else set() for e in (s.lhs, s.rhs)]
-    bases = [{_base(n) for n in side} for side in names]
-    text = _no_subscripts(_UNWRAP.sub(r"\1", before))
-    if not any(_written(_base(n), text, plain=False) for side in names for n in side if _base(n)):
-        return []  # a step that opens the derivation: its names are what it is about
-    fresh = []
-    for side, other in ((names[0], bases[1]), (names[1], bases[0])):
-        for name in side:
-            base = _base(name)
-            if base and base not in other and not _written(base, text, plain=name == base):
-                fresh.append("\\" + base if len(base) > 1 else base)
-    return sorted(set(fresh))
-
-
-def _base(name: str) -> str:
-    """The letter a name is written with (``q_m^{(1)}`` -> q, ``beta`` -> beta); "" for any other name."""
-    m = re.match(r"([A-Za-z]+)(?=$|[_^{])", name)
-    if m is None or (len(m.group(1)) > 1 and m.group(1) not in _GREEK):
-        return ""
-    return m.group(1)
-
-
-def _written(base: str, text: str, *, plain: bool) -> bool:
-    """Whether ``text`` writes the letter ``base`` (``k``, ``\\beta``): with no subscript where ``plain``."""
-    rx = rf"\\{base}(?![A-Za-z])" if len(base) > 1 else rf"(?<![A-Za-z\\_]){base}(?![A-Za-z])"
-    return re.search(rx + (r"(?!\s*_)" if plain else ""), text) is not None
-
-
-def _no_subscripts(text: str) -> str:
-    """``text`` with each subscript cut to its ``_`` (``f_{\\{q,k\\}}`` -> ``f_``): a letter there labels a name,
-    unless the subscript computes with it (``R_{n-m}``)."""
-    out, at = [], 0
-    for m in re.finditer(r"_\s*", text):
-        if m.start() < at:
-            continue
-        out.append(text[at : m.end()])
-        at = m.end()
-        if text.startswith("{", at):
-            depth, end = 0, len(text)
-            for k in range(at, len(text)):
-                depth += {"{": 1, "}": -1}.get(text[k], 0)
-                if depth == 0:
-                    end = k + 1
-                    break
-            if re.search(r"[-+]", text[at:end]):  # R_{n-m}: positions, values the text writes
-                out.append(text[at:end])
-            at = end
-        else:
-            cmd = re.match(r"\\[A-Za-z]+|.", text[at:], re.S)
-            at += len(cmd.group(0)) if cmd else 0
-    return "".join(out) + text[at:]
-
-
-#: ``\\boldsymbol{q}``, ``\\mathbf{v}``: the letter, so that its subscript follows it
-_UNWRAP = re.compile(r"\\(?:boldsymbol|mathbf|bm|vec|mathit|mathrm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
-
-
-_GREEK = frozenset(
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi "
-    "varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
-    "Upsilon Phi Psi Omega".split()
-)
-
-
-def _refuted_with(s: AuditStep) -> list[str]:
-    """The names a REFUTED step's counterexample gives values, by name."""
-    return sorted(str(k) for k in (s.counterexample.values if s.counterexample is not None else {}))
-
-
-def _unit_j(s: AuditStep, text: str) -> str:
-    """Why a step refuted with ``j`` a real number is not refuted: j stands in an exponent of e, where it may be
-    the imaginary unit (the sides were read with j real, so they cannot be checked again at j = i); "" where
-    the counterexample gives j no value or j stands in no exponent."""
-    cx = s.counterexample
-    if cx is None or not any(getattr(k, "name", "") == "j" for k in cx.values) or not _J_EXPONENT.search(text):
-        return ""
-    return (
-        "refuted with j a real number, but j stands in an exponent of e, where it may be the imaginary unit "
-        "(as engineers write it): not refuted"
-    )

@@ -1,0 +1,145 @@
+"""Why a REFUTED step may not be refuted after all: doubts about its reading that the counterexample cannot settle.
+
+The auditor (:mod:`.steps`) decides a step, then asks these questions of a REFUTED one: does it bring in names
+no formula before wrote, on one side only (:func:`fresh_one_side`: the step may define them); does a ``\\cdot``
+stand between names the document conjugates (:func:`dot_of_conjugated`: a dot product of the pairs they stand
+for); is ``j`` real only by the reader's default, in an exponent of e (:func:`unit_j`); did expectations read by
+linearity alone leave a difference a distribution may cancel (:func:`expectation_doubt`). Each answer that may
+be yes makes the step UNDECIDED, with the reason said.
+
+Design constraints: pure functions of the step, its text and the document's math before it; each only ever
+turns a verdict into UNDECIDED, never into PROVED or REFUTED.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import sympy
+from sympy import MatrixBase
+
+from ..readers.expectation import expectations_in, expectations_left
+from ..readers.scope import domain_key
+from .result import AuditStep
+
+__all__ = ["dot_of_conjugated", "expectation_doubt", "fresh_one_side", "refuted_with", "unit_j"]
+
+
+def expectation_doubt(s: AuditStep, text: str) -> None:
+    """A step read with expectations as unknowns (by linearity alone): REFUTED only where they cancel; where they
+    are left in the difference, UNDECIDED, saying what would have to hold."""
+    undecided = s.status == "UNDECIDED" and s.reason.startswith("no rewrite reduced")
+    if (s.status == "REFUTED" or undecided) and (left_over := expectations_left(s.lhs, s.rhs, text)):
+        s.status, s.method, s.counterexample = "UNDECIDED", "none", None
+        s.reason = (
+            f"with each expectation an unknown (by linearity alone), the sides differ by {left_over}: the step "
+            "holds only for distributions that make this 0 (independence, a mean or a variance the text may "
+            "state in words), and values of these unknowns need not come from any distribution: not decided"
+        )
+    elif s.status == "REFUTED" and expectations_in(s.lhs) | expectations_in(s.rhs):
+        s.reason = "; ".join(filter(None, [s.reason, "the expectations cancel: false for every distribution"]))
+
+
+#: ``e^{j s}``, ``e^{-j\\omega t}``: j in an exponent of e, where it is the imaginary unit as engineers write it
+_J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
+
+
+#: ``Q_m \\cdot K_n``: the names either side of a \\cdot
+_CDOT_NAME = r"(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)"
+_CDOT = re.compile(_CDOT_NAME + r"\s*\\cdot(?![A-Za-z])\s*" + _CDOT_NAME)
+
+
+def dot_of_conjugated(text: str, conjugated: Mapping[str, str]) -> bool:
+    """Whether a ``\\cdot`` in ``text`` stands beside a name the document writes conjugated (``Q_m \\cdot K_n``)."""
+    return any(domain_key(n) in conjugated for m in _CDOT.finditer(text) for n in m.groups())
+
+
+def fresh_one_side(s: AuditStep, before: str) -> list[str]:
+    """The names of a refuted step that the document's math never wrote before, each on one side only, the other
+    side using no name written with its letter (``K e^{in\\theta} = k e^{i(\\beta + n\\theta)}`` where beta is
+    new: the step may define it; ``q = f_q(x_q, 0)`` where q alone is new). A name with a subscript is new where
+    its letter is (``v_4`` is not, where ``\\mathbf{v}`` was written); a side written out as a matrix has none, nor
+    a step none of whose names the text wrote before."""
+    if isinstance(s.lhs, MatrixBase) or isinstance(s.rhs, MatrixBase):
+        return []  # an entry of a matrix written out is what the step computes, not a name it defines
+    names = [{str(x) for x in e.free_symbols} if isinstance(e, sympy.Basic) else set() for e in (s.lhs, s.rhs)]
+    bases = [{_base(n) for n in side} for side in names]
+    text = _no_subscripts(_UNWRAP.sub(r"\1", before))
+    if not any(_written(_base(n), text, plain=False) for side in names for n in side if _base(n)):
+        return []  # a step that opens the derivation: its names are what it is about
+    fresh = []
+    for side, other in ((names[0], bases[1]), (names[1], bases[0])):
+        for name in side:
+            base = _base(name)
+            if base and base not in other and not _written(base, text, plain=name == base):
+                fresh.append("\\" + base if len(base) > 1 else base)
+    return sorted(set(fresh))
+
+
+def _base(name: str) -> str:
+    """The letter a name is written with (``q_m^{(1)}`` -> q, ``beta`` -> beta); "" for any other name."""
+    m = re.match(r"([A-Za-z]+)(?=$|[_^{])", name)
+    if m is None or (len(m.group(1)) > 1 and m.group(1) not in _GREEK):
+        return ""
+    return m.group(1)
+
+
+def _written(base: str, text: str, *, plain: bool) -> bool:
+    """Whether ``text`` writes the letter ``base`` (``k``, ``\\beta``): with no subscript where ``plain``."""
+    rx = rf"\\{base}(?![A-Za-z])" if len(base) > 1 else rf"(?<![A-Za-z\\_]){base}(?![A-Za-z])"
+    return re.search(rx + (r"(?!\s*_)" if plain else ""), text) is not None
+
+
+def _no_subscripts(text: str) -> str:
+    """``text`` with each subscript cut to its ``_`` (``f_{\\{q,k\\}}`` -> ``f_``): a letter there labels a name,
+    unless the subscript computes with it (``R_{n-m}``)."""
+    out, at = [], 0
+    for m in re.finditer(r"_\s*", text):
+        if m.start() < at:
+            continue
+        out.append(text[at : m.end()])
+        at = m.end()
+        if text.startswith("{", at):
+            depth, end = 0, len(text)
+            for k in range(at, len(text)):
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                if depth == 0:
+                    end = k + 1
+                    break
+            if re.search(r"[-+]", text[at:end]):  # R_{n-m}: positions, values the text writes
+                out.append(text[at:end])
+            at = end
+        else:
+            cmd = re.match(r"\\[A-Za-z]+|.", text[at:], re.S)
+            at += len(cmd.group(0)) if cmd else 0
+    return "".join(out) + text[at:]
+
+
+#: ``\\boldsymbol{q}``, ``\\mathbf{v}``: the letter, so that its subscript follows it
+_UNWRAP = re.compile(r"\\(?:boldsymbol|mathbf|bm|vec|mathit|mathrm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+
+
+_GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi "
+    "varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
+    "Upsilon Phi Psi Omega".split()
+)
+
+
+def refuted_with(s: AuditStep) -> list[str]:
+    """The names a REFUTED step's counterexample gives values, by name."""
+    return sorted(str(k) for k in (s.counterexample.values if s.counterexample is not None else {}))
+
+
+def unit_j(s: AuditStep, text: str) -> str:
+    """Why a step refuted with ``j`` a real number is not refuted: j stands in an exponent of e, where it may be
+    the imaginary unit (the sides were read with j real, so they cannot be checked again at j = i); "" where
+    the counterexample gives j no value or j stands in no exponent."""
+    cx = s.counterexample
+    if cx is None or not any(getattr(k, "name", "") == "j" for k in cx.values) or not _J_EXPONENT.search(text):
+        return ""
+    return (
+        "refuted with j a real number, but j stands in an exponent of e, where it may be the imaginary unit "
+        "(as engineers write it): not refuted"
+    )
