@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ropecheck.symbolic.audit.approx import within_digits
-from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership
+from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership, without_set_labels
 from ropecheck.symbolic.audit.reading import mentions
 from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.decorations import apply_aliases, decorated_alias
@@ -235,3 +235,17 @@ def test_a_decorated_name_defined_again_is_read_as_its_new_value() -> None:
     doc = "$$c' = 2a$$\n\n$$c' - a = a$$\n\n$$c' = 3a$$\n\n$$c' - a = 2a$$\n\n$$c' - a = a$$\n"
     r = audit_document(doc, timeout=TIMEOUT)
     assert verdicts(r) == [(3, "PROVED"), (7, "PROVED"), (9, "REFUTED")]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("e^{i\\Theta_{q}(x, m)} + \\Theta_k", False),  # the set's name with a subscript: names of their own
+        ("R_{\\Theta,m} x", False),  # the set in a subscript labels R
+        ("m\\Theta + 1", True),  # the set itself, as a value
+        ("\\Theta ^{2}_{q}", True),  # a power first: not read as a name of its own
+    ],
+)
+def test_without_set_labels(text: str, kept: bool) -> None:
+    seen = without_set_labels("\\Theta", text)
+    assert ("\\Theta" in seen) is kept

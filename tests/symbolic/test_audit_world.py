@@ -432,11 +432,20 @@ def test_a_labelled_family_is_read_at_each_member_and_a_brace_names_its_matrix()
     assert [s.status for s in twin.steps] == ["REFUTED"] * 4
 
 
-def test_a_name_the_display_defines_after_the_step_refutes_nothing() -> None:
+def test_a_shorthand_the_display_defines_after_the_step_is_read_there() -> None:
     (s,) = audited("names_defined_after.md").steps
-    assert s.status == "UNDECIDED" and "defines after the step (line 6)" in s.reason
+    assert s.status == "PROVED"
     (twin,) = audited("names_defined_after_twin.md").steps  # defined before: the slip is refuted
     assert twin.status == "REFUTED"
+    # a shorthand on a later side, defined on the next row (its slip refuted); an unknown solved for on the
+    # first side is no shorthand: read at the step as a free number, it refutes nothing
+    steps = {s.line: s for s in audited("later_shorthand.md").steps}
+    assert steps[5].status == "PROVED" and steps[35].status == "PROVED"
+    assert steps[14].status == "UNDECIDED" and "defines after the step (line 15)" in steps[14].reason
+    assert steps[24].status == "UNREAD"  # dots after indexed factors: more factors, not a note
+    assert steps[48].status == "PROVED"  # r, defined after mu's row, is any number there: mu is read
+    twin_steps = {s.line: s.status for s in audited("later_shorthand_twin.md").steps}
+    assert twin_steps[5] == "REFUTED" and twin_steps[17] == "REFUTED"
 
 
 def test_a_label_the_body_does_not_use_names_a_vector_of_its_own() -> None:

@@ -495,6 +495,28 @@ def _dropped(m: re.Match[str]) -> str:
 
 #: a control space opening a row (``\\\`` in Markdown: a row break, then ``\ ``): spacing, not math
 _ROW_SPACE = re.compile(r"^\s*\\(?=\s)")
+_SPACING = r"(?:\s|~|\\[,;: ]|\\q?quad(?![A-Za-z]))"
+#: ``a = 10^{-k} ~ \dots ~ \text{frequency}``: dots between spacing with only a word note after them, to the row's end
+_NOTE_DOTS = re.compile(
+    _SPACING + r"*(?:~|\\[,;: ]|\\q?quad(?![A-Za-z]))" + _SPACING + r"*\\[lc]?dots(?![A-Za-z])" + _SPACING + r"*"
+    r"(?=\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}\s*$)"
+)
+
+
+def _note_dots(row: Src) -> Src:
+    """A row without the dots that lead to a word note after it (``\\omega_i = 10000^{-2i/d} ~ \\dots ~
+    \\text{frequency}``), where the term before the dots is one term with no index (a number, a name, a power):
+    no series or product of indexed terms goes on there, so the dots are prose, not math."""
+    m = _NOTE_DOTS.search(row.text)
+    found = _top_relations(row.slice(0, m.start())) if m else []
+    if m is None or not found:
+        return row
+    term = row.text[found[-1].end() : m.start()].strip()
+    depth = top_level(term)
+    flat = "".join(c for c, d in zip(term, depth) if d <= 0)
+    if not term or re.search(r"[\s_+\-*/,=]|\\(?:cdot|times|dots|ldots|cdots)(?![A-Za-z])", flat):
+        return row
+    return row.splice(m.start(), m.end(), " " * (m.end() - m.start()))
 
 
 def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
@@ -503,6 +525,7 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     groups: list[Src] = []  # one per equation, rows joined
     for piece in _pieces(_strip_alignment(src)):
         piece = piece.sub(_ROW_SPACE, lambda m: " ")
+        piece = _note_dots(piece)
         text = piece.text
         if groups and (
             re.match(r"^\s*(?:=|\\approx|\\le|\\ge|\\equiv)", text)

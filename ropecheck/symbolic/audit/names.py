@@ -11,7 +11,8 @@ also use an entry of a sequence defined only after it (``g = \\lambda_0 + 1``, t
 the function is defined (``q_m = f_q(x_m, m)``, then ``f_q(x_m, m) = R_m W_q x_m``); :func:`named_by_call` says
 which members given a value in between (an example) give way to that call then. :func:`entry_of` says which
 names a family's definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t}`` is defined),
-:func:`without_subscripts` drops the subscripts that only label a name (``R_{\\Theta,t}``), and
+:func:`without_subscripts` drops the subscripts that only label a name (``R_{\\Theta,t}``),
+:func:`without_set_labels` as well the names a set's name only begins (``\\Theta_q`` beside the set ``\\Theta``), and
 :func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``),
 which a counterexample may not respect.
 
@@ -47,6 +48,7 @@ __all__ = [
     "value_of_entry",
     "named_by_call",
     "without_membership",
+    "without_set_labels",
     "without_subscripts",
 ]
 
@@ -309,3 +311,10 @@ _SUBSCRIPT = re.compile(r"_\s*\{(?:[^{}]|\{[^{}]*\})*\}")
 def without_subscripts(text: str) -> str:
     """The text without its braced subscripts (``R_{\\Theta,t}`` -> ``R``), where a name is only a label."""
     return _SUBSCRIPT.sub(" ", text)
+
+
+def without_set_labels(key: str, text: str) -> str:
+    """The text without the names a set's name only begins (``\\Theta_{q}`` of ``\\Theta``: a name of its own,
+    the set's name with a subscript) and without its braced subscripts (``R_{\\Theta,t}`` -> ``R``)."""
+    own = r"(?:\\|(?<![A-Za-z\\]))" + re.escape(key.lstrip("\\")) + r"\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9])"
+    return without_subscripts(re.sub(own, " ", text))

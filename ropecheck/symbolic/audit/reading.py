@@ -263,6 +263,9 @@ def mentions(head: Head, text: str, *, members: bool = True) -> bool:
         # the name itself, not the end of a longer one (a_i is not in \theta_i)
         rx = _NAME_START + re.escape(base.lstrip("\\"))
         rx += r"(?![A-Za-z])\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?_"
+        name, _, sup = base.lstrip("\\").partition("^")
+        if sup and re.search(_superscript_last(name, sup), text) is not None:
+            return True  # R_{\Theta,m}^d, the family R^d_{\Theta,t}: its superscript written last, no power
     elif head.kind == "function":
         rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
     else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
@@ -275,6 +278,13 @@ def mentions(head: Head, text: str, *, members: bool = True) -> bool:
                 _may_be_entry(m.group(1), entry.group(2), members) for m in found if not _in_subscript(text, m.start())
             )
     return re.search(rx, text) is not None
+
+
+def _superscript_last(name: str, sup: str) -> str:
+    """The name ``name`` with a braced subscript and then the superscript ``sup`` (``R_{\\Theta,m}^d``)."""
+    sup = re.escape(sup.strip("{}").strip())
+    after = r"\s*_\s*\{(?:[^{}]|\{[^{}]*\})*\}\s*\^\s*(?:\{\s*" + sup + r"\s*\}|" + sup + r"(?![A-Za-z0-9]))"
+    return _NAME_START + re.escape(name) + r"(?![A-Za-z])" + after
 
 
 def _may_be_entry(sub: str | None, number: str, members: bool) -> bool:

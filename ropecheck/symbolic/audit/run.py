@@ -27,6 +27,9 @@ from ..readers.scope import Scope, domain_key, parse_declaration
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
 from .general import array_names
 from .patterns import read_with_patterns, touched_by_dots
+from .reading import head as _head
+from .reading import is_defined as _is_defined
+from .reading import mentions as _mentions
 from .reading import posed as _posed
 from .reading import uses_index_i
 from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
@@ -147,8 +150,13 @@ def _audit_text(
         auditor.math_before = "\n".join(b.src.text for b in blocks[:at])
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.bounds_ahead(read)
+        hoisted = _later_definitions(read, auditor.scope, posed) if block.kind == "display" and not continued else []
+        for n in hoisted:
+            auditor.chain(read[n], audited=True)
         auditor.names_ahead(read + _prose_after(blocks, at, lines))
         for n, chain in enumerate(read):
+            if n in hoisted:
+                continue
             if len(chain.links) == 1:
                 found = _declarations(chain.links[0].text)
                 if found is not None:
@@ -174,6 +182,37 @@ def _declarations(text: str) -> dict[str, str] | None:
         return parse_declaration(text)
     except RopeCheckError:
         return None
+
+
+def _later_definitions(read: list[Chain], scope: Scope, posed: Mapping[int, str]) -> list[int]:
+    """``A = B = \\sin(\\omega_i x) \\\\ \\omega_i = 10^{-i}``: the chains of a display that define a name its
+    earlier steps use only on a later side, as a rewriting (an aligned list of definitions after a step): read
+    before those chains. A name an earlier chain uses on its first side (``x^2 = 4 \\\\ x = 2``: solved for, not
+    defined) or defines itself, or a value that uses a name an earlier chain defines, stays where it is."""
+    out: list[int] = []
+    for n, chain in enumerate(read):
+        links = chain.links
+        if n == 0 or n in posed or len(links) != 2 or links[1].relation != "=":
+            continue
+        found = _head(links[0].text, scope)
+        if found is None or _is_defined(found, links[0].text, scope):
+            continue
+        before = read[:n]
+        firsts = [normalize_latex(c.links[0].text) for c in before]
+        heads = [h for c in before if len(c.links) >= 2 and (h := _head(c.links[0].text, scope)) is not None]
+        # only where steps alone use it: a definition before (``\\lambda = s^2 \\\\ s = ...``) reads it as any number
+        steps = [len(c.links) >= 3 or (len(c.links) == 2 and _head(c.links[0].text, scope) is None) for c in before]
+        later = [normalize_latex(link.text) for c, step in zip(before, steps) if step for link in c.links[1:]]
+        others = [normalize_latex(link.text) for c, step in zip(before, steps) if not step for link in c.links[1:]]
+        value = normalize_latex(links[1].text)
+        if (
+            any(_mentions(found, t) for t in firsts + others)
+            or not any(_mentions(found, t) for t in later)
+            or any(_mentions(h, value) for h in heads)
+        ):
+            continue
+        out.append(n)
+    return out
 
 
 def _prose_after(blocks: list[MathBlock], at: int, lines: Any) -> list[Chain]:

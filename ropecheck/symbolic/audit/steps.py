@@ -95,7 +95,7 @@ from .names import (
     operator_head,
     value_of_entry,
     without_membership,
-    without_subscripts,
+    without_set_labels,
 )
 from .premises import Premise, premise_in_child, premises_for
 from .reading import (
@@ -872,8 +872,9 @@ class Auditor:
         for head, where, why in reversed(self.unread):
             if (before and where.line >= left.line) or (head.kind == "symbol" and head.key in bound):
                 continue
-            # a set named in a subscript (R_{\Theta,t}) labels the name it is part of: its value is not used
-            seen = without_subscripts(text) if why.startswith(_SET_TAINT) else text
+            # a set named in a subscript (R_{\Theta,t}) labels the name it is part of, and the set's name with a
+            # subscript (\Theta_q) is a name of its own: the set's value is not used
+            seen = without_set_labels(head.key, text) if why.startswith(_SET_TAINT) else text
             if head in self.listing:  # x_2 where x = [x_1, ..., x_m]: a member, a name of its own
                 seen = without_members(where.text, seen)
             if _mentions(head, seen, members=not self.family_defined(head)):
