@@ -18,6 +18,7 @@ from ropecheck.symbolic.audit.document import chains, math_blocks
 from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.audit.steps import AuditResult
 from ropecheck.symbolic.readers import latex_syntax, latex_tree
+from ropecheck.symbolic.readers.sympy_syntax import inner_product
 
 AUDIT = Path(__file__).resolve().parents[1] / "fixtures" / "audit"
 EXPECTED = json.loads((AUDIT / "expected.json").read_text())["documents"]
@@ -298,6 +299,22 @@ def test_inner_products_of_complex_values_in_every_convention() -> None:
     # on real values the conventions agree: one reading
     (real,) = audit_document("$$\\langle (a, b), (c, d) \\rangle = a c + b d$$", timeout=TIMEOUT).steps
     assert real.status == "PROVED" and "ways" not in real.reason
+
+
+def test_an_inner_product_of_vectors_with_a_matrix_inside_an_entry_is_refused() -> None:
+    """Read with general matrices, a position may be a matrix inside a cosine: no inner product, not a crash."""
+    theta, x = sympy.symbols("theta x")
+    m = sympy.MatrixSymbol("m", 3, 3)
+    u, v = sympy.Matrix([sympy.cos(theta * m)]), sympy.Matrix([x])
+    with pytest.raises(ValueError, match="entries hold matrices"):
+        inner_product(u, v)
+    doc = (
+        "$$f(a, s) = \\begin{pmatrix} \\cos(s\\phi) & -\\sin(s\\phi) \\\\ \\sin(s\\phi) & \\cos(s\\phi) \\end{pmatrix}"
+        " \\begin{pmatrix} a^{(1)} \\\\ a^{(2)} \\end{pmatrix}$$\n\n"
+        "$$\\langle f(a, s), f(b, t) \\rangle = \\mathbf{a}^T P(s - t) \\mathbf{b}$$"
+    )
+    (step,) = audit_document(doc, timeout=TIMEOUT).steps
+    assert "raised" not in step.reason and step.status in ("UNDECIDED", "UNREAD")
 
 
 def test_a_misread_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -456,9 +456,12 @@ _AFTER_MEMBERSHIP = re.compile(
 #: a comma or the word "for" (``\mathrm{for}``) before the range of an index closing an equation
 _RANGE_START = re.compile(r",|\\(?:text|textrm|mathrm|mbox)\s*\{\s*for\s*\}")
 _INDEX = r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?"
-#: the range itself: ``0 \le i \lt d/2``; ``i \in [1, 2, \dots, d/2]``; ``n = 0, \cdots, N`` (with its dots)
+#: the range itself: ``0 \le i \lt d/2``; ``i \in [1, 2, \dots, d/2]``; ``n = 0, \cdots, N`` (with its dots); after
+#: a comma, the word "for" may open it set upright or not (``, for \ i = 1, 2, \ldots, n``: a word, as only a
+#: range follows it to the end)
 _RANGE = re.compile(
-    r"(?:\\[,;:! ]|~|\s)*(?:\\(?:text|textrm|mathrm|mbox)\s*\{\s*for\s*\}(?:\\[,;:! ]|~|\s)*)?(?:"
+    r"(?:\\[,;:! ]|~|\s)*(?:(?:\\(?:text|textrm|mathrm|mbox)\s*\{\s*for\s*\}|for(?=\\[,;:! ]|~|\s))"
+    r"(?:\\[,;:! ]|~|\s)*)?(?:"
     r"[^,=<>]*?(?:\\leq?|\\lt|<)(?![A-Za-z])\s*" + _INDEX + r"\s*(?:\\leq?|\\lt|<)(?![A-Za-z])[^=,]*"
     r"|" + _INDEX + r"(?:\s*,\s*" + _INDEX + r")*\s*(?:\\in(?![A-Za-z])|∈)[^=]*"
     r"|" + _INDEX + r"\s*=\s*[^=,]+(?:,[^=,]+)*,\s*(?:\\[lc]?dots|\\cdot\s*\\cdot\s*\\cdot|\.\.\.|…|⋯)"

@@ -14,7 +14,8 @@ names a family's definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t
 :func:`without_subscripts` drops the subscripts that only label a name (``R_{\\Theta,t}``),
 :func:`without_set_labels` as well the names a set's name only begins (``\\Theta_q`` beside the set ``\\Theta``), and
 :func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``),
-which a counterexample may not respect.
+which a counterexample may not respect. :func:`bracket_part_head` says which new name a left side gives only a
+part of, as a subscript on a bracket (``\\left(R_{\\theta,m}\\right)_{i}``, its block i).
 
 Design constraints: pure functions of the text and the scope. A decorated name whose definition is
 read becomes a name of its own (:mod:`ropecheck.symbolic.readers.decorations`), read in later steps
@@ -35,11 +36,12 @@ from sympy.core.function import AppliedUndef
 from ...errors import ClaimLimitError, ClaimParseError
 from ..readers.latex_syntax import NORM_CLOSE, NORM_OPEN, normalize_latex
 from ..readers.scope import Definition, Scope, domain_symbol
-from .reading import Head, free, head, read_quiet
+from .reading import Head, free, head, is_defined, read_quiet
 
 __all__ = [
     "bind_late_calls",
     "bind_late_entries",
+    "bracket_part_head",
     "decorated_head",
     "entry_of",
     "glued_head",
@@ -318,3 +320,30 @@ def without_set_labels(key: str, text: str) -> str:
     the set's name with a subscript) and without its braced subscripts (``R_{\\Theta,t}`` -> ``R``)."""
     own = r"(?:\\|(?<![A-Za-z\\]))" + re.escape(key.lstrip("\\")) + r"\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9])"
     return without_subscripts(re.sub(own, " ", text))
+
+
+#: ``\\left(R_{\\theta, m}\\right)_{i}``, ``(W)_{jk}``: a part (an entry, a block) of a name, subscript on a bracket
+_BRACKET_PART = re.compile(
+    r"\s*(?:\\left\s*)?\(\s*(?P<inner>[^()]+?)\s*(?:\\right\s*)?\)\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*"
+)
+
+
+def bracket_part_head(tex: str, scope: Scope) -> Head | None:
+    """The name new to the document of which ``tex`` is a part, written as a subscript on a bracket, or None.
+
+    A line that gives such a part a value (``\\left(R_{\\theta,m}\\right)_{i} = [...]``, block i of R) defines the
+    name part by part: a definition, not a step. The reader reads no subscript on a bracket, so the name is not
+    read, and steps that use it are not decided. A name the document defined before is no new name: the line is
+    then a claim about its part (a step).
+
+    Example:
+        >>> bracket_part_head(r"\\left(R_{\\theta, m}\\right)_{i}", Scope()).key
+        'R_{\\\\theta,*}'
+    """
+    m = _BRACKET_PART.fullmatch(normalize_latex(tex))
+    if m is None:
+        return None
+    found = head(m.group("inner"), scope)
+    if found is None or found.kind == "function" or is_defined(found, m.group("inner"), scope):
+        return None
+    return found

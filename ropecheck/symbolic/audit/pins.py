@@ -70,7 +70,9 @@ def pins_in_force(scope: Scope) -> list[Pin]:
         ):
             continue  # a value given in passing to an entry, a number (a family defined again is another matter)
         pattern = next((p for k, p in scope.patterns.items() if k.lstrip("\\") == found.group(1)), None)
-        if pattern is not None and (len(pattern.params) != 1 or d.line < pattern.line):
+        if pattern is None:
+            continue  # d_k = 128 of no sequence defined: a value given in passing, never substituted
+        if len(pattern.params) != 1 or d.line < pattern.line:
             continue  # a value given before the sequence is defined: the definition, later, is in force
         try:
             at = sympy.sympify(found.group(2), locals={x: sympy.Symbol(x) for x in re.findall(r"[A-Za-z]\w*", name)})

@@ -268,6 +268,11 @@ def mentions(head: Head, text: str, *, members: bool = True) -> bool:
             return True  # R_{\Theta,m}^d, the family R^d_{\Theta,t}: its superscript written last, no power
     elif head.kind == "function":
         rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
+    elif (labelled := _LABELLED.fullmatch(head.key)) is not None:
+        # d_new (written d_{\\text{new}}): a name of its own, used only where the label follows the letter as a
+        # subscript in some spelling (d_{\\text{new}}, d_\\mathrm{new}, d_{new}); the bare d is another name
+        rx = _NAME_START + re.escape(labelled.group(1).lstrip("\\")) + _LABEL_AFTER + labelled.group(2)
+        rx += r"(?![A-Za-z])"
     else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
         rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"(?![A-Za-z])"
         entry = _NUMBERED.fullmatch(head.key)
@@ -311,6 +316,11 @@ def _in_subscript(text: str, at: int) -> bool:
 
 #: a symbol named as an entry at a whole number (``R_{3}``), and the subscript after a name in the text
 _NUMBERED = re.compile(r"(.+?)_\{?\s*(-?\d+)\s*\}?")
+#: a name with a word as its subscript (d_new, read from d_{\\text{new}}): the letter and the word
+_LABELLED = re.compile(r"(\\?[A-Za-z]+)_([A-Za-z]{2,})")
+#: between a letter and its word subscript, in any spelling (``_{\\text{``, ``}_\\mathrm{``, ``\\_``): a superscript
+#: maybe, then anything but a letter outside a command
+_LABEL_AFTER = r"(?![A-Za-z])(?:\^\s*(?:\{[^{}]*\}|\S))?(?:[^A-Za-z\\]|\\[A-Za-z]+|\\[^A-Za-z])*?"
 _SUBSCRIPT_AFTER = r"\s*(?:_\s*(\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]))?"
 _SUBSCRIPT_NUMBER = re.compile(r"\{?\s*(-?\d+)\s*\}?")
 #: a subscript of whole numbers added or subtracted (``{5-2}``, ``{(5 - 2)}``): an entry at the number it comes to

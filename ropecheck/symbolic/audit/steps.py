@@ -87,6 +87,7 @@ from .inequality import INEQUALITIES, inequality_in_child
 from .names import (
     bind_late_calls,
     bind_late_entries,
+    bracket_part_head,
     decorated_head,
     entry_of,
     glued_head,
@@ -484,6 +485,8 @@ class Auditor:
         if body.relation != "=" and not explicit:
             return False
         head = _head(link.text, self.scope)
+        if head is None and self.define_by_parts(link, body, audited=audited):
+            return True
         if head is not None and head in self.approx:
             return False  # S_2 = ... after S_2 \approx [...]: a claim about the name, a step
         again = head is not None and _redefines(head, self.scope)
@@ -574,6 +577,19 @@ class Auditor:
         if renewed:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
+        return True
+
+    def define_by_parts(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``(R_{\\theta,m})_i = [...]``: a new name given part by part (a subscript on a bracket), which is not
+        read: steps that use the name are not read either. Returns whether the line is one."""
+        part = bracket_part_head(link.text, self.scope)
+        if part is None:
+            return False
+        why = f"whose definition (line {link.line}) gives only its parts (a subscript on a bracket)"
+        self.unread.append((part, link, why))
+        if audited:
+            note = "a part of a new name, as a subscript on a bracket: not read"
+            self.definitions.append(AuditDefinition(link.line, link.text, part.kind, body.text, reason=note))
         return True
 
     def read_definition(self, head: _Head, link: Link, body: Link) -> _Outcome:

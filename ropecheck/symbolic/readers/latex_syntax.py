@@ -249,7 +249,7 @@ _OPERAND_BEFORE = re.compile(
 
 
 _UPRIGHT_THEN_SUBSCRIPT = re.compile(
-    r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*(?!ZQ)([A-Za-z]{2,})\s*\}\s*_\s*(?=\{|[A-Za-z0-9])"
+    r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*(?!ZQ)([A-Za-z]{2,}(?:\\_[A-Za-z]{2,})*)\s*\}\s*_\s*(?=\{|[A-Za-z0-9])"
 )
 _UPRIGHT_WRAP = re.compile(r"\\(?:operatorname|mathrm|text|textrm)\s*\{\s*([A-Za-z]+)\s*\}")
 
@@ -293,7 +293,9 @@ def _upright_subscripted(src: Src, symbol: Any) -> Src:
         else:
             end, sub = m.end() + 1, src.text[m.end()]
         sub = re.sub(r"\s+", "", _UPRIGHT_WRAP.sub(lambda w: w.group(1), sub))
-        src = src.splice(m.start(), end, symbol(f"{m.group(1)}_{{{sub}}}"))
+        # \\text{KV Cache}_{\\text{MHA}}, its words joined (KV\\_Cache): one name too, KV_Cache_{MHA}
+        name = m.group(1).replace("\\_", "_")
+        src = src.splice(m.start(), end, symbol(f"{name}_{{{sub}}}"))
         pos = m.start() + 1
 
 

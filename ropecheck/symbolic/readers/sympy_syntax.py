@@ -106,7 +106,7 @@ def inner_product(a: Any, b: Any, convention: str = "real") -> Any:
     ``conjugate-first`` (``sum conj(a_i) b_i``, physics), differ only on complex values.
 
     Raises:
-        ValueError: the two sides are not two vectors of one shape, or two numbers.
+        ValueError: the two sides are not two vectors of one shape, or two numbers (of numbers).
     """
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
         if a.shape != b.shape or min(a.shape) != 1:
@@ -116,6 +116,9 @@ def inner_product(a: Any, b: Any, convention: str = "real") -> Any:
         raise ValueError("an inner product of a vector and a number")
     else:
         pairs = [(a, b)]
+    if any(sympy.sympify(x).has(sympy.MatrixExpr) for pair in pairs for x in pair):
+        # a matrix inside an entry (cos(theta m), m a general matrix): not two vectors of numbers
+        raise ValueError("an inner product of vectors whose entries hold matrices: needs two vectors of numbers")
     if convention == "conjugate-first":
         return sympy.Add(*[sympy.conjugate(x) * y for x, y in pairs])
     total = sympy.Add(*[x * sympy.conjugate(y) for x, y in pairs])
