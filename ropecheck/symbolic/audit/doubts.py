@@ -20,6 +20,7 @@ import sympy
 from sympy import MatrixBase
 
 from ..readers.expectation import expectations_in, expectations_left
+from ..readers.latex_text import GREEK
 from ..readers.scope import domain_key
 from .result import AuditStep
 
@@ -80,7 +81,7 @@ def fresh_one_side(s: AuditStep, before: str) -> list[str]:
 def _base(name: str) -> str:
     """The letter a name is written with (``q_m^{(1)}`` -> q, ``beta`` -> beta); "" for any other name."""
     m = re.match(r"([A-Za-z]+)(?=$|[_^{])", name)
-    if m is None or (len(m.group(1)) > 1 and m.group(1) not in _GREEK):
+    if m is None or (len(m.group(1)) > 1 and m.group(1) not in GREEK):
         return ""
     return m.group(1)
 
@@ -118,13 +119,6 @@ def _no_subscripts(text: str) -> str:
 
 #: ``\\boldsymbol{q}``, ``\\mathbf{v}``: the letter, so that its subscript follows it
 _UNWRAP = re.compile(r"\\(?:boldsymbol|mathbf|bm|vec|mathit|mathrm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
-
-
-_GREEK = frozenset(
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron pi "
-    "varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
-    "Upsilon Phi Psi Omega".split()
-)
 
 
 def refuted_with(s: AuditStep) -> list[str]:

@@ -26,7 +26,7 @@ import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import sympy
 from sympy import MatrixExpr, MatrixSymbol, Symbol
@@ -213,13 +213,11 @@ def _called_again(d: Definition, scope: Scope, earlier: Scope) -> Definition | N
         earlier = replace(earlier, symbols={k: v for k, v in earlier.symbols.items() if k not in bound})
     elif d.kind != "function" or not d.body_source or not _arrays_as_numbers(d.body, scope):
         return None
-    try:
-        body = read_latex_side(d.body_source, 0, earlier)
-    except (ClaimParseError, ClaimLimitError, RecursionError):
-        return None
-    if not _only_general(body, scope):
-        return None
-    return _CalledAgain(d.kind, d.name, body, d.params, d.source, d.line, False, d.body_source)
+    return _read_general(d, d.body_source, earlier, scope, _CalledAgain)
+
+
+#: a kind of definition read with general matrices (:class:`VectorFunction`, :class:`_CalledAgain`)
+_D = TypeVar("_D", bound=Definition)
 
 
 @dataclass(frozen=True)
@@ -246,13 +244,19 @@ def vector_function(d: Definition, scope: Scope) -> VectorFunction | None:
         >>> vector_function(d, Scope(array_names=frozenset("xy"))).body
         x.T*y
     """
+    return _read_general(d, calligraphic_as_names(d.body_source), _general_scope(scope), scope, VectorFunction)
+
+
+def _read_general(d: Definition, source: str, reading: Scope, scope: Scope, kind: type[_D]) -> _D | None:
+    """``d`` with its body ``source`` read in ``reading``, as a ``kind``, where it reads as sums, products and
+    transposes of the general matrices of ``scope`` only; else None."""
     try:
-        body = read_latex_side(calligraphic_as_names(d.body_source), 0, _general_scope(scope))
+        body = read_latex_side(source, 0, reading)
     except (ClaimParseError, ClaimLimitError, RecursionError):
         return None
     if not _only_general(body, scope):
         return None
-    return VectorFunction(d.kind, d.name, body, d.params, d.source, d.line, False, d.body_source)
+    return kind(d.kind, d.name, body, d.params, d.source, d.line, False, d.body_source)
 
 
 @dataclass(frozen=True)

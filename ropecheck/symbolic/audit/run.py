@@ -128,6 +128,7 @@ def _audit_text(
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
     headings = heading_lines(text, latex=latex)
+    auditor.math_texts = [b.src.text for b in blocks]
     before: MathBlock | None = None
     tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
     for at, block in enumerate(blocks):
@@ -147,7 +148,6 @@ def _audit_text(
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         auditor.block = at
-        auditor.math_before = "\n".join(b.src.text for b in blocks[:at])
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.bounds_ahead(read)
         hoisted = _later_definitions(read, auditor.scope, posed) if block.kind == "display" and not continued else []

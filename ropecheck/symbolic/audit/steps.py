@@ -223,7 +223,8 @@ class Auditor:
     approx: dict[_Head, tuple[Any, Any, tuple[int, ...]]] = field(default_factory=dict)
     audited_now: bool = False  # whether the chain being read is display math (its definitions are listed)
     premises: list[Premise] = field(default_factory=list)  # the steps so far, PROVED or UNDECIDED
-    math_before: str = ""  # the document's math before the display being read, inline and display
+    #: the document's math, block by block (inline and display); those before ``block`` come before the step
+    math_texts: list[str] = field(default_factory=list)
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
     #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
     settings: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -948,7 +949,7 @@ class Auditor:
             and not any(isinstance(e, MatrixBase) or _has_function(e) for e in (s.lhs, s.rhs))
         ):
             why = "an identity, or an equation to solve? (false as an identity; it may pose a condition on its names)"
-        elif fresh := fresh_one_side(s, self.math_before):
+        elif fresh := fresh_one_side(s, "\n".join(self.math_texts[: self.block])):
             one = len(fresh) == 1
             why = (
                 f"{', '.join(fresh)} {'appears' if one else 'appear'} here first, on one side only: the step may be "
