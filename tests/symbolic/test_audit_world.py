@@ -698,3 +698,13 @@ def test_a_position_given_another_position_in_passing_stays_a_whole_number() -> 
     # read for every value of m, m stays a whole number: e^{2 pi i m} = 1 holds, and no complex m refutes it
     (_, step) = audited("position_given_a_position.md").steps
     assert step.status == "PROVED" and "for every value of m" in step.reason
+
+
+def test_an_inequality_row_restating_the_row_above_is_proved_from_it() -> None:
+    by_line = {s.line: s for s in audited("inequality_rows_restated.md").steps}
+    assert by_line[8].method == "restated" and "line 7" in by_line[8].reason
+    assert "times 1/2" in by_line[9].reason and "for every value" in by_line[9].reason
+    assert by_line[10].status == "UNDECIDED"  # strict, after a row that is not: not the same inequality
+    # a row above with no name in it is false on its own: no premise for the row below
+    doc = "$$\\begin{aligned} x + 1 &\\ge x + 2 \\\\ 2 &\\ge 4 \\end{aligned}$$\n"
+    assert [s.status for s in audit_document(doc, timeout=TIMEOUT).steps] == ["UNDECIDED", "UNDECIDED"]

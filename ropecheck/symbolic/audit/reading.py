@@ -82,6 +82,7 @@ __all__ = [
     "posed",
     "qualifier",
     "read_quiet",
+    "scope_for_every_value",
     "redefines",
     "rounded_comparison",
     "set_body",
@@ -1013,6 +1014,12 @@ def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stoppe
     if o.status == UNREAD:  # read neither at the value (not taken) nor for every value (not read): unread
         stopped.status = UNREAD
     return stopped
+
+
+def scope_for_every_value(scope: Scope, stopped: Outcome) -> Scope | None:
+    """The scope that reads a step for every value of the names the text gives values in passing, where
+    ``stopped`` stopped at one of them (see :func:`for_every_value`); else None."""
+    return _without_values_in_passing(scope) if _GIVEN_IN_PASSING in stopped.reason else None
 
 
 def _values_given(o: Outcome, scope: Scope, stop: str) -> str:

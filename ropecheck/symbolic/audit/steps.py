@@ -122,6 +122,7 @@ from .reading import read_quiet as _read_quiet
 from .reading import redefines as _redefines
 from .reading import set_body as _set_body
 from .reading import step_in_child as _step_in_child
+from .restated import restated_in_child
 from .result import (
     AUDIT_DEFAULT_DOMAINS,
     DOCUMENT_TIME_LIMIT_REASON,
@@ -233,6 +234,8 @@ class Auditor:
     called_families: dict[str, Definition] = field(default_factory=dict)
     #: names defined (not read) as the list of their own members (x = [x_1, ..., x_m]): x_2 is a name of its own
     listing: set[_Head] = field(default_factory=set)
+    #: the inequality step just read (its display, its sides, its scope) while it is PROVED or UNDECIDED
+    row_above: tuple[int, Link, Link, Scope] | None = None
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -1052,6 +1055,16 @@ class Auditor:
             return s
         return self.outcome_step(s.number, left, right, o, o.reason)
 
+    def restating(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """An undecided inequality row PROVED as the row above it in the display with terms moved (see
+        :mod:`.restated`), else the step as it was."""
+        above = self.row_above
+        if s.status != "UNDECIDED" or above is None or above[0] != self.block or self.out_of_time():
+            return s
+        timeout, _ = self.limits()
+        o = _run(restated_in_child, above[1:], left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        return self.outcome_step(s.number, left, right, o, o.reason) if o.status == "PROVED" else s
+
     def step(self, left: Link, right: Link, *, standalone: bool = False, stated_range: str = "") -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
@@ -1066,7 +1079,7 @@ class Auditor:
         elif right.relation in INEQUALITIES and left.text and right.text and not self.uses_unread(left, right):
             timeout, _ = self.limits()
             o = _run(inequality_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-            s = self.outcome_step(number, left, right, o, o.reason)
+            s = self.restating(self.outcome_step(number, left, right, o, o.reason), left, right)
         elif right.relation in _APPROX + INEQUALITIES and left.text and right.text:
             where, taint = self.uses_unread(left, right, before=True) or self.uses_unread(left, right)  # type: ignore[misc]
             why = f"uses {where.text.strip()}, {taint}"
@@ -1098,6 +1111,8 @@ class Auditor:
             s = self.from_premises(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
             self.premises.append(Premise(right.line, left, right, self.scope))  # a step about blocks is no premise
+        kept = s.status in ("PROVED", "UNDECIDED") and right.relation in INEQUALITIES and s.counterexample is None
+        self.row_above = (self.block, left, right, self.scope) if kept else None
         s.seconds = time.perf_counter() - t0
         s.end_line = right.end_line
         self.steps.append(s)
