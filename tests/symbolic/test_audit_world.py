@@ -708,3 +708,30 @@ def test_an_inequality_row_restating_the_row_above_is_proved_from_it() -> None:
     # a row above with no name in it is false on its own: no premise for the row below
     doc = "$$\\begin{aligned} x + 1 &\\ge x + 2 \\\\ 2 &\\ge 4 \\end{aligned}$$\n"
     assert [s.status for s in audit_document(doc, timeout=TIMEOUT).steps] == ["UNDECIDED", "UNDECIDED"]
+
+
+def test_a_step_computing_with_the_decimals_written_for_its_names_is_read_with_them() -> None:
+    steps = {s.line: s for s in audited("written_decimals_score.md").steps}
+    # b_4 = P_4 [...] = [0.3437, 0.4710] with P_4 given only with \approx: the decimals are all it has
+    assert steps[26].status == "PROVED" and "a_{1} (line 10), b_{4} (line 20) the decimals" in steps[26].reason
+    # b_n beside the entry b_4 that has no value: any value, so proved only for every matrix
+    assert steps[32].status == "PROVED" and steps[32].method == "matrix algebra"
+    assert "whose entry b_4 has no value" in steps[32].reason
+    twin = {s.line: s for s in audited("written_decimals_score_twin.md").steps}
+    assert twin[26].status == "UNREAD" and "uses b_4" in twin[26].reason  # 0.4701 for 0.4710: not proved
+    assert twin[32].status == "UNDECIDED" and "may vanish" in twin[32].reason
+
+
+def test_a_member_beside_an_entry_without_a_value_is_never_refuted_nor_proved_as_a_number() -> None:
+    doc = (
+        "$$P_4 \\approx 0.5$$\n\n$$b_4 = 2 P_4 = 1.0$$\n\n"
+        "$$b_n + c_n = b_n - c_n$$\n\n$$b_n + c_n = c_n + b_n$$\n\n$$3 b_4 = 3.0$$\n\n$$3 b_4 = 3.1$$\n"
+    )
+    steps = {s.line: s for s in audit_document(doc, timeout=TIMEOUT).steps}
+    # false for most values, but b_n at n = 4 is b_4, with a value the audit does not have
+    assert steps[5].status == "UNDECIDED" and "need not hold where the member is that entry" in steps[5].reason
+    # true as numbers; b_n may be a vector like other members of a family: not proved so, left unread
+    assert steps[7].status == "UNREAD" and "uses b_4" in steps[7].reason
+    # the decimals written for b_4 are its value for a step computing with them; 3.1 is no such step
+    assert steps[9].status == "PROVED" and "b_{4} (line 3)" in steps[9].reason
+    assert steps[11].status == "UNREAD"

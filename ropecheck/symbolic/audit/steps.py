@@ -110,6 +110,7 @@ from .reading import Outcome as _Outcome
 from .reading import bare_product as _bare_product
 from .reading import bind_late as _bind_late
 from .reading import closed_number as _closed_number
+from .reading import decimal_places as _decimal_places
 from .reading import define_in_child as _define_in_child
 from .reading import family_member as _family_member
 from .reading import general_in_child as _general_in_child
@@ -134,6 +135,7 @@ from .result import (
 )
 from .sections import in_force
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
+from .written import written_use_in_child
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -236,6 +238,8 @@ class Auditor:
     listing: set[_Head] = field(default_factory=set)
     #: the inequality step just read (its display, its sides, its scope) while it is PROVED or UNDECIDED
     row_above: tuple[int, Link, Link, Scope] | None = None
+    #: names whose defining chain ends in decimals (k_3 = R_3 v = [0.1759, ...]): their symbol, the decimals, the line
+    written: dict[_Head, tuple[Any, Any, int]] = field(default_factory=dict)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -279,6 +283,7 @@ class Auditor:
             return
         self.audited_now = audited
         if not continued and self.taint_relation(links):
+            self.written.pop(_head(links[0].text, self.scope), None)  # type: ignore[arg-type]
             links = links[1:]
             if len(links) < 2:
                 return
@@ -308,11 +313,15 @@ class Auditor:
                 self.conditions.append(AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why))
             return
         if not audited:
+            if defines:
+                self.record_written(first, links)
             return
         standalone = not continued and len(links) == 2
         for left, right in zip(links[start:], links[start + 1 :]):
             self.step(left, right, standalone=standalone, stated_range=chain.range)
         self.define_braced(links, audited=audited)
+        if defines:
+            self.record_written(first, links)
 
     def taint_unread_definition(self, link: Link) -> None:
         """``x \\doteq ...`` (a defining command the audit does not read): later steps must not use x."""
@@ -414,6 +423,52 @@ class Auditor:
         o = _run(approx_use_in_child, left, right, scope, units, timeout=timeout, memory_limit=self.memory_limit)
         # read, and using the names: else the step stays UNREAD for the name it uses
         return o if o.status in ("PROVED", "REFUTED", "UNDECIDED") and o.lhs is not None else None
+
+    def record_written(self, first: Link, links: list[Link]) -> None:
+        """``k_3 = R_3 v = [0.1759, ...]``: a definition whose chain of equalities ends in decimals, the value the
+        document writes for the name, kept for the later steps that compute with it (:mod:`.written`)."""
+        head = _head(first.text, self.scope)
+        if head is None:
+            return
+        self.written.pop(head, None)  # defined again: an earlier value written no longer holds
+        if (
+            head.kind != "symbol"
+            or len(links) < 3
+            or any(link.relation != "=" for link in links[1:])
+            or not _decimal_places(links[-1].text)
+        ):
+            return
+        timeout, _ = self.limits()
+        bare = Scope(domains=self.scope.domains)  # the decimals use no name; the name is read as itself
+        o = _run(approx_value_in_child, first, links[-1], bare, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status == "DEFINED":
+            self.written[head] = (o.lhs, o.rhs, links[-1].line)
+
+    def with_written_values(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """A step with decimals, not decided, that uses names whose definitions end in decimals: PROVED where, with
+        those names at the decimals written, both sides are the same number (:mod:`.written`); else ``s``."""
+        text = normalize_latex(left.text + " = " + right.text)
+        used = [h for h in self.written if _mentions(h, text, members=False)]
+        if not used or not _decimal_places(text) or self.out_of_time():
+            return s
+        if replace(self, unread=[u for u in self.unread if u[0] not in used]).uses_unread(left, right):
+            return s  # another name without a value
+        symbols = dict(self.scope.symbols)
+        for h in used:
+            name, value, line = self.written[h]
+            symbols[name.name] = Definition("symbol", name.name, value, (), name.name, line)
+        timeout, _ = self.limits()
+        scope = replace(self.scope, symbols=symbols)
+        o = _run(written_use_in_child, left, right, scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status != "PROVED":
+            return s
+        named = ", ".join(f"{self.written[h][0].name} (line {self.written[h][2]})" for h in used)
+        why = (
+            f"read with {named} the decimals the document writes as {'its' if len(used) == 1 else 'their'} value, "
+            "as the step computes with them: the sides are exactly equal (whether those decimals are right is "
+            f"decided where they are written){'; without them: ' + s.reason if s.reason else ''}"
+        )
+        return self.outcome_step(s.number, left, right, o, why)
 
     def chain_of_names(self, links: list[Link], *, audited: bool) -> bool:
         """``W_q = W_k = I``: names set equal to one value. Each is defined as the value when it reads
@@ -995,6 +1050,31 @@ class Auditor:
             return AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
         return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
 
+    def member_step(self, number: int, left: Link, right: Link) -> AuditStep | None:
+        """A step left unread that meets names without a value only as a member at a letter (``k_n``) of a family the
+        document does not define, beside an entry at a number that has none (``k_5 = R_5 v``, ``R_5`` given with
+        ``\\approx``): read with the member a name of its own, any value, so the entry's too -- PROVED or UNDECIDED,
+        never REFUTED (at n = 5 the member may be that entry). None where the step writes such a name otherwise."""
+        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
+        text = apply_aliases(Src.of(text), self.scope.aliases).text  # as :meth:`uses_unread` reads it
+        members = [u for u in self.unread if _mentions(u[0], text) and not _mentions(u[0], text, members=False)]
+        if not members or replace(self, unread=[u for u in self.unread if u not in members]).uses_unread(left, right):
+            return None
+        timeout, _ = self.limits()
+        o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status not in ("PROVED", "REFUTED", "UNDECIDED") or (o.status == "PROVED" and o.method != _ALGEBRA):
+            return None  # proved with the member a number: the entry (a vector, a matrix?) may not be one
+        entries = list(dict.fromkeys(where.text.strip() for _, where, _ in members))
+        has = "entry " + entries[0] + " has" if len(entries) == 1 else "entries " + ", ".join(entries) + " have"
+        why = (
+            f"writes a family the document does not define, whose {has} no value: the member at a letter read as a "
+            "name of its own, any value"
+        )
+        if o.status == "REFUTED":
+            o.status, o.method, o.counterexample = "UNDECIDED", "none", None
+            why += "; so read it is refuted, but the counterexample need not hold where the member is that entry"
+        return self.outcome_step(number, left, right, o, "; ".join(x for x in (why, o.reason) if x))
+
     def for_every_matrix(self, left: Link, right: Link) -> _Outcome | None:
         """A step that uses names the audit has no value for, PROVED when it holds for every matrix and vector
         they may stand for (``(R_m q)^T (R_n k) = q^T R_m^T R_n k``, whatever ``R`` is); else None."""
@@ -1091,6 +1171,7 @@ class Auditor:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
         elif self.uses_unread(*read):
             s = self.tainted_step(number, left, right)
+            s = (self.member_step(number, left, right) or s) if s.status == UNREAD else s
         else:
             timeout, cut = self.limits()
             o = _run(_step_in_child, *read, self.scope, timeout=timeout, memory_limit=self.memory_limit)
@@ -1106,6 +1187,8 @@ class Auditor:
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
             if s.status == "UNDECIDED" and self.settings:
                 s = self.at_settings(s, left, right)
+        if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:
+            s = self.with_written_values(s, left, right)
         expectation_doubt(s, left.text + right.text)
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
@@ -1120,6 +1203,8 @@ class Auditor:
             self.progress(s, number)
 
 
+#: the method of a step proved with every name a general matrix (so whatever vector or matrix a name stands for)
+_ALGEBRA = "matrix algebra"
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
 _APPROX = ("\\approx", "\\simeq")
 _SET_TAINT = "a set"
