@@ -665,7 +665,7 @@ def test_block_j_is_refuted_only_at_a_block_written_out() -> None:
 
     vec = r"\begin{bmatrix} u_{0} \\ u_{1} \\ \vdots \end{bmatrix}"
     found = block_step(r"\begin{bmatrix} a_0 & & \\ & a_1 & \\ & & \ddots \end{bmatrix}" + vec, vec, {}, "j")
-    assert found == ("(a_j) (u_{j})", "(u_{j})", "j", 0)
+    assert found == ("(a_j) (u_{j})", "(u_{j})", "j", 0, ())
     j = sympy.Symbol("j")
     for at, status in ((1, "REFUTED"), (5, "UNDECIDED"), (sympy.Rational(1, 2), "UNDECIDED")):
         cex = Counterexample({j: at}, sympy.S(1), sympy.S(0), sympy.S(1), "1")
@@ -674,6 +674,58 @@ def test_block_j_is_refuted_only_at_a_block_written_out() -> None:
     assert block_step(r"\begin{bmatrix} u_0 \\ \vdots \\ u_{d} \end{bmatrix}", vec, {}, "j") is None
     assert block_step(r"\begin{bmatrix} u_1 \\ u_2 \\ \vdots \end{bmatrix}", vec, {}, "j") is None
     assert block_step(vec + "^T", vec, {}, "j") is None and block_step("A" + vec, vec, {}, "j") is None
+
+
+def test_a_block_diagonal_matrix_given_in_words_is_read_block_by_block_beside_a_stack() -> None:
+    r = audited("worded_block_diagonal.md")
+    (worded,) = (d for d in r.definitions if d.line == 17)
+    assert worded.name == "M(s)" and "in words" in worded.pattern
+    steps = [(s.line, s.status) for s in r.steps]
+    assert steps == [(15, "PROVED"), (15, "PROVED"), (19, "PROVED"), (23, "UNREAD"), (27, "UNREAD")]
+    assert all("says in words (line 17)" in s.reason for s in r.steps[1:3])
+    assert "given in words at line 17" in r.steps[3].reason  # the matrix alone, not block by block: not read
+    twin = [s for s in audited("worded_block_diagonal_twin.md").steps if s.status == "REFUTED"]
+    assert [s.line for s in twin] == [18, 22] and all("in words (line 20)" in s.reason for s in twin)
+
+
+def test_only_the_plain_sentence_gives_a_block_diagonal_matrix_in_words() -> None:
+    from ropecheck.symbolic.audit.blocks import block_step
+    from ropecheck.symbolic.audit.document import math_blocks
+    from ropecheck.symbolic.audit.worded_blocks import worded_block_diagonals
+
+    family = {"T_{j}": type("F", (), {"body": sympy.Symbol("j")})()}
+    said = {
+        "where $M(s)$ is block-diagonal with the $T_j(s)$ blocks.": True,
+        "where $M(s)$ is a block diagonal matrix with blocks $T_j(s)$ on its diagonal,": True,
+        "where $M(s)$ is block-diagonal with the $T_j(s)$ blocks in the reverse order.": False,
+        "where $M(s)$ is not block-diagonal with the $T_j(s)$ blocks.": False,
+        "where $M(s)$ is block-diagonal with the $T_j(r)$ blocks.": False,  # another argument
+        "where $M(s)$ is block-diagonal with the $V_j(s)$ blocks.": False,  # no family V_j defined
+    }
+    for sentence, read in said.items():
+        doc = "$$x = 1$$\n\n" + sentence + "\n"
+        blocks, _ = math_blocks(doc)
+        assert bool(worded_block_diagonals(doc, blocks, 0, family)) == read, sentence
+    doc = "$$x = 1$$\n\nwhere $M(s)$ is block-diagonal with the $T_j(s)$ blocks.\n"
+    ((matrix, _),) = worded_block_diagonals(doc, math_blocks(doc)[0], 0, family)
+    vec = r"\begin{bmatrix} u_{0} \\ u_{1} \\ \vdots \end{bmatrix}"
+    # beside a stack written out it takes that stack's blocks; alone (no stack says where blocks start) it is not read
+    assert block_step("M(s)" + vec, vec, {"M": matrix}, "j")[:4] == ("(T_j(s)) (u_{j})", "(u_{j})", "j", 0)
+    assert (
+        block_step("M(s)", "M(s)", {"M": matrix}, "j") is None and block_step("M(s)^T", "M(s)", {"M": matrix}) is None
+    )
+
+
+def test_a_name_the_display_after_defines_after_where_is_read_as_its_value_at_the_steps_above() -> None:
+    steps = {s.line: s for s in audited("where_after_display.md").steps}
+    assert steps[5].status == "PROVED" and "('where', line 9)" in steps[5].reason
+    assert steps[13].status == "PROVED" and "reading P_{n-m} as P_{m}^T P_{n}" in steps[13].reason
+    assert steps[21].status == "UNREAD"  # further on, the definition is read in order, as any other
+    # another word between the displays: the name is free at the step, defined after it, so it refutes nothing
+    assert steps[25].status == "UNDECIDED" and "defines after the step (line 29)" in steps[25].reason
+    twin = {s.line: s for s in audited("where_after_display_twin.md").steps}
+    assert twin[5].status == "REFUTED" and twin[5].counterexample is not None and "('where', line 9)" in twin[5].reason
+    assert twin[13].status == "UNDECIDED"  # general matrices never refute
 
 
 def test_a_shift_of_a_name_a_definition_uses_keeps_the_name_unread() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import sympy
 from sympy import MatrixBase
@@ -29,6 +30,7 @@ from .reading import Outcome
 from .result import AuditDefinition
 
 __all__ = [
+    "BlockStep",
     "OpenVector",
     "block_step",
     "blockwise",
@@ -46,6 +48,8 @@ _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\quad|\\qquad|~")
 #: a name a line may define as a vector of blocks: ``PE_{pos}``, ``P_t``, ``x``
 _NAME = re.compile(r"^\s*(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{\s*(?P<sub>[A-Za-z]+)\s*\}|(?P<one>[A-Za-z])))?\s*$")
 _USE = re.compile(r"(?<![\\A-Za-z])(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{(?P<sub>[^{}]*)\}|(?P<one>[A-Za-z0-9])))?")
+#: a call of a name given as a block-diagonal matrix in words: ``R(k)``
+_BLOCKS_CALL = re.compile(r"(?<![\\A-Za-z])(?P<base>\\?[A-Za-z]+)\s*\(\s*(?P<arg>[^()]*?)\s*\)")
 
 
 @dataclass(frozen=True)
@@ -55,13 +59,23 @@ class OpenVector:
     base: str
     param: str
     block: str
-    start: int
+    #: the first block's number; None where the text gives the blocks in words only (block j is the block
+    #: j of whatever stack it multiplies: see :mod:`.worded_blocks`)
+    start: int | None
+    #: the name is called (``R(k)``), its parameter the argument, rather than subscripted (``PE_{pos}``)
+    call: bool = False
+    #: the line of the words that give the blocks (0: written out)
+    words: int = 0
 
     def listed(self, line: int, tex: str) -> AuditDefinition:
         """The definition as the audit lists it: block j, and where the blocks start."""
         block = self.block.replace("{j}", "j")
-        said = f"the blocks {block} for j = {self.start}, {self.start + 1}, ..., read block by block"
-        return AuditDefinition(line, self.base, "pattern", tex, sympy.Symbol(block), "", "", (self.param,), said)
+        if self.start is None:
+            said = f"block-diagonal with the blocks {block}, block j beside block j of what it multiplies (in words)"
+        else:
+            said = f"the blocks {block} for j = {self.start}, {self.start + 1}, ..., read block by block"
+        name, params = (f"{self.base}({self.param})", ()) if self.call else (self.base, (self.param,))
+        return AuditDefinition(line, name, "pattern", tex, sympy.Symbol(block), "", "", params, said)
 
 
 def _pattern(entries: list[str]) -> tuple[str, int] | None:
@@ -129,33 +143,47 @@ def open_vector_definition(name: str, body: str) -> OpenVector | None:
     return OpenVector(m.group("base"), param, found[0], found[1])
 
 
-def _named_block(use: re.Match[str], known: dict[str, OpenVector]) -> tuple[str, int] | None:
-    """A use of a name defined as a vector of blocks (``PE_{pos+k}``): its block j there, or None."""
+def _named_block(use: re.Match[str], known: dict[str, OpenVector]) -> tuple[str, int | None] | None:
+    """A use of a name defined as a vector of blocks (``PE_{pos+k}``), or called where the name is a block-diagonal
+    matrix given in words (``R(k)``): its block j there, or None."""
     v = known.get(use.group("base"))
-    at = use.group("sub") if use.group("sub") is not None else use.group("one")
-    if v is None or (at is None) != (not v.param):
+    called = "arg" in use.re.groupindex
+    if v is None or v.call != called:
+        return None
+    at = use.group("arg") if called else use.group("sub") if use.group("sub") is not None else use.group("one")
+    if (at is None) != (not v.param) or (called and not at):
         return None
     block = v.block
-    if v.param:  # the subscript's value for the parameter: whole in a subscript, bracketed elsewhere
+    if v.param and at.strip() != v.param:  # the parameter's value: whole in a subscript, bracketed elsewhere
         rx = r"(_\s*\{\s*)" + re.escape(v.param) + r"(\s*\})|(?<![\\A-Za-z])" + re.escape(v.param) + r"(?![A-Za-z])"
         block = re.sub(rx, lambda m: "_{" + at + "}" if m.group(1) else "(" + at + ")", block)
     return block, v.start
 
 
-def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int]] | None:
-    """A side that is only a product of open constructs and names defined as vectors of blocks: its block j."""
+def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int | None], list[str]] | None:
+    """A side that is only a product of open constructs and names defined as vectors of blocks: its block j, the
+    numbers its blocks start at, and what it reads from words (``R(k)``, given as blocks at line 130)."""
     text = _SPACING.sub(" ", side)
+    words: list[str] = []
     out: list[str] = []
-    starts: set[int] = set()
+    starts: set[int | None] = set()
     at = 0
     while at < len(text):
         if text[at].isspace():
             at += 1
             continue
         env = _ENV.match(text, at)
+        call = _BLOCKS_CALL.match(text, at)
         use = _USE.match(text, at)
         found = None
-        if env is not None:
+        if call is not None and call.group("base") in known and known[call.group("base")].call:
+            found = _named_block(call, known)
+            end = call.end()
+            v = known[call.group("base")]
+            block = v.block.replace("{j}", "j")
+            words.append(f"{v.base}({v.param}) as the block-diagonal matrix of the blocks {block}, which the text says "
+                         f"in words (line {v.words})")  # fmt: skip
+        elif env is not None:
             found = open_vector(env.group(0)) or _open_diagonal(env.group(0))
             end = env.end()
         elif use is not None:
@@ -166,7 +194,7 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int]
         out.append("(" + found[0] + ")")
         starts.add(found[1])
         at = end
-    return (" ".join(out), starts) if out else None
+    return (" ".join(out), starts, words) if out else None
 
 
 def index_letters(scope: Scope) -> str:
@@ -190,10 +218,18 @@ def names_open_vector(text: str, known: dict[str, OpenVector]) -> bool:
     return m is not None and m.group("base") in known
 
 
-def block_step(
-    left: str, right: str, known: dict[str, OpenVector], letters: str = ""
-) -> tuple[str, str, str, int] | None:
-    """The step said of block j: (its left side, its right side, the letter for j, the first block), or None.
+class BlockStep(NamedTuple):
+    """The step said of block j: its sides, the letter for j, the first block, and what was read from words."""
+
+    left: str
+    right: str
+    letter: str
+    start: int
+    words: tuple[str, ...] = ()
+
+
+def block_step(left: str, right: str, known: dict[str, OpenVector], letters: str = "") -> BlockStep | None:
+    """The step said of block j (its left side, its right side, the letter for j, the first block), or None.
 
     Only where both sides are products of open constructs and names defined as vectors of blocks, and every
     block starts at the same number. ``letters``: the letters to try for j, in order: first those the document indexes
@@ -203,26 +239,31 @@ def block_step(
     Example:
         >>> v = r"\\begin{bmatrix} u_0 \\\\ u_1 \\\\ \\vdots \\end{bmatrix}"
         >>> block_step(r"\\begin{bmatrix} A_0 & & \\\\ & A_1 & \\\\ & & \\ddots \\end{bmatrix}" + v, v, {})
-        ('(A_j) (u_j)', '(u_j)', 'j', 0)
+        BlockStep(left='(A_j) (u_j)', right='(u_j)', letter='j', start=0, words=())
     """
     sides = [_side_blocks(left, known), _side_blocks(right, known)]
     if sides[0] is None or sides[1] is None:
         return None
-    starts = sides[0][1] | sides[1][1]
+    # a matrix given in words has the blocks of what it multiplies: at least one stack must be written out
+    starts = {n for n in sides[0][1] | sides[1][1] if n is not None}
     if len(starts) != 1:
         return None
     texts = (sides[0][0] + " " + sides[1][0]).replace("{j}", " ")
     letter = next((c for c in letters or "jlrsuw" if not re.search(rf"(?<![\\A-Za-z]){c}(?![A-Za-z])", texts)), None)
     if letter is None:
         return None
-    return sides[0][0].replace("{j}", letter), sides[1][0].replace("{j}", letter), letter, starts.pop()
+    words = tuple(dict.fromkeys(sides[0][2] + sides[1][2]))
+    return BlockStep(
+        sides[0][0].replace("{j}", letter), sides[1][0].replace("{j}", letter), letter, starts.pop(), words
+    )
 
 
-def blockwise(o: Outcome, found: tuple[str, str, str, int]) -> Outcome:
+def blockwise(o: Outcome, found: BlockStep) -> Outcome:
     """The outcome of block j's step (``found``, from :func:`block_step`) as the step's own: PROVED for every number
     of blocks; REFUTED only at a block written out (or at every block), since a later one may not exist."""
-    left, right, letter, start = found
+    left, right, letter, start, words = found
     said = f"block by block, for every number of blocks (block {letter}: {left} = {right})"
+    said += "".join(f", reading {w}" for w in words)
     values = o.counterexample.values if o.counterexample is not None else {}
     at = next((v for k, v in values.items() if str(k) == letter), None)
     if o.status == "REFUTED" and at is not None and at not in (start, start + 1):

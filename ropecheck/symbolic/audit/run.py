@@ -14,6 +14,7 @@ in a child process (see :mod:`.steps`); nothing here raises on a document's cont
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -35,6 +36,8 @@ from .reading import uses_index_i
 from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
 from .sections import heading_lines, section_setting
 from .steps import STEP_TIMEOUT, Auditor
+from .where_after import where_after
+from .worded_blocks import define_worded_blocks
 
 __all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
 
@@ -150,10 +153,16 @@ def _audit_text(
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.bounds_ahead(read)
+        if block.kind == "display":  # "where $R(k)$ is block-diagonal with the $R_i(k)$ blocks"
+            define_worded_blocks(auditor, text, blocks, at)
+        auditor.where_after = where_after(text, blocks, at, lines, auditor.scope) if not continued else {}
         hoisted = _later_definitions(read, auditor.scope, posed) if block.kind == "display" and not continued else []
         for n in hoisted:
             auditor.chain(read[n], audited=True)
-        auditor.names_ahead(read + _prose_after(blocks, at, lines))
+        # a name the display after defines is read at the steps as what "where" gives it, not as a free number
+        auditor.names_ahead(
+            [c for c in read + _prose_after(blocks, at, lines) if c.links[0].text.strip() not in auditor.where_after]
+        )
         for n, chain in enumerate(read):
             if n in hoisted:
                 continue
@@ -165,7 +174,7 @@ def _audit_text(
             auditor.chain(
                 chain, audited=block.kind == "display", continued=continued and n == 0, condition=posed.get(n, "")
             )
-        auditor.setting = None
+        auditor.setting, auditor.where_after = None, {}
         last = read[-1].links[-1] if read and block.kind == "display" else None
         before, tail = block, (last if last is not None and not ends_open(last.text) else None)
     seconds = time.perf_counter() - t0
@@ -217,15 +226,30 @@ def _later_definitions(read: list[Chain], scope: Scope, posed: Mapping[int, str]
 
 def _prose_after(blocks: list[MathBlock], at: int, lines: Any) -> list[Chain]:
     """``$$ z = \\rho e^{i\\phi} $$ with $\\rho = |z|$``: the inline math of the prose after a display, up to the
-    next display, where a name the display uses may be defined (read at the step as a free number, it refutes
+    next display, and the equations of that display that give a new name a value (``$$ A = g_s $$ and we know
+    $$ g_s = ... $$``), where a name the display uses may be defined (read at the step as a free number, it refutes
     nothing)."""
     if blocks[at].kind != "display":
         return []
     out: list[Chain] = []
-    for block in blocks[at + 1 :]:
-        if block.kind == "display":
-            break
-        out += chains(block, lines)
+    for k in range(at + 1, len(blocks)):
+        if blocks[k].kind == "display":
+            return out + _new_names_next(blocks, at, k, lines)
+        out += chains(blocks[k], lines)
+    return out
+
+
+def _new_names_next(blocks: list[MathBlock], at: int, nxt: int, lines: Any) -> list[Chain]:
+    """The one-equation chains of display ``nxt`` (the next after ``at``) that give a value to a name whose letter
+    no math before display ``at`` writes: a name the steps of display ``at`` introduce, defined right after them."""
+    before = "\n".join(b.src.text for b in blocks[:at])
+    out = []
+    for chain in chains(blocks[nxt], lines):
+        m = re.match(r"\s*(?:\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?(\\?[A-Za-z]+)", chain.links[0].text)
+        if len(chain.links) != 2 or chain.links[1].relation != "=" or m is None:
+            continue
+        if not re.search(r"(?<![\\A-Za-z])" + re.escape(m.group(1)) + r"(?![A-Za-z])", before):
+            out.append(chain)
     return out
 
 

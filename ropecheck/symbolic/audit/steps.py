@@ -135,6 +135,7 @@ from .result import (
 )
 from .sections import in_force
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
+from .where_after import with_where_after
 from .written import written_use_in_child
 
 __all__ = [
@@ -240,6 +241,8 @@ class Auditor:
     row_above: tuple[int, Link, Link, Scope] | None = None
     #: names whose defining chain ends in decimals (k_3 = R_3 v = [0.1759, ...]): their symbol, the decimals, the line
     written: dict[_Head, tuple[Any, Any, int]] = field(default_factory=dict)
+    #: names the display after the one being read defines ("where $$R_{n-m} = ...$$"): see :mod:`.where_after`
+    where_after: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -1152,6 +1155,7 @@ class Auditor:
         letters = index_letters(self.scope) if self.open_vectors else ""
         blocks = block_step(left.text, right.text, self.open_vectors, letters) if self.open_vectors else None
         read = (replace(left, text=blocks[0]), replace(right, text=blocks[1])) if blocks else (left, right)
+        read, said_where = with_where_after(read, self.where_after) if self.where_after else (read, "")
         if self.out_of_time():
             s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
         elif right.relation in _APPROX and left.text and right.text and not self.uses_unread(left, right):
@@ -1176,6 +1180,8 @@ class Auditor:
             timeout, cut = self.limits()
             o = _run(_step_in_child, *read, self.scope, timeout=timeout, memory_limit=self.memory_limit)
             o = blockwise(o, blocks) if blocks else o
+            if said_where:
+                o.reason = f"{said_where}; {o.reason}" if o.reason else said_where
             if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
                 o.reason = DOCUMENT_TIME_LIMIT_REASON
             sides = [e for e in (o.lhs, o.rhs) if e is not None]
