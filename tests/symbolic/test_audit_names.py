@@ -14,6 +14,7 @@ import pytest
 
 from ropecheck.symbolic.audit.approx import within_digits
 from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership, without_set_labels
+from ropecheck.symbolic.audit.reading import head as head_of
 from ropecheck.symbolic.audit.reading import mentions
 from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.decorations import apply_aliases, decorated_alias
@@ -249,3 +250,20 @@ def test_a_decorated_name_defined_again_is_read_as_its_new_value() -> None:
 def test_without_set_labels(text: str, kept: bool) -> None:
     seen = without_set_labels("\\Theta", text)
     assert ("\\Theta" in seen) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "used"),
+    [
+        ("k_{\\text{turn}_0} + 1", True),  # the label at another index: the same name
+        ("k_{\\mathrm{turn}_{d/2-1}}", True),
+        ("k_{turn_j}", True),
+        ("k_{\\text{turn}}(n)", True),  # the label without its index: maybe the whole, so taken as it too
+        ("k_1 + k_{\\text{avg}}", False),  # the bare letter and another label are other names
+        ("\\bar{k}_{\\text{complex}}", False),
+        ("q_{\\text{turn}_0}", False),
+    ],
+)
+def test_a_word_label_with_an_index_is_found_only_under_its_letter_and_word(text: str, used: bool) -> None:
+    found = head_of("k_{\\text{turn}_j}", Scope())
+    assert found is not None and mentions(found, text) is used

@@ -66,6 +66,10 @@ CLAIMS = [
     # x^TR: a superscript without braces is one letter (x^T R), never the word TR
     ("transpose-then-letter", r"R(a)^TR(b) = R(b - a)", {Verdict.PROVED}),
     ("transpose-then-letter-wrong", r"R(a)^TR(b) = R(a - b)", {Verdict.REFUTED}),
+    # W_qx_m: a subscript without braces is one letter too (W_q x_m), never the word qx
+    ("subscript-then-letter", r"W_qx_m + W_kx_n = W_q x_m + W_k x_n", {Verdict.PROVED}),
+    ("subscript-then-letter-wrong", r"W_qx_m = W_q x_n", {Verdict.REFUTED}),
+    ("subscript-then-word", r"W_qxy_m = W_q x y_m", UNREAD),  # xy_m is still a word or a product
     # [a \\ b]: a column written with row breaks, of one name or number per row; a sum broken over lines is not
     ("row-break-column", r"R(t) [a \\ b] = (a\cos t - b\sin t, a\sin t + b\cos t)", {Verdict.PROVED}),
     ("row-break-column-wrong", r"R(t) [a \\ b] = (a\cos t + b\sin t, a\sin t + b\cos t)", {Verdict.REFUTED}),

@@ -269,9 +269,11 @@ def mentions(head: Head, text: str, *, members: bool = True) -> bool:
             return True  # R_{\Theta,m}^d, the family R^d_{\Theta,t}: its superscript written last, no power
     elif head.kind == "function":
         rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
-    elif (labelled := _LABELLED.fullmatch(head.key)) is not None:
+    elif (labelled := _LABELLED.fullmatch(head.key) or _LABELLED_INDEXED.fullmatch(head.key)) is not None:
         # d_new (written d_{\\text{new}}): a name of its own, used only where the label follows the letter as a
-        # subscript in some spelling (d_{\\text{new}}, d_\\mathrm{new}, d_{new}); the bare d is another name
+        # subscript in some spelling (d_{\\text{new}}, d_\\mathrm{new}, d_{new}); the bare d is another name.
+        # k_{\\text{rot}_j} likewise: every k_{\\text{rot}_...} (k_{\\text{rot}_0}, k_{\\text{rot}}) is taken as it, the
+        # bare k and k_{\\text{new}} are not
         rx = _NAME_START + re.escape(labelled.group(1).lstrip("\\")) + _LABEL_AFTER + labelled.group(2)
         rx += r"(?![A-Za-z])"
     else:  # \\Theta as well as Theta: the name as SymPy spells it drops the backslash
@@ -319,6 +321,8 @@ def _in_subscript(text: str, at: int) -> bool:
 _NUMBERED = re.compile(r"(.+?)_\{?\s*(-?\d+)\s*\}?")
 #: a name with a word as its subscript (d_new, read from d_{\\text{new}}): the letter and the word
 _LABELLED = re.compile(r"(\\?[A-Za-z]+)_([A-Za-z]{2,})")
+#: a name whose word subscript carries an index of its own (k_{rotated_{j}}, read from k_{\\text{rotated}_j})
+_LABELLED_INDEXED = re.compile(r"(\\?[A-Za-z]+)_\{([A-Za-z]{2,})_.+\}")
 #: between a letter and its word subscript, in any spelling (``_{\\text{``, ``}_\\mathrm{``, ``\\_``): a superscript
 #: maybe, then anything but a letter outside a command
 _LABEL_AFTER = r"(?![A-Za-z])(?:\^\s*(?:\{[^{}]*\}|\S))?(?:[^A-Za-z\\]|\\[A-Za-z]+|\\[^A-Za-z])*?"

@@ -231,6 +231,8 @@ _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 #: Three letters glued together (``pos``, ``dim``), or two followed by a subscript or a bracket (``PE_{...}``,
 #: ``PE(``): a name or a product, as likely one as the other. Two letters alone (``mn``, ``qk``) are a product.
 _SHORT_WORD = re.compile(r"(?<![\\A-Za-z])(?:[A-Za-z]{3}(?![A-Za-z])|[A-Za-z]{2}(?=\s*[_(]))")
+#: an unbraced script's one letter with letters after it (``W_qx_m``: W_q then x_m, as TeX sets it): no glued word
+_SCRIPT_LETTER_BEFORE_LETTERS = re.compile(r"(?<=[_^])(\s*)[A-Za-z](?=[A-Za-z])")
 _COMMAND_ARGUMENT = re.compile(r"\\(?:mathit|mathrm|mathsf|text|textrm|operatorname|begin|end)\s*\{[^{}]*\}")
 _STAR_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
 _TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
@@ -467,6 +469,7 @@ def _glued(src: Src, scope: Scope) -> Src:
     one to every reading. Otherwise the word is not read with certainty.
     """
     text = _COMMAND_ARGUMENT.sub(lambda m: " " * len(m.group(0)), src.text)
+    text = _SCRIPT_LETTER_BEFORE_LETTERS.sub(lambda m: m.group(1) + " ", text)  # `_qx`: the script is q alone
     for m in _GLUED.finditer(text):
         if m.group(0) in scope.functions:
             continue
