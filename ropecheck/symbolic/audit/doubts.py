@@ -3,7 +3,8 @@
 The auditor (:mod:`.steps`) decides a step, then asks these questions of a REFUTED one: does it bring in names
 no formula before wrote, on one side only (:func:`fresh_one_side`: the step may define them); does a ``\\cdot``
 stand between names the document conjugates (:func:`dot_of_conjugated`: a dot product of the pairs they stand
-for); is ``j`` real only by the reader's default, in an exponent of e (:func:`unit_j`); did expectations read by
+for); is ``j`` real only by the reader's default, in an exponent of e (:func:`unit_j`); does the counterexample
+take the root of a negative value of a name (:func:`negative_under_root`); did expectations read by
 linearity alone leave a difference a distribution may cancel (:func:`expectation_doubt`). Each answer that may
 be yes makes the step UNDECIDED, with the reason said.
 
@@ -24,7 +25,14 @@ from ..readers.latex_text import GREEK
 from ..readers.scope import domain_key
 from .result import AuditStep
 
-__all__ = ["dot_of_conjugated", "expectation_doubt", "fresh_one_side", "refuted_with", "unit_j"]
+__all__ = [
+    "dot_of_conjugated",
+    "expectation_doubt",
+    "fresh_one_side",
+    "negative_under_root",
+    "refuted_with",
+    "unit_j",
+]
 
 
 def expectation_doubt(s: AuditStep, text: str) -> None:
@@ -119,6 +127,28 @@ def _no_subscripts(text: str) -> str:
 
 #: ``\\boldsymbol{q}``, ``\\mathbf{v}``: the letter, so that its subscript follows it
 _UNWRAP = re.compile(r"\\(?:boldsymbol|mathbf|bm|vec|mathit|mathrm)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+
+
+def negative_under_root(s: AuditStep) -> str:
+    """The base of a root (``\\sqrt{d_h}``, any power to a fraction) of a name that a REFUTED step's counterexample
+    makes negative, as text; "" where there is none. A text that writes the root of a name means a real root (a
+    size, a scale): a counterexample with an imaginary root refutes the reader's default, not the text."""
+    cx = s.counterexample
+    if cx is None or not cx.values:
+        return ""
+    values = {k: sympy.sympify(v) for k, v in cx.values.items()}
+    for side in (s.lhs, s.rhs):
+        parts = side if isinstance(side, MatrixBase) else [side]
+        for part in parts:
+            if not isinstance(part, sympy.Basic):
+                continue
+            for p in part.atoms(sympy.Pow):
+                if not (p.exp.is_Rational and not p.exp.is_Integer) or not p.base.free_symbols:
+                    continue
+                at = p.base.xreplace(values)
+                if at.is_number and at.is_extended_negative:
+                    return str(p.base)
+    return ""
 
 
 def refuted_with(s: AuditStep) -> list[str]:

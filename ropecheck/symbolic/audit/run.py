@@ -36,6 +36,7 @@ from .reading import uses_index_i
 from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
 from .sections import heading_lines, section_setting
 from .steps import STEP_TIMEOUT, Auditor
+from .tends import stated_limits
 from .where_after import where_after
 from .worded_blocks import define_worded_blocks
 
@@ -134,7 +135,10 @@ def _audit_text(
     auditor.math_texts = [b.src.text for b in blocks]
     before: MathBlock | None = None
     tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
+    prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
     for at, block in enumerate(blocks):
+        auditor.tending = stated_limits(prose) if block.kind == "display" else []
+        prose = [] if block.kind == "display" else prose + [(block.line, block.src.text)]
         found = _declarations(block.src.text)
         if found is not None:
             auditor.declare(found)

@@ -80,7 +80,7 @@ from ..readers.scope import (
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
 from .document import Chain, Link
-from .doubts import dot_of_conjugated, expectation_doubt, fresh_one_side, refuted_with, unit_j
+from .doubts import dot_of_conjugated, expectation_doubt, fresh_one_side, negative_under_root, refuted_with, unit_j
 from .families import brace_names, define_family_in_child, family_head
 from .general import any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
@@ -98,6 +98,7 @@ from .names import (
     without_membership,
     without_set_labels,
 )
+from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
 from .reading import (
     BOUNDING_RELATIONS,
@@ -134,6 +135,7 @@ from .result import (
     unread_reason_key,
 )
 from .sections import in_force
+from .tends import limit_in_child
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
 from .where_after import with_where_after
 from .written import written_use_in_child
@@ -243,6 +245,8 @@ class Auditor:
     written: dict[_Head, tuple[Any, Any, int]] = field(default_factory=dict)
     #: names the display after the one being read defines ("where $$R_{n-m} = ...$$"): see :mod:`.where_after`
     where_after: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: limits the prose since the display before states (``\lambda \to 1``): name, value, line (see :mod:`.tends`)
+    tending: list[tuple[str, str, int]] = field(default_factory=list)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -320,8 +324,12 @@ class Auditor:
                 self.record_written(first, links)
             return
         standalone = not continued and len(links) == 2
-        for left, right in zip(links[start:], links[start + 1 :]):
-            self.step(left, right, standalone=standalone, stated_range=chain.range)
+        filled = fill_placeholders(links[start:])
+        for at, (left, right) in enumerate(zip(links[start:], links[start + 1 :])):
+            if filled is not None and any(f.note or f.unread for f in filled[at : at + 2]):
+                self.filled_step(left, right, (filled[at], filled[at + 1]), stated_range=chain.range)
+            else:
+                self.step(left, right, standalone=standalone, stated_range=chain.range)
         self.define_braced(links, audited=audited)
         if defines:
             self.record_written(first, links)
@@ -1010,6 +1018,11 @@ class Auditor:
             and not any(isinstance(e, MatrixBase) or _has_function(e) for e in (s.lhs, s.rhs))
         ):
             why = "an identity, or an equation to solve? (false as an identity; it may pose a condition on its names)"
+        elif root := negative_under_root(s):
+            why = (
+                f"refuted only where {root}, under a root, is negative: a root the text writes of a name is real (a "
+                "size, a scale), so the counterexample refutes the reader's default, not the text"
+            )
         elif fresh := fresh_one_side(s, "\n".join(self.math_texts[: self.block])):
             one = len(fresh) == 1
             why = (
@@ -1041,6 +1054,11 @@ class Auditor:
             o.status, o.method = "UNDECIDED", "none"
         if o.status != "REFUTED":
             o.counterexample = None
+        for tends in self.tending if o.status == "UNDECIDED" else []:  # "since \lambda \to 1": that limit
+            timeout, _ = self.limits()
+            at = _run(limit_in_child, left, right, self.scope, tends, timeout=timeout, memory_limit=self.memory_limit)
+            if at.status == "PROVED":
+                return self.outcome_step(number, left, right, at, at.reason)
         return self.outcome_step(number, left, right, o, o.reason)
 
     def tainted_step(self, number: int, left: Link, right: Link) -> AuditStep:
@@ -1147,6 +1165,25 @@ class Auditor:
         timeout, _ = self.limits()
         o = _run(restated_in_child, above[1:], left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
         return self.outcome_step(s.number, left, right, o, o.reason) if o.status == "PROVED" else s
+
+    def filled_step(
+        self, left: Link, right: Link, sides: tuple[PlaceholderSide, PlaceholderSide], *, stated_range: str = ""
+    ) -> None:
+        """A step that writes 子 or 母 for the parts of a fraction before it (see :mod:`.placeholders`): decided with
+        them filled in, shown as written, its reason saying how they were read; UNREAD where they cannot be."""
+        unread = sides[0].unread or sides[1].unread
+        if unread:
+            s = AuditStep(len(self.steps) + 1, right.line, left.text, right.text, UNREAD, reason=unread)
+            s.end_line = right.end_line
+            self.steps.append(s)
+            if self.progress is not None:
+                self.progress(s, s.number)
+            return
+        self.step(replace(left, text=sides[0].text), replace(right, text=sides[1].text), stated_range=stated_range)
+        s = self.steps[-1]
+        s.lhs_tex, s.rhs_tex = left.text, right.text
+        notes = list(dict.fromkeys(n for n in (sides[0].note, sides[1].note) if n))
+        s.reason = "; ".join(notes + ([s.reason] if s.reason else []))
 
     def step(self, left: Link, right: Link, *, standalone: bool = False, stated_range: str = "") -> None:
         number = len(self.steps) + 1

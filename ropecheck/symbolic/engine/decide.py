@@ -12,8 +12,9 @@ differ by integers are each written as the one with the smallest upper limit plu
 last terms, explicitly -- ``Sum_{a}^{b+c} f = Sum_{a}^{b} f + f(b+1) + ... + f(b+c)``, an
 identity for all integers under SymPy's (Karr's) summation convention -- then
 ``expand_trig``; this is what decides the inductive steps over a symbolic d/2),
-``pythagoras`` (``expand_trig``, then sin^2 -> 1 - cos^2 and expand), ``trigsimp`` and
-``fu``. Matrices are
+``pythagoras`` (``expand_trig``, then sin^2 -> 1 - cos^2 and expand), ``trigsimp``, ``fu`` and
+``sum_factor`` (each sum split over its terms, the factors free of its index taken out, bound
+variables named alike: :mod:`.finite_sums`). Matrices are
 decided entrywise (``entrywise(<hardest rewrite used>)``); two ``Sum`` objects with the
 same limits are decided termwise (``termwise(<rewrite>)``): equal summands give equal
 sums, whatever the (symbolic) upper limit.
@@ -24,7 +25,8 @@ and sin -- for symbols named as angles (theta, phi, alpha, ...); Gaussian ration
 1 + i for symbols declared complex; small rationals otherwise) are
 substituted, the difference is evaluated in exact arithmetic, and it counts only when it is
 certified nonzero (an exact nonzero rational, or a ``strict`` 50-digit evaluation whose
-magnitude is far above its error).
+magnitude is far above its error), and no sum's range runs backwards there (``\\sum_{j=1}^{n}`` at
+n = -1: no text means SymPy's value there, see :mod:`.finite_sums`).
 Then the verdict is REFUTED with that substitution; otherwise UNDECIDED.
 
 Design constraints: numbers never prove anything here -- they can only refute; and
@@ -42,6 +44,7 @@ from sympy import Indexed, MatrixBase, Rational, S, Sum, pi
 from sympy.core.evalf import PrecisionExhausted
 from sympy.simplify.fu import fu
 
+from .finite_sums import factor_sums, runs_backwards
 from .proof import Counterexample, Step, Verdict
 
 __all__ = [
@@ -288,6 +291,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("pythagoras", _pythagoras),
     ("trigsimp", _trigsimp),
     ("fu", _fu),
+    ("sum_factor", factor_sums),
 )
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 
@@ -446,6 +450,8 @@ def _counter_in(lhs: Any, rhs: Any, trial: int) -> Counterexample | None:
         if not diff_free:
             break
         values.update(_assignments(diff_free, trial))
+        if runs_backwards((lhs, rhs), values):
+            return None  # a sum's range reversed: no text means SymPy's (Karr's) value there
         try:  # every value again: a finite sum may have revealed atoms assigned in an earlier round
             left, right = _evaluate(left, values), _evaluate(right, values)
         except (ZeroDivisionError, ValueError, TypeError):
