@@ -14,6 +14,7 @@ from typing import Any
 
 from sympy import MatrixBase
 
+from ..engine.bounds import BOUNDS_NOTE
 from ..engine.decide import decide_le
 from ..engine.proof import Verdict
 from ..readers.scope import Scope
@@ -45,8 +46,9 @@ def inequality_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     methods = [_proved(a, b, at_least=rhs.relation in _AT_LEAST) for _, a, b in readings]
     if all(methods):
         several = f"read {len(readings)} ways, PROVED in every one; " if len(readings) > 1 else ""
-        return Outcome("PROVED", methods[0] or "none", several + "the larger side minus the smaller is nonnegative",
-                       None, first[1], first[2])  # fmt: skip
+        how = several + "the larger side minus the smaller is nonnegative"
+        how += f", {BOUNDS_NOTE}" if any("bounds" in m for m in methods) else ""
+        return Outcome("PROVED", methods[0] or "none", how, None, first[1], first[2])
     why = (
         "no rewrite showed the difference nonnegative; an inequality is refuted only at values that meet every "
         "condition the text states, which is not checked here: not decided"

@@ -15,7 +15,8 @@ names a family's definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t
 :func:`without_set_labels` as well the names a set's name only begins (``\\Theta_q`` beside the set ``\\Theta``), and
 :func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``),
 which a counterexample may not respect. :func:`bracket_part_head` says which new name a left side gives only a
-part of, as a subscript on a bracket (``\\left(R_{\\theta,m}\\right)_{i}``, its block i).
+part of, as a subscript on a bracket (``\\left(R_{\\theta,m}\\right)_{i}``, its block i); :func:`word_call_head` which
+word in italics a left side calls as a new function (``Attention(Q, K, V)_i``).
 
 Design constraints: pure functions of the text and the scope. A decorated name whose definition is
 read becomes a name of its own (:mod:`ropecheck.symbolic.readers.decorations`), read in later steps
@@ -34,8 +35,9 @@ from sympy import MatrixBase, Symbol
 from sympy.core.function import AppliedUndef
 
 from ...errors import ClaimLimitError, ClaimParseError
-from ..readers.latex_syntax import NORM_CLOSE, NORM_OPEN, normalize_latex
+from ..readers.latex_syntax import NORM_CLOSE, NORM_OPEN, PLAIN_FUNCTIONS, normalize_latex
 from ..readers.scope import Definition, Scope, domain_symbol
+from ..readers.sympy_syntax import suggest_function
 from .reading import Head, free, head, is_defined, read_quiet
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "without_membership",
     "without_set_labels",
     "without_subscripts",
+    "word_call_head",
 ]
 
 #: decorations that make a new name of a letter: ``\\tilde{q}``, ``\\hat{q}`` (a calligraphic capital,
@@ -141,6 +144,39 @@ def operator_head(tex: str, body: str, scope: Scope) -> Head | None:
     rx = r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*" + m.group(1) + r"\s*\}"
     if re.search(rx, normalize_latex(body)):
         return None  # Rot[x] = 2 Rot[x] - Rot[x]: an equation about the operator
+    return Head("decorated", rx)
+
+
+#: ``Attention(Q, K, V)_i``: a word of four letters or more, set in italics, called on a list of names, perhaps
+#: with a subscript after the call; all of the side
+_WORD_CALL_HEAD = re.compile(
+    r"^\s*(?P<word>[A-Za-z]{4,})\s*\(\s*(?:\\?[A-Za-z]\w*\s*,\s*)*\\?[A-Za-z]\w*\s*\)"
+    r"\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*$"
+)
+
+
+def word_call_head(tex: str, body: str, scope: Scope) -> Head | None:
+    """``Attention(Q, K, V)_i = ...``: a word in italics, new to the document and absent from the right side, called
+    on names, says what a function so named gives. Read as a product of its letters the side would mean nothing
+    (``n`` called on ``(Q, K, V)``), so the line is a definition in words the audit does not read, as
+    :func:`operator_head` has it: not a step; a later step that calls the word is not read.
+
+    Example:
+        >>> re.search(word_call_head(r"Attention(Q, K, V)_i", "a + b", Scope()).key, "x + Attention(Q, K, V)_2")
+        <re.Match object; span=(4, 14), match='Attention('>
+        >>> word_call_head(r"Attention(Q, K, V)_i", r"2 Attention(Q, K, V)_i", Scope()) is None
+        True
+    """
+    m = _WORD_CALL_HEAD.match(normalize_latex(tex))
+    if m is None:
+        return None
+    word = m.group("word")
+    known = [*PLAIN_FUNCTIONS, "Re", "Im", *scope.functions]
+    if word in known or suggest_function(word, known) or scope.defines(word):
+        return None  # a known function, or a name close to one (``cosine``): a slip, which the reader names
+    rx = r"(?<![\\A-Za-z])" + word + r"\s*\("
+    if re.search(rx, normalize_latex(body)):
+        return None  # Attention(x) = 2 Attention(x) - Attention(x): an equation about the function
     return Head("decorated", rx)
 
 

@@ -33,6 +33,7 @@ import sympy
 from sympy import Indexed, MatrixBase, Sum
 
 from ...errors import ClaimLimitError, ClaimParseError
+from ..engine.bounds import BOUNDS_NOTE
 from ..engine.decide import decide, decide_le, telescope
 from ..engine.proof import Counterexample, Verdict
 from ..readers.latex_syntax import read_latex_side
@@ -160,6 +161,7 @@ def _compared(
         verdict, method, _ = decide_le(small, big)
         if verdict == Verdict.PROVED:
             how = f"read with {', '.join(sorted({p.base for p in pins}))} as any sequences: it holds for every one"
+            how += f", {BOUNDS_NOTE}" if "bounds" in method else ""
             return PinnedVerdict("PROVED", method, how, None, left, right)
     entries = [x for side in (left, right) for x in _entries(side, ())]
     if all(_apart(index, lims, p) for base, index, lims in entries for p in overriding if base == p.base):

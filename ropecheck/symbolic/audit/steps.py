@@ -97,6 +97,7 @@ from .names import (
     value_of_entry,
     without_membership,
     without_set_labels,
+    word_call_head,
 )
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
@@ -931,17 +932,21 @@ class Auditor:
 
     def define_operator(self, link: Link, body: Link, *, audited: bool) -> bool:
         """``\\text{Rotated} [x_1; x_2] = M [x_1; x_2]``: what a word set upright, new to the document, does to the
-        bracket after it (see :func:`.names.operator_head`). A definition in words, not read: not a step, and a
-        later step that uses the word is not read."""
+        bracket after it (see :func:`.names.operator_head`), or a word in italics called on names (``Attention(Q, K,
+        V)_i``, :func:`.names.word_call_head`). A definition in words, not read: not a step, and a later step that
+        uses the word is not read."""
         if body.relation != "=" and body.relation not in _DEFINING:
             return False
         found = operator_head(link.text, body.text, self.scope)
+        called = found is None and (found := word_call_head(link.text, body.text, self.scope)) is not None
         if found is None or any(u[0] == found for u in self.unread):
             return False  # written again: a statement about the operator, a step
         flat = replace(link, text=" ".join(link.text.split()))
-        self.unread.append((found, flat, f"an operator defined at line {link.line}, which the audit does not read"))
+        what = "a function named by a word" if called else "an operator"
+        self.unread.append((found, flat, f"{what} defined at line {link.line}, which the audit does not read"))
         if audited:
             note = "an upright word in front of a bracket: what an operator does, not read"
+            note = "a word in italics called on names: a function defined in words, not read" if called else note
             name = " ".join(link.text.split())
             self.definitions.append(AuditDefinition(link.line, name, "function", body.text, reason=note))
         return True

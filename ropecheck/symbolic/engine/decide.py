@@ -44,6 +44,7 @@ from sympy import Indexed, MatrixBase, Rational, S, Sum, pi
 from sympy.core.evalf import PrecisionExhausted
 from sympy.simplify.fu import fu
 
+from .bounds import bounded_slack
 from .finite_sums import factor_sums, runs_backwards
 from .proof import Counterexample, Step, Verdict
 
@@ -583,6 +584,7 @@ _LE_REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("factor", sympy.factor),
     ("together", lambda e: sympy.factor(sympy.together(e))),
     ("sum_combine", lambda e: _combine_sums(sympy.expand(e))),
+    ("bounds", lambda e: bounded_slack(e, manifestly_nonnegative, _combine_sums)),
 )
 
 

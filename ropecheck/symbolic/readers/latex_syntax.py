@@ -66,6 +66,7 @@ from .latex_tree import (
     remember_parse,
 )
 from .limits import check_matrix
+from .maxima import maxima_read, read_maximum_at
 from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
@@ -671,6 +672,8 @@ def _check(src: Src, scope: Scope) -> None:
                 "an expectation \\mathbb{E}[...] is not read (what it averages over, and how, is not in the formula)",
                 m.start(),
             )
+        if m.group(1) == "max" and read_maximum_at(src.text, m.start()) is not None:
+            continue  # the largest value of a bracketed body over one index (.maxima)
         if m.group(1) is not None and m.group(1) not in KNOWN_COMMANDS:
             raise src.error(
                 f"unknown LaTeX command \\{m.group(1)} (write matrices as \\begin{{pmatrix}} ... \\end{{pmatrix}}, "
@@ -831,6 +834,7 @@ class _Reader:
             raise src.error("empty expression", 0)
         for step in (
             self.expectations,
+            self.maxima,
             self.slices,
             self.labels,
             self.raised_matrix_calls,
@@ -960,6 +964,10 @@ class _Reader:
 
         src = src.sub(_COMMA_SUBSCRIPT_LAST, superscript_last)
         return src.sub(_COMMA_SUBSCRIPT, comma)
+
+    def maxima(self, src: Src, bound: frozenset[str]) -> Src:
+        """``\\max_i |X_i|``: an unknown at least the body at every index (:mod:`.maxima`)."""
+        return maxima_read(src, bound, self.read, self.placeholder)
 
     def expectations(self, src: Src, bound: frozenset[str]) -> Src:
         """``\\mathbb{E}_{q,k}[X]``: X read, then its expectation by linearity (:mod:`.expectation`)."""

@@ -282,6 +282,9 @@ def parse_domain_flags(**flags: str | None) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- definitions
 
+#: how the reader spells the norm of a name, a name of its own: ``‖x‖`` (``readers/latex_syntax.py``, ``NORM_OPEN``)
+_NORM_MARK = "\u2016"
+
 
 @dataclass(frozen=True)
 class Definition:
@@ -318,9 +321,25 @@ class Definition:
             if isinstance(arg, MatrixBase) and min(arg.shape) == 1 and isinstance(p, Symbol):
                 mapping.update(self._components(p, arg))
         mapping.update(self._indexed_by_params(mapping))
+        mapping.update(self._norms_of_params(mapping))
         if isinstance(self.body, MatrixBase):
             return sympy.ImmutableMatrix(self.body.applyfunc(lambda e: _substitute(e, mapping)))
         return _substitute(self.body, mapping)
+
+    def _norms_of_params(self, mapping: dict[Any, Any]) -> dict[Any, Any]:
+        """``L(x) = \\|x\\|`` at u: the norm of a parameter, a name of its own (``‖x‖``), is the norm of the argument
+        (``‖u‖``) where the argument is a name; of another argument it is not read (the norm of an expression)."""
+        body = self.body if isinstance(self.body, sympy.Basic) else sympy.sympify(0)
+        norms = {x.name: x for x in body.atoms(Symbol) if x.name.startswith(_NORM_MARK) and x.name.endswith(_NORM_MARK)}
+        out: dict[Any, Any] = {}
+        for p, arg in mapping.items():
+            written = norms.get(f"{_NORM_MARK}{getattr(p, 'name', '')}{_NORM_MARK}")
+            if written is None or arg == p:
+                continue
+            if not isinstance(arg, Symbol):
+                raise ClaimParseError(f"the norm of a parameter of {self.name} (line {self.line}) at {arg} is not read")
+            out[written] = Symbol(f"{_NORM_MARK}{arg.name}{_NORM_MARK}", **written.assumptions0)
+        return out
 
     def _check_summed(self, args: list[Any]) -> None:
         """A parameter that is also a summation index in the body (``a_{i,j} = e^{s_{i,j}} / \\sum_j e^{s_{i,j}}``)
