@@ -17,6 +17,13 @@ UNREAD = {Verdict.UNDECIDED, None}
 
 # (id, claim, the verdicts that are right for it)
 CLAIMS = [
+    # a + ib, the i glued to its part: the unit where the formula writes i as the unit (Re, e^{i...}) and no index i
+    ("complex-sum-glued", r"\text{Re}[(a_1 + ib_1)(a_2 - ib_2)] = a_1a_2 + b_1b_2", {Verdict.PROVED}),
+    ("complex-sum-glued-slip", r"\text{Re}[(a_1 + ib_1)(a_2 - ib_2)] = a_1a_2 - b_1b_2", {Verdict.REFUTED}),
+    ("complex-sum-glued-no-unit-said", r"(a_1 + ib_1)(a_2 - ib_2) = a_1a_2 + b_1b_2 + i(b_1a_2 - a_1b_2)", UNREAD),
+    ("complex-sum-glued-index-i", r"\text{Re}[(x_i + iy_i)(x_i - iy_i)] = x_i^2 + y_i^2", UNREAD),
+    ("raised-e-after-subscript", r"p_me^{i\theta} = p_m\cos\theta + i p_m\sin\theta", UNREAD),
+    ("power-beside-labels", r"u^{(1)}u^{(1)} + u^{(2)}u^2 = u^{(1)}u^{(1)} + u^{(2)}u^{(2)}", UNREAD),
     ("upright-i-before-bracket", r"e^{\text{i}(m-n)x} = \cos((m-n)x) + \text{i}\sin((m-n)x)", {Verdict.PROVED}),
     ("upright-i-before-bracket-slip", r"e^{\text{i}(m-n)x} = \cos((m-n)x) - \text{i}\sin((m-n)x)", {Verdict.REFUTED}),
     ("pair-slice", r"\sum_{i=0}^{N} q_{[2i:2i+1]} = \sum_{j=0}^{N} q_{[2j:2j+1]}", {Verdict.PROVED}),

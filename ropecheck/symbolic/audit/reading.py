@@ -29,6 +29,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
+from ..readers.complex_sums import indexes_with_i, unit_sum_columns
 from ..readers.latex_syntax import (
     I_CHOICES,
     WORD_CHOICES,
@@ -638,13 +639,16 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     product of letters, and a bare ``i`` where the document also indexes with i as the imaginary
     unit and as that index -- each must be read, or the step is not read with certainty.
     """
+    step = lhs.text + " = " + rhs.text
+    if indexes_with_i(step):  # x_i + iy_i, \\sum_i: no i of the step is read as the unit of a complex sum
+        scope = replace(scope, complex_sums="off")
     try:
         return _readings_once(lhs, rhs, scope)
     except AmbiguousReading as exc:
         if exc.field not in TWO_WAY_FIELDS or getattr(scope, exc.field):
             raise
         field, choices = exc.field, exc.choices
-    if field == "i_reading" and i_indexes_the_step(lhs.text + " = " + rhs.text):
+    if field == "i_reading" and i_indexes_the_step(step):
         choices = {"index": INDEX_IN_STEP}
     elif (
         field == "i_reading"
@@ -653,6 +657,9 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     ):
         # i the unit in an exponent of e in this step: the same letter in the same equation is the unit elsewhere too
         choices = {"unit": I_CHOICES["unit"] + " (as in the exponent of e in this step)"}
+    elif field == "i_reading" and scope.complex_sums == "document" and unit_sum_columns(step):
+        # a + ib in this step, where the document writes i as the unit: the same letter elsewhere in it is the unit
+        choices = {"unit": I_CHOICES["unit"] + " (as in a complex number a + ib in this step)"}
     out: list[tuple[str, Any, Any]] = []
     for choice, note in choices.items():
         picked = replace(scope, word_reading=choice) if field == "word_reading" else replace(scope, i_reading=choice)

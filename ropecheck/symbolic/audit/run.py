@@ -21,8 +21,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import RopeCheckError
+from ..readers.complex_sums import writes_complex_parts
 from ..readers.components import component_vectors
-from ..readers.latex_syntax import conjugated_forms, normalize_latex, read_latex_side, star_only_names
+from ..readers.latex_syntax import (
+    conjugated_forms,
+    i_in_exponent_of_e,
+    normalize_latex,
+    read_latex_side,
+    star_only_names,
+)
 from ..readers.limits import CLAIM_MEMORY_LIMIT
 from ..readers.scope import Scope, domain_key, parse_declaration
 from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
@@ -124,6 +131,7 @@ def _audit_text(
     auditor.scope = replace(
         auditor.scope.with_domains(auditor.domains()),
         index_i=uses_index_i([b.src.text for b in blocks]),
+        complex_sums="document" if _writes_unit([b.src.text for b in blocks]) else "",
         star_names=starred,
         matrix_names=transposed,
         array_names=arrays,
@@ -286,3 +294,10 @@ def _preload_parser() -> None:
             read_latex_side(text)
     except RopeCheckError:  # pragma: no cover - a missing ANTLR runtime: each step says so
         pass
+
+
+def _writes_unit(texts: list[str]) -> bool:
+    """Whether the document writes ``i`` as the imaginary unit: in an exponent of e (``e^{i\\theta}``) or under a
+    real or imaginary part (``\\text{Re}``) -- then ``q_0 + iq_1`` is a complex number (see
+    :mod:`ropecheck.symbolic.readers.complex_sums`)."""
+    return any(writes_complex_parts(t) or i_in_exponent_of_e(t) for t in texts)

@@ -50,9 +50,11 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
+from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorations import apply_aliases
 from .expectation import expectation, random_names
+from .label_powers import power_beside_labels
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
     RAISED_CALL_LATEX,
@@ -203,6 +205,8 @@ _EULER = re.compile(
 #: ``re^{i\\theta}``, ``qke^{i x}``: one or two letters glued to an ``e`` that is raised, Euler's number after a
 #: modulus or coefficient (polar form), as this literature writes it; a longer word keeps its ``e``
 _EULER_GLUED = re.compile(r"(?<![\\A-Za-z0-9_^])([A-Za-z]{1,2})e(?=\s*\^)")
+#: ``q_me^{i x}``: a raised ``e`` glued after a one-letter subscript: Euler's number after q_m, or a name e?
+_EULER_AFTER_SCRIPT = re.compile(r"(?<=(?<!\\)_[A-Za-z])e(?=\s*\^)")
 _UPRIGHT_FUNCTION = re.compile(
     r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*(sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|exp|log|ln)\s*\}"
 )
@@ -591,6 +595,17 @@ def _imaginary(src: Src, scope: Scope, bound: frozenset[str]) -> tuple[Src, froz
     for at in sorted(unit, reverse=True):
         src = src.splice(at, at + 1, r" \mathit{" + _UNIT_NAME + "} ")
     return src, bound
+
+
+def _complex_sums(src: Src, scope: Scope, bound: frozenset[str]) -> Src:
+    """``q_0 + iq_1``: the ``i`` of a complex number written from its parts is the unit, where the formula or the
+    document writes i as the unit and nothing indexes with it (see :mod:`.complex_sums`)."""
+    if scope.complex_sums == "off" or "i" in bound or scope.defines("i") or "i" in scope.domains:
+        return src
+    said = scope.complex_sums == "document" or writes_complex_parts(src.text) or i_in_exponent_of_e(src.text)
+    for at in reversed(unit_sum_columns(src.text) if said else []):
+        src = src.splice(at, at + 1, r" \mathit{" + _UNIT_NAME + "} ")
+    return src
 
 
 #: an exponent, its base kept apart from e by :data:`_EXPONENT_OF_E` (``b^{2i/d}``, ``10000^{-2i/d}``)
@@ -1558,6 +1573,23 @@ def read_latex_side(
     _check(src, scope)
     _check_upright(src, scope)
     _check_slash(src)
+    glued_e = _EULER_AFTER_SCRIPT.search(src.text)
+    if glued_e is not None:
+        raise ClaimLimitError(
+            "a raised e glued after a one-letter subscript (q_me^{...}): Euler's number after q_m, or a name e? "
+            "not read with certainty; write q_m e^{...}",
+            "reading",
+            src.col(glued_e.start()),
+        )
+    raised = power_beside_labels(src.text)
+    if raised is not None:  # k_n^2 beside k_n^{(1)}: the label k_n^{(2)} with its parentheses dropped, or a power?
+        raise ClaimLimitError(
+            "a name raised to a number beside the same name with labels (k_n^2 beside k_n^{(1)}): a label or a "
+            "power? not read with certainty",
+            "reading",
+            src.col(raised),
+        )
+    src = _complex_sums(src, scope, bound)
     src = _glued(_plain_functions(src), scope)  # before d x is read: `dim` is a word, not d times `im`
     src = _differentials(src)
     src, bound = _imaginary(src, scope, bound)

@@ -494,7 +494,9 @@ class Scope:
     Notation with two readings, each an :class:`~.latex_syntax.AmbiguousReading` unless a reading is
     chosen: ``index_i`` says ``i`` is also an index here (``\\theta_i``, ``x_{2i}``), so a bare ``i``
     outside an exponent of e is the imaginary unit or that index -- ``i_reading`` picks ``"unit"`` or
-    ``"index"``. ``star_names`` are the names written ``b^*`` and never conjugated otherwise
+    ``"index"``. ``complex_sums``: ``"document"`` where the document writes i as the unit (``e^{i\\theta}``,
+    ``\\text{Re}``), so ``X + iY`` is a complex number there; ``"off"`` in a step that indexes with i (see
+    :mod:`.complex_sums`). ``star_names`` are the names written ``b^*`` and never conjugated otherwise
     (``\\bar b``, ``b^\\dagger``): the conjugate of a complex b, or a separate real name (``b^*``,
     "the optimal b") -- ``star_reading`` picks ``"conjugate"`` or ``"name"``. Glued letters (``pos``,
     ``PE_{...}``) are one name or a product of letters -- ``word_reading`` picks ``"name"`` or ``"product"``.
@@ -528,6 +530,7 @@ class Scope:
     inner_product: str = "real"
     index_i: bool = False
     i_reading: str = ""
+    complex_sums: str = ""
     star_names: frozenset[str] = frozenset()
     star_reading: str = ""
     word_reading: str = ""
