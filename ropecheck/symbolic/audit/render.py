@@ -86,7 +86,7 @@ def _definitions_line(result: AuditResult) -> list[str]:
         else:
             out.append(f"  line {d.line}: {d.name} -- not read: {d.reason}")
     for d in result.conditions:
-        out.append(f"  line {d.line}: {d.name} = {d.tex} -- {d.reason}")
+        out.append(f"  line {d.line}: {d.name} {d.relation} {d.tex} -- {d.reason}")
     return out
 
 

@@ -98,6 +98,7 @@ class AuditDefinition:
     reason: str = ""
     params: tuple[str, ...] = ()
     pattern: str = ""  # written with dots: the pattern read (``x_{j} for j = 0 … d - 1``)
+    relation: str = "="  # a condition's relation (``\\ge`` in a condition posed as an inequality)
 
     @property
     def read(self) -> bool:
@@ -202,7 +203,8 @@ class AuditResult:
             "steps_left_by_time_limit": self.left_by_time_limit,
             "definitions": [d.to_dict() for d in self.definitions],
             "conditions": [
-                {"line": d.line, "condition": f"{d.name} = {d.tex}", "reason": d.reason} for d in self.conditions
+                {"line": d.line, "condition": f"{d.name} {d.relation} {d.tex}", "reason": d.reason}
+                for d in self.conditions
             ],
             "steps": [s.to_dict() for s in self.steps],
             "seconds": round(self.seconds, 3),

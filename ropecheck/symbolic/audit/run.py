@@ -126,6 +126,8 @@ def _audit_text(
     starred = frozenset(star_only_names("\n".join(b.src.text for b in blocks))) - set(stated)
     for key in starred & set(inferred):
         inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
+    for key in starred & _optimum_names(blocks):  # b^* = \inf ...: real in both readings, so b is real
+        inferred.pop(key, None)
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
     transposed, arrays = array_names([b.src.text for b in blocks])
     auditor.scope = replace(
@@ -196,6 +198,22 @@ def _audit_text(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
+
+
+#: ``b^* = \inf ...``: a starred name given as an infimum, supremum, minimum or maximum (a real number)
+_OPTIMUM = re.compile(
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)\s*"
+    r"(?:=|:=|\\triangleq|\\equiv)\s*\\(?:inf|sup|min|max)(?![A-Za-z])"
+)
+
+
+def _optimum_names(blocks: list[MathBlock]) -> set[str]:
+    """The names written ``b^*`` that the document gives as an infimum, supremum, minimum or maximum.
+
+    Such a value is real (only real numbers are ordered): read as a name of its own, b^* leaves b real; read as
+    b's conjugate, the conjugate is real, and so is b. Either way b is not complex.
+    """
+    return {domain_key(m.group(1)) for b in blocks for m in _OPTIMUM.finditer(b.src.text)}
 
 
 def _declarations(text: str) -> dict[str, str] | None:

@@ -315,10 +315,11 @@ class Auditor:
             )
         )
         start = 1 if defines else 0
-        if not defines and condition and len(links) == 2 and links[1].relation == "=":
+        if not defines and condition and len(links) == 2 and links[1].relation in ("=", *INEQUALITIES):
             if audited:
                 why = f"a condition or an equation to solve (posed by '{condition}'), not a step"
-                self.conditions.append(AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why))
+                cond = AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why)
+                self.conditions.append(replace(cond, relation=links[1].relation))
             return
         if not audited:
             if defines:

@@ -17,7 +17,8 @@ identity for all integers under SymPy's (Karr's) summation convention -- then
 variables named alike: :mod:`.finite_sums`). Matrices are
 decided entrywise (``entrywise(<hardest rewrite used>)``); two ``Sum`` objects with the
 same limits are decided termwise (``termwise(<rewrite>)``): equal summands give equal
-sums, whatever the (symbolic) upper limit.
+sums, whatever the (symbolic) upper limit; so is a sum against a constant times its number of
+terms (``Sum_{l=0}^{d/2-1} (cos^2 + sin^2) = d/2``: each term is 1).
 
 When no rewrite reaches 0, the procedure looks for a counterexample: small exact values
 (integers for integer symbols; pi/3, pi/4, pi/6 -- which give exact algebraic cos
@@ -45,8 +46,10 @@ from sympy.core.evalf import PrecisionExhausted
 from sympy.simplify.fu import fu
 
 from .bounds import bounded_slack
+from .cases_sums import split_at_cases
 from .finite_sums import factor_sums, runs_backwards
 from .proof import Counterexample, Step, Verdict
+from .termwise import bounded_trig_nonnegative
 
 __all__ = [
     "REWRITES",
@@ -270,6 +273,12 @@ def _parity_split(e: Any) -> Any:
     return e
 
 
+def _cases_split(e: Any) -> Any:
+    """Sums of a summand given by cases split at the threshold (:mod:`.cases_sums`), then summed where they can be."""
+    split = split_at_cases(e)
+    return e if split is e else sympy.expand(_combine_sums(sympy.expand(split)).doit())
+
+
 def _trigsimp(e: Any) -> Any:
     return sympy.trigsimp(sympy.expand(e))
 
@@ -289,6 +298,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("shift_peel", _shift_peel),
     ("telescope", telescope),
     ("parity_split", _parity_split),
+    ("cases_split", lambda e: _cases_split(e)),
     ("pythagoras", _pythagoras),
     ("trigsimp", _trigsimp),
     ("fu", _fu),
@@ -297,7 +307,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 
 
-_CHEAP = 10  # rewrites before trigsimp and fu: a quick counterexample probe runs between
+_CHEAP = 11  # rewrites before trigsimp and fu: a quick counterexample probe runs between
 
 
 def reduce_to_zero(diff: Any, *, rewrites: tuple[tuple[str, Callable[[Any], Any]], ...] = REWRITES) -> str | None:
@@ -330,12 +340,36 @@ def _prove(lhs: Any, rhs: Any, rewrites: tuple[tuple[str, Callable[[Any], Any]],
     if _same_limits(lhs, rhs):
         inner = _prove(lhs.function, rhs.function, rewrites)
         return None if inner is None else f"termwise({inner})"
+    per_term = _per_term(sympy.sympify(lhs), sympy.sympify(rhs))
+    if per_term is not None:  # Sum(f) = c * (its number of terms): f = c termwise suffices
+        inner = _prove(*per_term, rewrites)
+        if inner is not None:
+            return f"termwise({inner})"
     nested = _common_factor_sums(sympy.sympify(lhs), sympy.sympify(rhs))
     if nested is not None:  # c * Sum(f) = c * Sum(g) with the same limits: equal summands suffice
         inner = _prove(*nested, rewrites)
         if inner is not None:
             return inner
     return reduce_to_zero(sympy.sympify(lhs) - sympy.sympify(rhs), rewrites=rewrites)
+
+
+def _per_term(lhs: Any, rhs: Any) -> tuple[Any, Any] | None:
+    """``(f, c)`` when one side is ``Sum(f)`` with f depending on its index and the other is c times the number of
+    terms, c free of the index and of the limits' names (``Sum_{l=0}^{d/2-1} (cos^2 + sin^2) = d/2``: c = 1).
+
+    Under Karr's convention ``Sum(c, (i, a, b)) = c (b - a + 1)`` for all integers, so f = c term by term proves
+    the step; a summand free of its index is left to ``doit``.
+    """
+    for s, other in ((lhs, rhs), (rhs, lhs)):
+        if not isinstance(s, Sum) or len(s.limits) != 1 or other.has(Sum) or isinstance(other, MatrixBase):
+            continue
+        i, lo, up = s.limits[0]
+        if not s.function.has(i):
+            continue
+        c = sympy.cancel(other / (up - lo + 1))
+        if not c.has(i) and not (c.free_symbols & (lo.free_symbols | up.free_symbols)):
+            return s.function, c
+    return None
 
 
 def _common_factor_sums(lhs: Any, rhs: Any) -> tuple[Any, Any] | None:
@@ -440,9 +474,19 @@ def _certified_nonzero(value: Any) -> tuple[bool, str]:
     return False, ""
 
 
+def _whole_limits(sums: set[Any], values: dict[Any, Any]) -> bool:
+    """Whether every limit of these sums that ``values`` makes a number is a whole number.
+
+    ``Sum_{i=0}^{d/4-1}`` at d = 1 has no meaning a document gives it: such values are no counterexample.
+    """
+    limits = (b.xreplace(values) for s in sums for lim in s.limits for b in lim[1:])
+    return all(b.is_integer is not False for b in limits if b.is_number)
+
+
 def _counter_in(lhs: Any, rhs: Any, trial: int) -> Counterexample | None:
     values: dict[Any, Any] = {}
     left, right = lhs, rhs
+    written = (lhs.atoms(Sum) | rhs.atoms(Sum)) if not isinstance(lhs, MatrixBase) else set()
     for _ in range(4):  # symbols, then indexed atoms revealed by finite sums
         diff_free = (
             _free(sympy.Tuple(left, right)) if not isinstance(left, MatrixBase) else _free(sympy.Tuple(*left, *right))
@@ -453,6 +497,8 @@ def _counter_in(lhs: Any, rhs: Any, trial: int) -> Counterexample | None:
         values.update(_assignments(diff_free, trial))
         if runs_backwards((lhs, rhs), values):
             return None  # a sum's range reversed: no text means SymPy's (Karr's) value there
+        if not _whole_limits(written, values):
+            return None
         try:  # every value again: a finite sum may have revealed atoms assigned in an earlier round
             left, right = _evaluate(left, values), _evaluate(right, values)
         except (ZeroDivisionError, ValueError, TypeError):
@@ -538,14 +584,16 @@ def _real(e: Any) -> bool:
     return bool(e.is_real) or (isinstance(e, Indexed) and bool(e.base.label.is_real))
 
 
-def manifestly_nonnegative(e: Any) -> bool:
+def manifestly_nonnegative(e: Any, *, written_sums: bool = False) -> bool:
     """Whether ``e`` is >= 0 by its form alone (wherever it is defined): a sound, incomplete test.
 
     Nonnegative are: numbers >= 0; symbols and sequence entries declared nonnegative; ``Abs``;
     even powers of real expressions; square roots of nonnegative ones; sums, products and
-    quotients of nonnegative ones; finite sums ``Sum(f, (i, a, b))`` of a nonnegative summand
-    whose range is not reversed (``b >= a - 1``). Where SymPy's own assumptions already know,
-    they are used first.
+    quotients of nonnegative ones; a number plus sines and cosines of real arguments whose
+    coefficients it outweighs (``1 + cos x``, :mod:`.termwise`); finite sums ``Sum(f, (i, a, b))``
+    of a nonnegative summand whose range is not reversed (``b >= a - 1``), or whatever the range
+    with ``written_sums`` (the sum over the integers a <= i <= b, none when b < a). Where SymPy's
+    own assumptions already know, they are used first.
 
     Example:
         >>> import sympy
@@ -569,11 +617,12 @@ def manifestly_nonnegative(e: Any) -> bool:
         if exp_.is_Rational:  # x**r of a nonnegative x, r any rational (roots and reciprocals included)
             return manifestly_nonnegative(base)
         return False
+    nonnegative = lambda a: manifestly_nonnegative(a, written_sums=written_sums)
     if e.is_Add or e.is_Mul:
-        return all(manifestly_nonnegative(a) for a in e.args)
+        return all(nonnegative(a) for a in e.args) or bounded_trig_nonnegative(e, nonnegative)
     if isinstance(e, Sum) and len(e.limits) == 1:
         _, lo, up = e.limits[0]
-        return manifestly_nonnegative(e.function) and bool((up - lo + 1).is_nonnegative)
+        return nonnegative(e.function) and (written_sums or bool((up - lo + 1).is_nonnegative))
     return False
 
 
@@ -625,6 +674,8 @@ def decide_le(lhs: Any, rhs: Any) -> tuple[Verdict, str, Counterexample | None]:
                 return Verdict.PROVED, f"nonnegative({name})", None
         except (TypeError, ValueError, NotImplementedError, RecursionError):  # pragma: no cover
             continue
+    if slack.has(Sum) and manifestly_nonnegative(slack, written_sums=True):  # a written sum: over its index set
+        return Verdict.PROVED, "nonnegative(termwise, a sum over no index is 0)", None
     for trial in range(_MAX_TRIALS):
         try:
             cex = _counter_in(lhs, rhs, trial)

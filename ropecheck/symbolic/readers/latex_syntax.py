@@ -50,6 +50,7 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
+from .cases import CASES_OPEN, read_cases
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorations import apply_aliases
@@ -245,6 +246,9 @@ _TRIG = re.compile(r"\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh)(?![A-Za-z])")
 _BRACKET_AFTER = re.compile(r"\s*(?:\\left\s*)?\(")
 _POWER = re.compile(r"\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9])")
 _SCRIPT = re.compile(r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+#: a letter's only script a negative power, ``b^{-2i/d}``: a frequency written as a power of the base, part of
+#: the angle (``\cos m b^{-2i/d}`` is cos(m b^{-2i/d})), not a component like ``q_1``
+_NEGATIVE_POWER = re.compile(r"\s*\^\s*\{\s*-[^{}]*\}")
 _ATOM = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<greek>\\(?:" + "|".join(_GREEK) + r")(?![A-Za-z]))|(?P<letter>[A-Za-z]))"
 )
@@ -749,7 +753,8 @@ def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
     """The narrow reading: a trig function's argument written without parentheses is parenthesized.
 
     ``\\cos m\\theta_i x_i`` -> ``\\cos(m\\theta_i) x_i``: the argument stops before a subscripted
-    Latin letter (a component, not part of an angle) or any operator or spacing;
+    Latin letter (a component, not part of an angle) or any operator or spacing, but takes in a letter
+    raised to a negative power (``\\cos m b^{-2i/d}``: the angle m b^{-2i/d});
     ``\\cos(m-n)\\theta`` -> ``\\cos((m-n)\\theta)``: a parenthesized argument followed at once by a
     Greek letter takes it in. Returns the text and the columns of the functions it changed.
     """
@@ -787,7 +792,8 @@ def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
                 break
             end = a.end()
             sc = _SCRIPT.match(src.text, end)
-            scripted = sc is not None
+            power = sc is not None and _NEGATIVE_POWER.fullmatch(src.text, end, sc.end())
+            scripted = sc is not None and not (power and _SCRIPT.match(src.text, sc.end()) is None)
             while sc:
                 end = sc.end()
                 sc = _SCRIPT.match(src.text, end)
@@ -1569,6 +1575,8 @@ def read_latex_side(
     bar = _EVALUATION_BAR.search(side)
     if bar is not None:
         return _evaluated(side, bar, offset, scope, (narrow, bound))
+    if CASES_OPEN.match(side):  # a side given by cases: each piece and condition read on its own
+        return read_cases(src, lambda t, at, b: read_latex_side(t, at, scope, narrow=narrow, bound=b), bound)
     src = apply_aliases(_normalize(src), scope.aliases)
     _check(src, scope)
     _check_upright(src, scope)

@@ -493,7 +493,7 @@ def index_sums(
       where ``i = 0``.
     """
     lhs, rhs = _raised_calls(lhs, rhs)
-    sides = [e for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
+    sides = [_bound_by_name(e) for e in (lhs, rhs) if not isinstance(e, MatrixBase)]
     names = {a.name: a for e in sides for a in e.free_symbols if isinstance(a, Symbol)}
     applied = [f for e in sides for f in e.atoms(sympy.core.function.AppliedUndef)]
     calls = {f: names[f.func.__name__] * sympy.Mul(*f.args) for f in applied
@@ -538,6 +538,23 @@ def index_sums(
         sides = [_entry_conditions(e, entries, known) for e in sides]
     out = iter(sides)
     return tuple(e if isinstance(e, MatrixBase) else next(out) for e in (lhs, rhs))  # type: ignore[return-value]
+
+
+def _bound_by_name(e: Any) -> Any:
+    """Each sum's summand with the names spelled as its index made that index (``\\sum_j \\theta_j``).
+
+    The parser binds its own plain symbol; a definition applied inside the summand (``\\theta_j`` as
+    ``b^{-2j/d}``) brings the name with a domain, which is then a different symbol of the same name: the text
+    means the index.
+    """
+
+    def bind(s: Any) -> Any:
+        limits = [lim[0] for lim in s.limits]
+        same = {x: v for v in limits for x in s.function.free_symbols if isinstance(x, Symbol) and x.name == v.name}
+        same = {x: v for x, v in same.items() if x != v}
+        return s.func(s.function.xreplace(same), *s.limits) if same else s
+
+    return e.replace(lambda x: isinstance(x, sympy.Sum | sympy.Product), bind) if isinstance(e, sympy.Basic) else e
 
 
 def _raised_calls(lhs: Any, rhs: Any) -> tuple[Any, Any]:
