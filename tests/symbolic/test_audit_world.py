@@ -134,6 +134,25 @@ def test_an_equation_posed_to_solve_is_a_condition() -> None:
     assert [c.line for c in r.conditions] == [3, 5] and [s.status for s in r.steps] == []
 
 
+def test_a_requirement_the_text_asks_for_is_a_condition_and_a_claim_to_show_a_step() -> None:
+    r = audited("requirement_posed.md")
+    assert [(c.line, c.relation) for c in r.conditions] == [(6, "="), (12, "\\geq")]
+    assert "'we want'" in r.conditions[0].reason and r.to_dict()["conditions"][1]["condition"].endswith("\\geq 0")
+    assert [(s.line, s.status) for s in audited("requirement_posed_twin.md").steps] == [(18, "REFUTED")]
+    # "we want to compute": a claim again, decided as a step
+    (s,) = audit_document("We want to compute the square:\n\n$$(u+v)^2 = u^2 + v^2$$\n", timeout=TIMEOUT).steps
+    assert s.status == "REFUTED"
+    # a condition word ("取", take) before a bound poses nothing: the bound is a step
+    r = audit_document("取绝对值并放缩:\n\n$$|u + v| \\le |u| + |v|$$\n", timeout=TIMEOUT)
+    assert r.conditions == [] and len(r.steps) == 1
+
+
+def test_an_entry_false_for_every_value_of_the_unset_name_is_refuted() -> None:
+    steps = {s.line: s for s in audited("entry_for_every_value.md").steps}
+    assert steps[12].status == "REFUTED" and "false for every value of d" in steps[12].reason
+    assert steps[17].status == "UNDECIDED" and "may hold at the text's example" in steps[17].reason
+
+
 def test_an_identity_or_an_equation_to_solve_is_never_refuted() -> None:
     (s,) = audit_document("$$\\frac{t}{(\\gamma\\rho)^{h}} = \\frac{t/s}{\\gamma^{h}}$$", timeout=TIMEOUT).steps
     assert s.status == "UNDECIDED" and "equation to solve" in s.reason
@@ -366,14 +385,15 @@ def test_a_step_that_is_an_earlier_equation_at_other_positions_is_proved_from_it
     assert all(s.method == "premise" for line in (11, 19, 21) for s in by_line[line])
     assert by_line[19][0].reason.startswith("from line 15 with n = m - 1")
     assert by_line[21][0].reason.startswith("from line 15 with m = m + 2, n = m")  # the sides swapped
-    # the premises themselves decide nothing: they stay undecided
-    assert [s.status for s in by_line[7] + by_line[15]] == ["UNDECIDED", "UNDECIDED"]
+    # the premises themselves decide nothing: the requirement is a condition, the other stays undecided
+    assert 7 not in by_line and [c.line for c in audited("premise_instances.md").conditions] == [7]
+    assert [s.status for s in by_line[15]] == ["UNDECIDED"]
 
 
 def test_a_step_that_is_no_exact_instance_is_never_decided_through_a_premise() -> None:
     # a wrong offset, a stray position, half positions, the unknown values in the other order, swapped vectors
-    steps = audited("premise_instances_twin.md").steps
-    assert len(steps) == 7 and all(s.status == "UNDECIDED" and s.method != "premise" for s in steps)
+    steps = audited("premise_instances_twin.md").steps  # the requirement itself (line 7) is a condition
+    assert len(steps) == 6 and all(s.status == "UNDECIDED" and s.method != "premise" for s in steps)
 
 
 def test_products_of_unknown_functions_keep_their_written_order_when_asked() -> None:

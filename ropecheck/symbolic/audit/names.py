@@ -46,6 +46,7 @@ __all__ = [
     "bracket_part_head",
     "decorated_head",
     "entry_of",
+    "false_for_every_value",
     "glued_head",
     "norm_beside_name",
     "operator_head",
@@ -213,6 +214,43 @@ def value_of_entry(sides: tuple[str, str], refuted_with: list[str], domains: dic
             written = {str(x) for x in free(read_quiet(entry, plain))}
             return refuted_with if written.isdisjoint(refuted_with) else []
     return []
+
+
+#: what a side may be built of for :func:`false_for_every_value`: numbers, the one name, + * ** and exp/log
+_SOLVABLE_PARTS = (sympy.Add, sympy.Mul, sympy.Pow, sympy.exp, sympy.log, sympy.Symbol, sympy.Number)
+
+
+def false_for_every_value(lhs: Any, rhs: Any, names: list[str]) -> str:
+    """``\\theta_1 = 10000^{-0/128}`` with ``\\theta_i = 10000^{-2i/d}``: the name (``d``) left without a value,
+    where no real value of it makes the sides equal (SymPy's ``solveset`` over the reals gives the empty set,
+    and ``solve`` finds no root either); else "".
+
+    Then the step is false at every value the text may have meant, and refuting it does not rest on a value.
+    Only one name, and sides of numbers, sums, products, powers, exp and log (no trigonometry, whose roots
+    ``solveset`` may not list in full).
+
+    Example:
+        >>> d = sympy.Symbol("d", real=True)
+        >>> false_for_every_value(10000 ** (-2 / d), sympy.Integer(1), ["d"])
+        'd'
+        >>> false_for_every_value(10000 ** (-4 / d), 10000 ** sympy.Rational(-4, 128), ["d"])
+        ''
+    """
+    if not all(isinstance(e, sympy.Expr) and not isinstance(e, MatrixBase) for e in (lhs, rhs)):
+        return ""
+    difference = lhs - rhs
+    unset = list(difference.free_symbols)
+    if len(unset) != 1 or str(unset[0]) not in names or unset[0].is_real is not True:
+        return ""
+    if any(not isinstance(part, _SOLVABLE_PARTS) for part in sympy.preorder_traversal(difference)):
+        return ""
+    x = sympy.Dummy("x", real=True)
+    equation = difference.subs(unset[0], x)
+    try:
+        empty = sympy.solveset(equation, x, sympy.S.Reals) is sympy.S.EmptySet and sympy.solve(equation, x) == []
+    except (NotImplementedError, ValueError, TypeError):
+        return ""
+    return str(unset[0]) if empty else ""
 
 
 #: a name with glued letters and a subscript: ``PE_{(pos,2i)}``, ``v_{pos}^{(i)}``

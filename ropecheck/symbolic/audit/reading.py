@@ -52,6 +52,7 @@ from ..readers.sympy_syntax import INNER_PRODUCTS
 from .document import Chain, Link, MathBlock, chains
 from .general import TRANSPOSE_PROBLEM, commuted_arrays, general_step, vector_function
 from .pins import pinned_step, pins_in_force
+from .wanted import requirement_before
 
 __all__ = [
     "BOUNDING_RELATIONS",
@@ -1131,6 +1132,10 @@ def posed(text: str, blocks: list[MathBlock], at: int, read: list[Chain], lines:
     out: dict[int, str] = {}
     start = blocks[at - 1].src.col(len(blocks[at - 1].src.text)) + 1 if at else 0
     word = condition_before(text[start : block.src.col(0)].strip("$"))
+    if not word:  # "we want ... to be a function of n - m:" the sentence leading in, inline math and all
+        shown = [b for b in blocks[:at] if b.kind == "display"]
+        begin = shown[-1].src.col(len(shown[-1].src.text)) + 1 if shown else 0
+        word = requirement_before(text[begin : block.src.col(0)])
     if word:
         out[0] = word
     for n in range(len(read) - 1):

@@ -98,7 +98,7 @@ class AuditDefinition:
     reason: str = ""
     params: tuple[str, ...] = ()
     pattern: str = ""  # written with dots: the pattern read (``x_{j} for j = 0 … d - 1``)
-    relation: str = "="  # a condition's relation (``\\ge`` in a condition posed as an inequality)
+    relation: str = "="  # a condition's relation (``\\ge`` for a bound the text asks for)
 
     @property
     def read(self) -> bool:

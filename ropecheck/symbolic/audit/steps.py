@@ -90,6 +90,7 @@ from .names import (
     bracket_part_head,
     decorated_head,
     entry_of,
+    false_for_every_value,
     glued_head,
     named_by_call,
     norm_beside_name,
@@ -138,6 +139,7 @@ from .result import (
 from .sections import in_force
 from .tends import limit_in_child
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
+from .wanted import asks_for
 from .where_after import with_where_after
 from .written import written_use_in_child
 
@@ -165,6 +167,10 @@ _BRACE_NAME = re.compile(
 )
 #: the identity matrix as documents write it: ``I``, ``\mathbf{I}`` (read as ``I``), ``I_d``
 _IDENTITY = re.compile(r"I(?:\s*_\s*\{?\s*[dn]\s*\}?)?")
+#: the relations a requirement may pose: an equation, or a bound the text asks for (a sum that must stay ≥ 0)
+_POSED_RELATION = re.compile(r"=|\\[lg]eq?|\\[lg]t")
+#: the relation a condition word poses ("when", "取": before a bound, "take the absolute value" claims it)
+_POSED_EQUATION = re.compile("=")
 #: where a set's first member ends: ``,``, or the ``:``, ``|``, ``\mid`` of ``\{x : i \in [d/2]\}``
 _MEMBER_END = re.compile(r",|:(?!=)|\\mid(?![A-Za-z])|\\colon(?![A-Za-z])|(?<!\\)\|")
 
@@ -315,11 +321,16 @@ class Auditor:
             )
         )
         start = 1 if defines else 0
-        if not defines and condition and len(links) == 2 and links[1].relation in ("=", *INEQUALITIES):
+        relation = _POSED_RELATION if asks_for(condition) else _POSED_EQUATION  # "取绝对值并放缩": a step
+        if not defines and condition and len(links) == 2 and relation.fullmatch(links[1].relation):
             if audited:
                 why = f"a condition or an equation to solve (posed by '{condition}'), not a step"
-                cond = AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why)
-                self.conditions.append(replace(cond, relation=links[1].relation))
+                self.conditions.append(
+                    AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why,
+                                    relation=links[1].relation)
+                )  # fmt: skip
+            if asks_for(condition) and links[1].relation == "=" and first.text and links[1].text:
+                self.premises.append(Premise(links[1].line, first, links[1], self.scope))  # what later steps use
             return
         if not audited:
             if defines:
@@ -982,6 +993,7 @@ class Auditor:
     def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool, stated_range: str = "") -> None:
         """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED."""
         bound = self.uses_bounded(left, right)
+        every = ""
         text = normalize_latex(left.text + " = " + right.text)
         later = next((w for h, w in self.ahead if w.line > right.line and _mentions(h, text)), None)
         why = ""
@@ -1007,7 +1019,9 @@ class Auditor:
                 "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand "
                 "for (Re(a* b)), not their product: not refuted"
             )
-        elif given := value_of_entry((left.text, right.text), refuted_with(s), dict(self.scope.domains)):
+        elif (given := value_of_entry((left.text, right.text), refuted_with(s), dict(self.scope.domains))) and not (
+            every := false_for_every_value(s.lhs, s.rhs, given)
+        ):
             why = (
                 f"gives an entry a number, refuted only through {', '.join(given)}, which its definition uses and "
                 "the document gives no value here: the value may hold at the text's example, so it is not refuted"
@@ -1037,6 +1051,11 @@ class Auditor:
             )
         if why:
             s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
+        elif every:  # an entry's value no value of the unset name gives: false whatever the text's example
+            s.reason = (
+                f"false for every value of {every}, which its definition uses and the document gives no value here: "
+                f"no real value makes the sides equal, so the step is false whatever example the text means{s.reason}"
+            )
 
     def uses_bounded(self, left: Link, right: Link) -> Link | None:
         text = normalize_latex(left.text + " = " + right.text)
