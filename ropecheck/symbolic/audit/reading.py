@@ -356,8 +356,8 @@ UNREAD = "UNREAD"
 #: Words that, just before an equation, pose it as a condition, a choice or an equation to solve.
 CONDITION_WORDS = (
     "when", "if", "let", "set", "setting", "choose", "choosing", "assume", "assuming", "suppose", "such that",
-    "solve", "solving", "provided", "require", "requiring", "we want", "we hope", "we wish", "we would like",
-    "当", "若", "如果", "令", "设", "取", "假设", "要使", "解得", "希望", "希望有",
+    "solve", "solving", "provided", "require", "requiring",
+    "当", "若", "如果", "令", "设", "取", "假设", "要使", "解得",
 )  # fmt: skip
 #: Words that, after a condition word, say that what follows is its consequence (then it is a step again).
 _CONSEQUENCE_WORDS = (

@@ -21,7 +21,8 @@ __all__ = ["REQUIREMENT_WORDS", "asks_for", "requirement_before"]
 
 #: Words that pose what follows as a requirement, a goal or an assumption.
 REQUIREMENT_WORDS = (
-    "we want", "want", "wants", "wish", "the goal is", "the aim is", "is required", "are required",
+    "we want", "want", "wants", "wish", "we would like", "would like", "we hope", "hope",
+    "the goal is", "the aim is", "is required", "are required",
     "the requirement is that", "requirement", "constraint", "constraints", "constrains", "there exists", "there exist",
     "希望", "想要", "要求", "需求", "条件", "约束", "理想性质", "只需",
 )  # fmt: skip
