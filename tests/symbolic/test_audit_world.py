@@ -526,9 +526,20 @@ def test_dots_are_read_for_every_size_before_the_text_fixes_the_size_and_never_r
     twin = {s.line: s for s in audited("size_given_later_twin.md").steps}
     # R_m R_n = R_{m-n} is false at d = 8 and d = 12, but the text gives d = 128 further on: not refuted
     assert twin[15].status == "UNDECIDED" and "gives d a value at line 17" in twin[15].reason
-    assert twin[19].status == "UNREAD" and "from there on its dots are not read" in twin[19].reason
+    # the value is given in inline math, an example: the step after it is still read for every size
+    assert twin[19].status == "PROVED" and "gives d a value at line 17: it holds there too" in twin[19].reason
     right = {s.line: s for s in audited("size_given_later.md").steps}
     assert right[15].status == "PROVED" and "for every size" in right[15].reason
+
+
+def test_dots_after_an_example_size_are_read_for_every_size_and_never_refuted() -> None:
+    # "a head of $d = 64$ coordinates": an example, never substituted; the matrix with dots is read for every d
+    right = {s.line: s for s in audited("size_example_in_passing.md").steps}
+    assert [right[15].status, right[19].status] == ["PROVED", "PROVED"]
+    assert "for every size" in right[19].reason and "gives d a value at line 3" in right[19].reason
+    # R_m R_n = R_{m-n} is false at d = 8 and 12, but the text may mean d = 64 alone: not refuted
+    twin = {s.line: s for s in audited("size_example_in_passing_twin.md").steps}
+    assert twin[19].status == "UNDECIDED" and "refuted at a size the text may not mean" in twin[19].reason
 
 
 def test_a_matrix_named_under_a_brace_or_drawn_as_an_array_is_its_pattern() -> None:
@@ -807,3 +818,12 @@ def test_a_member_beside_an_entry_without_a_value_is_never_refuted_nor_proved_as
     # the decimals written for b_4 are its value for a step computing with them; 3.1 is no such step
     assert steps[9].status == "PROVED" and "b_{4} (line 3)" in steps[9].reason
     assert steps[11].status == "UNREAD"
+
+
+def test_a_vector_given_in_passing_keeps_the_other_values_free() -> None:
+    # "take $u = (1, 0)^T$ and $t = 3$": the step about t is read for every t; one about u still stops at u
+    right = {s.line: s for s in audited("vector_in_passing.md").steps}
+    assert right[13].status == "PROVED" and "proved for every value of t" in right[13].reason
+    assert right[17].status == "UNDECIDED" and "u is given the value" in right[17].reason
+    twin = {s.line: s for s in audited("vector_in_passing_twin.md").steps}
+    assert twin[13].status == "UNDECIDED" and "need not be the value given" in twin[13].reason

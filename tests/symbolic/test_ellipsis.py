@@ -208,3 +208,48 @@ def test_dots_left_unread_say_why() -> None:
     assert status == "UNREAD" and "fit no pattern" in reason  # the left side's entries differ by more
     ((_, status, reason),) = _statuses("$$d = 4$$\n\n" r"$$x_0 + x_1 + \cdots + x_{d-1} = s$$")
     assert status == "UNREAD" and "gives d a value" in reason
+
+
+def test_a_size_given_in_inline_math_is_an_example_that_fixes_nothing() -> None:
+    # a display fixes d (above); "say $d = 4$" is an example: the step is read for every d, never refuted
+    doc = "Say $d = 4$.\n\n" r"$$2(x_0 + x_1 + \cdots + x_{d-1}) = 2x_0 + 2x_1 + \cdots + 2x_{d-1}$$"
+    ((_, status, reason),) = _statuses(doc)
+    assert status == "PROVED" and "for every size" in reason and "gives d a value at line 1" in reason
+    slip = "Say $d = 4$.\n\n" r"$$2(x_0 + x_1 + \cdots + x_{d-1}) = 2x_0 + 2x_1 + \cdots + 2x_{d-1} - x_0$$"
+    ((_, status, reason),) = _statuses(slip)
+    assert status == "UNDECIDED" and "refuted at a size the text may not mean" in reason
+
+
+def test_a_matrix_with_dots_read_in_no_reading_says_what_stopped_them() -> None:
+    # the dots fit a pattern; what is not read is `cosm`, a function name without a backslash
+    doc = (
+        "$$R_m = \\begin{pmatrix} cosm\\theta_0 & -sinm\\theta_0 & \\cdots & 0 & 0 \\\\ "
+        "sinm\\theta_0 & cosm\\theta_0 & \\cdots & 0 & 0 \\\\ \\vdots & \\vdots & \\ddots & \\vdots & \\vdots \\\\ "
+        "0 & 0 & \\cdots & cosm\\theta_{d/2-1} & -sinm\\theta_{d/2-1} \\\\ "
+        "0 & 0 & \\cdots & sinm\\theta_{d/2-1} & cosm\\theta_{d/2-1} \\end{pmatrix}$$\n\n"
+        "$$R_m^T R_m = R_0$$\n"
+    )
+    r = audit_document(doc, timeout=30.0)
+    (definition,) = [d for d in r.definitions if d.line == 1]
+    assert not definition.read and "its dots read as a pattern (block-diagonal" in definition.reason
+    assert "then: 'cosm' spells a function name without a backslash" in definition.reason
+    assert "fit no pattern" not in definition.reason and [s.status for s in r.steps] == ["UNREAD"]
+
+
+def test_a_family_with_a_superscript_written_with_dots_is_listed_as_its_pattern() -> None:
+    doc = (
+        "$$R^{d}_{\\Theta,m} = \\begin{pmatrix} \\cos m\\theta_0 & -\\sin m\\theta_0 & & & \\\\ "
+        "\\sin m\\theta_0 & \\cos m\\theta_0 & & & \\\\ & & \\ddots & & \\\\ "
+        "& & & \\cos m\\theta_{d/2-1} & -\\sin m\\theta_{d/2-1} \\\\ "
+        "& & & \\sin m\\theta_{d/2-1} & \\cos m\\theta_{d/2-1} \\end{pmatrix}$$\n\n"
+        "$$(R^{d}_{\\Theta,m})^T R^{d}_{\\Theta,m} = R^{d}_{\\Theta,0}$$\n"
+    )
+    r = audit_document(doc, timeout=30.0)
+    (definition,) = [d for d in r.definitions if d.line == 1]
+    assert definition.read and "block-diagonal" in definition.pattern
+    assert [s.status for s in r.steps] == ["PROVED"]
+    # written with the subscript first, the definition is the same family
+    doc = doc.replace("R^{d}_{\\Theta,m}", "R_{\\Theta, m}^d").replace("R^{d}_{\\Theta,0}", "R_{\\Theta, 0}^d")
+    r = audit_document(doc, timeout=30.0)
+    (definition,) = [d for d in r.definitions if d.line == 1]
+    assert definition.read and "block-diagonal" in definition.pattern

@@ -15,8 +15,9 @@ where it is proved at both sizes and for the generic block -- entry by entry for
 every entry of every size at once. A product that sums over a whole vector (``u^T v``, an inner
 product) is read as the sum over the blocks of the block's share (:data:`..readers.latex_tree.BLOCK_MARK`)
 only when every pattern has one length, and a step is decided so only when each side is linear in
-those sums; otherwise UNDECIDED, with what each reading gave. Where the document gives its size
-name a value (``d = 4``), the dots stay unread: a general statement and its example would be mixed.
+those sums; otherwise UNDECIDED, with what each reading gave. Where a display gives its size name a
+value (``$$d = 4$$``), the dots stay unread from there on: a general statement and its example would be
+mixed. A value in inline math (``$d = 128$``) is an example: the steps are read, never REFUTED.
 
 Design constraints: the audit itself is not changed; a reading is the same audit of another text,
 and the readings are matched step by step (same count, same lines) or not used.
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import sympy
@@ -35,7 +36,7 @@ from ..readers.ellipsis import Found, concrete_sizes, expand, find_patterns, lay
 from ..readers.latex_syntax import normalize_latex
 from ..readers.latex_tree import BLOCK_MARK
 from ..readers.scope import Definition, Scope
-from .document import math_blocks
+from .document import MathBlock, math_blocks
 
 if TYPE_CHECKING:
     from .steps import AuditDefinition, AuditResult, AuditStep
@@ -45,6 +46,8 @@ __all__ = ["DOTS_REASON", "read_with_patterns", "touched_by_dots", "unread_for_d
 #: How the reader says it refused dots (in a step's reason, or a definition's it uses).
 DOTS_REASON = "stands for terms the reader cannot see"
 _INDICES = ("j", "k", "l", "r", "s", "t", "u", "v")
+#: where in a text a reason points (``(at column 17)``, ``(line 146, column 56)``)
+_WRITTEN_AT = re.compile(r"\s*\((?:at )?(?:line \d+, )?column \d+\)")
 
 
 def unread_for_dots(reason: str) -> bool:
@@ -97,12 +100,11 @@ def read_with_patterns(
         return _explained(original, _NO_PATTERN)
     sizes = concrete_sizes(found)
     names = sorted({n for f in found for n in f.size_names()})
-    # where the math first gives a size name a value (the name, the line), if it does
-    given = [(n, lines.line(b.src.col(0))) for b in blocks for n in names if _size_given([b.src.text], n)]
-    first = min(given, key=lambda g: g[1]) if given else None
+    given = _sizes_given(blocks, names, lines.line)
     dotted = _dotted_definitions(original)
-    if first is not None and not any(s.line < first[1] and _touched(s, dotted) for s in original.steps):
-        return _explained(original, _given_reason(first))
+    fixed = given.fixed if given else None
+    if fixed is not None and not any(s.line < fixed[1] and _touched(s, dotted) for s in original.steps):
+        return _explained(original, _given_reason(fixed))
     if not sizes:
         return _explained(original, "its dots read as patterns, but no size from 8 to 24 writes every one of them out")
     index = next((x for x in _INDICES if not _letter_used(texts, x)), None)
@@ -133,7 +135,28 @@ def read_with_patterns(
     for b, fs in per_block:
         for f in fs:
             by_line.setdefault(lines.line(b.src.col(f.span[0])), []).append((f, b.src.text[f.span[0] : f.span[1]]))
-    return _merge(original, concrete, generic, index, by_line, first)
+    return _merge(original, concrete, generic, index, by_line, given)
+
+
+@dataclass(frozen=True)
+class SizeGiven:
+    """Where the math gives a size name of the dots a value (the name, the line): ``first``, anywhere; ``fixed``, the
+    first display that does (``$$d = 4$$``). A value in inline math (``$d = 128$``, "for example") is an example,
+    never substituted: the steps are still read for every size, but never REFUTED (the text may mean that size
+    alone). A display fixes the size: from its line on the dots are not read for every size."""
+
+    first: tuple[str, int]
+    fixed: tuple[str, int] | None
+
+
+def _sizes_given(blocks: list[MathBlock], names: list[str], line_of: Callable[[int], int]) -> SizeGiven | None:
+    """Where the math first gives one of the size ``names`` a value, and where a display first does, if it does."""
+    given = [(n, line_of(b.src.col(0)), b.kind) for b in blocks for n in names if _size_given([b.src.text], n)]
+    if not given:
+        return None
+    displays = [(n, line) for n, line, kind in given if kind == "display"]
+    first = min(given, key=lambda g: g[1])
+    return SizeGiven((first[0], first[1]), min(displays, key=lambda g: g[1]) if displays else None)
 
 
 def _given_reason(given: tuple[str, int]) -> str:
@@ -196,28 +219,29 @@ def _merge(
     generic: list[tuple[str, AuditResult]],
     index: str,
     by_line: dict[int, list[tuple[Found, str]]],
-    given: tuple[str, int] | None,
+    given: SizeGiven | None,
 ) -> AuditResult:
     """The original with its steps UNREAD for dots decided by the readings. Where the document gives the size a
-    value (``given``: the name, and the first line that does), only the steps before that line are read for every
-    size, and they are never REFUTED there: the text may mean that size alone."""
+    value (``given``), the steps are never REFUTED: the text may mean that size alone; where a display gives it,
+    only the steps before that line are read for every size."""
     readings = [r for _, r in concrete] + [r for _, r in generic]
     keyed = [_by_place(r) for r in readings]
     steps = list(original.steps)
     dotted = _dotted_definitions(original)
+    fixed = given.fixed if given else None
     for i, (place, s) in enumerate(_by_place(original).items()):
-        if given and s.line >= given[1] and _touched(s, dotted):  # the size is fixed from there on
-            steps[i] = replace(s, reason=f"{s.reason}; {_given_reason(given)}")
+        if fixed and s.line >= fixed[1] and _touched(s, dotted):  # the size is fixed from there on
+            steps[i] = replace(s, reason=f"{s.reason}; {_given_reason(fixed)}")
             continue
         # an UNREAD step is read again: for its dots, a definition's, or one that was taken for a definition
         # because a name it uses was unread (R_0 = R_m^T R_m); the other readings change nothing else
-        if s.status != "UNREAD" or any(place not in k for k in keyed) or (given and s.line >= given[1]):
+        if s.status != "UNREAD" or any(place not in k for k in keyed) or (fixed and s.line >= fixed[1]):
             continue
         at = [(size, keyed[n][place]) for n, (size, _) in enumerate(concrete)]
         blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
-        steps[i] = _decided(s, at, blockwise, index, given)
+        steps[i] = _decided(s, at, blockwise, index, given.first if given else None)
     definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
-    why = _NO_PATTERN if given is None else _given_reason(given)
+    why = _NO_PATTERN if fixed is None else _given_reason(fixed)
     return _explained(replace(original, steps=steps, definitions=definitions), why, frozenset(by_line))
 
 
@@ -270,6 +294,8 @@ def _decided(
             f"for every size: proved with each pattern read for a symbolic {j} (a vector or matrix as its block "
             f"{j}, {layout} layout; a sum or product over {j}), and with every entry written out at {where}"
         )
+        if given is not None:
+            why += f" (the text gives {given[0]} a value at line {given[1]}: it holds there too)"
         shown = {BLOCK_MARK: sympy.Symbol(f"sum_over_{j}")}
         lhs, rhs = (x.xreplace(shown) if isinstance(x, sympy.Basic) else x for x in (g.lhs, g.rhs))
         return replace(
@@ -309,6 +335,18 @@ def _member_name(name: str, family: str) -> bool:
     return plain.startswith(re.sub(r"\s+", "", family).lstrip("\\") + "_")
 
 
+_SUB_THEN_SUP = re.compile(r"^(\\?[A-Za-z]+)(_\{.*\})\^(\{[^{}]*\}|[A-Za-z0-9])$")
+
+
+def _spelled(name: str) -> str:
+    """A name as one spelling: ``R_{\\Theta, m}^d`` and ``R^d_{\\Theta,m}`` are ``R^{d}_{\\Theta,m}``."""
+    plain = re.sub(r"\s+", "", name)
+    m = _SUB_THEN_SUP.match(plain)
+    if m is not None:
+        plain = m.group(1) + "^" + m.group(3) + m.group(2)
+    return re.sub(r"\^([A-Za-z0-9])", r"^{\1}", plain)
+
+
 def _definition(
     d: AuditDefinition, readings: list[AuditResult], by_line: dict[int, list[tuple[Found, str]]], index: str
 ) -> AuditDefinition:
@@ -320,9 +358,19 @@ def _definition(
     squashed = re.sub(r"\s+", "", d.tex)
     # the patterns of its own right side, not those of the rest of the display (R_m q: R_m's, not q's)
     found = [f for f, t in near if re.sub(r"\s+", "", t) in squashed] or [f for f, _ in near]
+    pattern = "; ".join(f.describe(index) for f in found)
     for r in readings[::-1]:
         for e in r.definitions:
-            same = e.name == d.name or (e.kind == d.kind == "pattern" and _member_name(d.name, e.name))
+            # R^{d}_{\Theta,m}, read as the family R^{d}_{\Theta,*}: its head is the name as written
+            member = _member_name(d.name, e.name) or _spelled(e.head) == _spelled(d.name)
+            same = e.name == d.name or (e.kind == d.kind == "pattern" and member)
             if e.line == d.line and same and e.read:
-                return replace(e, tex=d.tex, pattern="; ".join(f.describe(index) for f in found))
+                return replace(e, tex=d.tex, pattern=pattern)
+    # read in no reading: where the readings stop at the same thing, not the dots, that is why it is not read
+    # (the columns are those of the text written out, not the document's: dropped)
+    why = {
+        _WRITTEN_AT.sub("", e.reason) for r in readings for e in r.definitions if e.line == d.line and e.name == d.name
+    }
+    if found and len(why) == 1 and not unread_for_dots(next(iter(why))):
+        return replace(d, reason=f"its dots read as a pattern ({pattern}); then: {next(iter(why))}")
     return d

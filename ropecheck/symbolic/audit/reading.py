@@ -972,19 +972,23 @@ def _without_values_in_passing(scope: Scope) -> Scope | None:
     pins = {(p.base, p.line) for p in pins_in_force(scope)}  # conditions on a sequence's entries: they stay
     given = {k: d for k, d in scope.symbols.items() if d.stated_value and (k.split("_")[0], d.line) not in pins}
     widened = dict(scope.domains)
+    kept: set[str] = set()
     for name, d in given.items():
         sym = domain_symbol(name, dict(scope.domains))
         value = d.body
         if isinstance(value, sympy.MatrixExpr) and not isinstance(value, MatrixBase):
             continue  # a matrix set in passing (W = I): read again as any matrix, it is covered
         if not isinstance(value, sympy.Basic) or isinstance(value, MatrixBase):
-            return None
+            # a vector given in passing (u = (1, 0)^T) is no number: it keeps its value, so a step that uses it
+            # still stops there; the other names are freed
+            kept.add(name)
+            continue
         for assumption in ("integer", "real", "positive", "nonnegative"):
             if getattr(sym, f"is_{assumption}") and getattr(_where_defined(value), f"is_{assumption}") is not True:
                 widened[domain_key(name)] = "complex"
-    if not given:
+    if not set(given) - kept:
         return None
-    symbols = {k: d for k, d in scope.symbols.items() if k not in given}
+    symbols = {k: d for k, d in scope.symbols.items() if k not in given or k in kept}
     return replace(scope, symbols=symbols).with_domains(widened)
 
 
