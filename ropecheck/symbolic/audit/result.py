@@ -17,6 +17,7 @@ from ..engine.proof import Counterexample, expr_text
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
+    "DIMENSION_DEFAULTS",
     "DOCUMENT_TIME_LIMIT_REASON",
     "UNREAD",
     "AuditDefinition",
@@ -29,6 +30,8 @@ __all__ = [
 DOCUMENT_TIME_LIMIT_REASON = "document time limit reached"
 #: Domains a document gets without declaring them: positions are whole numbers.
 AUDIT_DEFAULT_DOMAINS: dict[str, str] = {"m": "integer", "n": "integer"}
+#: Sizes as this literature names them (the head size d_h, the model's d_model): positive whole numbers by default.
+DIMENSION_DEFAULTS: dict[str, str] = dict.fromkeys(("d_h", "d_k", "d_model", "d_head"), "positive integer")
 UNREAD = "UNREAD"
 _STATUSES = ("PROVED", "REFUTED", "UNDECIDED", UNREAD)
 

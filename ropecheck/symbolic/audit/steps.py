@@ -129,6 +129,7 @@ from .reading import step_in_child as _step_in_child
 from .restated import restated_in_child
 from .result import (
     AUDIT_DEFAULT_DOMAINS,
+    DIMENSION_DEFAULTS,
     DOCUMENT_TIME_LIMIT_REASON,
     UNREAD,
     AuditDefinition,
@@ -273,8 +274,9 @@ class Auditor:
         self.scope = self.scope.with_domains(self.domains())
 
     def domains(self) -> dict[str, str]:
-        """The positions' defaults, then the names written conjugated (complex), then what is declared."""
-        return {**AUDIT_DEFAULT_DOMAINS, **dict.fromkeys(self.inferred, "complex"), **self.declared}
+        """The positions' and sizes' defaults, then the names written conjugated (complex), then what is declared."""
+        defaults = {**AUDIT_DEFAULT_DOMAINS, **DIMENSION_DEFAULTS}
+        return {**defaults, **dict.fromkeys(self.inferred, "complex"), **self.declared}
 
     def chain(self, chain: Chain, *, audited: bool, continued: bool = False, condition: str = "") -> None:
         """Define (the first link, when it names something new) and decide the steps of one chain.
