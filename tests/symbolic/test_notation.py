@@ -89,6 +89,15 @@ CLAIMS = [
     ),
     ("atan2", r"\mathrm{atan2}(1, 1) = \frac{\pi}{4}", {Verdict.PROVED}),
     ("atan2-wrong", r"\operatorname{atan2}(1, -1) = \frac{\pi}{4}", {Verdict.REFUTED}),
+    # \big( ... \big): a larger bracket, never the name big times a bracket
+    ("sized-bracket", r"\cos\big((m-n)x\big) = \cos((m-n)x)", {Verdict.PROVED}),
+    ("sized-bracket-wrong", r"\cos\big((m-n)x\big) = \cos((m+n)x)", {Verdict.REFUTED}),
+    (
+        "sized-bracket-left-right",
+        r"2\Bigl[a + b\Bigr] + \bigg\langle u, v \bigg\rangle = 2a + 2b + uv",
+        {Verdict.PROVED},
+    ),
+    ("sized-without-delimiter", r"\big a = a", UNREAD),
 ]
 
 

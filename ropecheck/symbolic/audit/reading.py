@@ -219,6 +219,13 @@ def is_defined(head: Head, tex: str, scope: Scope) -> bool:
     return head.key in scope.symbols or covered or comma_pattern_key(head.key) in scope.patterns
 
 
+def bare_of_sequence(head: Head, scope: Scope) -> bool:
+    """Whether ``head`` is a bare name (``m``) the audit counts as defined only because a sequence of the same
+    letter is (``m_h = 2^{-8h/H}``): no member of it, so a value the text gives it in passing is read as one."""
+    bare = head.kind == "symbol" and "_" not in head.key
+    return bare and head.key not in scope.symbols and head.key in scope.patterns
+
+
 def free(value: Any) -> set[Any]:
     if isinstance(value, MatrixBase):
         return set().union(*(e.free_symbols for e in value)) if value else set()
@@ -1098,7 +1105,9 @@ def redefines(head: Head, scope: Scope) -> bool:
     definition at 1, and an equation about it is a step.
     """
     table = {"symbol": scope.symbols, "pattern": scope.patterns, "function": scope.functions}[head.kind]
-    covered = head.kind == "symbol" and re.sub(r"_\{.*$", "", head.key) in {k.lstrip("\\") for k in scope.patterns}
+    # only an entry (a subscript) is covered: a bare m beside the sequence m_h is a name of its own
+    entry = head.kind == "symbol" and "_{" in head.key
+    covered = entry and re.sub(r"_\{.*$", "", head.key) in {k.lstrip("\\") for k in scope.patterns}
     return head.key in table and not covered
 
 

@@ -110,6 +110,7 @@ from .reading import (
 )
 from .reading import Head as _Head
 from .reading import Outcome as _Outcome
+from .reading import bare_of_sequence as _bare_of_sequence
 from .reading import bare_product as _bare_product
 from .reading import bind_late as _bind_late
 from .reading import closed_number as _closed_number
@@ -575,7 +576,7 @@ class Auditor:
         if head is not None and head in self.approx:
             return False  # S_2 = ... after S_2 \approx [...]: a claim about the name, a step
         again = head is not None and _redefines(head, self.scope)
-        if head is None or (_defined(head, link.text, self.scope) and not again):
+        if head is None or (_defined(head, link.text, self.scope) and not again and not self.bare(head, audited)):
             if not audited and head is not None and self.pin(head, link, body):
                 return True
             if explicit and audited:
@@ -585,6 +586,8 @@ class Auditor:
                 return True
             return False
         outcome = self.read_definition(head, link, body)
+        if self.bare(head, audited) and not self.in_passing(outcome):
+            return False  # anything else said of the bare name is ignored, as before it was read
         if head.offsets and (outcome.status != "DEFINED" or outcome.definition is None):
             return False  # g(x, y, n - m) = ... read neither way: a step, as any other line that defines nothing
         if outcome.status != "DEFINED" or outcome.definition is None:
@@ -621,7 +624,7 @@ class Auditor:
         # q_m = [q_m^1 \\ q_m^2], q_i = [q_{2i}, q_{2i+1}]^T name the entries of any vector: the most general
         # value, never an example
         listed = re.sub(r"[\s{}]", "", d.name) in self.scope.components or own_entries(head, d.body, self.scope)
-        if (
+        if self.bare(head, audited) or (
             not audited
             and not listed
             and d.kind == "symbol"
@@ -663,6 +666,19 @@ class Auditor:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
+
+    def bare(self, head: _Head | None, audited: bool) -> bool:
+        """Whether ``head``, in math in passing, is a bare name beside a sequence of its letter (``m = 0`` beside
+        ``m_h``): read as a value given in passing (:meth:`in_passing`), or not at all."""
+        return not audited and head is not None and _bare_of_sequence(head, self.scope)
+
+    def in_passing(self, outcome: _Outcome) -> bool:
+        """Whether ``outcome`` reads a value given in passing, a number or another name (``m = n``): a case or an
+        example, kept as such and never substituted."""
+        d = outcome.definition
+        if outcome.status != "DEFINED" or d is None or d.kind != "symbol" or outcome.uses_head:
+            return False
+        return _closed_number(d.body) or isinstance(d.body, sympy.Symbol)
 
     def define_by_parts(self, link: Link, body: Link, *, audited: bool) -> bool:
         """``(R_{\\theta,m})_i = [...]``: a new name given part by part (a subscript on a bracket), which is not

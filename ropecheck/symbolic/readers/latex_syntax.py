@@ -106,8 +106,8 @@ KNOWN_COMMANDS = frozenset(_GREEK) | frozenset(
     "sin cos tan csc sec cot sinh cosh tanh arcsin arccos arctan arccot arccsc arcsec arsinh arcosh artanh exp "
     "log ln lg sqrt frac dfrac tfrac binom dbinom tbinom sum prod int lim to infty cdot times div left right langle "
     "rangle lfloor rfloor lceil rceil quad qquad mathit mathrm operatorname text textrm mathsf bar overline top "
-    "intercal Re Im thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq big Big "
-    "bigg Bigg begin end odot otimes mathbf boldsymbol bm vec ast dagger displaystyle textstyle".split()
+    "intercal Re Im thinspace medspace thickspace negthinspace negmedspace negthickspace le leq ge geq neq "
+    "begin end odot otimes mathbf boldsymbol bm vec ast dagger displaystyle textstyle".split()
 )
 _MATRIX_ENVS = ("matrix", "pmatrix", "bmatrix", "Bmatrix")
 #: Functions written without a backslash (``cos(x)``), read as their command.
@@ -353,6 +353,15 @@ _LESS_GREATER = re.compile(r"\\([lg])t(?![A-Za-z])")
 _SPACING = re.compile(r"(?<!\\)((?:\\\\)*)(?:\\(?:displaystyle|textstyle)(?![A-Za-z])|\\[,;:! ])")
 
 
+#: ``\big(``, ``\Bigl[``, ``\bigg\{``: a size for the delimiter after it, which is all that is read (as
+#: ``\left`` is; ``\big.`` is no delimiter); never the name ``big`` times a bracket. ``\bigm|``, a relation's
+#: bar, is not read
+_SIZED_DELIMITER = re.compile(
+    r"\\(?:big|Big|bigg|Bigg)[lr]?\s*(?:\.|(?=[()\[\]|/]|\\[{}|]|\\(?:[lr]angle|langle|rangle|[lr]vert|[lr]Vert|[lr]floor"
+    r"|[lr]ceil)(?![A-Za-z])))"
+)
+
+
 def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
@@ -372,6 +381,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(WORDS_NAME, lambda m: m.group(0) if words_name(m) is None else f"\\text{{{words_name(m)}}}")
     src = src.sub(_NORM_BAR, lambda m: "\\|")
     src = src.sub(_TIE, lambda m: " ")
+    src = src.sub(_SIZED_DELIMITER, lambda m: " ")
     src = src.sub(_DEGREES, lambda m: "(" + m.group(1) + r" \cdot \frac{\pi}{180})")
     return _drop_braces(src)
 
