@@ -46,6 +46,7 @@ __all__ = [
     "bracket_part_head",
     "decorated_head",
     "entry_of",
+    "optimum_head",
     "false_for_every_value",
     "glued_head",
     "norm_beside_name",
@@ -421,3 +422,32 @@ def bracket_part_head(tex: str, scope: Scope) -> Head | None:
     if found is None or found.kind == "function" or is_defined(found, m.group("inner"), scope):
         return None
     return found
+
+
+#: ``b^*`` (or ``b^{\ast}``) alone on its side: a starred name
+_STARRED = re.compile(
+    r"^\s*((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)\s*$"
+)
+#: a side that is an infimum, supremum, minimum or maximum over something (``\inf\{b \mid ...\}``, ``\arg\min_b``)
+_OPTIMUM_OF = re.compile(
+    r"^\s*(?:\\arg\s*)?\\(?:inf|sup|min|max)(?![A-Za-z])|^\s*\\operatorname\*?\{arg\s*\\?,?\s*(?:min|max)\}"
+)
+
+
+def optimum_head(tex: str, body: str) -> Head | None:
+    """``b^* = \\inf\\{b \\mid ...\\}``: the starred name an optimum defines, as a head that finds it written
+    again (kind ``decorated``, a regular expression), or None.
+
+    Read as b's conjugate the line would say that a conjugate equals an infimum, which no text means: in either
+    reading it gives the optimum a name, a definition and not a step.
+
+    Example:
+        >>> found = optimum_head("b^*", r"\\inf\\{ b \\mid f_b(m) \\geq 0 \\}")
+        >>> bool(re.search(found.key, r"L / b^{*}")), bool(re.search(found.key, r"a b")), optimum_head("b^*", "2 b")
+        (True, False, None)
+    """
+    m = _STARRED.match(normalize_latex(tex))
+    if m is None or not _OPTIMUM_OF.match(body):
+        return None
+    name = re.escape(m.group(1))
+    return Head("decorated", rf"(?<![A-Za-z\\]){name}\s*\^\s*(?:\{{\s*(?:\*|\\ast)\s*\}}|\*|\\ast)")

@@ -95,6 +95,7 @@ from .names import (
     named_by_call,
     norm_beside_name,
     operator_head,
+    optimum_head,
     value_of_entry,
     without_membership,
     without_set_labels,
@@ -321,6 +322,7 @@ class Auditor:
                 or self.define_decorated_column(first, links[1], audited=audited)
                 or self.define_glued(first, links[1], audited=audited)
                 or self.define_operator(first, links[1], audited=audited)
+                or self.define_optimum(first, links[1], audited=audited)
             )
         )
         start = 1 if defines else 0
@@ -958,6 +960,21 @@ class Auditor:
         self.unread.append((_Head("decorated", r"(?<![\\A-Za-z])" + use), link, why))
         if audited:
             self.definitions.append(found.listed(link.line, body.text))
+        return True
+
+    def define_optimum(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``b^* = \\inf\\{b \\mid ...\\}``: an optimum given a name (see :func:`.names.optimum_head`), a definition
+        not read and not a step; a later step that writes the name is not read."""
+        if body.relation != "=" and body.relation not in _DEFINING:
+            return False
+        found = optimum_head(link.text, body.text)
+        if found is None or any(u[0] == found for u in self.unread):
+            return False
+        flat = replace(link, text=" ".join(link.text.split()))
+        self.unread.append((found, flat, f"an optimum named at line {link.line}, which the audit does not read"))
+        if audited:
+            why = "an infimum, supremum, minimum or maximum given a name: a definition, not read"
+            self.definitions.append(AuditDefinition(link.line, flat.text, "symbol", body.text, reason=why))
         return True
 
     def define_operator(self, link: Link, body: Link, *, audited: bool) -> bool:
