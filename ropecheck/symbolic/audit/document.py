@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 
 from ..readers.latex_text import GREEK, PROSE_WORDS, WORDS_NAME, Src, top_level, words_name
+from .units import unit_word_at
 
 __all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
 
@@ -405,7 +406,11 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     each with the separator after it."""
     depth = top_level(src.text, _BRACKETS)
     out, last, seps = [], 0, []
-    found = [(m.start(), m.end(), m.group(0)) for m in _SEPARATORS.finditer(src.text) if not _word_as_name(src.text, m)]
+    found = [
+        (m.start(), m.end(), m.group(0))
+        for m in _SEPARATORS.finditer(src.text)
+        if not _word_as_name(src.text, m) and not unit_word_at(src.text, m.start())  # a number's unit
+    ]
     # ``P = ... \in \mathbb{R}^{m\times d}, Q = ...``: a comma after the set a name lives in ends its statement
     found += [(m.start("sep"), m.end("sep"), m.group("sep")) for m in _AFTER_MEMBERSHIP.finditer(src.text)]
     for start, end, sep in sorted(found):

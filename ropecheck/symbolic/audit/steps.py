@@ -140,7 +140,9 @@ from .result import (
     unread_reason_key,
 )
 from .sections import in_force
+from .stated_before import broken_in_child, statements_to_check
 from .tends import limit_in_child
+from .units import number_with_unit
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
 from .wanted import asks_for
 from .where_after import with_where_after
@@ -239,6 +241,9 @@ class Auditor:
     approx: dict[_Head, tuple[Any, Any, tuple[int, ...]]] = field(default_factory=dict)
     audited_now: bool = False  # whether the chain being read is display math (its definitions are listed)
     premises: list[Premise] = field(default_factory=list)  # the steps so far, PROVED or UNDECIDED
+    #: every equation the document wrote so far (inline or display, read or not), and how many precede this chain
+    stated: list[Premise] = field(default_factory=list)
+    stated_upto: int = 0
     #: the document's math, block by block (inline and display); those before ``block`` come before the step
     math_texts: list[str] = field(default_factory=list)
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
@@ -290,6 +295,8 @@ class Auditor:
         links = list(chain.links)
         # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives
         links[-1] = replace(links[-1], text=without_membership(links[-1].text))
+        self.stated_upto = len(self.stated)  # this chain's own equations are no statement before its steps
+        self.stated += [Premise(b.line, a, b, self.scope) for a, b in zip(links, links[1:]) if b.relation == "="]
         if not continued and _set_body(links[-1]) is not None and len(links) <= 2:
             self.define_set(links[0] if len(links) == 2 else None, links[-1], audited=audited)
             return
@@ -1084,6 +1091,8 @@ class Auditor:
                 f"{', '.join(fresh)} {'appears' if one else 'appear'} here first, on one side only: the step may be "
                 f"what defines {'it' if one else 'them'} (the text may say so in words), so it refutes nothing"
             )
+        elif broken := self.broken_statement(s):
+            why = broken
         if why:
             s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
         elif every:  # an entry's value no value of the unset name gives: false whatever the text's example
@@ -1091,6 +1100,16 @@ class Auditor:
                 f"false for every value of {every}, which its definition uses and the document gives no value here: "
                 f"no real value makes the sides equal, so the step is false whatever example the text means{s.reason}"
             )
+
+    def broken_statement(self, s: AuditStep) -> str:
+        """Why a REFUTED step's counterexample is one the document rules out: it breaks an equation stated before
+        (see :mod:`.stated_before`); "" where it breaks none."""
+        asked = statements_to_check(s, self.stated[: self.stated_upto], self.steps)
+        if asked is None:
+            return ""
+        timeout, _ = self.limits()
+        o = _run(broken_in_child, *asked, timeout=timeout, memory_limit=self.memory_limit)
+        return o.reason if o.status == "UNDECIDED" and o.reason.startswith("the counterexample breaks") else ""
 
     def uses_bounded(self, left: Link, right: Link) -> Link | None:
         text = normalize_latex(left.text + " = " + right.text)
@@ -1255,6 +1274,9 @@ class Auditor:
         read, said_where = with_where_after(read, self.where_after) if self.where_after else (read, "")
         if self.out_of_time():
             s = AuditStep(number, right.line, left.text, right.text, "UNDECIDED", reason=DOCUMENT_TIME_LIMIT_REASON)
+        elif unit := number_with_unit(left.text + " = " + right.text, "\n".join(self.math_texts)):
+            why = f"{unit} is a number with a unit, a quantity, not a number: the step is not read"
+            s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
         elif right.relation in _APPROX and left.text and right.text and not self.uses_unread(left, right):
             s = self.approx_step(number, left, right)
         elif right.relation in INEQUALITIES and left.text and right.text and not self.uses_unread(left, right):
