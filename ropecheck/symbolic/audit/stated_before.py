@@ -17,6 +17,7 @@ keep (the caller leaves both out). Each is read with the definitions in force wh
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -36,6 +37,8 @@ MAX_STATED = 40
 #: digits of the numerics, and how far from 0 a difference is clearly nonzero
 _DIGITS = 50
 _CLEARLY = sympy.Float("1e-20", _DIGITS)
+#: a name given a number (``d = 64``): an example or a case, which the audit reads as a value in passing instead
+_VALUE_GIVEN = re.compile(r"^\s*\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*-?\d+(?:\.\d+)?\s*$")
 
 
 def statements_to_check(
@@ -53,7 +56,9 @@ def statements_to_check(
     kept = [
         p
         for p in stated
-        if (p.line, p.left.text, p.right.text) not in refuted and any(n in p.left.text + p.right.text for n in letters)
+        if (p.line, p.left.text, p.right.text) not in refuted
+        and not _VALUE_GIVEN.match(f"{p.left.text}={p.right.text}")  # d = 64: an example, read as a value in passing
+        and any(n in p.left.text + p.right.text for n in letters)
     ]
     if not kept:
         return None
