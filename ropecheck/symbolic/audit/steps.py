@@ -314,6 +314,7 @@ class Auditor:
                 return
         if not audited and len(links) >= 3 and self.chain_of_names(links, audited=audited):
             return
+        links = self.define_last_side(links, audited=audited)
         first = links[0] if continued else replace(links[0], text=without_membership(links[0].text))
         # v_{t+1}^{(j)} where the family v_{t}^{(j)} is defined: that family at t + 1, a step (found is None there)
         member = family_head(first.text) is None and _family_member(first.text, self.scope)
@@ -358,6 +359,22 @@ class Auditor:
         self.define_braced(links, audited=audited)
         if defines:
             self.record_written(first, links)
+
+    def offsets_unread(self, head: _Head, link: Link, body: Link, why: str, *, audited: bool) -> bool:
+        """``g(x, y, m - n) := ...`` not read: a definition (``:=`` is never a claim), listed with ``why``; the name
+        stays as free as before (no taint). ``g(x, y, n - m) = ...`` read neither way stays a step (the caller)."""
+        if audited:
+            self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=why))
+        return True
+
+    def define_last_side(self, links: list[Link], *, audited: bool) -> list[Link]:
+        """``A = R(s) := C``: a chain whose last relation is ``:=`` defines its side before it (R(s) is C), then
+        claims the rest (A = R(s), decided with that definition); the links before the ``:=``, else ``links``."""
+        if len(links) < 3 or links[-1].relation not in _DEFINING:
+            return links
+        if any(link.relation in _DEFINING for link in links[1:-1]):
+            return links
+        return links[:-1] if self.maybe_define(links[-2], links[-1], audited=audited) else links
 
     def taint_unread_definition(self, link: Link) -> None:
         """``x \\doteq ...`` (a defining command the audit does not read): later steps must not use x."""
@@ -598,7 +615,7 @@ class Auditor:
         if self.bare(head, audited) and not self.in_passing(outcome):
             return False  # anything else said of the bare name is ignored, as before it was read
         if head.offsets and (outcome.status != "DEFINED" or outcome.definition is None):
-            return False  # g(x, y, n - m) = ... read neither way: a step, as any other line that defines nothing
+            return explicit and self.offsets_unread(head, link, body, outcome.reason, audited=audited)
         if outcome.status != "DEFINED" or outcome.definition is None:
             # a new name whose definition cannot be read: steps that use it are not decided (UNREAD), since
             # read as a free number it could make a correct step look false

@@ -73,6 +73,7 @@ from .maxima import maxima_read, read_maximum_at
 from .scope import Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
+from .written_norms import EUCLIDEAN_NORM, euclidean_norm_of
 
 __all__ = [
     "PAIR_MARK",
@@ -1219,7 +1220,7 @@ class _Reader:
             return self.placeholder(value)
 
         src = src.sub(_SET_NAME, lambda m: symbol(_set_name(m)))
-        src = self.norms(src)
+        src = self.norms(src, bound)
         src = _upright_subscripted(src, symbol)
         src = src.sub(_SUBSCRIPT_WORD, lambda m: symbol(m.group(1).lstrip("\\") + "_" + (m.group(2) or m.group(3))))
         part = re.search(r"\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?:Re|Im)\s*\}", src.text)
@@ -1227,13 +1228,21 @@ class _Reader:
             raise src.error("write the argument of a real or imaginary part in brackets: \\Re[...]", part.start())
         return src.sub(_UPRIGHT_NAME, lambda m: symbol(m.group(1).replace("\\_", "_")))
 
-    def norms(self, src: Src) -> Src:
+    def norms(self, src: Src, bound: frozenset[str] = frozenset()) -> Src:
         """``\\|D\\|`` (a size, or the length of a vector): one positive name ``‖D‖`` of its own.
 
         The norm of a name the document does not define is read as a name, never as a function of the
         name inside it; a step that also uses that name is not refuted (:func:`norm_names`). The norm of a
+        vector the document writes out is its Euclidean length (:mod:`.written_norms`); that of another
         defined name or of an expression is not read.
         """
+
+        def length(m: re.Match[str]) -> str:
+            inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
+            value = None if inner in bound else euclidean_norm_of(self.scope.symbols.get(inner))
+            return m.group(0) if value is None else self.placeholder(value)
+
+        src = src.sub(EUCLIDEAN_NORM, length)
 
         def norm(m: re.Match[str]) -> str:
             inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
