@@ -10,12 +10,14 @@ from it, and says so; a step that is no instance of any premise decides nothing 
 REFUTED through a premise. Only position and index names (those of integer domain) are substituted, each
 by an integer value found by matching the arguments of the unknown functions (linear equations in the
 positions); every other name stands for itself. The step, or the step with its sides swapped, must be the
-premise so substituted after expanding both, exactly. The values of unknown functions may be vectors or
-matrices, so their products keep their written order (:attr:`.scope.Scope.ordered_functions`); a name the
-document writes as a vector or matrix may stand only as a whole argument of such a function (``R_f(q, m)``:
-compared as a name, never multiplied), or the step is not decided here. Premises are the steps before,
-PROVED or UNDECIDED (an UNREAD or REFUTED one is no premise), each read with the definitions in force where it
-was stated.
+premise so substituted after expanding both, exactly, or the premise at two such choices, one minus the other
+(both instances hold, so their difference does; every position of both fixed by the step). The values of
+unknown functions may be vectors or matrices, so their products keep their written order
+(:attr:`.scope.Scope.ordered_functions`); a name the document writes as a vector or matrix may stand only as
+a whole argument of such a function (``R_f(q, m)``: compared as a name, never multiplied), or the step is not
+decided here. Premises are the steps before,
+PROVED or UNDECIDED (an UNREAD or REFUTED one is no premise), and the equations written with ``:=`` that define
+no new name (stated by definition), each read with the definitions in force where it was stated.
 """
 
 from __future__ import annotations
@@ -86,12 +88,34 @@ def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope
         if not _opaque(difference, scope.matrix_names):
             return Outcome("UNDECIDED")
         hit = next(((p, s) for p, d in read if (s := instance(difference, d)) is not None), None)
-        if hit is None:
+        twice = None if hit is not None else next(filter(None, (_at_two(difference, p, d) for p, d in read)), None)
+        if hit is not None:
+            said.append(_said(*hit))
+        elif twice is not None:
+            said.append(twice)
+        else:
             return Outcome("UNDECIDED")
-        said.append(_said(*hit))
     left, right = readings[0]
     why = "; ".join(dict.fromkeys(said)) + ": the equation stated there, at these values (a premise of the document)"
     return Outcome("PROVED", "premise", why, None, left, right)
+
+
+def _at_two(step: Any, premise: Premise, difference: Any) -> str | None:
+    """How the step is the premise at two choices of positions, one minus the other (``R_f(q, m) R_f(k, m) =
+    R_f(q, 0) R_f(k, 0)``: both sides equal ``R_g(q, k, 0)`` by ``R_f(q, m) R_f(k, n) = R_g(q, k, m - n)``, at
+    ``n = m`` and at ``m = n = 0``), or None. Both are instances, so their difference holds as well."""
+    positions = sorted((s for s in difference.free_symbols if s.is_integer), key=str)
+    if not positions:
+        return None
+    copies = [{p: sympy.Dummy(p.name, integer=True) for p in positions} for _ in range(2)]
+    found = instance(step, difference.xreplace(copies[0]) - difference.xreplace(copies[1]))
+    if found is None:
+        return None
+    given = [{p: found.get(d, d) for p, d in copy.items()} for copy in copies]
+    if any(v.has(*(d for copy in copies for d in copy.values())) for g in given for v in g.values()):
+        return None  # a position no argument fixes: said with a name of its own, not the step's
+    both = sorted(_said(premise, {p: v for p, v in g.items() if v != p}) for g in given)  # the same every run
+    return f"{both[0]}, and {both[1].replace(f'from line {premise.line} ', '', 1)}, one minus the other"
 
 
 def _said(premise: Premise, substitution: dict[Any, Any]) -> str:

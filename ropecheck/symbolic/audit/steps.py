@@ -166,6 +166,8 @@ STEP_TIMEOUT = CLAIM_TIMEOUT
 #: minute; past this the remaining steps are UNDECIDED with :data:`DOCUMENT_TIME_LIMIT_REASON`.
 DOCUMENT_TIMEOUT = 600.0
 _DEFINING = (":=", "\\coloneqq", "\\triangleq", "\\equiv")
+#: the relations that state an equation by definition: one that defines no new name is still a premise
+_STATED_AS_DEFINED = (":=", "\\coloneqq", "\\triangleq")
 #: a name a brace gives (``R_i(k)``, ``M``, ``R_{i}``): one letter, a simple subscript, arguments in brackets
 _BRACE_NAME = re.compile(
     r"^(?:[A-Za-z]|\\mathrm\{cal[A-Z]\})(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?(?:\s*\([A-Za-z, ]+\))?$"
@@ -365,6 +367,8 @@ class Auditor:
         stays as free as before (no taint). ``g(x, y, n - m) = ...`` read neither way stays a step (the caller)."""
         if audited:
             self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=why))
+        if body.relation in _STATED_AS_DEFINED and link.text and body.text:
+            self.premises.append(Premise(body.line, link, body, self.scope))  # still an equation later steps use
         return True
 
     def define_last_side(self, links: list[Link], *, audited: bool) -> list[Link]:
@@ -592,6 +596,14 @@ class Auditor:
             lhs, rhs = Link(first[: at[0]].strip(), members.line), Link(first[at[0] + 1 :].strip(), members.line, "=")
             self.maybe_define(lhs, rhs, audited=audited)
 
+    def not_a_new_name(self, link: Link, body: Link) -> None:
+        """A definition that defines no new name is listed, not read; written with ``:=`` it still states its
+        equation, a premise of later steps (``\\theta_g(q, k, m - n) := \\theta_q(q, m) - \\theta_k(k, n)``)."""
+        why = "cannot define this (not a new name)"
+        self.definitions.append(AuditDefinition(link.line, link.text, "?", body.text, reason=why))
+        if body.relation in _STATED_AS_DEFINED and link.text and body.text:
+            self.premises.append(Premise(body.line, link, body, self.scope))
+
     def maybe_define(self, link: Link, body: Link, *, audited: bool) -> bool:
         explicit = body.relation in _DEFINING or body.relation.startswith(("\\stackrel", "\\overset"))
         if body.relation != "=" and not explicit:
@@ -606,9 +618,7 @@ class Auditor:
             if not audited and head is not None and self.pin(head, link, body):
                 return True
             if explicit and audited:
-                self.definitions.append(
-                    AuditDefinition(link.line, link.text, "?", body.text, reason="cannot define this (not a new name)")
-                )
+                self.not_a_new_name(link, body)
                 return True
             return False
         outcome = self.read_definition(head, link, body)
@@ -1307,6 +1317,8 @@ class Auditor:
         elif right.relation != "=":
             why = f"{right.relation} is not an equality; only '=' and inequality steps are decided"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
+            if right.relation in _STATED_AS_DEFINED and left.text and right.text:  # stated, so a premise
+                self.premises.append(Premise(right.line, left, right, self.scope))
         elif not left.text or not right.text:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
         elif self.uses_unread(*read):
