@@ -8,6 +8,7 @@ each is read the one way it means, or not decided -- never refuted or proved on 
 from __future__ import annotations
 
 import pytest
+import sympy
 
 from ropecheck.errors import ClaimLimitError, ClaimParseError
 from ropecheck.symbolic import Verdict, check_claim
@@ -131,8 +132,10 @@ def test_the_norm_of_an_expression_or_of_a_defined_name_is_not_read() -> None:
     with pytest.raises(ClaimParseError, match="norm"):
         read_latex_side(r"\Vert u + v \Vert")
     scope = Scope(symbols={"u": Definition("symbol", "u", read_latex_side("(1, 2)"))})
+    assert read_latex_side(r"\|u\|", 0, scope) == sympy.sqrt(5)  # a vector written out: its length
+    matrix = Scope(symbols={"u": Definition("symbol", "u", sympy.Matrix([[1, 2], [3, 4]]))})
     with pytest.raises(ClaimParseError, match="defines"):
-        read_latex_side(r"\|u\|", 0, scope)
+        read_latex_side(r"\|u\|", 0, matrix)  # the norm of a matrix: which one is not said
 
 
 def test_an_evaluation_bar_sets_its_name_where_it_closes_the_side() -> None:
