@@ -47,7 +47,7 @@ from sympy.simplify.fu import fu
 
 from .bounds import bounded_slack
 from .cases_sums import split_at_cases
-from .finite_sums import factor_sums, runs_backwards
+from .finite_sums import bound_var, factor_sums, runs_backwards
 from .proof import Counterexample, Step, Verdict
 from .termwise import bounded_trig_nonnegative
 
@@ -93,16 +93,7 @@ def _pythagoras(e: Any) -> Any:
     return sympy.expand(out.doit() if out.has(Sum) else out)
 
 
-_PEEL_VARS: dict[tuple[tuple[str, bool], ...], sympy.Dummy] = {}
 _PEEL_MAX = 64  # at most this many terms peeled off one sum
-
-
-def _canonical_var(v: Any) -> sympy.Dummy:
-    """One bound variable per set of assumptions (a Dummy: it cannot clash with a user's name)."""
-    key = tuple(sorted(v.assumptions0.items()))
-    if key not in _PEEL_VARS:
-        _PEEL_VARS[key] = sympy.Dummy("k", **v.assumptions0)
-    return _PEEL_VARS[key]
 
 
 def _peel(e: Any) -> Any:
@@ -121,7 +112,7 @@ def _peel(e: Any) -> Any:
         v, lo, up = s.limits[0]
         if lo.has(v) or up.has(v):  # pragma: no cover - malformed
             continue
-        k = _canonical_var(v)
+        k = bound_var(v, "k")
         classes = groups.setdefault((s.function.xreplace({v: k}), lo, k), [])
         for cls in classes:  # cls = [base upper limit, members...]
             if (up - cls[0]).is_Integer and abs(up - cls[0]) <= _PEEL_MAX:
@@ -179,7 +170,7 @@ def _shift_peel(e: Any) -> Any:
         c = _index_offset(s.function, v)
         if c is None:
             continue
-        k = _canonical_var(v)
+        k = bound_var(v, "k")
         f = s.function.xreplace({v: k - c})
         lo, up = lo + c, up + c
         mapping[s] = Sum(f, (k, 0, up)) - (Sum(f, (k, 0, lo - 1)) if lo != 0 else S.Zero)
@@ -238,7 +229,7 @@ def telescope(e: Any) -> Any:
         c = _entry_shift(s.function, v)
         if c is None:
             continue
-        k = _canonical_var(v)
+        k = bound_var(v, "k")
         f = s.function.xreplace({v: k - c})
         mapping[s] = Sum(f, (k, 0, up + c)) - (Sum(f, (k, 0, lo + c - 1)) if lo + c != 0 else S.Zero)
     if not mapping:
@@ -266,7 +257,7 @@ def _parity_split(e: Any) -> Any:
             (i, _, half) = b.limits[0]
             if b == a or sympy.expand(up + 1 - 2 * (half + 1)) != 0:
                 continue
-            k = _canonical_var(i)
+            k = bound_var(i, "k")
             paired = a.function.xreplace({j: 2 * k}) + a.function.xreplace({j: 2 * k + 1})
             out = _combine_sums(sympy.expand(e.xreplace({a: Sum(paired, (k, 0, half))})))
             return out.replace(lambda x: isinstance(x, Sum) and x.function == 0, lambda x: S.Zero)
@@ -652,7 +643,7 @@ def _combine_sums(e: Any) -> Any:
                 coeff *= factor
         if len(sums) == 1 and not coeff.has(sums[0].limits[0][0]):
             (v, lo, up) = sums[0].limits[0]
-            k = _canonical_var(v)
+            k = bound_var(v, "k")
             key = (k, lo, up)
             groups[key] = groups.get(key, S.Zero) + coeff * sums[0].function.xreplace({v: k})
         else:

@@ -23,16 +23,16 @@ from typing import Any
 import sympy
 from sympy import S, Sum
 
-__all__ = ["factor_sums", "runs_backwards"]
+__all__ = ["bound_var", "factor_sums", "runs_backwards"]
 
 _BOUND: dict[tuple[Any, ...], sympy.Dummy] = {}
 
 
-def _bound_var(v: Any) -> sympy.Dummy:
-    """One bound variable per set of assumptions (a Dummy: it cannot clash with a name of the text)."""
-    key = tuple(sorted(v.assumptions0.items()))
+def bound_var(v: Any, name: str = "j") -> sympy.Dummy:
+    """One bound variable per name and set of assumptions (a Dummy: it cannot clash with a name of the text)."""
+    key = (name, *sorted(v.assumptions0.items()))
     if key not in _BOUND:
-        _BOUND[key] = sympy.Dummy("j", **v.assumptions0)
+        _BOUND[key] = sympy.Dummy(name, **v.assumptions0)
     return _BOUND[key]
 
 
@@ -42,7 +42,7 @@ def _split(s: Any) -> Any:
     v, lo, up = s.limits[0]
     if lo.has(v) or up.has(v):  # pragma: no cover - malformed
         return s
-    k = _bound_var(v)
+    k = bound_var(v)
     out = S.Zero
     for term in sympy.Add.make_args(sympy.expand(s.function)):
         factor, rest = term.as_independent(v, as_Add=False)
