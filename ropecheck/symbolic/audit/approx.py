@@ -43,7 +43,14 @@ from .reading import (
     step_readings,
 )
 
-__all__ = ["UNUSED", "approx_in_child", "approx_use_in_child", "approx_value_in_child", "within_digits"]
+__all__ = [
+    "UNUSED",
+    "approx_in_child",
+    "approx_use_in_child",
+    "approx_value_in_child",
+    "plain_readings",
+    "within_digits",
+]
 
 #: the reason of a step that does not use the approximate names after all (the caller keeps it UNREAD)
 UNUSED = "uses no name given only approximately"
@@ -262,16 +269,24 @@ def _same(left: Any, right: Any) -> bool:
     return all(sympy.expand(_exact(a) - _exact(b)) == 0 for a, b in zip(_entries(left), _entries(right)))
 
 
+def plain_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], Outcome | None]:
+    """The step's readings, or none and why: a limit reached (UNDECIDED) or nothing read (UNREAD)."""
+    try:
+        readings, problem = step_readings(lhs, rhs, scope)
+    except (ClaimLimitError, RecursionError) as exc:
+        return [], Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+    if not readings:
+        return [], Outcome(UNREAD, reason=problem or "cannot read the step")
+    return readings, None
+
+
 def approx_use_in_child(lhs: Link, rhs: Link, scope: Scope, units: dict[Symbol, Any]) -> Outcome:
     """A step that uses names given only with ``\\approx`` (their entries in ``scope`` are the numbers written
     plus an unknown error, a symbol of ``units``): REFUTED where it is off beyond every rounding, in every
     reading; otherwise UNDECIDED. UNREAD with :data:`UNUSED` when no reading uses those names."""
-    try:
-        readings, problem = step_readings(lhs, rhs, scope)
-    except (ClaimLimitError, RecursionError) as exc:
-        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
-    if not readings:
-        return Outcome(UNREAD, reason=problem or "cannot read the step")
+    readings, refused = plain_readings(lhs, rhs, scope)
+    if refused is not None:
+        return refused
     if not any((free(a) | free(b)) & set(units) for _, a, b in readings):
         return Outcome(UNREAD, reason=UNUSED)
     isolate.send(("read", readings[0][1], readings[0][2]))

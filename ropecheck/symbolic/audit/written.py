@@ -22,10 +22,10 @@ from typing import Any
 import sympy
 from sympy import MatrixBase
 
-from ...errors import ClaimLimitError
 from ..readers.scope import Scope
+from .approx import plain_readings
 from .document import Link
-from .reading import UNREAD, Outcome, free, step_readings
+from .reading import Outcome, free
 
 __all__ = ["written_use_in_child"]
 
@@ -56,12 +56,9 @@ def written_use_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     """A step read with names at the decimals the document wrote for them (their definitions in ``scope``):
     PROVED when every reading gives closed numbers exactly equal, else UNDECIDED (the caller keeps its
     verdict) or UNREAD."""
-    try:
-        readings, problem = step_readings(lhs, rhs, scope)
-    except (ClaimLimitError, RecursionError) as exc:
-        return Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
-    if not readings:
-        return Outcome(UNREAD, reason=problem or "cannot read the step")
+    readings, refused = plain_readings(lhs, rhs, scope)
+    if refused is not None:
+        return refused
     left, right = readings[0][1], readings[0][2]
     if all(_exactly_equal_numbers(a, b) for _, a, b in readings):
         return Outcome("PROVED", "identity", "", None, left, right)
