@@ -335,7 +335,7 @@ def test_each_step_is_time_bounded() -> None:
 
 def test_progress_is_reported_per_step() -> None:
     seen: list[tuple[int, str]] = []
-    audit_document("$$a = a = b$$", timeout=TIMEOUT, progress=lambda s, n: seen.append((n, s.status)))
+    audit_document("$$a = a = a + 1$$", timeout=TIMEOUT, progress=lambda s, n: seen.append((n, s.status)))
     assert seen == [(1, "PROVED"), (2, "REFUTED")]
 
 

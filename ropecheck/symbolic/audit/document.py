@@ -369,7 +369,8 @@ _RELATIONS = re.compile(
 )
 #: a relation typed as one character, as its command
 _UNICODE_RELATIONS = {"≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne"}
-_CONTINUES = re.compile(r"^\s*&?\s*(?:[-+]|\\cdot|\\times|\\odot|\\otimes)")
+#: a row that opens with an operator, after spacing (``&\\quad + b``), continues the expression above it
+_CONTINUES = re.compile(r"^\s*&?(?:\s|~|\\[,;:> ]|\\q?quad(?![A-Za-z]))*(?:[-+]|\\cdot|\\times|\\odot|\\otimes)")
 _ENDS_OPEN = re.compile(r"(?:[-+(\[{=]|\\cdot|\\times|\\odot|\\otimes|\\left[(\[.]|\\langle)\s*$")
 
 
@@ -401,6 +402,10 @@ def _top_relations(src: Src) -> list[re.Match[str]]:
     return [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] <= 0]
 
 
+#: ``= a \\ \quad + b``: spacing before a term that continues the row above, not a separator
+_SPACE_BEFORE_TERM = re.compile(r"\\q?quad(?:\s|\\q?quad(?![A-Za-z]))*(?:[-+](?!\s*[=<>])|\\cdot|\\times)")
+
+
 def _separate(src: Src) -> list[tuple[Src, str]]:
     """Equations written side by side (``a = b, \\quad c = d``; ``a = b \\text{ where } c = d``) apart,
     each with the separator after it."""
@@ -409,7 +414,9 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     found = [
         (m.start(), m.end(), m.group(0))
         for m in _SEPARATORS.finditer(src.text)
-        if not _word_as_name(src.text, m) and not unit_word_at(src.text, m.start())  # a number's unit
+        if not _word_as_name(src.text, m)
+        and not unit_word_at(src.text, m.start())  # a number's unit
+        and not _SPACE_BEFORE_TERM.match(src.text, m.start())
     ]
     # ``P = ... \in \mathbb{R}^{m\times d}, Q = ...``: a comma after the set a name lives in ends its statement
     found += [(m.start("sep"), m.end("sep"), m.group("sep")) for m in _AFTER_MEMBERSHIP.finditer(src.text)]

@@ -1,7 +1,8 @@
 """Why a REFUTED step may not be refuted after all: doubts about its reading that the counterexample cannot settle.
 
 The auditor (:mod:`.steps`) decides a step, then asks these questions of a REFUTED one: does it bring in names
-no formula before wrote, on one side only (:func:`fresh_one_side`: the step may define them); does a ``\\cdot``
+no formula before wrote, on one side only (:func:`fresh_one_side`: the step may define them), or names the
+document never defines, on one side only (:func:`lone_undefined`: the step may state their value); does a ``\\cdot``
 stand between names the document conjugates (:func:`dot_of_conjugated`: a dot product of the pairs they stand
 for); is ``j`` real only by the reader's default, in an exponent of e (:func:`unit_j`); does the counterexample
 take the root of a negative value of a name (:func:`negative_under_root`); did expectations read by
@@ -22,13 +23,14 @@ from sympy import MatrixBase
 
 from ..readers.expectation import expectations_in, expectations_left
 from ..readers.latex_text import GREEK
-from ..readers.scope import domain_key
+from ..readers.scope import Scope, domain_key
 from .result import AuditStep
 
 __all__ = [
     "dot_of_conjugated",
     "expectation_doubt",
     "fresh_one_side",
+    "lone_undefined",
     "negative_under_root",
     "refuted_with",
     "unit_j",
@@ -84,6 +86,76 @@ def fresh_one_side(s: AuditStep, before: str) -> list[str]:
             if base and base not in other and not _written(base, text, plain=name == base):
                 fresh.append("\\" + base if len(base) > 1 else base)
     return sorted(set(fresh))
+
+
+def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
+    r"""The names of a refuted step the document never defines, each on one side only, its letter not on the other
+    side (``L / \lambda_d = L / (2 \pi b'^{2d/|D|})``, ``\exp(\mathbf{0}) = \mathbf{I}``), or labelled by a
+    letter the step uses nowhere else (``a \cdot b = a_l \cdot b_l + a_u \cdot b_u``): read as free numbers, a
+    counterexample gives them values the text never meant; the step may state their value, or what the prose
+    says they are. Variables stay: positions and indices (integer names), names whose domain the document
+    declares, names its definitions use (a base, a position), names a definition brought into the step (only
+    names the step writes count); where the other side is a number, only a side that is the name alone counts
+    (``1 = I``; ``a - b = 0`` is about a and b)."""
+    if isinstance(s.lhs, MatrixBase) or isinstance(s.rhs, MatrixBase):
+        return []  # an entry of a matrix written out is what the step computes, not a name it defines
+    sides = [
+        {x for x in e.free_symbols if isinstance(x, sympy.Symbol)} if isinstance(e, sympy.Basic) else set()
+        for e in (s.lhs, s.rhs)
+    ]
+    names = [{str(x) for x in side} for side in sides]
+    every = " ".join(names[0] | names[1])
+    written = _no_subscripts(_UNWRAP.sub(r"\1", text))
+    used = _definition_names(scope, range(s.line, max(s.end_line, s.line) + 1))
+    lone: list[sympy.Symbol] = []
+    for side, other, whole in ((sides[0], names[1], s.lhs), (sides[1], names[0], s.rhs)):
+        bases = {_base(n) or n for n in other}
+        for x in side:
+            name = str(x)
+            if name in other or x.is_integer or domain_key(name) in scope.domains or scope.defines(name):
+                continue
+            if name in used or not _base(name) or not _written(_base(name), written, plain=False):
+                continue  # a variable of the document's definitions, or brought in by one the step uses
+            if not other and whole != x:
+                continue  # a - b = 0: a statement about every name in it
+            label = re.fullmatch(r"[A-Za-z]+_\{([A-Za-z])\}", name)
+            labelled = label is not None and re.search(rf"(?<![A-Za-z{{]){label.group(1)}(?![A-Za-z}}])", every) is None
+            labelled = labelled and _base(name) in other  # a part (a_l) beside the whole (a)
+            if (_base(name) or name) not in bases or labelled:
+                lone.append(x)
+    return sorted(str(x) for x in lone) if lone and _refuted_through(s, set(lone)) else []
+
+
+def _refuted_through(s: AuditStep, lone: set[sympy.Symbol]) -> bool:
+    """Whether the counterexample refutes the step only through values of ``lone``: with the other names at
+    their values, the difference still depends on them, or vanishes (``q^T R((m+t)θ)^T R((n+t)θ) k = ...``,
+    where t cancels on its own side, stays refuted)."""
+    cx = s.counterexample
+    if cx is None or not isinstance(s.lhs, sympy.Basic) or not isinstance(s.rhs, sympy.Basic):
+        return True
+    fixed = {k: sympy.sympify(v) for k, v in cx.values.items() if k not in lone}
+    try:
+        diff = sympy.expand_trig((s.lhs - s.rhs).subs(fixed))
+        if sympy.count_ops(diff) > 400:
+            return True
+        diff = sympy.simplify(diff)
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return True
+    return diff == 0 or bool(diff.free_symbols & lone)
+
+
+def _definition_names(scope: Scope, lines: range) -> set[str]:
+    r"""The names the document's definitions use, in their bodies or as their parameters; not those made on
+    ``lines``, the step's own (``r(d) = L / \lambda_d = ...``: the step's chain opens with a definition)."""
+    out: set[str] = set()
+    for table in (scope.symbols, scope.patterns, scope.functions):
+        for d in table.values():
+            if d.line in lines:
+                continue
+            out |= {str(p) for p in d.params}
+            if isinstance(d.body, (sympy.Basic, MatrixBase)):
+                out |= {str(x) for x in d.body.free_symbols}
+    return out
 
 
 def _base(name: str) -> str:

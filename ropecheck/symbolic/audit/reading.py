@@ -1111,16 +1111,28 @@ def redefines(head: Head, scope: Scope) -> bool:
     return head.key in table and not covered
 
 
-def bind_late(d: Definition, tables: tuple[dict[str, Definition], ...]) -> None:
-    """Earlier definitions that use ``d``'s name, still free in them (``d`` given no value then), take its value."""
-    for table in tables:
+def bind_late(d: Definition, tables: tuple[dict[str, Definition], ...]) -> list[tuple[Head, int]]:
+    """Earlier definitions that use ``d``'s name, still free in them (``d`` given no value then), take its value.
+
+    Returns the heads (and lines) of those that cannot take it (a matrix where the earlier body raised the name
+    to a power, added it to a number): they are dropped from their table, and the caller marks them unread,
+    since read with the name free they would disagree with the steps that use its value.
+    """
+    failed: list[tuple[Head, int]] = []
+    for kind, table in zip(("symbol", "pattern", "function"), tables):
         for key, other in list(table.items()):
             body = other.body
             if not isinstance(body, sympy.Basic) and not isinstance(body, MatrixBase):
                 continue
             late = [x for x in free(body) if getattr(x, "name", None) == d.name and x not in other.params]
-            if late:
+            if not late:
+                continue
+            try:
                 table[key] = replace(other, body=body.subs({x: d.body for x in late}))
+            except (TypeError, ValueError, AttributeError, sympy.matrices.exceptions.MatrixError):
+                del table[key]
+                failed.append((Head(kind, key, tuple(str(p) for p in other.params)), other.line))
+    return failed
 
 
 def has_function(value: Any) -> bool:

@@ -80,7 +80,15 @@ from ..readers.scope import (
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
 from .document import Chain, Link
-from .doubts import dot_of_conjugated, expectation_doubt, fresh_one_side, negative_under_root, refuted_with, unit_j
+from .doubts import (
+    dot_of_conjugated,
+    expectation_doubt,
+    fresh_one_side,
+    lone_undefined,
+    negative_under_root,
+    refuted_with,
+    unit_j,
+)
 from .families import brace_names, define_family_in_child, family_head
 from .general import any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
@@ -679,7 +687,9 @@ class Auditor:
             domain = "complex" if d.body.is_complex or d.body.has(sympy.I) else ""
         symbols, patterns, functions = dict(self.scope.symbols), dict(self.scope.patterns), dict(self.scope.functions)
         if d.kind == "symbol" and not d.stated_value:
-            _bind_late(d, (symbols, patterns, functions))
+            for late, line in _bind_late(d, (symbols, patterns, functions)):
+                why = f"whose definition (line {line}) cannot take the value of {d.name} given at line {link.line}"
+                self.unread.append((late, Link(late.key, line), why))
         calls = self.called_families
         if d.kind == "pattern" and isinstance(d.body, AppliedUndef) and d.body.func.__name__ not in functions:
             calls.setdefault(d.name, d)  # q_m = f_q(x_m, m): the family is the call, whatever it is given later
@@ -1120,6 +1130,12 @@ class Auditor:
             )
         elif broken := self.broken_statement(s):
             why = broken
+        elif lone := lone_undefined(s, text, self.scope):
+            why = (
+                f"{', '.join(lone)}, which the document never defines, {'is' if len(lone) == 1 else 'are'} on one "
+                "side only: read as free numbers, the counterexample gives values the text may not mean (the step "
+                "may state their value, or the prose say what they are), so it refutes nothing"
+            )
         if why:
             s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
         elif every:  # an entry's value no value of the unset name gives: false whatever the text's example

@@ -128,7 +128,10 @@ _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _ELLIPSIS = re.compile(
     r"\\cdot\s*\\cdot\s*\\cdot(?![A-Za-z])|\\(?:cdots|ldots|dots|vdots|ddots|dotsc|dotsb)(?![A-Za-z])|\.\.\.|…|⋯"
 )
-_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
+#: ``\mathbf{q}``, ``\vec{a}``, and with its subscript inside (``\vec{a_l}``, ``\mathbf{q_{m}}``): the name itself
+_BOLD = re.compile(
+    r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow)\s*\{\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)\s*\}"
+)
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
 #: upright name ``calR`` (never as the plain R); ``\mathcal{O}`` (an order of growth) is no name and stays unread
 _CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
