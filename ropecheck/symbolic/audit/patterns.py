@@ -362,7 +362,9 @@ def _definition(
     for r in readings[::-1]:
         for e in r.definitions:
             # R^{d}_{\Theta,m}, read as the family R^{d}_{\Theta,*}: its head is the name as written
-            member = _member_name(d.name, e.name) or _spelled(e.head) == _spelled(d.name)
+            # (``\mathbf{R}_{\Theta, m}``: the head as the reader spells it, its font dropped)
+            head = _spelled(e.head)
+            member = _member_name(d.name, e.name) or head in (_spelled(d.name), _spelled(normalize_latex(d.name)))
             same = e.name == d.name or (e.kind == d.kind == "pattern" and member)
             if e.line == d.line and same and e.read:
                 return replace(e, tex=d.tex, pattern=pattern)

@@ -36,6 +36,7 @@ from typing import Any
 
 import sympy
 
+from .diag_lists import diag_word_before, write_diagonal, write_diagonal_block
 from .latex_text import Src, closing, skip_group, split_top
 
 __all__ = ["LAYOUTS", "Found", "Segment", "concrete_sizes", "expand", "find_patterns", "has_ellipsis", "layouts_for"]
@@ -482,6 +483,26 @@ def _list(text: str, pos: int) -> Found | None:
     return Found("vector", segs, (a, end))
 
 
+_SIZED_CLOSER = re.compile(r"\\(?:right|big|Big|bigg|Bigg)r?\s*$")
+
+
+def _diag_list(text: str, pos: int) -> Found | None:
+    """``\\operatorname{diag}(a_1, \\ldots, a_n)``, ``\\mathrm{blockdiag}\\big(R(m\\theta_1), \\dots\\big)``: a
+    diagonal whose entries (numbers or blocks: the reader says which, :mod:`.diag_lists`) fit one pattern."""
+    around = _enclosing(text, pos)
+    if around is None:
+        return None
+    a, b = around
+    head = diag_word_before(text, a)
+    if head is None:
+        return None
+    items = _split_cells(_SIZED_CLOSER.sub("", text[a + 1 : b]), ",")
+    if len(items) < 3 or not any(_is_dots(x) for x in items):
+        return None
+    segs = _segments(items)
+    return Found("diagonal", segs, (head, b + 1)) if segs else None
+
+
 _BREAK = re.compile(r"=|&|\\\\|,|;|<|>|\\(?:le|ge|leq|geq|approx|quad|qquad|neq|ne|sim)(?![A-Za-z])")
 _FACTOR = re.compile(r"(?:\\[A-Za-z]+|[A-Za-z])\s*(?:_\{[^{}]*\}|_[A-Za-z0-9])(?:\s*\^\{[^{}]*\}|\s*\^[A-Za-z0-9])?")
 
@@ -595,7 +616,8 @@ def find_patterns(text: str) -> tuple[list[Found], list[int]]:
         if start is not None:
             f = _matrix(text, start)
         else:
-            f = _list(text, m.start()) or _sum(text, m.start(), m.end()) or _product(text, m.start(), m.end())
+            f = _diag_list(text, m.start()) or _list(text, m.start())
+            f = f or _sum(text, m.start(), m.end()) or _product(text, m.start(), m.end())
         if f is None or any(f.span[0] < g.span[1] and g.span[0] < f.span[1] for g in found):
             unread.append(m.start())
         else:
@@ -636,6 +658,8 @@ def _write(f: Found, blocks: list[list[str]]) -> str:
         return r"\left(" + " + ".join(r"\left(" + " + ".join(b) + r"\right)" for b in blocks) + r"\right)"
     if f.kind == "product":
         return r"\left(" + r" \cdot ".join(e for b in blocks for e in b) + r"\right)"
+    if f.kind == "diagonal" and f.block == 1:  # numbers or blocks, as the reader reads each entry
+        return write_diagonal([e for b in blocks for e in b])
     if f.kind == "diagonal":
         k = f.block
         n = k * len(blocks)
@@ -665,7 +689,7 @@ def _generic(f: Found, layout: str, j: sympy.Symbol) -> str | None:
         if f.block == 2:
             return _write(f, [[seg.entry(r, j) for r in range(4)]]) if layout == "contiguous" else None
         cells = _window(seg, layout, j)
-        return None if cells is None else _write(f, [[c] for c in cells])
+        return None if cells is None else write_diagonal_block(layout, cells, seg.at(j))
     if len(segs) == 2 and layout == "strided" and all(s.period == 1 for s in segs):
         if not _same(segs[0].last, segs[1].last):
             return None
@@ -696,7 +720,11 @@ def layouts_for(found: list[Found]) -> list[str]:
         need.append("contiguous")
     if any(len(f.segments) == 2 for f in found):
         need.append("strided")
-    return need or ["single"]
+    need = need or ["single"]
+    # a diagonal of one entry per block may hold 2x2 blocks (as the reader finds): read by pairs of neighbours too
+    if any(f.kind == "diagonal" and f.block == 1 for f in found) and "contiguous" not in need:
+        need.append("contiguous")
+    return need
 
 
 def expand(

@@ -54,6 +54,7 @@ from .cases import CASES_OPEN, read_cases
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorations import apply_aliases
+from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
 from .label_powers import power_beside_labels
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
@@ -1164,6 +1165,11 @@ class _Reader:
                 try:
                     value = d.apply(args)
                 except ClaimParseError as exc:
+                    raise src.error(str(exc), start) from None
+            elif name in DIAGONAL_CALLS:  # \operatorname{diag}(a, b), \mathrm{blockdiag}(A, B): see .diag_lists
+                try:
+                    value = diagonal_call(name, args)
+                except ValueError as exc:
                     raise src.error(str(exc), start) from None
             elif name == "atan2" and len(args) == 2 and not any(isinstance(a, MatrixBase) for a in args):
                 value = sympy.atan2(*args)  # the angle of the point (x, y), written atan2(y, x)
