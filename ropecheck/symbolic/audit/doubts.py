@@ -106,7 +106,7 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
     names = [{str(x) for x in side} for side in sides]
     every = " ".join(names[0] | names[1])
     written = _no_subscripts(_UNWRAP.sub(r"\1", text))
-    used = _definition_names(scope, range(s.line, max(s.end_line, s.line) + 1))
+    used = _definition_names(scope, range(s.line, max(s.end_line, s.line) + 1), s.lhs)
     lone: list[sympy.Symbol] = []
     for side, other, whole in ((sides[0], names[1], s.lhs), (sides[1], names[0], s.rhs)):
         bases = {_base(n) or n for n in other}
@@ -144,13 +144,14 @@ def _refuted_through(s: AuditStep, lone: set[sympy.Symbol]) -> bool:
     return diff == 0 or bool(diff.free_symbols & lone)
 
 
-def _definition_names(scope: Scope, lines: range) -> set[str]:
-    r"""The names the document's definitions use, in their bodies or as their parameters; not those made on
-    ``lines``, the step's own (``r(d) = L / \lambda_d = ...``: the step's chain opens with a definition)."""
+def _definition_names(scope: Scope, lines: range, opening: object) -> set[str]:
+    r"""The names the document's definitions use, in their bodies or as their parameters; not the definition
+    that opens the step's own chain, on its lines with the step's left side its value (``r(d) = L / \lambda_d =
+    ...``)."""
     out: set[str] = set()
     for table in (scope.symbols, scope.patterns, scope.functions):
         for d in table.values():
-            if d.line in lines:
+            if d.line in lines and d.body == opening:
                 continue
             out |= {str(p) for p in d.params}
             if isinstance(d.body, (sympy.Basic, MatrixBase)):

@@ -49,6 +49,7 @@ from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
 from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexed_by
 from ..readers.sympy_syntax import INNER_PRODUCTS
+from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
 from .general import TRANSPOSE_PROBLEM, commuted_arrays, general_step, vector_function
 from .pins import pinned_step, pins_in_force
@@ -557,9 +558,11 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         bound_scope = replace(bound_scope, symbols={k: v for k, v in bound_scope.symbols.items() if k not in bound})
     domains = dict(scope.domains)
     params = tuple(offsets[p] if p in offsets else domain_symbol(p, domains) for p in head.params)
+    said = ""
     try:
         check_text(body.text)
-        value = _read_bound(body, bound_scope, bound)
+        named = (link.text, _complex_or_new(head, link.text, scope))
+        value, said = read_definition_side(named, body.text, bound_scope, bound)
     except (ClaimParseError, ClaimLimitError) as exc:
         # a vector written transposed in a function's body (g(x, y, n - m) = x^T W R_{n-m} y): the body is read
         # with general matrices, and so is every call of the function
@@ -591,9 +594,20 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         if not isinstance(name, Symbol):
             return Outcome(UNREAD, reason="cannot read the name it defines")
         d = Definition("symbol", name.name, value, (), link.text, link.line, body_source=body.text)
-        return Outcome("DEFINED", definition=d, uses_head=name.name in used, lhs=name)
+        return Outcome("DEFINED", reason=said, definition=d, uses_head=name.name in used, lhs=name)
     d = Definition(head.kind, head.key, value, params, link.text, link.line, body_source=body.text)
-    return Outcome("DEFINED", definition=d, uses_head=uses)
+    return Outcome("DEFINED", reason=said, definition=d, uses_head=uses)
+
+
+def _complex_or_new(head: Head, tex: str, scope: Scope) -> bool:
+    """Whether the name ``tex`` has no value yet, or a complex number's (``z = a + bi``, then ``z = x + yi``): one
+    that a value read as a complex number may replace, where a vector's (``q_m = [q_m^1, q_m^2]``) may not."""
+    sym = read_quiet(tex, Scope(domains=scope.domains))
+    found = [scope.symbols.get(sym.name)] if isinstance(sym, Symbol) else []
+    kinds = {"symbol": scope.symbols, "pattern": scope.patterns, "function": scope.functions}
+    found.append(kinds.get(head.kind, {}).get(head.key))
+    values = [d.body for d in found if d is not None]
+    return all(isinstance(v, sympy.Basic) and not isinstance(v, MatrixBase) and v.has(sympy.I) for v in values)
 
 
 def _indexes(value: Any, family: Head) -> bool:
@@ -609,11 +623,6 @@ def _own_entries(key: str, used: set[str]) -> bool:
     """Whether a sequence's body uses its own entries (``a_{m,n} = a_{m, n}``): an equation about it, no pattern."""
     base = re.match(r"\\?([A-Za-z]+)", key)
     return base is not None and any(n.split("_")[0] == base.group(1) for n in used)
-
-
-def _read_bound(link: Link, scope: Scope, bound: frozenset[str]) -> Any:
-    """A definition's right side, its parameters kept as symbols (``i`` an index, not the imaginary unit)."""
-    return read_latex_side(link.text, 0, scope, bound=bound)
 
 
 _CONVENTION_NOTE = {
@@ -665,6 +674,8 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     ):
         # i the unit in an exponent of e in this step: the same letter in the same equation is the unit elsewhere too
         choices = {"unit": I_CHOICES["unit"] + " (as in the exponent of e in this step)"}
+    elif field == "i_reading" and (said := unit_as_defined(lhs.text, rhs.text, scope)) is not None:
+        choices = {"unit": said}  # z = a + bi = r(...): the chain goes on from the value read with i the unit
     elif field == "i_reading" and scope.complex_sums == "document" and unit_sum_columns(step):
         # a + ib in this step, where the document writes i as the unit: the same letter elsewhere in it is the unit
         choices = {"unit": I_CHOICES["unit"] + " (as in a complex number a + ib in this step)"}
@@ -910,7 +921,7 @@ def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], resu
             best = results[0]
             if len(readings) > 1:
                 best.reason = f"{several}: {status} in every one"
-            elif INDEX_IN_STEP in readings[0][0]:
+            elif INDEX_IN_STEP in readings[0][0] or UNIT_AS_DEFINED in readings[0][0]:
                 best.reason = f"read with {readings[0][0]}"
             return best
     if len(readings) > 1 and {r.status for r in results} & {"PROVED", "REFUTED"}:
@@ -918,7 +929,8 @@ def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], resu
     best = results[0]
     best.status = "UNDECIDED"
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
-    best.reason = (f"{several}; " if len(readings) > 1 else "") + why
+    said = f"read with {readings[0][0]}; " if UNIT_AS_DEFINED in readings[0][0] else ""
+    best.reason = (f"{several}; " if len(readings) > 1 else said) + why
     return best
 
 

@@ -707,7 +707,7 @@ class Auditor:
         {"symbol": symbols, "pattern": patterns, "function": functions}[d.kind][d.name] = d
         self.scope = replace(self.scope, symbols=symbols, patterns=patterns, functions=functions)
         params = tuple(str(p) for p in d.params)
-        note = f"defined again, in force from line {link.line} on" if again else ""
+        note = "; ".join(filter(None, (f"defined again, in force from line {link.line} on" * again, outcome.reason)))
         if renewed:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
