@@ -3,7 +3,8 @@
 :func:`audit_document` reads a Markdown or LaTeX document's math (:mod:`.document`), states the names written
 conjugated or starred and those used as matrices, and hands each chain to one auditor, which defines and decides
 it (:mod:`.steps`); a sentence that equates two inline formulas is a step too, a display that starts with ``=``
-goes on from the one before, and the inline math of the prose after a display may define a name it uses. A
+goes on from the one before, and the inline math of the prose after a display may define a name it uses; a
+``$$ ... $$`` set in a sentence that holds a step is read as a display (:mod:`.sentence_displays`). A
 document whose dots stand for terms it does not write is read again with its patterns written out
 (:mod:`.patterns`).
 
@@ -42,6 +43,7 @@ from .reading import posed as _posed
 from .reading import uses_index_i
 from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
 from .sections import heading_lines, section_setting
+from .sentence_displays import sentence_chains, sentence_displays
 from .steps import STEP_TIMEOUT, Auditor
 from .tends import stated_limits
 from .where_after import where_after
@@ -112,6 +114,7 @@ def _audit_text(
     t0 = time.perf_counter()
     timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
     blocks, lines = math_blocks(text, latex=latex)
+    blocks, promoted = sentence_displays(text, blocks, lines)  # "so $$A = B + C$$ where": a step, read as a display
     # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
     # unless a flag or the document declares its domain
     inferred: dict[str, str] = {}
@@ -164,6 +167,7 @@ def _audit_text(
         if continued and tail is not None:
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
+        read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.bounds_ahead(read)
@@ -172,7 +176,7 @@ def _audit_text(
         auditor.where_after = where_after(text, blocks, at, lines, auditor.scope) if not continued else {}
         hoisted = _later_definitions(read, auditor.scope, posed) if block.kind == "display" and not continued else []
         for n in hoisted:
-            auditor.chain(read[n], audited=True)
+            auditor.chain(read[n], audited=n not in passing)
         # a name the display after defines is read at the steps as what "where" gives it, not as a free number
         auditor.names_ahead(
             [c for c in read + _prose_after(blocks, at, lines) if c.links[0].text.strip() not in auditor.where_after]
@@ -185,9 +189,8 @@ def _audit_text(
                 if found is not None:
                     auditor.declare(found)
                     continue
-            auditor.chain(
-                chain, audited=block.kind == "display", continued=continued and n == 0, condition=posed.get(n, "")
-            )
+            audited = block.kind == "display" and n not in passing  # a value given in passing stays one
+            auditor.chain(chain, audited=audited, continued=continued and n == 0, condition=posed.get(n, ""))
         auditor.setting, auditor.where_after = None, {}
         last = read[-1].links[-1] if read and block.kind == "display" else None
         before, tail = block, (last if last is not None and not ends_open(last.text) else None)
