@@ -19,15 +19,33 @@ __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
     "DIMENSION_DEFAULTS",
     "DOCUMENT_TIME_LIMIT_REASON",
+    "LIMIT_TAINT",
     "UNREAD",
     "AuditDefinition",
     "AuditResult",
     "AuditStep",
+    "limit_reached",
     "unread_reason_key",
 ]
 
 #: The reason of a step the document's time limit left undecided.
 DOCUMENT_TIME_LIMIT_REASON = "document time limit reached"
+#: What a name is, in a step's reason, whose definition a limit cut short: a fact about the run, not the text, so a
+#: step that uses it is UNDECIDED (never UNREAD, never read with the name free).
+LIMIT_TAINT = "not read within the limits of this run"
+
+
+def limit_reached(reason: str) -> bool:
+    """Whether a child's ``reason`` says it stopped at a limit (the step's time or memory, the document's time)
+    rather than at something in the text: what rests on it must say so, not be read another way.
+
+    Example:
+        >>> limit_reached("time limit of 5 s reached"), limit_reached("unknown LaTeX command \\over")
+        (True, False)
+    """
+    return reason.startswith(("time limit of", "memory limit reached", DOCUMENT_TIME_LIMIT_REASON))
+
+
 #: Domains a document gets without declaring them: positions are whole numbers.
 AUDIT_DEFAULT_DOMAINS: dict[str, str] = {"m": "integer", "n": "integer"}
 #: Sizes as this literature names them (the head size d_h, the model's d_model): positive whole numbers by default.

@@ -141,10 +141,12 @@ from .result import (
     AUDIT_DEFAULT_DOMAINS,
     DIMENSION_DEFAULTS,
     DOCUMENT_TIME_LIMIT_REASON,
+    LIMIT_TAINT,
     UNREAD,
     AuditDefinition,
     AuditResult,
     AuditStep,
+    limit_reached,
     unread_reason_key,
 )
 from .sections import in_force
@@ -220,6 +222,19 @@ def _run(fn: Callable[..., _Outcome], *args: Any, timeout: float | None, memory_
     if outcome.status == "raised" and outcome.error_type in ("UsageError",):
         return _Outcome(UNREAD, reason=outcome.error or "")
     return _Outcome("UNDECIDED", reason=isolate.describe_outcome(outcome, "the decision"), lhs=sides[0], rhs=sides[1])
+
+
+def _unread_why(link: Link, reason: str) -> str:
+    """Why a name whose definition at ``link`` was not read has no value: the text, or a limit of this run (said)."""
+    if limit_reached(reason):
+        return f"whose definition (line {link.line}) was {LIMIT_TAINT} ({reason})"
+    return f"whose definition (line {link.line}) could not be read"
+
+
+def _tainted_status(taint: str) -> str:
+    """A step that uses a name without a value: UNREAD, or UNDECIDED where a limit of this run, not the text, left
+    the name without one (the same text read with more time may decide it)."""
+    return "UNDECIDED" if LIMIT_TAINT in taint else UNREAD
 
 
 def _keep_parse(message: Any) -> None:
@@ -637,7 +652,7 @@ class Auditor:
         if outcome.status != "DEFINED" or outcome.definition is None:
             # a new name whose definition cannot be read: steps that use it are not decided (UNREAD), since
             # read as a free number it could make a correct step look false
-            why = f"whose definition (line {link.line}) could not be read"
+            why = _unread_why(link, outcome.reason)
             self.unread.append((head, link, why))
             if lists_members(link.text, body.text):
                 self.listing.add(head)
@@ -784,6 +799,11 @@ class Auditor:
         timeout, _ = self.limits()
         outcome = _run(_define_in_child, head, link, body, self.scope, timeout=timeout, memory_limit=self.memory_limit)
         d = outcome.definition
+        if outcome.status != "DEFINED" and limit_reached(outcome.reason):
+            # whether the text pins the entry is not known: steps that use it are UNDECIDED, never read without it
+            why = f"whose value given at line {link.line} was {LIMIT_TAINT} ({outcome.reason})"
+            self.unread.append((head, link, why))
+            return True
         if outcome.status != "DEFINED" or d is None or d.kind != "symbol" or outcome.uses_head:
             return False
         symbols = dict(self.scope.symbols)
@@ -932,7 +952,7 @@ class Auditor:
             if not again:
                 return False
             self.scope = replace(self.scope, patterns={k: v for k, v in self.scope.patterns.items() if k != key})
-            self.unread.append((family, link, f"whose definition (line {link.line}) could not be read"))
+            self.unread.append((family, link, _unread_why(link, outcome.reason)))
             if audited:
                 why = outcome.reason
                 self.definitions.append(AuditDefinition(link.line, link.text, "pattern", body.text, reason=why))
@@ -1190,7 +1210,7 @@ class Auditor:
         why = f"uses {where.text.strip()}, {taint}"
         o = self.with_approximations(left, right) or self.for_every_matrix(left, right) or self.any_column(left, right)
         if o is None:
-            return AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why)
+            return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
         return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
 
     def member_step(self, number: int, left: Link, right: Link) -> AuditStep | None:
@@ -1329,7 +1349,8 @@ class Auditor:
         elif right.relation in _APPROX + INEQUALITIES and left.text and right.text:
             where, taint = self.uses_unread(left, right, before=True) or self.uses_unread(left, right)  # type: ignore[misc]
             why = f"uses {where.text.strip()}, {taint}"
-            s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
+            status = _tainted_status(taint)
+            s = AuditStep(number, right.line, left.text, right.text, status, reason=why, relation=right.relation)
         elif right.relation != "=":
             why = f"{right.relation} is not an equality; only '=' and inequality steps are decided"
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason=why, relation=right.relation)
