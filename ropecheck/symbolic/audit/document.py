@@ -366,9 +366,12 @@ _RELATIONS = re.compile(
     r":=|=:|\\coloneqq|\\eqqcolon|\\triangleq|\\stackrel\{[^{}]*\}\{=\}|\\overset\{[^{}]*\}\{=\}|\\equiv"
     r"|\\approx|\\simeq|\\cong|\\sim(?![A-Za-z])|\\propto|\\neq?(?![A-Za-z])|\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])"
     r"|\\l[lt](?![A-Za-z])|\\g[gt](?![A-Za-z])|(?<![<>!:\\])=(?![=:])|[≈≤≥≠]"
+    # ``4095 > 1999``: a bare < or > (not \\left<, ->, <=); only where the other one is not also written (see
+    # :func:`_top_relations`: ``<q, k>`` is a bracket pair)
+    r"|(?<!\\left)(?<!\\right)(?<![-<>=])[<>](?![<>=])"
 )
 #: a relation typed as one character, as its command
-_UNICODE_RELATIONS = {"≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne"}
+_UNICODE_RELATIONS = {"≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne", "<": "\\lt", ">": "\\gt"}
 #: a row that opens with an operator, after spacing (``&\\quad + b``), continues the expression above it
 _CONTINUES = re.compile(r"^\s*&?(?:\s|~|\\[,;:> ]|\\q?quad(?![A-Za-z]))*(?:[-+]|\\cdot|\\times|\\odot|\\otimes)")
 _ENDS_OPEN = re.compile(r"(?:[-+(\[{=]|\\cdot|\\times|\\odot|\\otimes|\\left[(\[.]|\\langle)\s*$")
@@ -399,7 +402,9 @@ def _pieces(src: Src) -> list[Src]:
 def _top_relations(src: Src) -> list[re.Match[str]]:
     """The relations outside every bracket (after a closing bracket with no opening one too: see :func:`_pieces`)."""
     depth = top_level(src.text, _BRACKETS)
-    return [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] <= 0]
+    found = [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] <= 0]
+    bare = {m.group(0) for m in found if m.group(0) in "<>"}
+    return [m for m in found if m.group(0) not in "<>" or len(bare) == 1]  # < with > is a pair of brackets
 
 
 #: ``= a \\ \quad + b``: spacing before a term that continues the row above, not a separator
@@ -543,7 +548,7 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
         piece = _note_dots(piece)
         text = piece.text
         if groups and (
-            re.match(r"^\s*(?:=|\\approx|\\le|\\ge|\\equiv)", text)
+            re.match(r"^\s*(?:=|\\(?:approx|leq?|geq?|lt|gt|equiv)(?![A-Za-z])|[<>≤≥≈])", text)
             or _CONTINUES.match(text)
             or _ENDS_OPEN.search(groups[-1].text)
             or not _top_relations(groups[-1])

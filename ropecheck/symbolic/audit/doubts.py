@@ -91,7 +91,8 @@ def fresh_one_side(s: AuditStep, before: str) -> list[str]:
 def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
     r"""The names of a refuted step the document never defines, each on one side only, its letter not on the other
     side (``L / \lambda_d = L / (2 \pi b'^{2d/|D|})``, ``\exp(\mathbf{0}) = \mathbf{I}``), or labelled by a
-    letter the step uses nowhere else (``a \cdot b = a_l \cdot b_l + a_u \cdot b_u``): read as free numbers, a
+    letter the step uses nowhere else (``a \cdot b = a_l \cdot b_l + a_u \cdot b_u``), or numbered beside the
+    whole name (``\langle q, k \rangle = q_1 k_1 + q_2 k_2``: q_1 may be an entry of q): read as free numbers, a
     counterexample gives them values the text never meant; the step may state their value, or what the prose
     says they are. Variables stay: positions and indices (integer names), names whose domain the document
     declares, names its definitions use (a base, a position), names a definition brought into the step (only
@@ -121,7 +122,10 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
             label = re.fullmatch(r"[A-Za-z]+_\{([A-Za-z])\}", name)
             labelled = label is not None and re.search(rf"(?<![A-Za-z{{]){label.group(1)}(?![A-Za-z}}])", every) is None
             labelled = labelled and _base(name) in other  # a part (a_l) beside the whole (a)
-            if (_base(name) or name) not in bases or labelled:
+            entry = re.fullmatch(r"([A-Za-z]+)_\{\d+\}", name)  # q_1 beside q: an entry of the vector q, maybe
+            whole = entry.group(1) if entry is not None else ""
+            whole_written = whole in names[0] | names[1] and not scope.defines(whole) and whole not in used
+            if (_base(name) or name) not in bases or labelled or whole_written:
                 lone.append(x)
     return sorted(str(x) for x in lone) if lone and _refuted_through(s, set(lone)) else []
 

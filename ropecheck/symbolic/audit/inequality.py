@@ -4,14 +4,16 @@ Design constraints: PROVED only when :func:`..engine.decide.decide_le` makes the
 nonnegative in every reading of the step, under the domains alone -- the step then holds whatever
 conditions the text states. Never REFUTED here: a counterexample would have to meet every condition
 and domain the text states around the step, which this module does not collect, so a step the
-engine does not prove is UNDECIDED. A strict relation (``\\lt``, ``\\gt``) is never proved: a
-nonnegative slack may be zero. Vectors and matrices are not ordered: such a step is not read.
+engine does not prove is UNDECIDED. A strict relation (``\\lt``, ``\\gt``, ``<``, ``>``) is proved only
+between two closed numbers (``16^3 - 1 > 1999``), exactly; elsewhere a nonnegative slack may be zero.
+Vectors and matrices are not ordered: such a step is not read.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import sympy
 from sympy import MatrixBase
 
 from ..engine.bounds import BOUNDS_NOTE
@@ -40,6 +42,8 @@ def inequality_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     if as_numbers:
         why = f"{', '.join(as_numbers)} is written transposed in the document (a vector or matrix): not decided"
         return Outcome("UNDECIDED", "none", why, None, first[1], first[2])
+    if rhs.relation in _STRICT and (how := _strict_numbers(readings, larger_left=rhs.relation == "\\gt")):
+        return Outcome("PROVED", "exact", how, None, first[1], first[2])
     if rhs.relation in _STRICT:
         why = f"{rhs.relation} is strict, and a rewrite shows only a nonnegative difference: not decided"
         return Outcome("UNDECIDED", "none", why, None, first[1], first[2])
@@ -64,3 +68,13 @@ def _proved(left: Any, right: Any, *, at_least: bool) -> str:
     except (TypeError, ValueError, NotImplementedError, RecursionError):  # a rewrite that fails proves nothing
         return ""
     return method if verdict == Verdict.PROVED else ""
+
+
+def _strict_numbers(readings: list[tuple[Any, Any, Any]], *, larger_left: bool) -> str:
+    """Why a strict inequality between two closed real numbers holds, in every reading, or empty."""
+    for _, a, b in readings:
+        if not all(isinstance(x, sympy.Basic) and not x.free_symbols and x.is_real for x in (a, b)):
+            return ""
+        if ((a - b) if larger_left else (b - a)).is_positive is not True:
+            return ""
+    return "two closed numbers, compared exactly"

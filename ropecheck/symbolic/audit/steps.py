@@ -1154,7 +1154,8 @@ class Auditor:
             why = (
                 f"{', '.join(lone)}, which the document never defines, {'is' if len(lone) == 1 else 'are'} on one "
                 "side only: read as free numbers, the counterexample gives values the text may not mean (the step "
-                "may state their value, or the prose say what they are), so it refutes nothing"
+                "may state their value, the prose say what they are, or they be the entries of a vector the step "
+                "writes whole), so it refutes nothing"
             )
         if why:
             s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
