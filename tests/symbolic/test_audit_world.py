@@ -827,3 +827,12 @@ def test_a_vector_given_in_passing_keeps_the_other_values_free() -> None:
     assert right[17].status == "UNDECIDED" and "u is given the value" in right[17].reason
     twin = {s.line: s for s in audited("vector_in_passing_twin.md").steps}
     assert twin[13].status == "UNDECIDED" and "need not be the value given" in twin[13].reason
+
+
+@pytest.mark.parametrize("name", ["windows_line_ends.md", "windows_line_ends_twin.md"])
+def test_a_document_with_windows_line_ends_reads_as_with_plain_ones(name: str) -> None:
+    raw = (WORLD / name).read_bytes().decode("utf-8")
+    assert "\r\n" in raw  # read_text would turn the line ends into plain ones before the audit sees them
+    steps = audit_document(raw, path=name, timeout=TIMEOUT).steps
+    assert [(s.line, s.status) for s in steps] == [(s.line, s.status) for s in audited(name).steps]
+    assert [s.line for s in steps] == [int(k) for k, ok in EXPECTED[name]["lines"].items() if "none" not in ok]

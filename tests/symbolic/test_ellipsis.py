@@ -253,3 +253,23 @@ def test_a_family_with_a_superscript_written_with_dots_is_listed_as_its_pattern(
     r = audit_document(doc, timeout=30.0)
     (definition,) = [d for d in r.definitions if d.line == 1]
     assert definition.read and "block-diagonal" in definition.pattern
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        # one pair shown: the next pair is the next two entries, not the pair moved by one
+        (r"\begin{pmatrix} -u_1 \\ u_0 \\ \vdots \\ -u_{d-1} \\ u_{d-2} \end{pmatrix}", "-u_{1} u_{0} -u_{3} u_{2}"),
+        (r"\begin{pmatrix} x_0 c_0 \\ x_1 c_0 \\ \vdots \\ x_{d-2} c_{d/2-1} \\ x_{d-1} c_{d/2-1} \end{pmatrix}",
+         "x_{0} c_{0} x_{1} c_{0} x_{2} c_{1} x_{3} c_{1}"),
+        # the same subscript twice in the pair: it moves by one
+        (r"\begin{pmatrix} c_0 \\ c_0 \\ \vdots \\ c_{d/2-1} \\ c_{d/2-1} \end{pmatrix}", "c_{0} c_{0} c_{1} c_{1}"),
+    ],
+)  # fmt: skip
+def test_one_block_shown_before_the_dots_is_followed_by_the_next_block(text: str, written: str) -> None:
+    found, unread = find_patterns(text)
+    assert unread == [] and len(found) == 1
+    out = expand(text, found, size={d: 8})
+    entries = [e.strip() for e in out.split(r"\begin{pmatrix}")[1].split(r"\end{pmatrix}")[0].split(r"\\")]
+    assert len(entries) == 8
+    assert " ".join(entries).startswith(written)

@@ -382,7 +382,8 @@ def _strip_alignment(src: Src) -> Src:
     closing bracket with no opening one is top level too)."""
     depth = top_level(src.text, _BRACKETS)
     for i, ch in enumerate(src.text):
-        if ch == "&" and depth[i] <= 0 and src.text[i - 1 : i] != "\\":
+        # ``\\&`` is an escaped ampersand; ``\\\\&`` a row break, then an alignment point
+        if ch == "&" and depth[i] <= 0 and (len(src.text[:i]) - len(src.text[:i].rstrip("\\"))) % 2 == 0:
             src = src.splice(i, i + 1, " ")
     return src
 

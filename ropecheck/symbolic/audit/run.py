@@ -82,6 +82,8 @@ def audit_document(
     deadline = None if document_timeout is None else time.monotonic() + document_timeout
     if latex is None:
         latex = path.endswith((".tex", ".latex")) or "\\documentclass" in text
+    # a document saved with Windows line ends reads as one with plain ones (the lines stay where they are)
+    text = text.replace("\r\n", "\n")
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
     limits = _Limits(timeout, memory_limit, deadline, document_timeout)
     result = _audit_text(text, path, latex, stated, limits, progress)

@@ -181,8 +181,9 @@ def _same(a: Any, b: Any) -> bool:
     return sympy.simplify(a - b) == 0
 
 
-def _residue(heads: list[Entry], tails: list[Entry]) -> tuple[tuple[Any, ...], Any] | None:
-    """The steps of one entry's subscripts and the last block index they give (None: no pattern)."""
+def _residue(heads: list[Entry], tails: list[Entry], lone: tuple[int, ...] = ()) -> tuple[tuple[Any, ...], Any] | None:
+    """The steps of one entry's subscripts and the last block index they give (None: no pattern). With one block
+    shown, subscript s moves by ``lone[s]`` (1 where not given) from one block to the next."""
     steps: list[Any] = []
     lasts: list[Any] = []
     for s, v0 in enumerate(heads[0].values):
@@ -198,7 +199,7 @@ def _residue(heads: list[Entry], tails: list[Entry]) -> tuple[tuple[Any, ...], A
             if not step.is_Integer or any(not _same(v, v0 + k * step) for k, v in enumerate(hv)):
                 return None
         else:
-            step = sympy.Integer(0 if _same(tv[-1], v0) else 1)
+            step = sympy.Integer(0 if _same(tv[-1], v0) else (lone[s] if s < len(lone) else 1))
         steps.append(step)
         if step != 0:
             lasts.append(sympy.expand((tv[-1] - v0) / step))
@@ -225,11 +226,12 @@ def _period(heads: list[Entry], tails: list[Entry], p: int) -> Segment | None:
         return None
     a, b = len(heads) // p, len(tails) // p
     steps, lasts = [], []
+    lone = _tiling_steps(heads[:p]) if a == 1 else ()
     for r in range(p):
         hs, ts = heads[r::p], tails[r::p]
         if any(e.shape != hs[0].shape for e in hs + ts):
             return None
-        got = _residue(hs, ts)
+        got = _residue(hs, ts, lone)
         if got is None or got[1] is False:
             return None
         steps.append(got[0])
@@ -244,6 +246,20 @@ def _period(heads: list[Entry], tails: list[Entry], p: int) -> Segment | None:
         if not _same_entry(seg, k % p, block, e):
             return None
     return seg
+
+
+def _tiling_steps(block: list[Entry]) -> tuple[int, ...]:
+    """How each subscript moves from the one block shown to the next: by the block's length where the block's
+    entries carry that many different whole numbers there, one after another (``x_0, x_1`` or ``-u_1, u_0``:
+    the next block is ``x_2, x_3``, as pairs are written, never ``x_1, x_2``); by 1 elsewhere (``c_0, c_0``)."""
+    if len(block) < 2 or any(len(e.values) != len(block[0].values) for e in block):
+        return ()
+    out = []
+    for s in range(len(block[0].values)):
+        got = [e.values[s] for e in block]
+        whole = all(isinstance(v, sympy.Integer) for v in got)
+        out.append(len(block) if whole and sorted(got) == list(range(min(got), min(got) + len(block))) else 1)
+    return tuple(out)
 
 
 def _same_entry(seg: Segment, r: int, block: Any, e: Entry) -> bool:

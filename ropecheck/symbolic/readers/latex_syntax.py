@@ -133,6 +133,8 @@ _ELLIPSIS = re.compile(
 _BOLD = re.compile(
     r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow)\s*\{\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)\s*\}"
 )
+#: a command's name just before a place (``\cdot`` before ``\mathbf{x}``)
+_AFTER_COMMAND = re.compile(r"\\[A-Za-z]+$")
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
 #: upright name ``calR`` (never as the plain R); ``\mathcal{O}`` (an order of growth) is no name and stays unread
 _CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
@@ -372,7 +374,8 @@ def _normalize(src: Src) -> Src:
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
     src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
-    src = src.sub(_BOLD, lambda m: m.group(1) + " ")
+    # after a command (``\\cdot\\mathbf{x}``) the name stays apart from it: ``\\cdot x``, never ``\\cdotx``
+    src = src.sub(_BOLD, lambda m: (" " if _AFTER_COMMAND.search(m.string, 0, m.start()) else "") + m.group(1) + " ")
     src = src.sub(_SPACING, lambda m: m.group(1) + " ")
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
