@@ -404,8 +404,8 @@ def _top_relations(src: Src) -> list[re.Match[str]]:
     """The relations outside every bracket (after a closing bracket with no opening one too: see :func:`_pieces`)."""
     depth = top_level(src.text, _BRACKETS)
     found = [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] <= 0]
-    bare = {m.group(0) for m in found if m.group(0) in "<>"}
-    return [m for m in found if m.group(0) not in "<>" or len(bare) == 1]  # < with > is a pair of brackets
+    pair = "<" in src.text and ">" in src.text  # <q, k> (also <f, g>= g(...)): a pair of brackets
+    return [m for m in found if m.group(0) not in "<>" or not pair]
 
 
 #: ``= a \\ \quad + b``: spacing before a term that continues the row above, not a separator
