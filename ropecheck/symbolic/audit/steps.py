@@ -92,6 +92,7 @@ from .doubts import (
 from .families import brace_names, define_family_in_child, family_head
 from .general import any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
+from .label_uses import family_bases, index_arithmetic, without_label_uses
 from .names import (
     bind_late_calls,
     bind_late_entries,
@@ -279,6 +280,8 @@ class Auditor:
     called_families: dict[str, Definition] = field(default_factory=dict)
     #: names defined (not read) as the list of their own members (x = [x_1, ..., x_m]): x_2 is a name of its own
     listing: set[_Head] = field(default_factory=set)
+    #: taints (name, line, why) of bare names whose unread value is arithmetic of indices (k = j - i): a number
+    numbers_unread: set[tuple[_Head, int, str]] = field(default_factory=set)
     #: the inequality step just read (its display, its sides, its scope) while it is PROVED or UNDECIDED
     row_above: tuple[int, Link, Link, Scope] | None = None
     #: names whose defining chain ends in decimals (k_3 = R_3 v = [0.1759, ...]): their symbol, the decimals, the line
@@ -650,18 +653,7 @@ class Auditor:
         if head.offsets and (outcome.status != "DEFINED" or outcome.definition is None):
             return explicit and self.offsets_unread(head, link, body, outcome.reason, audited=audited)
         if outcome.status != "DEFINED" or outcome.definition is None:
-            # a new name whose definition cannot be read: steps that use it are not decided (UNREAD), since
-            # read as a free number it could make a correct step look false
-            why = _unread_why(link, outcome.reason)
-            self.unread.append((head, link, why))
-            if lists_members(link.text, body.text):
-                self.listing.add(head)
-            if audited:
-                self.definitions.append(
-                    AuditDefinition(
-                        link.line, link.text, head.kind, body.text, reason=outcome.reason, params=head.params
-                    )
-                )
+            self.not_read(head, (link, body), outcome.reason, audited=audited)
             return True
         d = outcome.definition
         if outcome.uses_head and not explicit and again and not audited and shifted_free(self.scope, head, d):
@@ -727,6 +719,21 @@ class Auditor:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
+
+    def not_read(self, head: _Head, line: tuple[Link, Link], reason: str, *, audited: bool) -> None:
+        """A new name whose definition (``line``: the name and its value) cannot be read: steps that use it are not
+        decided (UNREAD), since read as a free number it could make a correct step look false."""
+        link, body = line
+        why = _unread_why(link, reason)
+        self.unread.append((head, link, why))
+        if head.kind == "symbol" and index_arithmetic(normalize_latex(body.text), self.math_texts):
+            self.numbers_unread.add((head, link.line, why))  # k = j - i: a number, so k_j is no entry of it
+        if lists_members(link.text, body.text):
+            self.listing.add(head)
+        if audited:
+            self.definitions.append(
+                AuditDefinition(link.line, link.text, head.kind, body.text, reason=reason, params=head.params)
+            )
 
     def bare(self, head: _Head | None, audited: bool) -> bool:
         """Whether ``head``, in math in passing, is a bare name beside a sequence of its letter (``m = 0`` beside
@@ -1079,9 +1086,16 @@ class Auditor:
             seen = without_set_labels(head.key, text) if why.startswith(_SET_TAINT) else text
             if head in self.listing:  # x_2 where x = [x_1, ..., x_m]: a member, a name of its own
                 seen = without_members(where.text, seen)
+            if head.kind == "symbol":  # W_k (and k_j, where k is a number): names of their own, never k's value
+                number = (head, where.line, why) in self.numbers_unread
+                seen = without_label_uses(head.key, seen, self.family_bases(), number=number)
             if _mentions(head, seen, members=not self.family_defined(head)):
                 return where, why
         return None
+
+    def family_bases(self) -> frozenset[str]:
+        """The bases of the families and functions defined so far, whose subscripts may be read at a value."""
+        return family_bases([*self.scope.patterns, *self.scope.functions, *self.called_families])
 
     def family_defined(self, head: _Head) -> bool:
         """Whether the family of an entry at a number (``R_{5}``) is defined (``R_m = ...``): its members at a
