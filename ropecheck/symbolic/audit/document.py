@@ -329,6 +329,8 @@ _DROP = re.compile(
 )
 _SEPARATORS = re.compile(
     r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])"
+    # ``2a = 4 => a = 2``: an implication typed in ASCII (or as one character), never ``=`` then ``>``
+    r"|<==?>|(?<![<=])==?>|[⇒⟹⇔]"
     # ``(1, 0) \to (\cos 30^\circ, \sin 30^\circ)``: a map from one point to another, not an equality
     r"|\\(?:to|mapsto|rightarrow|longmapsto|longrightarrow)(?![A-Za-z])|→|↦"
     # a word before what it labels (``\text{Rot}\begin{bmatrix}...``) is not a separator: the reader refuses it;
@@ -365,7 +367,7 @@ def _word_as_name(text: str, m: re.Match[str]) -> bool:
 _RELATIONS = re.compile(
     r":=|=:|\\coloneqq|\\eqqcolon|\\triangleq|\\stackrel\{[^{}]*\}\{=\}|\\overset\{[^{}]*\}\{=\}|\\equiv"
     r"|\\approx|\\simeq|\\cong|\\sim(?![A-Za-z])|\\propto|\\neq?(?![A-Za-z])|\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])"
-    r"|\\l[lt](?![A-Za-z])|\\g[gt](?![A-Za-z])|(?<![<>!:\\])=(?![=:])|[≈≤≥≠]"
+    r"|\\l[lt](?![A-Za-z])|\\g[gt](?![A-Za-z])|(?<![<>!:\\])=(?![=:>])|[≈≤≥≠]"
     # ``4095 > 1999``: a bare < or > (not \\left<, ->, <=); only where the other one is not also written (see
     # :func:`_top_relations`: ``<q, k>`` is a bracket pair)
     r"|(?<!\\left)(?<!\\right)(?<![-<>=])[<>](?![<>=])"

@@ -16,7 +16,7 @@ turns a verdict into UNDECIDED, never into PROVED or REFUTED.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import sympy
 from sympy import MatrixBase
@@ -31,6 +31,7 @@ __all__ = [
     "expectation_doubt",
     "fresh_one_side",
     "lone_undefined",
+    "member_at_valued_index",
     "negative_under_root",
     "refuted_with",
     "unit_j",
@@ -105,7 +106,6 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
         for e in (s.lhs, s.rhs)
     ]
     names = [{str(x) for x in side} for side in sides]
-    every = " ".join(names[0] | names[1])
     written = _no_subscripts(_UNWRAP.sub(r"\1", text))
     used = _definition_names(scope, range(s.line, max(s.end_line, s.line) + 1), s.lhs)
     lone: list[sympy.Symbol] = []
@@ -119,15 +119,42 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
                 continue  # a variable of the document's definitions, or brought in by one the step uses
             if not other and whole != x:
                 continue  # a - b = 0: a statement about every name in it
-            label = re.fullmatch(r"[A-Za-z]+_\{([A-Za-z])\}", name)
-            labelled = label is not None and re.search(rf"(?<![A-Za-z{{]){label.group(1)}(?![A-Za-z}}])", every) is None
-            labelled = labelled and _base(name) in other  # a part (a_l) beside the whole (a)
+            labelled = _label_only(name, " ".join((names[0] | names[1]) - {name})) and _base(name) in other
             entry = re.fullmatch(r"([A-Za-z]+)_\{\d+\}", name)  # q_1 beside q: an entry of the vector q, maybe
             whole = entry.group(1) if entry is not None else ""
             whole_written = whole in names[0] | names[1] and not scope.defines(whole) and whole not in used
             if (_base(name) or name) not in bases or labelled or whole_written:
                 lone.append(x)
     return sorted(str(x) for x in lone) if lone and _refuted_through(s, set(lone)) else []
+
+
+def member_at_valued_index(s: AuditStep, valued: Callable[[str], bool]) -> tuple[str, str] | None:
+    r"""A member of a family the step writes twice (``W_{k}`` beside ``W_{1}``) whose subscript holds a name with a
+    value in the document (``k = 1``, or a definition not read), and that name; None where there is none. The
+    reader reads each member as a symbol of its own, never putting the name's value in the subscript: the two may
+    be one (``W_k = W_1`` where k = 1), so a counterexample that gives them different values refutes nothing."""
+    groups: dict[str, set[str]] = {}
+    for e in (s.lhs, s.rhs):
+        for x in e.free_symbols if isinstance(e, sympy.Basic) else ():
+            m = re.fullmatch(r"(.+?)_\{(.+)\}", str(x))
+            if m is not None:
+                groups.setdefault(m.group(1), set()).add(m.group(2))
+    for base, subs in sorted(groups.items()):
+        for sub in sorted(subs) if len(subs) >= 2 else ():
+            for letter in re.findall(r"[A-Za-z]+", sub):
+                if valued(letter):
+                    return f"{base}_{{{sub}}}", letter
+    return None
+
+
+def _label_only(name: str, rest: str) -> bool:
+    r"""Whether ``name`` is a letter labelled by letters the rest of the step uses nowhere as names: ``a_{l}``,
+    ``q_{ab}`` (read ``q_{a*b}``), ``q_{a,b}``, or a word (``q_{\text{new}}``, read ``q_new``)."""
+    label = re.fullmatch(r"[A-Za-z]+_(?:\{([A-Za-z](?:[*,][A-Za-z])*)\}|([A-Za-z]{2,}))", name)
+    if label is None:
+        return False
+    letters = re.findall(r"[A-Za-z]", label.group(1) or "")
+    return not any(re.search(rf"(?<![A-Za-z{{*,]){x}(?![A-Za-z}}*,])", rest) for x in letters)
 
 
 def _refuted_through(s: AuditStep, lone: set[sympy.Symbol]) -> bool:

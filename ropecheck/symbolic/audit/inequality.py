@@ -75,6 +75,8 @@ def _strict_numbers(readings: list[tuple[Any, Any, Any]], *, larger_left: bool) 
     for _, a, b in readings:
         if not all(isinstance(x, sympy.Basic) and not x.free_symbols and x.is_real for x in (a, b)):
             return ""
+        if a.has(sympy.Float) or b.has(sympy.Float):  # a decimal read in binary: 0.1 + 0.2 > 0.3 is not exact
+            return ""
         if ((a - b) if larger_left else (b - a)).is_positive is not True:
             return ""
     return "two closed numbers, compared exactly"

@@ -253,8 +253,9 @@ def qualifier(links: list[Link]) -> bool:
     """``i = 1, 2`` or ``j = 0, \\ldots, d/2 - 1``: the range of an index, not an equation."""
     if len(links) != 2 or not re.fullmatch(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*", links[0].text):
         return False
-    depth = top_level(links[1].text)
-    return any(ch == "," and depth[i] == 0 for i, ch in enumerate(links[1].text))
+    text = re.sub(r"\\,", "  ", links[1].text)  # ``\,`` is a thin space, no comma
+    depth = top_level(text)
+    return any(ch == "," and depth[i] == 0 for i, ch in enumerate(text))
 
 
 #: where a name starts: a command's backslash (``m\\theta`` is m, then theta), or no letter before it
@@ -1189,4 +1190,4 @@ def posed(text: str, blocks: list[MathBlock], at: int, read: list[Chain], lines:
     return out
 
 
-_IMPLIES = ("\\Rightarrow", "\\Longrightarrow", "\\implies")
+_IMPLIES = ("\\Rightarrow", "\\Longrightarrow", "\\implies", "=>", "==>", "⇒", "⟹")

@@ -85,6 +85,7 @@ from .doubts import (
     expectation_doubt,
     fresh_one_side,
     lone_undefined,
+    member_at_valued_index,
     negative_under_root,
     refuted_with,
     unit_j,
@@ -1164,6 +1165,12 @@ class Auditor:
             )
         elif broken := self.broken_statement(s):
             why = broken
+        elif member := member_at_valued_index(s, self.has_value):
+            why = (
+                f"reads {member[0]} as a name of its own, beside another member of its family, where {member[1]} "
+                "has a value in the document that the reader does not put in a subscript: the two may be one, so "
+                "it refutes nothing"
+            )
         elif lone := lone_undefined(s, text, self.scope):
             why = (
                 f"{', '.join(lone)}, which the document never defines, {'is' if len(lone) == 1 else 'are'} on one "
@@ -1178,6 +1185,11 @@ class Auditor:
                 f"false for every value of {every}, which its definition uses and the document gives no value here: "
                 f"no real value makes the sides equal, so the step is false whatever example the text means{s.reason}"
             )
+
+    def has_value(self, name: str) -> bool:
+        """Whether the document gives the bare name a value: a definition, read or not."""
+        unread = any(h.kind == "symbol" and h.key == name for h, _, _ in self.unread)
+        return unread or self.scope.defines(name)
 
     def broken_statement(self, s: AuditStep) -> str:
         """Why a REFUTED step's counterexample is one the document rules out: it breaks an equation stated before
