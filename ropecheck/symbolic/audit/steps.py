@@ -94,6 +94,7 @@ from .families import brace_names, define_family_in_child, family_head
 from .general import any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
 from .label_uses import family_bases, index_arithmetic, without_label_uses
+from .named_product import define_named_product
 from .names import (
     bind_late_calls,
     bind_late_entries,
@@ -344,6 +345,9 @@ class Auditor:
         if not audited and len(links) >= 3 and self.chain_of_names(links, audited=audited):
             return
         links = self.define_last_side(links, audited=audited)
+        links = define_named_product(self, links, audited=audited)  # R_m q = [...][q_0; q_1]: R_m and q named
+        if len(links) < 2:
+            return
         first = links[0] if continued else replace(links[0], text=without_membership(links[0].text))
         # v_{t+1}^{(j)} where the family v_{t}^{(j)} is defined: that family at t + 1, a step (found is None there)
         member = family_head(first.text) is None and _family_member(first.text, self.scope)
