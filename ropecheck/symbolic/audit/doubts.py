@@ -24,10 +24,12 @@ from sympy import MatrixBase
 from ..readers.expectation import expectations_in, expectations_left
 from ..readers.latex_text import GREEK
 from ..readers.scope import Scope, domain_key
+from .reading import read_quiet
 from .result import AuditStep
 
 __all__ = [
     "dot_of_conjugated",
+    "exact_decimals_equal",
     "expectation_doubt",
     "fresh_one_side",
     "lone_undefined",
@@ -271,3 +273,26 @@ def unit_j(s: AuditStep, text: str) -> str:
         "refuted with j a real number, but j stands in an exponent of e, where it may be the imaginary unit "
         "(as engineers write it): not refuted"
     )
+
+
+#: a decimal as written (``0.3``, ``12.50``), not part of a name or a longer number
+_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?![\w.])")
+
+
+def exact_decimals_equal(left: str, right: str, scope: Scope) -> bool:
+    """Whether a step with decimals, refuted as read (decimals are binary floats, so ``(10^{20} + 0.3) - 10^{20}``
+    loses the 0.3), has equal sides once every decimal is read as the exact fraction it writes (``3/10``): then
+    the refutation came from the reading, not the text."""
+    if not (_DECIMAL.search(left) or _DECIMAL.search(right)):
+        return False
+
+    def exact(tex: str) -> str:
+        return _DECIMAL.sub(lambda m: rf"\frac{{{int(m.group(1) + m.group(2))}}}{{{10 ** len(m.group(2))}}}", tex)
+
+    a, b = read_quiet(exact(left), scope), read_quiet(exact(right), scope)
+    if not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic) or a.has(sympy.Float) or b.has(sympy.Float):
+        return False
+    try:
+        return sympy.simplify(a - b) == 0
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return False

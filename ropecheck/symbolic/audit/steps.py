@@ -82,6 +82,7 @@ from .blocks import OpenVector, block_step, blockwise, index_letters, names_open
 from .document import Chain, Link
 from .doubts import (
     dot_of_conjugated,
+    exact_decimals_equal,
     expectation_doubt,
     fresh_one_side,
     lone_undefined,
@@ -1166,6 +1167,11 @@ class Auditor:
             why = (
                 f"{', '.join(fresh)} {'appears' if one else 'appear'} here first, on one side only: the step may be "
                 f"what defines {'it' if one else 'them'} (the text may say so in words), so it refutes nothing"
+            )
+        elif exact_decimals_equal(left.text, right.text, self.scope):
+            why = (
+                "read with its decimals as binary numbers the sides differ, but with each decimal read as the exact "
+                "fraction it writes (0.3 as 3/10) they are equal: not refuted"
             )
         elif broken := self.broken_statement(s):
             why = broken
