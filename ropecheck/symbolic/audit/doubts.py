@@ -24,7 +24,7 @@ from sympy import MatrixBase
 from ..readers.expectation import expectations_in, expectations_left
 from ..readers.latex_text import GREEK
 from ..readers.scope import Scope, domain_key
-from .reading import read_quiet
+from .reading import decimal_places, decimals_as_fractions, read_quiet
 from .result import AuditStep
 
 __all__ = [
@@ -123,8 +123,8 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
                 continue  # a - b = 0: a statement about every name in it
             labelled = _label_only(name, " ".join((names[0] | names[1]) - {name})) and _base(name) in other
             entry = re.fullmatch(r"([A-Za-z]+)_\{\d+\}", name)  # q_1 beside q: an entry of the vector q, maybe
-            whole = entry.group(1) if entry is not None else ""
-            whole_written = whole in names[0] | names[1] and not scope.defines(whole) and whole not in used
+            vector = entry.group(1) if entry is not None else ""
+            whole_written = vector in names[0] | names[1] and not scope.defines(vector) and vector not in used
             if (_base(name) or name) not in bases or labelled or whole_written:
                 lone.append(x)
     return sorted(str(x) for x in lone) if lone and _refuted_through(s, set(lone)) else []
@@ -275,21 +275,13 @@ def unit_j(s: AuditStep, text: str) -> str:
     )
 
 
-#: a decimal as written (``0.3``, ``12.50``), not part of a name or a longer number
-_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?![\w.])")
-
-
 def exact_decimals_equal(left: str, right: str, scope: Scope) -> bool:
     """Whether a step with decimals, refuted as read (decimals are binary floats, so ``(10^{20} + 0.3) - 10^{20}``
     loses the 0.3), has equal sides once every decimal is read as the exact fraction it writes (``3/10``): then
     the refutation came from the reading, not the text."""
-    if not (_DECIMAL.search(left) or _DECIMAL.search(right)):
+    if decimal_places(left) is None and decimal_places(right) is None:
         return False
-
-    def exact(tex: str) -> str:
-        return _DECIMAL.sub(lambda m: rf"\frac{{{int(m.group(1) + m.group(2))}}}{{{10 ** len(m.group(2))}}}", tex)
-
-    a, b = read_quiet(exact(left), scope), read_quiet(exact(right), scope)
+    a, b = (read_quiet(decimals_as_fractions(t), scope) for t in (left, right))
     if not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic) or a.has(sympy.Float) or b.has(sympy.Float):
         return False
     try:

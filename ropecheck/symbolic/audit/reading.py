@@ -72,6 +72,7 @@ __all__ = [
     "closed_number",
     "condition_before",
     "decimal_places",
+    "decimals_as_fractions",
     "error_text",
     "define_in_child",
     "for_every_value",
@@ -486,6 +487,21 @@ def decimal_places(tex: str) -> tuple[int, int] | None:
     """
     found = [len(m.group(1)) for m in _DECIMAL.finditer(tex)]
     return (min(found), len(found)) if found else None
+
+
+def decimals_as_fractions(tex: str) -> str:
+    r"""``tex`` with each decimal written as the exact fraction it spells (the reader reads decimals as floats).
+
+    Example:
+        >>> decimals_as_fractions("(10^{20} + 0.3) - 1.25")
+        '(10^{20} + \\frac{3}{10}) - \\frac{5}{4}'
+    """
+
+    def fraction(m: re.Match[str]) -> str:
+        r = sympy.Rational(m.group(0))
+        return rf"\frac{{{r.p}}}{{{r.q}}}"
+
+    return _DECIMAL.sub(fraction, tex)
 
 
 def rounded_comparison(left: Any, right: Any, places: int, terms: int = 1) -> tuple[str, str] | None:
