@@ -42,6 +42,7 @@ from .reading import (
     step_in_child,
     step_readings,
 )
+from .result import limit_reason
 
 __all__ = [
     "UNUSED",
@@ -274,7 +275,7 @@ def plain_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
     try:
         readings, problem = step_readings(lhs, rhs, scope)
     except (ClaimLimitError, RecursionError) as exc:
-        return [], Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+        return [], Outcome("UNDECIDED", reason=limit_reason(exc))
     if not readings:
         return [], Outcome(UNREAD, reason=problem or "cannot read the step")
     return readings, None

@@ -53,6 +53,7 @@ from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
 from .general import TRANSPOSE_PROBLEM, commuted_arrays, general_step, vector_function
 from .pins import pinned_step, pins_in_force
+from .result import limit_reason
 from .wanted import requirement_before
 
 __all__ = [
@@ -833,7 +834,7 @@ def readings_or_outcome(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[Any], 
             )
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
-        return [], Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+        return [], Outcome("UNDECIDED", reason=limit_reason(exc))
     except RecursionError:
         return [], Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
@@ -852,7 +853,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             return Outcome(pinned.status, pinned.method, pinned.reason, pinned.counterexample, pinned.lhs, pinned.rhs)
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
-        stopped = Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}")
+        stopped = Outcome("UNDECIDED", reason=limit_reason(exc))
         return for_every_value(step_in_child, lhs, rhs, scope, stopped)
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
@@ -879,7 +880,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
                 results.append(_rounded(left, right, rounded, verdict, cex))
                 continue
         except ClaimLimitError as exc:
-            results.append(Outcome("UNDECIDED", reason=f"stopped at a limit: {exc}", lhs=left, rhs=right))
+            results.append(Outcome("UNDECIDED", reason=limit_reason(exc), lhs=left, rhs=right))
             continue
         except RecursionError:
             results.append(Outcome("UNDECIDED", reason="the rewrites nested too deeply", lhs=left, rhs=right))

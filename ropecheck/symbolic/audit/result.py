@@ -25,6 +25,7 @@ __all__ = [
     "AuditResult",
     "AuditStep",
     "limit_reached",
+    "limit_reason",
     "unread_reason_key",
 ]
 
@@ -44,6 +45,22 @@ def limit_reached(reason: str) -> bool:
         (True, False)
     """
     return reason.startswith(("time limit of", "memory limit reached", DOCUMENT_TIME_LIMIT_REASON))
+
+
+def limit_reason(exc: Exception) -> str:
+    """The reason of a step a :class:`~ropecheck.errors.ClaimLimitError` stopped: a reading the text leaves in
+    doubt (``limit == "reading"``) says so; a size or work limit says it stopped at a limit.
+
+    Example:
+        >>> from ropecheck.errors import ClaimLimitError
+        >>> limit_reason(ClaimLimitError("'q^*' reads two ways", "reading"))
+        "not read with certainty: 'q^*' reads two ways"
+        >>> limit_reason(ClaimLimitError("exponent 10**9 exceeds the limit 1000", "exponent"))
+        'stopped at a limit: exponent 10**9 exceeds the limit 1000'
+    """
+    if getattr(exc, "limit", "") == "reading":
+        return f"not read with certainty: {exc}"
+    return f"stopped at a limit: {exc}"
 
 
 #: Domains a document gets without declaring them: positions are whole numbers.
