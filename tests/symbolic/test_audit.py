@@ -247,8 +247,11 @@ def test_an_undefined_vector_times_a_matrix_is_not_read_as_a_number() -> None:
         "$$R_m = \\begin{pmatrix} \\cos m\\theta & -\\sin m\\theta \\\\ "
         "\\sin m\\theta & \\cos m\\theta \\end{pmatrix}$$\n"
     )
+    # read as vectors, never as numbers: of the size the written-out matrix they meet fixes
     (s,) = audit_document(doc + "$$(R_m x)^T (R_n y) = x^T R_{n-m} y$$", timeout=TIMEOUT).steps
-    assert s.status == "UNREAD" and "x multiplies a matrix from the right" in s.reason
+    assert s.status == "PROVED" and "x d x 1, y d x 1" in s.reason
+    (s,) = audit_document(doc + "$$(R_m x)^T (R_n y) = x^T R_{n+m} y$$", timeout=TIMEOUT).steps
+    assert s.status == "REFUTED" and "x a column of 2, y a column of 2 entries" in s.reason
     defined = doc + "$$x = (x_1, x_2)^T, \\quad y = (y_1, y_2)^T$$\n$$(R_m x)^T (R_n y) = x^T R_{n-m} y$$"
     assert [t.status for t in audit_document(defined, timeout=TIMEOUT).steps] == ["PROVED"]
 

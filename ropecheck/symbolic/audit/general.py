@@ -8,7 +8,12 @@ general matrices (upper-case, ``d x d``) and vectors (lower-case, ``d x 1``; see
 Design constraints: PROVED only when the difference of the sides, transposes of products taken
 and products distributed, is exactly the zero matrix -- then it holds for every matrix and vector the
 names may stand for. Otherwise UNDECIDED with the reading shown, never REFUTED: what the document
-means by a name (``q_m = W_q x_m`` said in words, ``R`` a rotation) may make the difference vanish.
+means by a name (``q_m = W_q x_m`` said in words, ``R`` a rotation) may make the difference vanish --
+except where every name left is a vector whose size the written-out matrices fix (:mod:`.sized_vectors`:
+decided entry by entry). A name a written-out matrix multiplies (``R(beta) k``) is a vector; ``<u, v>``
+of vectors is ``u^T v`` where their names are real; a capital with something raised on it
+(``R^d_{Theta,m}``) is never a number; sides whose products fit only at size 1 (vectors of one entry,
+numbers) are not read so.
 Only names the document uses as vectors or matrices are read so -- written transposed or in bold, right
 after a transpose, a written-out matrix or such a matrix, or of a family one member of which is one (a
 plain ``m`` stays a number); a definition is used when its right side reads as general matrices too
@@ -45,10 +50,13 @@ from ..readers.general_matrices import (
 )
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
+from .sized_vectors import general_size_fits, sized_step
 
 __all__ = [
+    "GENERAL_READING",
     "GeneralStep",
     "TRANSPOSE_PROBLEM",
+    "VECTOR_PROBLEM",
     "VectorFunction",
     "any_column_scopes",
     "array_names",
@@ -59,6 +67,10 @@ __all__ = [
 
 #: the start of the default reader's reason for not reading a transpose of an undefined name
 TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
+#: how a reason with names read as general matrices begins
+GENERAL_READING = "names read as general matrices and vectors"
+#: the words of the default reader's stop at an undefined name a written-out matrix multiplies (``R_m x``)
+VECTOR_PROBLEM = "multiplies a matrix from the right, so it is a vector"
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,8 @@ class GeneralStep:
     reason: str
     lhs: Any
     rhs: Any
+    counterexample: Any = None
+    method: str = ""
 
 
 _LETTER = r"(?:[A-Za-z]|\\mathrm\{cal[A-Z]\})"
@@ -415,8 +429,15 @@ def _only_general(value: Any, scope: Scope) -> bool:
         return False
     if any(written_value(s) is None and not is_array(s.name, scope.array_names) for s in value.atoms(MatrixSymbol)):
         return False
-    numbers = [general_name(s.name) for s in value.free_symbols if isinstance(s, Symbol)]
+    names = [s.name for s in value.free_symbols if isinstance(s, Symbol)]
+    if any(_RAISED_CAPITAL.match(n) for n in names):
+        return False  # R^d_{Theta,m}: a capital with a raised size or label names a matrix, which no number stands for
+    numbers = [general_name(n) for n in names]
     return not any(n is not None and n.shape[1] != 1 for n in numbers)
+
+
+#: a name read as a number that is a capital letter with something raised on it (``R^d_{Theta,m}``, ``W^Q``)
+_RAISED_CAPITAL = re.compile(r"^(?:cal)?[A-Z]\s*\^")
 
 
 def _definitions_used(text: str, scope: Scope, general: Scope) -> str:
@@ -457,7 +478,7 @@ def _general_sides(lhs: str, rhs: str, scope: Scope, general: Scope) -> tuple[An
         return None
     if not (isinstance(left, MatrixExpr) and isinstance(right, MatrixExpr)) or left.shape != right.shape:
         return None
-    if not (_only_general(left, scope) and _only_general(right, scope)):
+    if not (_only_general(left, scope) and _only_general(right, scope)) or not general_size_fits(left, right):
         return None
     return left, right
 
@@ -480,7 +501,7 @@ def _shapes(left: Any, right: Any) -> str:
     said = [f"{s.name} {'d x d' if s.shape[1] != 1 else 'd x 1'}" for s in names if written_value(s) is None]
     written = [f"{s.name} = {value.tolist()}" for s in names if (value := written_value(s)) is not None]
     return (
-        "names read as general matrices and vectors of any size d ("
+        f"{GENERAL_READING} of any size d ("
         + ", ".join(said)
         + ")"
         + (f", each written-out matrix as a matrix of its own ({'; '.join(written)})" if written else "")
@@ -549,6 +570,32 @@ def _identities(value: Any) -> Any:
     return value.xreplace(swap) if swap else value
 
 
+#: the reader's stop at a name a written-out matrix multiplies: the name as the reader spells it
+_PRODUCT_VECTOR = re.compile(r"^(\S+) " + re.escape(VECTOR_PROBLEM))
+
+
+def _with_product_vectors(lhs: str, rhs: str, scope: Scope) -> Scope:
+    """The scope with each undefined name that, read with general matrices, a written-out matrix multiplies from
+    the right (``R(beta) k``) among the names the document uses as vectors: the product settles that it is one."""
+    general = _general_scope(scope)
+    arrays = set(scope.array_names)
+    for _ in range(4):  # one name per reading of a side: a few rounds
+        found = set()
+        for side in (lhs, rhs):
+            try:
+                read_latex_side(side, 0, replace(general, array_names=frozenset(arrays)))
+            except ClaimParseError as exc:
+                m = _PRODUCT_VECTOR.match(str(exc))
+                if m and general_name(m.group(1)) is not None and m.group(1) not in scope.symbols:
+                    found.add(m.group(1))
+            except (ClaimLimitError, RecursionError):
+                continue
+        if not found - arrays:
+            break
+        arrays |= found
+    return scope if arrays == set(scope.array_names) else replace(scope, array_names=frozenset(arrays))
+
+
 def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] = ()) -> GeneralStep | None:
     """The step read with general matrices and decided where the matrix algebra decides it, or None.
 
@@ -561,6 +608,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         'PROVED'
     """
     lhs, rhs = calligraphic_as_names(lhs), calligraphic_as_names(rhs)
+    scope = _with_product_vectors(lhs, rhs, scope)
     general = _general_scope(scope)
     sides = _general_sides(lhs, rhs, scope, general)
     if sides is None:
@@ -575,15 +623,21 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
     reading = (
         _shapes(left, right) + _definitions_used(f"{lhs} + {rhs}", scope, general) + _passing_used(left, right, scope)
     )
+    if re.search(r"\\langle(?![A-Za-z])", lhs + rhs):
+        reading += "; <u, v> of vectors read as u^T v (real entries)"
     difference = _turned(sympy.expand((_identities(left) - _identities(right)).doit()))
     if difference == 0 or getattr(difference, "is_ZeroMatrix", False):
         return GeneralStep("PROVED", f"{reading}: the sides agree by the rules of matrix algebra", left, right)
     if _written_cancel(difference, scope.domains):
         why = f"{reading}: the sides agree by the rules of matrix algebra and the entries of the written-out matrices"
         return GeneralStep("PROVED", why, left, right)
+    sized = sized_step(left, right, scope)
+    if sized is not None and sized.status != "UNDECIDED":
+        why = f"{reading}; {sized.reason}"
+        return GeneralStep(sized.status, why, sized.lhs, sized.rhs, sized.counterexample, "entrywise")
     why = (
         f"{reading}: the sides differ by {difference}, which may vanish for what the document means by these "
-        "names: not decided"
+        "names: not decided" + (f"; {sized.reason}" if sized is not None else "")
     )
     return GeneralStep("UNDECIDED", why, left, right)
 

@@ -51,7 +51,7 @@ from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexe
 from ..readers.sympy_syntax import INNER_PRODUCTS
 from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
-from .general import TRANSPOSE_PROBLEM, commuted_arrays, general_step, vector_function
+from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general_step, vector_function
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .wanted import requirement_before
@@ -862,7 +862,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         if components is not None:
             return components
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
-        as_matrices = TRANSPOSE_PROBLEM in problem or "\\mathcal" in problem or _SHAPES_DIFFER in problem
+        as_matrices = any(w in problem for w in (TRANSPOSE_PROBLEM, VECTOR_PROBLEM, "\\mathcal", _SHAPES_DIFFER))
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None
         return matrices or Outcome(UNREAD, reason=problem or "cannot read the step")
     as_numbers = tuple(sorted(set().union(*(names(a) | names(b) for _, a, b in readings)) & scope.matrix_names))
@@ -988,8 +988,8 @@ def _index_not_whole(cex: Counterexample | None) -> bool:
 def _with_general_matrices(lhs: Link, rhs: Link, scope: Scope, as_numbers: tuple[str, ...] = ()) -> Outcome | None:
     if (found := general_step(lhs.text, rhs.text, scope, as_numbers)) is None:
         return None
-    method = "matrix algebra" if found.status == "PROVED" else "none"
-    return Outcome(found.status, method, found.reason, None, found.lhs, found.rhs)
+    method = found.method or ("matrix algebra" if found.status == "PROVED" else "none")
+    return Outcome(found.status, method, found.reason, found.counterexample, found.lhs, found.rhs)
 
 
 def general_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:

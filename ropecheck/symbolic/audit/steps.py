@@ -92,7 +92,7 @@ from .doubts import (
     unit_j,
 )
 from .families import brace_names, define_family_in_child, family_head
-from .general import any_column_scopes
+from .general import GENERAL_READING, any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
 from .label_uses import family_bases, index_arithmetic, without_label_uses
 from .named_product import define_named_product
@@ -1310,6 +1310,8 @@ class Auditor:
                 continue  # the step does not fit a value of this size
             if o.status != "PROVED" or unknown_values(o, head.key):
                 return None  # an unknown function's value may itself be a vector: a proof with it a number is none
+            if GENERAL_READING in o.reason:
+                return None  # among general matrices the name may be a matrix, which a column or number is not
             proved.append((size, o))
         sizes = [size for size, _ in proved if size > 0]
         if len(sizes) != 1:

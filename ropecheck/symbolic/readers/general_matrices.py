@@ -33,6 +33,7 @@ from ...errors import ClaimParseError
 __all__ = [
     "DIMENSION",
     "WRITTEN_PREFIX",
+    "general_inner",
     "general_name",
     "general_product",
     "general_sum",
@@ -152,6 +153,22 @@ def general_sum(terms: list[Any]) -> Any:
     """The sum of the terms, which must all have one shape; a written-out matrix stands as a symbol."""
     terms = _standing_in(terms)
     return _checked(lambda: functools.reduce(operator.add, terms))
+
+
+def general_inner(a: Any, b: Any) -> Any | None:
+    """``<a, b>`` of two columns, one at least a general expression, as ``a^T b``: the inner product of real
+    vectors (the caller checks that the names are real); None where a side is not such a column.
+
+    Example:
+        >>> general_inner(general_name("x"), general_name("y"))
+        x.T*y
+    """
+    if not (is_general(a) or is_general(b)):
+        return None
+    a, b = _standing_in([a, b])
+    if not all(isinstance(v, MatrixExpr) and v.shape[1] == 1 for v in (a, b)):
+        return None
+    return general_product([a.T, b])
 
 
 def general_transpose(base: Any) -> Any:

@@ -56,6 +56,7 @@ from .components import components_as_labels
 from .decorations import apply_aliases
 from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
+from .general_matrices import general_inner, written_value
 from .label_powers import power_beside_labels
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
@@ -71,7 +72,7 @@ from .latex_tree import (
 )
 from .limits import check_matrix
 from .maxima import maxima_read, read_maximum_at
-from .scope import Definition, Scope, apply_domains, domain_key
+from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
 from .written_norms import EUCLIDEAN_NORM, euclidean_norm_of
@@ -1105,12 +1106,22 @@ class _Reader:
                 raise src.error(f"an inner product has two sides, found {len(parts)}", m.start())
             a, b = (self.read(p, bound) for p in parts)
             try:
-                value = inner_product(a, b, self.scope.inner_product)
+                value = self.general_inner(a, b) if self.scope.general_matrices else None
+                value = inner_product(a, b, self.scope.inner_product) if value is None else value
             except ValueError as exc:
                 raise src.error(str(exc), m.start()) from None
             if self.scope.generic_blocks and isinstance(a, MatrixBase):
                 value = block_share(value, sums=self.scope.block_sums)
             src = src.splice(m.start(), stop, self.placeholder(value))
+
+    def general_inner(self, a: Any, b: Any) -> Any:
+        """``<a, b>`` of general vectors as ``a^T b`` where every vector named in them is real and no written-out
+        matrix among them holds the imaginary unit, else None."""
+        value = general_inner(a, b)
+        named = [s for v in (a, b) if isinstance(v, sympy.Basic) for s in v.atoms(sympy.MatrixSymbol)]
+        real = all(domain_symbol(s.name, self.scope.domains).is_real for s in named if written_value(s) is None)
+        written = [w for s in named if (w := written_value(s)) is not None]
+        return value if real and not any(w.has(sympy.I) for w in written) else None
 
     def part_calls(self, src: Src, bound: frozenset[str]) -> Src:
         pos = 0
