@@ -557,6 +557,7 @@ class Outcome:
     rhs: Any = None
     definition: Definition | None = None
     uses_head: bool = False
+    related: tuple[str, ...] = ()  # names a stated relation the counterexample keeps ties (see .under_stated)
 
 
 def error_text(exc: BaseException, link: Link) -> str:

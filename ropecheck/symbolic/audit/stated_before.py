@@ -30,7 +30,7 @@ from .premises import Premise
 from .reading import Outcome, step_readings
 from .result import AuditStep
 
-__all__ = ["MAX_STATED", "broken_in_child", "statements_to_check"]
+__all__ = ["MAX_STATED", "broken_in_child", "first_broken", "statements_to_check"]
 
 #: the equations before a step that are evaluated (the latest so many, in the order written)
 MAX_STATED = 40
@@ -73,17 +73,22 @@ def broken_in_child(statements: list[Premise], values: dict[str, Any], step: Any
     """UNDECIDED naming the first statement (of the latest :data:`MAX_STATED`) that the counterexample ``values``
     (by name) breaks; REFUTED where none is broken (the step's verdict stands). ``step`` is the step's difference:
     a statement that is the step itself is left out."""
-    for premise in statements[-MAX_STATED:]:
-        if _broken(premise, values, step):
-            said = f"{premise.left.text.strip()} = {premise.right.text.strip()}"
-            return Outcome(
-                "UNDECIDED",
-                reason=(
-                    f"the counterexample breaks line {premise.line}, {said}, which the document states before the "
-                    "step: the step may hold where that does, so it is not refuted"
-                ),
-            )
+    premise = first_broken(statements, values, step)
+    if premise is not None:
+        said = f"{premise.left.text.strip()} = {premise.right.text.strip()}"
+        return Outcome(
+            "UNDECIDED",
+            reason=(
+                f"the counterexample breaks line {premise.line}, {said}, which the document states before the "
+                "step: the step may hold where that does, so it is not refuted"
+            ),
+        )
     return Outcome("REFUTED")
+
+
+def first_broken(statements: list[Premise], values: dict[str, Any], step: Any) -> Premise | None:
+    """The first statement (of the latest :data:`MAX_STATED`) that the values (by name) break, or None."""
+    return next((p for p in statements[-MAX_STATED:] if _broken(p, values, step)), None)
 
 
 def _broken(premise: Premise, values: dict[str, Any], step: Any) -> bool:

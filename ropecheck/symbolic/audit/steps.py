@@ -156,6 +156,7 @@ from .result import (
 from .sections import in_force
 from .stated_before import broken_in_child, statements_to_check
 from .tends import limit_in_child
+from .under_stated import decide_under_stated_in_child
 from .units import number_with_unit
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
 from .wanted import asks_for
@@ -1109,8 +1110,18 @@ class Auditor:
         base = re.match(r"(.+?)_\{", head.key) if head.kind == "symbol" else None
         return base is not None and any(k.lstrip("\\") == base.group(1) for k in self.scope.patterns)
 
-    def doubt(self, s: AuditStep, left: Link, right: Link, *, standalone: bool, stated_range: str = "") -> None:
-        """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED."""
+    def doubt(
+        self,
+        s: AuditStep,
+        left: Link,
+        right: Link,
+        *,
+        standalone: bool,
+        stated_range: str = "",
+        related: tuple[str, ...] = (),
+    ) -> None:
+        """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED.
+        ``related``: names a relation the document stated ties, which the counterexample keeps (never lone)."""
         bound = self.uses_bounded(left, right)
         every = ""
         text = normalize_latex(left.text + " = " + right.text)
@@ -1174,6 +1185,10 @@ class Auditor:
                 "fraction it writes (0.3 as 3/10) they are equal: not refuted"
             )
         elif broken := self.broken_statement(s):
+            if related := self.decided_given_stated(s):  # PROVED, or REFUTED at values that keep it: doubted afresh
+                if s.status == "REFUTED":
+                    self.doubt(s, left, right, standalone=standalone, stated_range=stated_range, related=related[1:])
+                return
             why = broken
         elif member := member_at_valued_index(s, self.has_value):
             why = (
@@ -1181,7 +1196,7 @@ class Auditor:
                 "has a value in the document that the reader does not put in a subscript: the two may be one, so "
                 "it refutes nothing"
             )
-        elif lone := lone_undefined(s, text, self.scope):
+        elif lone := [n for n in lone_undefined(s, text, self.scope) if n not in related]:
             why = (
                 f"{', '.join(lone)}, which the document never defines, {'is' if len(lone) == 1 else 'are'} on one "
                 "side only: read as free numbers, the counterexample gives values the text may not mean (the step "
@@ -1210,6 +1225,21 @@ class Auditor:
         timeout, _ = self.limits()
         o = _run(broken_in_child, *asked, timeout=timeout, memory_limit=self.memory_limit)
         return o.reason if o.status == "UNDECIDED" and o.reason.startswith("the counterexample breaks") else ""
+
+    def decided_given_stated(self, s: AuditStep) -> tuple[str, ...]:
+        """Whether the REFUTED step ``s`` is decided under the equation stated before it that its counterexample
+        breaks (:mod:`.under_stated`): ``("",)`` and the names the relation ties where it is, and ``s`` is set to
+        that verdict; ``()`` where it is not."""
+        asked = statements_to_check(s, self.stated[: self.stated_upto], self.steps)
+        if asked is None:
+            return ()
+        timeout, _ = self.limits()
+        o = _run(decide_under_stated_in_child, asked[0], asked[1], s.lhs, s.rhs, timeout=timeout,
+                 memory_limit=self.memory_limit)  # fmt: skip
+        if o.status not in ("PROVED", "REFUTED"):
+            return ()
+        s.status, s.method, s.reason, s.counterexample = o.status, o.method, o.reason, o.counterexample
+        return ("", *o.related)
 
     def uses_bounded(self, left: Link, right: Link) -> Link | None:
         text = normalize_latex(left.text + " = " + right.text)

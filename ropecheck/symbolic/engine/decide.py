@@ -14,7 +14,9 @@ identity for all integers under SymPy's (Karr's) summation convention -- then
 ``expand_trig``; this is what decides the inductive steps over a symbolic d/2),
 ``pythagoras`` (``expand_trig``, then sin^2 -> 1 - cos^2 and expand), ``trigsimp``, ``fu`` and
 ``sum_factor`` (each sum split over its terms, the factors free of its index taken out, bound
-variables named alike: :mod:`.finite_sums`). Matrices are
+variables named alike: :mod:`.finite_sums`), then, last, ``exp_form`` (powers of positive bases as
+exponentials, Euler's formula for every complex angle) and ``cancel`` (the difference over one
+denominator: the sides agree wherever both are defined), :mod:`.exp_forms`. Matrices are
 decided entrywise (``entrywise(<hardest rewrite used>)``); two ``Sum`` objects with the
 same limits are decided termwise (``termwise(<rewrite>)``): equal summands give equal
 sums, whatever the (symbolic) upper limit; so is a sum against a constant times its number of
@@ -47,6 +49,7 @@ from sympy.simplify.fu import fu
 
 from .bounds import bounded_slack
 from .cases_sums import split_at_cases
+from .exp_forms import cancel_rewrite, exp_form_rewrite
 from .finite_sums import bound_var, factor_sums, runs_backwards
 from .proof import Counterexample, Step, Verdict
 from .termwise import bounded_trig_nonnegative
@@ -294,6 +297,8 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("trigsimp", _trigsimp),
     ("fu", _fu),
     ("sum_factor", factor_sums),
+    ("exp_form", exp_form_rewrite),
+    ("cancel", cancel_rewrite),
 )
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 

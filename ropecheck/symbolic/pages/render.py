@@ -95,6 +95,9 @@ RULES: dict[str, str] = {
     "pythagoras": "cos^2 + sin^2 = 1 after expanding",
     "trigsimp": "SymPy's trigsimp after expanding",
     "fu": "the Fu et al. trigonometric simplification",
+    "exp_form": "powers of positive numbers written as exponentials, and e^{ia} as cos a + i sin a (Euler), "
+    "then expanding",
+    "cancel": "over one denominator the numerator multiplies out to 0: the sides agree wherever both are defined",
     "counterexample": "exact values at which the two sides certifiably differ",
     "none": "no rewrite reduced the difference to 0 and no counterexample was found: not a proof",
 }
