@@ -124,7 +124,7 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
             labelled = _label_only(name, " ".join((names[0] | names[1]) - {name})) and _base(name) in other
             entry = re.fullmatch(r"([A-Za-z]+)_\{\d+\}", name)  # q_1 beside q: an entry of the vector q, maybe
             vector = entry.group(1) if entry is not None else ""
-            whole_written = vector in names[0] | names[1] and not scope.defines(vector) and vector not in used
+            whole_written = vector in names[0] | names[1] and not scope.defines(vector)
             if (_base(name) or name) not in bases or labelled or whole_written:
                 lone.append(x)
     return sorted(str(x) for x in lone) if lone and _refuted_through(s, set(lone)) else []
@@ -236,9 +236,10 @@ _UNWRAP = re.compile(r"\\(?:boldsymbol|mathbf|bm|vec|mathit|mathrm)\s*\{\s*(\\?[
 
 
 def negative_under_root(s: AuditStep) -> str:
-    """The base of a root (``\\sqrt{d_h}``, any power to a fraction) of a name that a REFUTED step's counterexample
-    makes negative, as text; "" where there is none. A text that writes the root of a name means a real root (a
-    size, a scale): a counterexample with an imaginary root refutes the reader's default, not the text."""
+    """The base of a root (``\\sqrt{d_h}``, any power to a fraction), or the argument of a log, of a name that a
+    REFUTED step's counterexample makes negative (or 0, in a log), as text; "" where there is none. A text that
+    writes the root or the log of a name means a real one (of a size, a scale): a counterexample with an imaginary
+    root or log refutes the reader's default, not the text."""
     cx = s.counterexample
     if cx is None or not cx.values:
         return ""
@@ -254,6 +255,10 @@ def negative_under_root(s: AuditStep) -> str:
                 at = p.base.xreplace(values)
                 if at.is_number and at.is_extended_negative:
                     return str(p.base)
+            for f in part.atoms(sympy.log):  # \log(ab) at a, b < 0: the log of a size, read at a negative value
+                at = f.args[0].xreplace(values)
+                if f.args[0].free_symbols and at.is_number and at.is_extended_nonpositive:
+                    return str(f.args[0])
     return ""
 
 

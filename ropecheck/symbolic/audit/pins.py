@@ -187,6 +187,9 @@ def _faithful(
         cases = [(same(p.raw), sympy.Eq(e.indices[0], same(p.at))) for p in pins if p.base == base]
         return sympy.Piecewise(*cases, (same(patterns[base].apply([e.indices[0]])), True))
 
+    conflict = _entry_given_twice(left, right, pins, patterns)
+    if conflict:  # c_4 written as such, where c_j = 2j and c_4 = 1: which value the step means is not certain
+        return PinnedVerdict("UNDECIDED", "none", conflict)
     if left.has(sympy.Abs) or right.has(sympy.Abs):  # |...| of a Piecewise: beyond the rewrites
         return PinnedVerdict("UNDECIDED", "none", f"{said}: an absolute value so read is not decided")
     try:
@@ -266,3 +269,24 @@ def _by_parts(difference: Any, pins: list[Pin], patterns: dict[str, Definition])
         return e
 
     return sympy.expand(_plain(left.replace(lambda x: isinstance(x, Indexed), entry))) == 0
+
+
+def _entry_given_twice(left: Any, right: Any, pins: list[Pin], patterns: dict[str, Definition]) -> str:
+    """Why a step that writes a pinned entry itself (``c_4 + 2 = 3``, where ``c_j = 2j`` and then ``c_4 = 1``) is
+    not decided: the document gives that entry two different values, and reading it with either one alone would
+    decide the step silently on that choice; "" where the step writes no such entry."""
+    names = {x.name for side in (left, right) for x in side.free_symbols if isinstance(x, sympy.Symbol)}
+    for p in pins:
+        if not p.overrides or f"{p.base}_{{{p.at}}}" not in names or p.base not in patterns:
+            continue
+        pattern = patterns[p.base]
+        try:
+            given = _plain(pattern.apply([p.at]))
+        except (TypeError, ValueError, AttributeError, ClaimParseError):
+            given = "another value"
+        return (
+            f"the document gives {p.base}_{{{p.at}}} two values: {p.value} (line {p.line}) and {given} by its "
+            f"definition {p.base}_{pattern.params[0]} = {_plain(pattern.body)} (line {pattern.line}); which one the "
+            "step uses is not certain: not decided"
+        )
+    return ""

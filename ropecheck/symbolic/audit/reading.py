@@ -505,6 +505,20 @@ def decimals_as_fractions(tex: str) -> str:
     return _DECIMAL.sub(fraction, tex)
 
 
+def exact_closed_sides(texts: tuple[str, str], read: tuple[Any, Any], scope: Scope) -> tuple[Any, Any] | None:
+    """The sides ``texts`` read with each decimal as the exact fraction it writes, where those and the sides as
+    read (``read``) are closed numbers; else None. A decimal read in binary is lost beside a large number
+    (``(10^{20} + 0.3) - 10^{20}`` reads as 0): a step between closed numbers is the arithmetic the text writes."""
+    if decimal_places(texts[0]) is None and decimal_places(texts[1]) is None:
+        return None
+    if not all(isinstance(v, sympy.Expr) and not v.free_symbols for v in read):
+        return None
+    exact = [read_quiet(decimals_as_fractions(t), scope) for t in texts]
+    if not all(isinstance(v, sympy.Expr) and not v.free_symbols and not v.has(sympy.Float) for v in exact):
+        return None
+    return exact[0], exact[1]
+
+
 def rounded_comparison(left: Any, right: Any, places: int, terms: int = 1) -> tuple[str, str] | None:
     """A step between numbers, one side written as ``terms`` decimals with ``places`` digits: (status, reason).
 
@@ -874,6 +888,8 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     results: list[Outcome] = []
     for note, left, right in readings:
         try:
+            exact = exact_closed_sides((lhs.text, rhs.text), (left, right), scope) if rounded is not None else None
+            left, right = exact if exact is not None and len(readings) == 1 else (left, right)
             if left != right:
                 check_work(left, right)
             verdict, method, cex = decide(left, right)

@@ -48,8 +48,10 @@ def _summary(result: AuditResult) -> str:
     parts = ", ".join(f"{c[k]} {k}" for k in ("PROVED", "REFUTED", "UNDECIDED", "UNREAD"))
     decided = f"{100 * (result.decided_fraction or 0):.0f}% decided"
     n, k = len(result.definitions), len(result.steps)
-    k_conditions = len(result.conditions)
+    k_false = sum(1 for d in result.conditions if d.kind == "stated false")
+    k_conditions = len(result.conditions) - k_false
     conditions = f"; {k_conditions} condition{'' if k_conditions == 1 else 's'} (not steps)" if k_conditions else ""
+    conditions += f"; {k_false} stated false by the text (not steps)" if k_false else ""
     return f"{k} step{'' if k == 1 else 's'}: {parts}; {decided}; {n} definition{'' if n == 1 else 's'}{conditions}"
 
 

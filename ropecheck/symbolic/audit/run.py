@@ -41,9 +41,10 @@ from .reading import is_defined as _is_defined
 from .reading import mentions as _mentions
 from .reading import posed as _posed
 from .reading import uses_index_i
-from .result import DOCUMENT_TIME_LIMIT_REASON, AuditResult, AuditStep
+from .result import DOCUMENT_TIME_LIMIT_REASON, AuditDefinition, AuditResult, AuditStep
 from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
+from .stated_false import asked_or_conditional_after, stated_false_after, stated_false_before, stated_false_tag
 from .steps import STEP_TIMEOUT, Auditor
 from .tends import stated_limits
 from .where_after import where_after
@@ -159,7 +160,7 @@ def _audit_text(
             auditor.declare(found)
             before, tail = block, None
             continue
-        read = chains(block, lines)
+        read = _unless_stated_false(auditor, text, (blocks, at, promoted), chains(block, lines))
         if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
             _sentence(auditor, read, chains(blocks[at + 1], lines))
         continued = bool(
@@ -286,6 +287,49 @@ def _new_names_next(blocks: list[MathBlock], at: int, nxt: int, lines: Any) -> l
         if not re.search(r"(?<![\\A-Za-z])" + re.escape(m.group(1)) + r"(?![A-Za-z])", before):
             out.append(chain)
     return out
+
+
+def _unless_stated_false(
+    auditor: Auditor, text: str, where: tuple[list[MathBlock], int, Any], read: list[Chain]
+) -> list[Chain]:
+    """The chains ``read`` of block ``at``; none where the words around that display mark it as false (see
+    :mod:`.stated_false`): each of its equations is then listed with those words, never a step, a definition or a
+    statement later steps may use."""
+    blocks, at, promoted = where
+    if blocks[at].kind != "display" and at not in promoted:
+        return read
+    return [] if _stated_false(auditor, text, (blocks, at), read) else read
+
+
+def _stated_false(auditor: Auditor, text: str, where: tuple[list[MathBlock], int], read: list[Chain]) -> bool:
+    """Whether the words around display ``at`` (or a tag in it) mark it as false, ask it, or say it holds only under
+    a condition; if so, its equations are listed with those words."""
+    blocks, at = where
+    start = blocks[at - 1].src.col(len(blocks[at - 1].src.text)) + 1 if at else 0
+    end = blocks[at + 1].src.col(0) if at + 1 < len(blocks) else len(text)
+    after = text[blocks[at].src.col(len(blocks[at].src.text)) : end].lstrip("$\\]) \t")
+    # "This is wrong:" between two displays leads in to the next one, it says nothing of this one
+    leads_in = at + 1 < len(blocks) and blocks[at + 1].kind == "display" and stated_false_before(after) is not None
+    words = stated_false_before(text[start : blocks[at].src.col(0)]) or stated_false_tag(blocks[at].src.text)
+    found = (words, "stated false") if words else None
+    found = found or (None if leads_in else _after_words(after))
+    if found is None or not any(len(c.links) >= 2 for c in read):
+        return False
+    label = {"stated false": "stated false by the text", "asked": "asked by the text, not stated",
+             "conditional": "said by the text to hold only under a condition"}[found[1]]  # fmt: skip
+    why = f"{label} ('{found[0]}'): not a claim of the document, not a step"
+    for chain in read:
+        for a, b in zip(chain.links, chain.links[1:]):
+            auditor.conditions.append(
+                AuditDefinition(a.line, a.text.strip(), found[1], b.text.strip(), reason=why, relation=b.relation)
+            )
+    return True
+
+
+def _after_words(after: str) -> tuple[str, str] | None:
+    """The words right after a display that mark it false, ask it, or make it conditional, with which."""
+    words = stated_false_after(after)
+    return (words, "stated false") if words else asked_or_conditional_after(after)
 
 
 def _sentence(auditor: Auditor, first: list[Chain], second: list[Chain]) -> None:

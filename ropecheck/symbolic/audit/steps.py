@@ -61,6 +61,7 @@ from ... import isolate
 from ...errors import RopeCheckError
 from ..engine import memo
 from ..readers.components import without_components
+from ..readers.decorated_plain import as_own_name, decorated_beside_plain
 from ..readers.decorations import apply_aliases, decorated_alias
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
@@ -113,6 +114,7 @@ from .names import (
     without_set_labels,
     word_call_head,
 )
+from .notation_doubts import raised_e_with_value, starred_with_value, unbased_logs, with_log_base
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
 from .reading import (
@@ -1170,8 +1172,8 @@ class Auditor:
             why = "an identity, or an equation to solve? (false as an identity; it may pose a condition on its names)"
         elif root := negative_under_root(s):
             why = (
-                f"refuted only where {root}, under a root, is negative: a root the text writes of a name is real (a "
-                "size, a scale), so the counterexample refutes the reader's default, not the text"
+                f"refuted only where {root}, under a root or a log, is negative: a root or a log the text writes of a "
+                "name is real (a size, a scale), so the counterexample refutes the reader's default, not the text"
             )
         elif fresh := fresh_one_side(s, "\n".join(self.math_texts[: self.block])):
             one = len(fresh) == 1
@@ -1443,6 +1445,8 @@ class Auditor:
                 number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
                 o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
             )  # fmt: skip
+            if s.status in ("PROVED", "REFUTED"):
+                self.notation_doubt(s, read)
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
             if s.status == "UNDECIDED" and self.settings:
@@ -1461,6 +1465,32 @@ class Auditor:
         self.steps.append(s)
         if self.progress is not None:
             self.progress(s, number)
+
+    def notation_doubt(self, s: AuditStep, read: tuple[Link, Link]) -> None:
+        """A decided step whose notation may mean another statement (see :mod:`..readers.decorated_plain` and
+        :mod:`.notation_doubts`): a letter decorated and bare, a raised e where e has a value, a log with no base,
+        a starred name with a value the reader did not take. UNDECIDED, unless every reading gives the verdict."""
+        text = read[0].text + " = " + read[1].text
+        letter = decorated_beside_plain(text)
+        why, others, before = "", [], "\n".join(self.math_texts[: self.block])
+        if raised_e_with_value(text, before):
+            why = "raises e, which the document gives a value: Euler's number or the text's e?"
+        elif s.status == "REFUTED" and (star := starred_with_value(text, before)):
+            why = f"{star} is given a value in the text, which the reader does not use: the counterexample may not hold"
+        elif letter:
+            why = f"writes {letter} both decorated and bare: one name, or two (a vector and a number)?"
+            others = [tuple(replace(x, text=as_own_name(x.text, letter)) for x in read)] if s.status == "PROVED" else []
+        elif unbased_logs(text):
+            why = f"writes \\log with no base: {s.status} read as the natural log, not so with base 10 or 2"
+            others = [tuple(replace(x, text=with_log_base(x.text, b)) for x in read) for b in (10, 2)]
+        timeout, _ = self.limits()
+        if others and all(
+            _run(_step_in_child, *o, self.scope, timeout=timeout, memory_limit=self.memory_limit).status == s.status
+            for o in others
+        ):
+            return  # the same verdict under every reading
+        if why:
+            s.status, s.method, s.counterexample, s.reason = "UNDECIDED", "none", None, why + ": not decided"
 
 
 #: the method of a step proved with every name a general matrix (so whatever vector or matrix a name stands for)

@@ -21,16 +21,17 @@ from ..readers.latex_text import PROSE_WORDS
 
 __all__ = ["number_with_unit", "unit_word_at"]
 
-#: digits (a decimal point allowed) that stand alone, then spacing, then an upright word or ``\\%``
+#: digits (a decimal point allowed) that stand alone, then spacing, then an upright word or ``\\%`` (one upright letter
+#: too: ``4\\text{k}``, ``2\\,\\mathrm{s}``; not d, e, i, T: a differential, Euler's number, the unit, a transpose)
 _NUMBER_UNIT = re.compile(
     r"(?<![A-Za-z0-9_^.}\\])(?P<number>\d+(?:\.\d+)?)(?:\s|\\[,;:! ]|~)*"
-    r"(?P<unit>\\(?:text|textrm|mathrm|mbox|textnormal|operatorname)\s*\{\s*(?P<word>[A-Za-z]{2,})\s*\}"
+    r"(?P<unit>\\(?:text|textrm|mathrm|mbox|textnormal|operatorname)\s*\{\s*(?P<word>[A-Za-z]{2,}|(?![deiT]\s*\})[A-Za-z])\s*\}"
     r"(?!\s*(?:\\left|\\begin|[({\[]))|\\%)"
 )
 
 
 #: an upright word anywhere, to tell a unit from a name written upright (``\\mathrm{Attention}``)
-_UPRIGHT_WORD = re.compile(r"\\(?:text|textrm|mathrm|mbox|textnormal|operatorname)\s*\{\s*([A-Za-z]{2,})\s*\}")
+_UPRIGHT_WORD = re.compile(r"\\(?:text|textrm|mathrm|mbox|textnormal|operatorname)\s*\{\s*([A-Za-z]+)\s*\}")
 
 
 def _units(text: str, document: str = "") -> list[re.Match[str]]:

@@ -59,7 +59,9 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict, expr_text
+from .decorated_plain import as_own_name, decorated_beside_plain
 from .expectation import expectations_left
+from .latex_decimals import exact_closed_claim
 from .latex_syntax import (
     AmbiguousReading,
     check_ellipsis,
@@ -190,6 +192,8 @@ def _parse(text: str, used: str, scope: Scope) -> tuple[Any, Any, int]:
         # a trig argument without parentheses (\cos m\theta, \cos (m-n)\theta) is the function of the
         # product that follows, as this literature writes it; the reading is stated with the verdict
         lhs, rhs = index_sums(read_latex_side(left, 0, scope), read_latex_side(right, col, scope), domains)
+        # (10^{20} + 0.3) - 10^{20}: closed numbers with decimals are the arithmetic written, read exactly
+        lhs, rhs = exact_closed_claim((left, right), (lhs, rhs), scope, lambda t, s: read_latex_side(t, 0, s))
     except RecursionError:
         raise ClaimParseError(
             "the claim nests too deeply to read; write it with fewer nested brackets or terms", 0
@@ -528,7 +532,25 @@ def _decided_once(
         verdict, method, cex = Verdict.UNDECIDED, f"none ({type(exc).__name__} in the rewrites)", None
     if verdict == Verdict.REFUTED and expectations_left(lhs, rhs, text):  # values no distribution need give
         verdict, method, cex = Verdict.UNDECIDED, "none (expectations left in the difference)", None
+    if used == "latex" and verdict != Verdict.UNDECIDED and not _decorated_agrees(text, syntax, domains, verdict):
+        verdict, method, cex = Verdict.UNDECIDED, "none (a letter written decorated and bare: one name or two?)", None
     return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0, domains=described)
+
+
+def _decorated_agrees(text: str, syntax: Syntax, domains: Mapping[str, str] | None, verdict: Verdict) -> bool:
+    """``\\vec z = z``: where the claim writes a letter both decorated and bare (see :mod:`.decorated_plain`), a
+    PROVED holds only if it also holds with the two as names of their own; a REFUTED is never kept (the decorated
+    one may be a vector). True where the claim writes no such letter."""
+    letter = decorated_beside_plain(text)
+    if letter is None:
+        return True
+    if verdict != Verdict.PROVED:
+        return False
+    try:
+        lhs, rhs, _, _ = _parse_claim(as_own_name(text, letter), syntax, domains)
+        return decide(lhs, rhs)[0] == Verdict.PROVED
+    except (RopeCheckError, RecursionError, ValueError, TypeError):
+        return False
 
 
 @functools.cache

@@ -72,6 +72,7 @@ from .latex_tree import (
 )
 from .limits import check_matrix
 from .maxima import maxima_read, read_maximum_at
+from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
@@ -134,6 +135,8 @@ _ELLIPSIS = re.compile(
 _BOLD = re.compile(
     r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow)\s*\{\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)\s*\}"
 )
+#: ``\vec z``, ``\mathbf q``, ``\bm\theta``: the one token after the command, unbraced (never ``vec`` times z)
+_BOLD_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow)(?:\s+([A-Za-z])(?![A-Za-z])|\s*(\\[A-Za-z]+))")
 #: a command's name just before a place (``\cdot`` before ``\mathbf{x}``)
 _AFTER_COMMAND = re.compile(r"\\[A-Za-z]+$")
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
@@ -377,6 +380,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
     # after a command (``\\cdot\\mathbf{x}``) the name stays apart from it: ``\\cdot x``, never ``\\cdotx``
     src = src.sub(_BOLD, lambda m: (" " if _AFTER_COMMAND.search(m.string, 0, m.start()) else "") + m.group(1) + " ")
+    src = src.sub(_BOLD_BARE, lambda m: " " + (m.group(1) or m.group(2)) + " ")
     src = src.sub(_SPACING, lambda m: m.group(1) + " ")
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
@@ -424,6 +428,11 @@ def _check_upright(src: Src, scope: Scope) -> None:
     if m:
         raise ClaimLimitError(
             f"{m.group(0)!r} is prose inside the formula: what it says is not read", "reading", src.col(m.start())
+        )
+    m = subscripted_operator(src.text)
+    if m:  # \operatorname{argmax}_j s_j: an operator applied, never a name times s_j
+        raise ClaimLimitError(
+            f"{m.group(0)!r} is an operator applied over its subscript: not read", "reading", src.col(m.start())
         )
     for m in _UPRIGHT_NAME.finditer(src.text):
         name = m.group(1).replace("\\_", "_")
