@@ -89,10 +89,15 @@ def test_a_chain_goes_on_in_the_next_display() -> None:
 @pytest.mark.parametrize(
     "between,joined",
     [("\n\n", True), ("\nand\n", True), ("\nthen,\n", True), ("\n即\n", True), ("\nwhich gives\n", True),
-     ("\nThe next display is unrelated.\n", False), ("\n$x$\n", False)],
-    ids=["blank", "and", "then", "ji", "which-gives", "a-sentence", "inline-math"],
+     ("\n**Step 2**: regroup.\n", True), ("\nSince $a = a$:\n", True),
+     ("\nA paragraph that says much more than a title: it runs on past a line, so the display after it, which "
+      "starts with a relation, is not read as going on.\n", False),
+     ("\n$x$\n", False), ("\n## Next\n", False)],
+    ids=["blank", "and", "then", "ji", "which-gives", "a-title", "inline-fact", "a-paragraph", "inline-math",
+         "heading"],
 )  # fmt: skip
 def test_only_a_short_connecting_word_joins_two_displays(between: str, joined: bool) -> None:
+    # a display that opens with '=' also goes on across a short title or reason (inline math there states facts)
     doc = "$$a + a = 2a$$" + between + "$$= a \\cdot 2$$"
     assert _steps(doc)[-1][1] == ("PROVED" if joined else "UNREAD")
 
@@ -143,7 +148,7 @@ def test_a_document_with_nothing_to_decide_says_so() -> None:
 
 
 def test_unread_steps_are_counted_by_reason() -> None:
-    r = audit_document("$$\\foo{x} = 1$$\n$$\\foo{y} = 2$$\n\nNo.\n\n$$= 3$$\n$$a + 1 \\cong b$$", timeout=TIMEOUT)
+    r = audit_document("$$\\foo{x} = 1$$\n$$\\foo{y} = 2$$\n\n## No\n\n$$= 3$$\n$$a + 1 \\cong b$$", timeout=TIMEOUT)
     assert r.unread_by_reason() == {
         "unknown LaTeX command \\foo": 2,
         "one side of the step is empty": 1,

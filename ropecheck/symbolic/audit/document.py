@@ -17,7 +17,8 @@ so a caller can say why it does not decide them.
 
 A chain may go on in the next display: ``$$ A = B $$ which gives $$ = C $$`` is the chain
 ``A = B = C`` when only blank space or a short connecting word (:data:`CONNECTIVES`) stands
-between the two displays and the first ends with a complete side (:func:`continues`).
+between the two displays and the first ends with a complete side (:func:`continues`); a display that opens
+with a relation also goes on across a step's title or a one-line reason (:mod:`.resumed`).
 
 A sentence may state an equality between two inline formulas: ``So $A$ equals $B$.``,
 ``$A$ = $B$.``, ``因此 $A$ 等于 $B$。`` -- only in that plain shape (:func:`stated_equality`): the
@@ -35,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from ..readers.latex_text import GREEK, PROSE_WORDS, WORDS_NAME, Src, top_level, words_name
+from .spellings import usual_spelling
 from .units import unit_word_at
 
 __all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
@@ -180,14 +182,15 @@ _ARRAY = re.compile(
 
 
 def _layout_free(src: Src) -> Src:
-    r"""The math with what sets only its look dropped, an array between brackets as the matrix it draws, and a
-    label glued to a Greek letter as its subscript (:func:`_glued_labels`).
+    r"""The math with what sets only its look dropped, an alias spelled as its command (:mod:`.spellings`), an
+    array between brackets as the matrix it draws, and a label glued to a Greek letter as its subscript
+    (:func:`_glued_labels`).
 
     Example:
         >>> _layout_free(Src.of(r"\small{\left(\begin{array}{c:c} a & b \\ \hline c & d \end{array}\right)}")).text
         ' {\\begin{pmatrix} a & b \\\\   c & d \\end{pmatrix}}'
     """
-    src = src.sub(_LOOK, lambda m: " ")
+    src = usual_spelling(src).sub(_LOOK, lambda m: " ")
 
     def matrix(m: re.Match[str]) -> str:
         kind = "pmatrix" if (m.group("open") or m.group("close")) in "()" else "bmatrix"

@@ -28,10 +28,14 @@ from .reading import decimal_places, decimals_as_fractions, read_quiet
 from .result import AuditStep
 
 __all__ = [
+    "arrow_and_bare",
+    "arrow_and_bare_why",
     "dot_of_conjugated",
     "exact_decimals_equal",
     "expectation_doubt",
     "fresh_one_side",
+    "lone_labels",
+    "lone_labels_why",
     "lone_undefined",
     "member_at_valued_index",
     "negative_under_root",
@@ -67,6 +71,75 @@ _CDOT = re.compile(_CDOT_NAME + r"\s*\\cdot(?![A-Za-z])\s*" + _CDOT_NAME)
 def dot_of_conjugated(text: str, conjugated: Mapping[str, str]) -> bool:
     """Whether a ``\\cdot`` in ``text`` stands beside a name the document writes conjugated (``Q_m \\cdot K_n``)."""
     return any(domain_key(n) in conjugated for m in _CDOT.finditer(text) for n in m.groups())
+
+
+#: ``\\vec{z}``, ``\\overrightarrow{z}``: a letter marked as the vector of what the bare letter names
+_ARROWED = re.compile(
+    r"\\(?:vec|overrightarrow)\s*\{\s*(\\?[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*\}"
+    r"|\\(?:vec|overrightarrow)\s+(\\?[A-Za-z]+)(?![A-Za-z])"
+)
+
+
+def arrow_and_bare(text: str) -> str:
+    r"""A letter the step writes both under an arrow and bare (``z \cdot e^{i\theta} = R \vec{z}``), or "".
+
+    The arrow marks a second object named after the first (the vector of a complex number ``z``); the
+    reader takes both for one name, so a counterexample may only show that they differ.
+
+    Example:
+        >>> arrow_and_bare(r"z e^{im\theta} = \mathbf{R}_m \vec{z}"), arrow_and_bare(r"\vec{z} = R \vec{z_0}")
+        ('z', '')
+    """
+    rest = _ARROWED.sub(" ", text)
+    for m in _ARROWED.finditer(text):
+        name = m.group(1) or m.group(2)
+        if re.search(r"(?<![A-Za-z\\])" + re.escape(name) + r"(?![A-Za-z])", rest):
+            return name
+    return ""
+
+
+#: the reader's name for a labelled entry: ``k_{n}^{(1)}``, ``W^{(1,2)}`` -- its base and its label
+_LABELLED = re.compile(r"^(.+?)\^\{\((.+)\)\}$")
+
+
+def lone_labels(s: AuditStep, scope: Scope) -> list[str]:
+    r"""The bases of a refuted step's labelled entries (``k_n^{(1)}``) that stand on one side only, the document
+    defining neither them nor their base: ``R W x = R [k_n^{(1)} \\ k_n^{(2)}]`` may be what says k_n = W x.
+
+    Example:
+        >>> from sympy import Matrix, Symbol
+        >>> w, x, k = (Symbol(n) for n in ("W^{(1,1)}", "x^{(1)}", "k_{n}^{(1)}"))
+        >>> lone_labels(AuditStep(1, 1, "", "", "REFUTED", lhs=Matrix([w * x]), rhs=Matrix([k])), Scope())
+        ['W', 'k_{n}', 'x']
+    """
+    sides = []
+    for e in (s.lhs, s.rhs):
+        found = {str(x) for x in e.free_symbols} if isinstance(e, (sympy.Basic, MatrixBase)) else set()
+        sides.append({m.group(1) for n in found if (m := _LABELLED.match(n))})
+    lone = (sides[0] - sides[1]) | (sides[1] - sides[0])
+    return sorted(b for b in lone if not scope.defines(b) and not scope.defines(b.split("_")[0]))
+
+
+def arrow_and_bare_why(text: str) -> str:
+    """Why a refuted step that writes a letter both under an arrow and bare is not refuted, or ""."""
+    arrowed = arrow_and_bare(text)
+    if not arrowed:
+        return ""
+    return (
+        f"writes \\vec{{{arrowed}}} beside {arrowed}: the arrow may mark another object (the vector a complex "
+        f"{arrowed} stands for), read here as the same name, so it refutes nothing"
+    )
+
+
+def lone_labels_why(s: AuditStep, scope: Scope) -> str:
+    """Why a refuted step whose labelled entries stand on one side only is not refuted, or ""."""
+    labels = lone_labels(s, scope)
+    if not labels:
+        return ""
+    return (
+        f"the entries of {', '.join(labels)} (written with labels, X^{{(1)}}) stand on one side only and the document "
+        "does not define them: the step may be what ties them to the other side, so it refutes nothing"
+    )
 
 
 def fresh_one_side(s: AuditStep, before: str) -> list[str]:

@@ -33,15 +33,17 @@ from ..readers.latex_syntax import (
 )
 from ..readers.limits import CLAIM_MEMORY_LIMIT
 from ..readers.scope import Scope, domain_key, parse_declaration
-from .document import Chain, Link, MathBlock, chains, continues, ends_open, math_blocks, stated_equality
+from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
 from .general import array_names
 from .patterns import read_with_patterns, touched_by_dots
+from .primed_names import primed_number_aliases
 from .reading import head as _head
 from .reading import is_defined as _is_defined
 from .reading import mentions as _mentions
 from .reading import posed as _posed
 from .reading import uses_index_i
 from .result import DOCUMENT_TIME_LIMIT_REASON, AuditDefinition, AuditResult, AuditStep
+from .resumed import AboveBlock
 from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
 from .stated_false import asked_or_conditional_after, stated_false_after, stated_false_before, stated_false_tag
@@ -144,13 +146,13 @@ def _audit_text(
         matrix_names=transposed,
         array_names=arrays,
         components=frozenset().union(*(component_vectors(normalize_latex(b.src.text)) for b in blocks)),
+        aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays),
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
     headings = heading_lines(text, latex=latex)
     auditor.math_texts = [b.src.text for b in blocks]
-    before: MathBlock | None = None
-    tail: Link | None = None  # the last side of the display before, which a display that starts with '=' goes on from
+    above = AboveBlock()  # the last side of the display before, which a display that starts with '=' goes on from
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
     for at, block in enumerate(blocks):
         auditor.tending = stated_limits(prose) if block.kind == "display" else []
@@ -158,16 +160,14 @@ def _audit_text(
         found = _declarations(block.src.text)
         if found is not None:
             auditor.declare(found)
-            before, tail = block, None
+            above.passed(block, None)
             continue
         read = _unless_stated_false(auditor, text, (blocks, at, promoted), chains(block, lines))
         if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
             _sentence(auditor, read, chains(blocks[at + 1], lines))
-        continued = bool(
-            read and tail is not None and before is not None and continues(text, before, block)
-            and not read[0].links[0].text and len(read[0].links) >= 2
-        )  # fmt: skip
-        if continued and tail is not None:
+        tail = above.goes_on_from(text, block, read, headings)
+        continued = tail is not None
+        if tail is not None:
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
@@ -196,7 +196,7 @@ def _audit_text(
             auditor.chain(chain, audited=audited, continued=continued and n == 0, condition=posed.get(n, ""))
         auditor.setting, auditor.where_after = None, {}
         last = read[-1].links[-1] if read and block.kind == "display" else None
-        before, tail = block, (last if last is not None and not ends_open(last.text) else None)
+        above.passed(block, last if last is not None and not ends_open(last.text) else None)
     seconds = time.perf_counter() - t0
     inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
     inline = sum(1 for b in blocks if b.kind == "inline")

@@ -82,10 +82,12 @@ from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
 from .document import Chain, Link
 from .doubts import (
+    arrow_and_bare_why,
     dot_of_conjugated,
     exact_decimals_equal,
     expectation_doubt,
     fresh_one_side,
+    lone_labels_why,
     lone_undefined,
     member_at_valued_index,
     negative_under_root,
@@ -117,6 +119,7 @@ from .names import (
 from .notation_doubts import raised_e_with_value, starred_with_value, unbased_logs, with_log_base
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
+from .proportional import as_proportion
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
@@ -248,6 +251,18 @@ def _keep_parse(message: Any) -> None:
     """A child's parse of a piece of LaTeX, kept here so that later children need not parse it again."""
     if isinstance(message, tuple) and len(message) == 3 and message[0] == "parsed":
         remember_parse(message[1], message[2])
+
+
+#: why a step with ``\cdot`` between names the document conjugates is not refuted
+_DOT_OF_CONJUGATED = (
+    "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand for "
+    "(Re(a* b)), not their product: not refuted"
+)
+#: why a step whose sides differ only with its decimals read in binary is not refuted
+_EXACT_DECIMALS_EQUAL = (
+    "read with its decimals as binary numbers the sides differ, but with each decimal read as the exact fraction it "
+    "writes (0.3 as 3/10) they are equal: not refuted"
+)
 
 
 @dataclass
@@ -1146,11 +1161,12 @@ class Auditor:
             )
         elif j_unit := unit_j(s, left.text + " = " + right.text):
             why = j_unit
+        elif arrowed := arrow_and_bare_why(left.text + " = " + right.text):
+            why = arrowed
+        elif labels := lone_labels_why(s, self.scope):
+            why = labels
         elif dot_of_conjugated(text, self.inferred):
-            why = (
-                "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand "
-                "for (Re(a* b)), not their product: not refuted"
-            )
+            why = _DOT_OF_CONJUGATED
         elif (given := value_of_entry((left.text, right.text), refuted_with(s), dict(self.scope.domains))) and not (
             every := false_for_every_value(s.lhs, s.rhs, given)
         ):
@@ -1182,10 +1198,7 @@ class Auditor:
                 f"what defines {'it' if one else 'them'} (the text may say so in words), so it refutes nothing"
             )
         elif exact_decimals_equal(left.text, right.text, self.scope):
-            why = (
-                "read with its decimals as binary numbers the sides differ, but with each decimal read as the exact "
-                "fraction it writes (0.3 as 3/10) they are equal: not refuted"
-            )
+            why = _EXACT_DECIMALS_EQUAL
         elif broken := self.broken_statement(s):
             if related := self.decided_given_stated(s):  # PROVED, or REFUTED at values that keep it: doubted afresh
                 if s.status == "REFUTED":
@@ -1417,7 +1430,11 @@ class Auditor:
             timeout, _ = self.limits()
             o = _run(inequality_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
             s = self.restating(self.outcome_step(number, left, right, o, o.reason), left, right)
-        elif right.relation in _APPROX + INEQUALITIES and left.text and right.text:
+        elif right.relation == "\\propto" and left.text and right.text and not self.uses_unread(left, right):
+            timeout, _ = self.limits()
+            o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+            s = self.outcome_step(number, left, right, as_proportion(o), as_proportion(o).reason)
+        elif right.relation in (*_APPROX, *INEQUALITIES, "\\propto") and left.text and right.text:
             where, taint = self.uses_unread(left, right, before=True) or self.uses_unread(left, right)  # type: ignore[misc]
             why = f"uses {where.text.strip()}, {taint}"
             status = _tainted_status(taint)

@@ -171,8 +171,11 @@ _COMMA_SUBSCRIPT = re.compile(
 _COMMA_SUBSCRIPT_LAST = re.compile(
     r"(?P<name>(?:\\[A-Za-z]+|[A-Za-z])\s*_\s*\{[^{}]*,[^{}]*\})\s*\^\s*(?P<sup>\{[A-Za-z0-9]+\}|[A-Za-z0-9])"
 )
+#: ``q^{(1)}``, ``W^{(1,2)}``: a name with a label above it (after a row break ``\\x^{(2)}``, the name is x)
 _LABEL = re.compile(
-    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*\{\s*\(\s*([A-Za-z0-9]+)\s*\)\s*\}"
+    r"((?:(?<!\\)\\[A-Za-z]+|(?<=\\\\)\\[A-Za-z]+|[A-Za-z])(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*"
+    r"\{\s*\(\s*([A-Za-z0-9]+"
+    r"(?:\s*,\s*[A-Za-z0-9]+)*)\s*\)\s*\}"
 )
 
 
@@ -578,7 +581,7 @@ def _bounded_word(word: str, scope: Scope) -> bool:
 #: the readings of a bare ``i`` where the document also indexes with i (``Scope.i_reading``), in words
 I_CHOICES = {"unit": "i the imaginary unit", "index": "i a real index"}
 #: ``v^{(i)}``: a label (see ``_LABEL``), whose ``i`` names an entry, never the imaginary unit
-_LABEL_SPAN = re.compile(r"\^\s*\{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\}")
+_LABEL_SPAN = re.compile(r"\^\s*\{\s*\(\s*[A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*\s*\)\s*\}")
 _SUBSCRIPT_SPAN = re.compile(r"_\s*(?:\{|\\[A-Za-z]+|[A-Za-z0-9])")
 _EXPONENT_OF_E = re.compile(r"\\mathit\{" + _EULER_NAME + r"\}\s*\^\s*(?:\{|[A-Za-z0-9])|\\exp\s*(?:\\left\s*)?[({]")
 
@@ -978,8 +981,8 @@ class _Reader:
             # v_{pos+k}^{(i)} where the family v_{pos}^{(i)} is defined: its body at the subscript and the label
             d = self.scope.patterns.get(family_key(m.group(1).split("_")[0]))
             under = m.group(1).find("_")
-            if d is None or under < 0:
-                return named(f"{m.group(1).lstrip(chr(92))}^{{({m.group(2)})}}")
+            if d is None or under < 0 or "," in m.group(2):  # W^{(1,2)}: a pair, never an exponent, labels an entry
+                return named(f"{m.group(1).lstrip(chr(92))}^{{({re.sub(r'[ ]+', '', m.group(2))})}}")
             braced = m.group(1)[under + 1] == "{"
             sub = src.slice(m.start(1) + under + 1 + braced, m.end(1) - braced)
             at = [self.read(piece, bound | {"i", "e"}) for piece in (sub, src.slice(m.start(2), m.end(2)))]

@@ -1,0 +1,67 @@
+"""A letter with a prime, ``L'``, read as a name of its own where the document leaves no other reading.
+
+Documents on context extension write ``L'`` for the new length beside the trained length ``L``, and say so in
+words (``s = L'/L``). A prime after a letter is, in general, one of three things: the transpose of a matrix,
+a derivative, or another name. A document settles it when it never differentiates (no ``\\frac{d}{dx}``,
+``\\partial``, ``\\nabla``, ``\\dot x``, ``\\mathrm{d}x``), never writes the letter as a function (``L(x)``,
+``L'(x)``), never as a matrix or vector (transposed, in bold, written out) and never writes ``L'`` as an
+entry of a written-out vector or matrix (a definition entry by entry, which is not read): then ``L'`` can only be a
+number of its own, and it is read as the name ``Lprime`` (as a definition ``L' = sL`` would make it).
+
+Design constraints: pure functions of the document's math; one letter with one prime and no subscript after
+it (``q'_m``, ``\\theta'_i`` are left alone: an entry, a family or a new name, the reader cannot tell); a
+letter the document also defines with an equation is read by that definition (:mod:`.steps`), which replaces
+this reading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..readers.decorations import decorated_alias
+
+__all__ = ["primed_number_aliases"]
+
+#: what differentiates: d/dx in any spelling, partial derivatives, gradients, dots over a name
+_DIFFERENTIATES = re.compile(
+    r"\\frac\s*\{\s*(?:\\mathrm\s*\{\s*d\s*\}|\\text\s*\{\s*d\s*\}|d|\\partial)|\\partial|\\nabla|\\(?:dot|ddot)\s*[{\\A-Za-z]"
+    r"|\\mathrm\s*\{\s*d\s*\}\s*[A-Za-z\\]|(?<![A-Za-z\\])d\s*/\s*d\s*[A-Za-z]|\\operatorname\s*\{\s*d\s*\}"
+)
+#: ``L'``: one letter, one prime, nothing raised or subscripted after it
+_PRIMED_LETTER = re.compile(r"(?<![A-Za-z\\])([A-Za-z])\s*'(?!\s*['_^])")
+#: a written-out vector or matrix
+_MATRIX = re.compile(r"\\begin\s*\{\s*([pbvBV]?matrix|array)\s*\}.*?\\end\s*\{\s*\1\s*\}", re.S)
+#: the document's bold, transposed or written-out spellings of a letter (a matrix or vector), or a call
+_NOT_A_NUMBER = (
+    r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow)\s*\{{\s*{x}\s*\}}|(?<![A-Za-z\\]){x}\s*'?\s*(?:\\left\s*)?\("
+    r"|(?<![A-Za-z\\]){x}\s*'?\s*\^\s*\{{?\s*(?:T|\\top|\\intercal|\\mathsf\s*\{{\s*T\s*\}})"
+    r"|(?<![A-Za-z\\]){x}\s*'?\s*=\s*(?:\\left\s*)?(?:\[|\\begin)"
+)
+
+
+def primed_number_aliases(texts: list[str], matrices: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    r"""The uses of each primed letter the document can only mean as a number of its own, and its name.
+
+    Example:
+        >>> [name for _, name in primed_number_aliases([r"s = L'/L", r"\frac{L}{L'} m"], frozenset())]
+        ['Lprime']
+        >>> primed_number_aliases([r"s = L'/L", r"\frac{\partial f}{\partial x}"], frozenset())
+        ()
+        >>> primed_number_aliases([r"W' x", r"W^T"], frozenset({"W"}))
+        ()
+        >>> primed_number_aliases([r"\begin{pmatrix} u' \\ w' \end{pmatrix} = R u", r"u'^2 + w'^2"], frozenset())
+        ()
+    """
+    math = "\n".join(texts)
+    if _DIFFERENTIATES.search(math):
+        return ()
+    # an entry of a written-out vector or matrix (``(u', w')^T = R (u, w)^T``): defined entry by entry, not free
+    entries = {m.group(1) for env in _MATRIX.finditer(math) for m in _PRIMED_LETTER.finditer(env.group(0))}
+    out = []
+    for letter in sorted({m.group(1) for m in _PRIMED_LETTER.finditer(math)} - {"e", "i"} - matrices - entries):
+        if re.search(_NOT_A_NUMBER.format(x=re.escape(letter)), math):
+            continue
+        found = decorated_alias(letter + "'")
+        if found is not None:
+            out.append((found[1], found[2]))
+    return tuple(out)
