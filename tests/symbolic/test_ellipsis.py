@@ -273,3 +273,62 @@ def test_one_block_shown_before_the_dots_is_followed_by_the_next_block(text: str
     entries = [e.strip() for e in out.split(r"\begin{pmatrix}")[1].split(r"\end{pmatrix}")[0].split(r"\\")]
     assert len(entries) == 8
     assert " ".join(entries).startswith(written)
+
+
+BOLD_BLOCKS = (
+    r"\begin{pmatrix} \mathbf{G}_{t\omega_0} & \mathbf{0} & \cdots & \mathbf{0} \\"
+    r" \mathbf{0} & \mathbf{G}_{t\omega_1} & \cdots & \mathbf{0} \\"
+    r" \vdots & \vdots & \ddots & \vdots \\"
+    r" \mathbf{0} & \mathbf{0} & \cdots & \mathbf{G}_{t\omega_{d/2-1}} \end{pmatrix}"
+)
+
+
+def test_blocks_indexed_inside_their_subscript_between_bold_zeros_are_a_pattern() -> None:
+    f = _one(BOLD_BLOCKS)
+    assert f.kind == "diagonal" and f.block == 1
+    written = expand(BOLD_BLOCKS, [f], size={d: 8})
+    assert r"\mathbf{G}_{t\omega_{3}}" in written and r"\omega_{4}" not in written
+
+
+@pytest.mark.parametrize(
+    "off",
+    [r"\mathbf{1}", r"\mathbf{O}", "x", r"\mathbf{0}_{2}"],
+    ids=["bold one", "bold letter O", "a name", "a zero with a subscript"],
+)
+def test_a_block_off_the_diagonal_that_is_not_zero_fixes_no_pattern(off: str) -> None:
+    last = r" & \cdots & \mathbf{G}_{t\omega_{d/2-1}}"
+    text = BOLD_BLOCKS.replace(r"\mathbf{0}" + last, off + last)
+    assert text != BOLD_BLOCKS
+    assert not find_patterns(text)[0]
+
+
+def test_subscripts_inside_a_subscript_that_do_not_move_fix_no_pattern() -> None:
+    # the same inner subscript in every block: no block index, nothing to write out
+    assert not find_patterns(BOLD_BLOCKS.replace(r"\omega_1}", r"\omega_0}").replace(r"\omega_{d/2-1}", r"\omega_0"))[0]
+
+
+def test_two_size_names_are_written_out_only_as_a_relation_the_document_states_ties_them() -> None:
+    h, k = sympy.symbols("h k")
+    found = [_one(BOLD_BLOCKS), _one(r"\begin{pmatrix} c_0 \\ c_1 \\ \vdots \\ c_{h-1} \end{pmatrix}")]
+    assert concrete_sizes(found) == []  # d and h chosen apart: never
+    assert concrete_sizes(found, {d: 2 * h}) == [{d: 8, h: 4}, {d: 12, h: 6}]
+    assert concrete_sizes(found, {h: d / 2}) == [{d: 8, h: 4}, {d: 12, h: 6}]
+    assert concrete_sizes(found, {d: 2 * k}) == []  # a relation to another name ties nothing
+    assert concrete_sizes(found, {h: d / 16}) == []  # h whole only where d is too large to write out
+
+
+def test_an_index_raised_in_parentheses_is_a_pattern_written_as_a_label() -> None:
+    text = r"\begin{pmatrix} q_m^{(0)} \\ q_m^{(1)} \\ \vdots \\ q_m^{(d-1)} \end{pmatrix}"
+    f = _one(text)
+    assert r"q_{m}^{(7)} \end{pmatrix}" in expand(text, [f], size={d: 8})
+    assert expand(text, [f], layout="single") == r"\begin{pmatrix} q_{m}^{(j)} \\ 0 \end{pmatrix}"
+    # counted from one, block j would hold q^{(j + 1)}, which the reader takes for a power: left as written
+    ones = r"\begin{pmatrix} q^{(1)} \\ q^{(2)} \\ \vdots \\ q^{(d)} \end{pmatrix}"
+    g = _one(ones)
+    assert expand(ones, [g], layout="single") == ones
+    assert concrete_sizes([g]) == [{d: 8}, {d: 12}]
+
+
+def test_a_raised_index_without_parentheses_fixes_no_pattern() -> None:
+    # x^2, x^3, ... may be powers: never read as entries
+    assert find_patterns(r"(x^{2}, x^{3}, \ldots, x^{d})")[0] == []

@@ -17,7 +17,9 @@ product) is read as the sum over the blocks of the block's share (:data:`..reade
 only when every pattern has one length, and a step is decided so only when each side is linear in
 those sums; otherwise UNDECIDED, with what each reading gave. Where a display gives its size name a
 value (``$$d = 4$$``), the dots stay unread from there on: a general statement and its example would be
-mixed. A value in inline math (``$d = 128$``) is an example: the steps are read, never REFUTED.
+mixed. A value in inline math (``$d = 128$``) is an example: the steps are read, never REFUTED. Patterns in two
+size names are written out only where the document defines one from the other (``d = 2k``, which gives d no
+value), at sizes that keep that relation; only the first name is then given its value in the other steps.
 
 Design constraints: the audit itself is not changed; a reading is the same audit of another text,
 and the readings are matched step by step (same count, same lines) or not used.
@@ -80,8 +82,10 @@ def _letter_used(texts: list[str], letter: str) -> bool:
 
 
 def _size_given(texts: list[str], name: str) -> bool:
-    """Whether the math gives the size name a value (``d = 4``, ``d=128``)."""
-    return any(re.search(rf"(?<![\\A-Za-z_{{]){name}\s*(?:=|:=)\s*[0-9]", t) for t in texts)
+    """Whether the math gives the size name a value (``d = 4``, ``d=128``); ``d = 2k`` relates it to another
+    name and gives it none (see :func:`_size_relations`)."""
+    value = rf"(?<![\\A-Za-z_{{]){name}\s*(?:=|:=)\s*[0-9]+(?![0-9])(?!\s*(?:\\cdot|\\times)?\s*[A-Za-z])"
+    return any(re.search(value, t) for t in texts)
 
 
 def read_with_patterns(
@@ -92,14 +96,16 @@ def read_with_patterns(
     ``audit(text, scope)`` audits another text of the document from ``scope``.
     """
     blocks, lines = math_blocks(text, latex=latex)
-    per_block = [(b, find_patterns(b.src.text)[0]) for b in blocks]
+    # a block whose math the reader rewrote onto other lines (``\\left[\n\\begin{array}`` as one matrix) is left as
+    # written: its patterns written out would move every later step off the line it is matched by
+    per_block = [(b, find_patterns(b.src.text)[0]) for b in blocks if _keeps_lines(b, text)]
     per_block = [(b, f) for b, f in per_block if f]
     found = [f for _, fs in per_block for f in fs]
     texts = [b.src.text for b in blocks]
     if not found:
         return _explained(original, _NO_PATTERN)
-    sizes = concrete_sizes(found)
     names = sorted({n for f in found for n in f.size_names()})
+    sizes = concrete_sizes(found, _size_relations(original, names))
     given = _sizes_given(blocks, names, lines.line)
     dotted = _dotted_definitions(original)
     fixed = given.fixed if given else None
@@ -120,7 +126,10 @@ def read_with_patterns(
 
     concrete = []
     for size in sizes:
-        symbols = {str(k): Definition("symbol", str(k), sympy.Integer(v), source=f"{k} = {v}") for k, v in size.items()}
+        # only the first size name is given its value: a name the document relates to it (``d = 2k``) sets the
+        # length of its own patterns, but the letter may stand for something else in other steps (a vector k)
+        symbols = {str(k): Definition("symbol", str(k), sympy.Integer(v), source=f"{k} = {v}")
+                   for k, v in list(size.items())[:1]}  # fmt: skip
         concrete.append((size, audit(written(size=size), Scope(strict_products=True, symbols=symbols))))
     generic = []
     if names:
@@ -157,6 +166,28 @@ def _sizes_given(blocks: list[MathBlock], names: list[str], line_of: Callable[[i
     displays = [(n, line) for n, line, kind in given if kind == "display"]
     first = min(given, key=lambda g: g[1])
     return SizeGiven((first[0], first[1]), min(displays, key=lambda g: g[1]) if displays else None)
+
+
+def _keeps_lines(block: MathBlock, text: str) -> bool:
+    """Whether the block's math, as the reader reads it, spans as many lines as the document's text it stands for."""
+    a, b = block.src.col(0), block.src.col(len(block.src.text))
+    return block.src.text.count("\n") == text[a:b].count("\n")
+
+
+def _size_relations(result: AuditResult, names: list[str]) -> dict[sympy.Symbol, sympy.Expr]:
+    """What the document defines a size name to be in the others (``d = 2k``): so patterns in two size names
+    are written out at sizes that keep it, never at two sizes chosen apart."""
+    out: dict[sympy.Symbol, sympy.Expr] = {}
+    for d in result.definitions:
+        body = d.body
+        if d.kind != "symbol" or d.name not in names or not isinstance(body, sympy.Expr) or body.is_Number:
+            continue
+        got = {str(x) for x in body.free_symbols}
+        if not got or not got <= set(names) - {d.name} or sympy.Symbol(d.name) in out:
+            continue
+        plain = {x: sympy.Symbol(str(x)) for x in body.free_symbols}
+        out[sympy.Symbol(d.name)] = body.xreplace(plain)
+    return out
 
 
 def _given_reason(given: tuple[str, int]) -> str:

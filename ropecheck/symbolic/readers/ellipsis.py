@@ -12,7 +12,11 @@ The entries shown before the dots fix a pattern, those after them fix where it e
 * the pattern repeats every p entries: p = 1, else 2 (``q_0 \\cos m\\theta_0, q_1 \\cos m\\theta_0,
   q_2 \\cos m\\theta_1, \\ldots``); a block-diagonal matrix repeats a 1x1 or 2x2 block;
 * the entries after the dots are the last blocks: every subscript there must give the same last
-  block index J (``q_{d-1}`` after ``q_0, q_1``: J = d - 1), in one size name (d) or a number.
+  block index J (``q_{d-1}`` after ``q_0, q_1``: J = d - 1), in one size name (d) or a number;
+* a subscript that holds subscripts of its own is read through them (``R_{m\\theta_0}``: the pattern runs over
+  θ's index); an index raised in parentheses (``q_m^{(0)}``) is an index too, the label the reader reads, and is
+  written out only where it stays one number or letter (``q^{(j + 1)}`` would read as a power); a block-diagonal
+  matrix may set its zero blocks bold (``\\boldsymbol{0}``).
 
 A construct whose entries fix no pattern, or fix it two ways, is left as written: the reader then
 refuses its dots, as before. Two vectors separated by several dots are segments (the halves of
@@ -83,6 +87,10 @@ def _index_value(content: str) -> Any | None:
     return sympy.expand(value) if all(sympy.degree(value, s) <= 1 for s in value.free_symbols) else None
 
 
+class _NoLabel(ValueError):
+    """An index raised in parentheses that would not be written as one number or letter."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One entry as written: its tokens with every subscript blanked, the subscripts' spans and values."""
@@ -92,16 +100,27 @@ class Entry:
     spans: tuple[tuple[int, int], ...]
     values: tuple[Any, ...]  # a SymPy value, or the label's text
 
-    def at(self, values: list[Any]) -> str:
-        """The entry with its subscripts set to ``values`` (SymPy values or labels), each in braces."""
+    def at(self, values: list[Any], *, checked: bool = True) -> str:
+        """The entry with its subscripts set to ``values`` (SymPy values or labels), each in braces (``checked``:
+        raising :class:`_NoLabel` where an index raised in parentheses would not stay a label)."""
         out, last = [], 0
         for (a, b), v in zip(self.spans, values):
             braced = self.text[a - 1 : a] == "{" and self.text[b : b + 1] == "}"
             out.append(self.text[last : a - 1] if braced else self.text[last:a])
-            out.append("{" + (v if isinstance(v, str) else sympy.latex(v)) + "}")
+            written = v if isinstance(v, str) else sympy.latex(v)
+            # an index in parentheses (``q^{(2)}``) keeps them as its only brackets, and stays one number or letter:
+            # the reader takes ``q^{(j + 1)}`` for a power, not a label
+            parenthesised = self.text[a - 1 : a] == "(" and self.text[b : b + 1] == ")"
+            if checked and parenthesised and not re.fullmatch(r"[A-Za-z0-9]+", written):
+                raise _NoLabel(written)
+            out.append(written if parenthesised else "{" + written + "}")
             last = b + 1 if braced else b
         out.append(self.text[last:])
         return "".join(out)
+
+
+#: a superscript in parentheses, ``^{(2i+1)}``: the literature's index of an entry (as the reader reads it: a label)
+_PARENTHESISED_INDEX = re.compile(r"\s*\{\s*\(\s*([^(){}]*?)\s*\)\s*\}")
 
 
 def _entry(text: str) -> Entry | None:
@@ -116,6 +135,13 @@ def _entry(text: str) -> Entry | None:
         m = _TOKEN.match(text, i)
         if m is None:  # whitespace
             i += 1
+            continue
+        index = _PARENTHESISED_INDEX.match(text, m.end()) if m.group(0) == "^" else None
+        if index is not None and _index_value(index.group(1)) is not None:  # ``q_m^{(2)}``: an index, not a power
+            spans.append(index.span(1))
+            values.append(_index_value(index.group(1)))
+            shape.append("^(#)")
+            i = index.end()
             continue
         if m.group(0) != "_":
             shape.append(m.group(0))
@@ -136,10 +162,26 @@ def _entry(text: str) -> Entry | None:
             a, b, i = t.start(), t.end(), t.end()
         content = text[a:b]
         value = _index_value(content)
+        inner = _nested_entry(content) if value is None else None
+        if inner is not None:  # ``R_{m\theta_0}``: the pattern runs over the subscript's own subscripts
+            lead = a + len(content) - len(content.lstrip())
+            spans.extend((lead + x, lead + y) for x, y in inner.spans)
+            values.extend(inner.values)
+            shape.extend(("_{", *inner.shape, "}"))
+            continue
         spans.append((a, b))
         values.append(value if value is not None else " ".join(content.split()))
         shape.append("_#")
     return Entry(text, tuple(shape), tuple(spans), tuple(values))
+
+
+def _nested_entry(content: str) -> Entry | None:
+    """A subscript that carries subscripts of its own (``m\\theta_0``, ``n\\theta_{d/2-1}``) as an entry, so
+    that a pattern may run over them; None where it carries none (a label such as ``\\text{max}``)."""
+    if "_" not in content:
+        return None
+    inner = _entry(content)
+    return inner if inner is not None and inner.spans else None
 
 
 # --------------------------------------------------------------------------- patterns
@@ -165,10 +207,10 @@ class Segment:
     def length(self) -> Any:
         return self.period * (self.last + 1)
 
-    def entry(self, r: int, j: Any) -> str:
+    def entry(self, r: int, j: Any, *, checked: bool = True) -> str:
         """Entry r of block j (a number or a symbol)."""
         t = self.templates[r]
-        return t.at([v if isinstance(v, str) else v + s * j for v, s in zip(t.values, self.steps[r])])
+        return t.at([v if isinstance(v, str) else v + s * j for v, s in zip(t.values, self.steps[r])], checked=checked)
 
     def at(self, k: Any) -> str:
         """Entry k of the whole segment, for a period of 1."""
@@ -290,7 +332,7 @@ class Found:
         j = sympy.Symbol(index)
         parts = []
         for seg in self.segments:
-            entries = [seg.entry(r, j) for r in range(seg.period)]
+            entries = [seg.entry(r, j, checked=False) for r in range(seg.period)]
             if self.kind == "diagonal" and self.block == 2:
                 body = f"[[{entries[0]}, {entries[1]}], [{entries[2]}, {entries[3]}]]"
             else:
@@ -431,6 +473,17 @@ def _block_diagonal(grid: list[list[str]], span: tuple[int, int]) -> Found | Non
     return None
 
 
+#: a zero off the diagonal, plain or set bold as the zero block (``\boldsymbol{0}``, ``\mathbf 0``, ``\bm{0}``)
+_ZERO_CELL = re.compile(
+    r"^\s*(?:(?:\\(?:boldsymbol|mathbf|bm|pmb)\s*)?\{\s*0\s*\}|(?:\\(?:boldsymbol|mathbf|bm|pmb)\s*)?0)?\s*$"
+)
+
+
+def _zero_cell(cell: str) -> bool:
+    """Whether an entry off the diagonal is empty or zero (a zero number, or the zero block set bold)."""
+    return _ZERO_CELL.match(cell) is not None
+
+
 def _diagonal_of(cells: list[list[str]], head: int, block: int) -> list[Segment] | None:
     """The blocks on the diagonal as one segment of ``block``**2 entries per block (row by row)."""
     n = len(cells)
@@ -438,7 +491,7 @@ def _diagonal_of(cells: list[list[str]], head: int, block: int) -> list[Segment]
     inside = {(s + a, s + b) for s in starts for a in range(block) for b in range(block)}
     for i in range(n):
         for j in range(n):
-            if (i, j) not in inside and cells[i][j].strip() not in ("0", "") and not _is_dots(cells[i][j]):
+            if (i, j) not in inside and not _zero_cell(cells[i][j]) and not _is_dots(cells[i][j]):
                 return None
     flat = [[cells[s + a][s + b] for a in range(block) for b in range(block)] for s in starts]
     heads = [_entry(c) for s, cs in zip(starts, flat) if s < head for c in cs]
@@ -660,7 +713,9 @@ def _concrete(f: Found, size: dict[sympy.Symbol, int]) -> str | None:
             for r, t in enumerate(seg.templates):
                 values = [v if isinstance(v, str) else sympy.sympify(v + s * j).subs(size)
                           for v, s in zip(t.values, seg.steps[r])]  # fmt: skip
-                if any(not isinstance(v, str) and not v.is_Integer for v in values):
+                # a subscript that moves must land on whole numbers; one that stays (``q_m``) stays as written
+                if any(not isinstance(v, str) and not v.is_Integer and (s != 0 or v.free_symbols & set(size))
+                       for v, s in zip(values, seg.steps[r])):  # fmt: skip
                     return None
                 row.append(t.at(values))
             block.append(row)
@@ -751,7 +806,10 @@ def expand(
     j = sympy.Symbol(index)
     out = text
     for f in sorted(found, key=lambda f: -f.span[0]):
-        new = _concrete(f, size) if size is not None else _generic(f, layout, j)
+        try:
+            new = _concrete(f, size) if size is not None else _generic(f, layout, j)
+        except _NoLabel:
+            new = None
         if new is None:
             continue
         a, b = f.span
@@ -759,11 +817,49 @@ def expand(
     return out
 
 
-def concrete_sizes(found: list[Found]) -> list[dict[sympy.Symbol, int]]:
-    """Two sizes at which every pattern can be written out (a size name set to 8, 12, 16 or 24), or none."""
+def concrete_sizes(
+    found: list[Found], relations: dict[sympy.Symbol, sympy.Expr] | None = None
+) -> list[dict[sympy.Symbol, int]]:
+    """Two sizes at which every pattern can be written out (a size name set to 8, 12, 16 or 24), or none.
+
+    Patterns in two size names are written out only where ``relations`` (what the document defines: ``d = 2k``)
+    gives the other name from the first, as a positive whole number."""
     names = {s for f in found for seg in f.segments for s in sympy.sympify(seg.last).free_symbols}
-    if len(names) != 1:
-        return [{}] if not names else []
-    (name,) = names
-    fits = [{name: n} for n in _SIZES if all(_concrete(f, {name: n}) is not None for f in found)]
-    return fits[:2]
+    if not names:
+        return [{}]
+    fits = []
+    for name in sorted(names, key=str):
+        for n in _SIZES:
+            size = _related_size(name, n, names, relations or {})
+            if size is not None and all(_written_at(f, size) for f in found):
+                fits.append(size)
+        if fits:
+            return fits[:2]
+    return []
+
+
+def _written_at(f: Found, size: dict[sympy.Symbol, int]) -> bool:
+    try:
+        return _concrete(f, size) is not None
+    except _NoLabel:
+        return False
+
+
+def _related_size(
+    name: sympy.Symbol, n: int, names: set[sympy.Symbol], relations: dict[sympy.Symbol, sympy.Expr]
+) -> dict[sympy.Symbol, int] | None:
+    """``name`` set to ``n`` and every other size name to the value a relation gives it; None where one has none
+    (or one larger than the sizes tried: every entry is written out)."""
+    size = {name: n}
+    for other in names - {name}:
+        if other in relations and relations[other].free_symbols == {name}:
+            value = relations[other].subs(name, n)
+        elif name in relations and relations[name].free_symbols == {other}:
+            roots = sympy.solve(sympy.Eq(relations[name], n), other)
+            value = roots[0] if len(roots) == 1 else None
+        else:
+            return None
+        if value is None or not value.is_Integer or not 0 < value <= max(_SIZES):  # as small as the sizes tried
+            return None
+        size[other] = int(value)
+    return size
