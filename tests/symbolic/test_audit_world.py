@@ -836,3 +836,13 @@ def test_a_document_with_windows_line_ends_reads_as_with_plain_ones(name: str) -
     steps = audit_document(raw, path=name, timeout=TIMEOUT).steps
     assert [(s.line, s.status) for s in steps] == [(s.line, s.status) for s in audited(name).steps]
     assert [s.line for s in steps] == [int(k) for k, ok in EXPECTED[name]["lines"].items() if "none" not in ok]
+
+
+def test_a_column_beside_a_complex_number_is_compared_only_under_the_stated_identification() -> None:
+    twin = {s.line: s for s in audited("pair_as_complex_twin.md").steps}
+    assert twin[14].status == "REFUTED" and "identification the document states" in twin[14].reason
+    assert twin[26].status == "REFUTED" and "the document identifies the column" in twin[26].reason
+    right = {s.line: s for s in audited("pair_as_complex.md").steps}
+    assert right[14].status == right[26].status == "PROVED"
+    assert right[32].status != "REFUTED"  # a column times e^{i phi}: scaled, or the number it stands for
+    assert [s.status for s in audited("pair_not_identified.md").steps] == ["UNREAD"]

@@ -49,6 +49,7 @@ from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
 from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexed_by
 from ..readers.sympy_syntax import INNER_PRODUCTS
+from .complex_pairs import paired_verdict
 from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
 from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general_step, vector_function
@@ -873,6 +874,9 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
+        paired = paired_verdict(lhs.text, rhs.text, scope, named=False) if scope.complex_pairs else None
+        if paired is not None:  # q = [a \\ b] and q = a + ib in the document: the pair read as that number
+            return Outcome(*paired)
         components = _components_vector(lhs, rhs, scope, problem)
         if components is not None:
             return components
@@ -932,7 +936,20 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             results.append(Outcome("UNDECIDED", "none", why, None, left, right))
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
-    return _over_readings(lhs, rhs, scope, readings, results)
+    return _with_pair(_over_readings(lhs, rhs, scope, readings, results), lhs, rhs, scope)
+
+
+def _with_pair(outcome: Outcome, lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """A step that names a column the document identifies with a complex number (see :mod:`.complex_pairs`),
+    read both ways: decided only where the column's reading and the number's agree."""
+    paired = paired_verdict(lhs.text, rhs.text, scope) if scope.complex_pairs else None
+    if paired is None or outcome.status not in ("PROVED", "REFUTED") or paired[0] == outcome.status:
+        return outcome
+    why = (
+        f"read with the names as the columns the document defines: {outcome.status}; {paired[2]}: {paired[0]}; "
+        "the two readings differ, so the step is not decided"
+    )
+    return Outcome("UNDECIDED", "none", why, None, outcome.lhs, outcome.rhs)
 
 
 def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], results: list[Outcome]) -> Outcome:

@@ -80,6 +80,7 @@ from ..readers.scope import (
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
+from .complex_pairs import paired_name, stated_pair
 from .document import Chain, Link
 from .doubts import (
     arrow_and_bare_why,
@@ -375,7 +376,8 @@ class Auditor:
             not continued
             and not member
             and (
-                self.define_open_vector(first, links[1], audited=audited)
+                self.define_pair(first, links[1])  # q = [a \\ b], then q = a + ib: kept, then read as before
+                or self.define_open_vector(first, links[1], audited=audited)
                 or self.define_family(first, links[1], audited=audited)
                 or self.maybe_define(first, links[1], audited=audited)
                 or self.define_decorated(first, links[1], audited=audited)
@@ -743,6 +745,15 @@ class Auditor:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
+
+    def define_pair(self, link: Link, body: Link) -> bool:
+        """``q = a + ib`` where q is the column (a, b): the identification is kept in the scope (see
+        :mod:`.complex_pairs`); the line is then read as any definition (False: nothing consumed)."""
+        name = paired_name(link.text, self.scope) if body.relation == "=" else None
+        value = stated_pair(self.scope, name, body.text) if name is not None else None
+        if name is not None and value is not None and all(p[0] != name for p in self.scope.complex_pairs):
+            self.scope = replace(self.scope, complex_pairs=(*self.scope.complex_pairs, (name, value, link.line)))
+        return False
 
     def not_read(self, head: _Head, line: tuple[Link, Link], reason: str, *, audited: bool) -> None:
         """A new name whose definition (``line``: the name and its value) cannot be read: steps that use it are not

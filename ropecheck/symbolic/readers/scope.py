@@ -519,7 +519,9 @@ class Scope:
     and the upright name it stands for (see :mod:`.decorations`).
     such values keep their written order (SymPy's noncommutative functions). ``components``: names the
     document defines as vectors of their own numbered entries (``q_m = [q_m^1 \\\\ q_m^2]``): ``q_m^1`` is then
-    a name of its own, not a power (see :mod:`.components`).
+    a name of its own, not a power (see :mod:`.components`). ``complex_pairs``: names the document defines as a
+    column (a, b) and then writes as the complex number a + ib, each with that number and its line (see
+    :mod:`ropecheck.symbolic.audit.complex_pairs`).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -542,6 +544,7 @@ class Scope:
     ordered_functions: bool = False
     aliases: tuple[tuple[str, str], ...] = ()
     components: frozenset[str] = frozenset()
+    complex_pairs: tuple[tuple[str, Any, int], ...] = ()
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
