@@ -14,7 +14,8 @@ from ropecheck.symbolic.audit import steps
 from ropecheck.symbolic.audit.run import audit_document
 
 # a sequence given by a formula, one entry of it fixed otherwise in the prose, and a step true by the formula alone:
-# read with the entry the prose fixes it is false (REFUTED); without it, PROVED -- so the entry's child must finish
+# read with the entry the prose fixes, the document gives the entry two values (UNDECIDED, naming both); without
+# it, PROVED -- so the entry's child must finish
 PINNED = "A sequence:\n\n$$ c_{j} = 2 j $$\n\nthe prose fixes $c_{4} = 1$ for this note.\n\n$$ c_{4} + 2 = 10 $$\n"
 # a name defined by a display, and a step that uses it
 DEFINED = "Let\n\n$$ s = b^2 + 3 $$\n\nthen\n\n$$ s - 3 = b^2 $$\n"
@@ -34,7 +35,8 @@ def _limit_at(monkeypatch: pytest.MonkeyPatch, line: int) -> None:
 
 def test_pinned_entry_is_read_when_its_child_finishes() -> None:
     (step,) = audit_document(PINNED, path="pinned.md").steps
-    assert (step.line, step.status) == (7, "REFUTED") and "c_{4} = 1 (line 5)" in step.reason
+    assert (step.line, step.status) == (7, "UNDECIDED")
+    assert "c_{4} two values: 1 (line 5) and 8" in step.reason, step.reason
 
 
 def test_pinned_entry_cut_short_leaves_the_step_undecided_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -131,7 +131,7 @@ def operator_head(tex: str, body: str, scope: Scope) -> Head | None:
     head (kind ``decorated``, a regular expression) finds the word again, so a later step that uses it is not read.
 
     Example:
-        >>> operator_head(r"\\text{Rotated} [x_1; x_2]", r"M [x_1; x_2]", Scope()).key.endswith("Rotated\\s*\\}")
+        >>> operator_head(r"\\text{Rotated} [x_1; x_2]", r"M [x_1; x_2]", Scope()).key.endswith(r"Rotated\\s*\\}")
         True
         >>> operator_head(r"\\text{Rotated} [x_1; x_2] + y", "y", Scope()) is None
         True

@@ -41,7 +41,7 @@ def limit_reached(reason: str) -> bool:
     rather than at something in the text: what rests on it must say so, not be read another way.
 
     Example:
-        >>> limit_reached("time limit of 5 s reached"), limit_reached("unknown LaTeX command \\over")
+        >>> limit_reached("time limit of 5 s reached"), limit_reached(r"unknown LaTeX command \\over")
         (True, False)
     """
     return reason.startswith(("time limit of", "memory limit reached", DOCUMENT_TIME_LIMIT_REASON))

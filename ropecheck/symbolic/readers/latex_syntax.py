@@ -1695,8 +1695,8 @@ def normalize_latex(text: str) -> str:
     """The text as the reader sees it first: Unicode as commands, ``\\mathbf{q}`` as ``q``, ``cos(x)`` as ``\\cos(x)``.
 
     Example:
-        >>> normalize_latex(r"\\mathbf{x}_m = cos(mθ)")
-        'x _m = \\cos(m\\theta )'
+        >>> print(normalize_latex(r"\\mathbf{x}_m = cos(mθ)"))
+        x _m = \\cos(m\\theta )
     """
     return _plain_functions(_normalize(Src.of(text))).text
 

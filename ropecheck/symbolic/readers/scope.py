@@ -222,7 +222,7 @@ def split_declaration(text: str) -> tuple[dict[str, str], str]:
 
     Example:
         >>> split_declaration(r"z \\in \\mathbb{C}: \\bar{z} = z")
-        ({'z': 'complex'}, '                 \\\\bar{z} = z')
+        ({'z': 'complex'}, '                  \\\\bar{z} = z')
     """
     m = _CLAUSE.match(text)
     if not m:
