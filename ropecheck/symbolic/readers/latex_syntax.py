@@ -54,6 +54,7 @@ from .cases import CASES_OPEN, read_cases
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorations import apply_aliases
+from .derivatives import derivative_side, leibniz_at
 from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
 from .general_matrices import general_inner, written_value
@@ -71,7 +72,7 @@ from .latex_tree import (
     remember_parse,
 )
 from .limits import check_matrix
-from .maxima import maxima_read, read_maximum_at
+from .maxima import extremum_list_at, maxima_read, read_maximum_at
 from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
@@ -724,6 +725,16 @@ def _check(src: Src, scope: Scope) -> None:
             )
         if m.group(1) == "max" and read_maximum_at(src.text, m.start()) is not None:
             continue  # the largest value of a bracketed body over one index (.maxima)
+        if m.group(1) in ("max", "min") and extremum_list_at(src.text, m.start()) is not None:
+            continue  # the largest or smallest of a bracketed list (.maxima)
+        if m.group(1) in ("max", "min") and re.search(r"_\s*\{?\s*$", src.text[: m.start()]):
+            raise src.error(f"\\{m.group(1)} in a subscript (a label, as in \\lambda_{{\\max}}) is not read", m.start())
+        if m.group(1) in ("max", "min"):
+            raise src.error(
+                f"\\{m.group(1)} is read only of a bracketed list of two values or more (\\max(a, b)) or of a "
+                "bracketed body over one index (\\max_i |h_i|); this one is not read",
+                m.start(),
+            )
         if m.group(1) is not None and m.group(1) not in KNOWN_COMMANDS:
             raise src.error(
                 f"unknown LaTeX command \\{m.group(1)} (write matrices as \\begin{{pmatrix}} ... \\end{{pmatrix}}, "
@@ -1631,6 +1642,8 @@ def read_latex_side(
         return _evaluated(side, bar, offset, scope, (narrow, bound))
     if CASES_OPEN.match(side):  # a side given by cases: each piece and condition read on its own
         return read_cases(src, lambda t, at, b: read_latex_side(t, at, scope, narrow=narrow, bound=b), bound)
+    if leibniz_at(side) is not None:  # a derivative, never a quotient
+        return derivative_side(side, offset, lambda t, at: read_latex_side(t, at, scope, narrow=narrow, bound=bound))
     src = apply_aliases(_normalize(src), scope.aliases)
     _check(src, scope)
     _check_upright(src, scope)
