@@ -58,6 +58,7 @@ from .derivatives import derivative_side, leibniz_at
 from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
 from .general_matrices import general_inner, written_value
+from .index_arguments import index_argument_at
 from .label_powers import power_beside_labels
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
@@ -652,14 +653,17 @@ def i_indexes_the_step(text: str) -> bool:
     r"""Whether every bare ``i`` of a step (both sides, ``text``) is the index this step writes in a subscript.
 
     So read when the step indexes with i (``\lambda_i``), writes no i that is certainly the unit (upright, or in
-    an exponent of e), and each bare i is a letter alone in an exponent of another base (``b^{2i/d}``): there this
-    literature writes a frequency's index, and the unit only as ``e^{i x}``. ``x_i + i y_i`` keeps both readings.
+    an exponent of e), and each bare i is a letter alone in an exponent of another base (``b^{2i/d}``) or a later
+    argument of a call (``f_t(x_i, i)``, :mod:`.index_arguments`): there this literature writes a frequency's
+    index or a position, and the unit only as ``e^{i x}``. ``x_i + i y_i`` keeps both readings.
 
     Example:
         >>> i_indexes_the_step(r"\frac{c}{\lambda_i} = c\, b^{2i/d}"), i_indexes_the_step(r"z_i = x_i + i y_i")
         (True, False)
         >>> i_indexes_the_step(r"\lambda_i e^{i t} = b^{2i/d} e^{i t}")
         False
+        >>> i_indexes_the_step(r"f_t(x_i, i) = W_t (x_i + p_i)"), i_indexes_the_step(r"v_i = (1, i)")
+        (True, False)
     """
     t = _normalize(Src.of(text)).text
     if _UNIT_NAME in t or not subscripts_with_i(t):
@@ -673,7 +677,9 @@ def i_indexes_the_step(text: str) -> bool:
             at = run.start() + k
             if ch != "i" or any(a <= at < b for a, b in masked):
                 continue
-            if run.group(0) != "i" or any(a <= at < b for a, b in of_e) or not any(a <= at < b for a, b in exponents):
+            if run.group(0) != "i" or any(a <= at < b for a, b in of_e):
+                return False
+            if not any(a <= at < b for a, b in exponents) and not index_argument_at(t, at):
                 return False
             bare += 1
     return bare > 0
