@@ -25,6 +25,7 @@ from typing import Any
 import sympy
 
 from ...errors import ClaimParseError
+from .latex_text import closing
 
 __all__ = ["derivative_side", "leibniz_at"]
 
@@ -70,29 +71,16 @@ def _body_text(top: str, body: str) -> str | None:
     if top.strip():
         return top if not body.strip() and re.fullmatch(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*", top) else None
     stripped = body.strip()
-    for opening, closing in _OPEN_CLOSE.items():
-        if stripped.startswith(opening) and stripped.endswith(closing) and _balanced_once(stripped, opening, closing):
+    for opening, close in _OPEN_CLOSE.items():
+        if stripped.startswith(opening) and stripped.endswith(close) and _balanced_once(stripped, opening, close):
             return stripped
     return stripped if stripped and not _top_level_sign(stripped) else None
 
 
-def _balanced_once(text: str, opening: str, closing: str) -> bool:
+def _balanced_once(text: str, opening: str, close: str) -> bool:
     """Whether the bracket that opens ``text`` is the one that closes it (``(a)(b)`` is two groups)."""
-    depth = 0
-    k = 0
-    while k < len(text):
-        if text.startswith(opening, k):
-            depth += 1
-            k += len(opening)
-            continue
-        if text.startswith(closing, k):
-            depth -= 1
-            k += len(closing)
-            if depth == 0:
-                return k == len(text)
-            continue
-        k += 1
-    return False
+    end = closing(text, 0, opening, close)
+    return end != -1 and end + len(close) == len(text)
 
 
 def derivative_side(side: str, offset: int, read: Callable[[str, int], Any]) -> Any:
