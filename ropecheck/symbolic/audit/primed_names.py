@@ -11,7 +11,8 @@ number of its own, and it is read as the name ``Lprime`` (as a definition ``L' =
 Design constraints: pure functions of the document's math; one letter with one prime and no subscript after
 it (``q'_m``, ``\\theta'_i`` are left alone: an entry, a family or a new name, the reader cannot tell); a
 letter the document also defines with an equation is read by that definition (:mod:`.steps`), which replaces
-this reading.
+this reading. A letter whose prime a sentence of the text names (``$q'$ its transpose``, ``$f'$ the
+derivative``) is one of the other readings, and is left alone.
 """
 
 from __future__ import annotations
@@ -37,6 +38,22 @@ _NOT_A_NUMBER = (
     r"|(?<![A-Za-z\\]){x}\s*'?\s*\^\s*\{{?\s*(?:T|\\top|\\intercal|\\mathsf\s*\{{\s*T\s*\}})"
     r"|(?<![A-Za-z\\]){x}\s*'?\s*=\s*(?:\\left\s*)?(?:\[|\\begin)"
 )
+#: a sentence that names what a prime means: the transpose, a derivative, a gradient
+_PRIME_NAMED_IN_WORDS = re.compile(r"transpos|derivative|differentia|gradient", re.I)
+
+
+def primes_named_in_words(prose: str) -> frozenset[str]:
+    r"""The letters whose prime a sentence of the text calls a transpose or a derivative.
+
+    Example:
+        >>> sorted(primes_named_in_words("Let $q$ be a column and $q'$ its transpose. Here $L'$ is the new length."))
+        ['q']
+    """
+    out = set()
+    for sentence in re.split(r"(?<=[.;:!?])\s+|\n\s*\n", prose):
+        if _PRIME_NAMED_IN_WORDS.search(sentence):
+            out |= {m.group(1) for m in _PRIMED_LETTER.finditer(sentence)}
+    return frozenset(out)
 
 
 def primed_number_aliases(texts: list[str], matrices: frozenset[str]) -> tuple[tuple[str, str], ...]:

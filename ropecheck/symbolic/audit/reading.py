@@ -49,6 +49,7 @@ from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
 from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexed_by
 from ..readers.sympy_syntax import INNER_PRODUCTS
+from .cancel_given import zero_denominator_at_given
 from .complex_pairs import paired_verdict
 from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
@@ -1090,6 +1091,11 @@ def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stoppe
         return stopped
     o = decide_step(lhs, rhs, general)
     given = _values_given(o, scope, stopped.reason)
+    values = {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
+    zero = zero_denominator_at_given((o.lhs, o.rhs), values) if o.status == "PROVED" else ""
+    if zero:  # proved where the sides are defined, but the value given makes one undefined
+        o.status, o.method, o.counterexample = "UNDECIDED", "none", None
+        o.reason = f"proved where {zero} is nonzero, but {given} makes it zero: not decided"
     if o.status == "PROVED":
         o.reason = f"proved for every value of {given}" + (f"; {o.reason}" if o.reason else "")
         return o

@@ -34,9 +34,10 @@ from ..readers.latex_syntax import (
 from ..readers.limits import CLAIM_MEMORY_LIMIT
 from ..readers.scope import Scope, domain_key, parse_declaration
 from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
+from .example_cues import opens_as_example
 from .general import array_names
 from .patterns import read_with_patterns, touched_by_dots
-from .primed_names import primed_number_aliases
+from .primed_names import primed_number_aliases, primes_named_in_words
 from .reading import head as _head
 from .reading import is_defined as _is_defined
 from .reading import mentions as _mentions
@@ -146,7 +147,7 @@ def _audit_text(
         matrix_names=transposed,
         array_names=arrays,
         components=frozenset().union(*(component_vectors(normalize_latex(b.src.text)) for b in blocks)),
-        aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays),
+        aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays | primes_named_in_words(text)),
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
@@ -173,6 +174,7 @@ def _audit_text(
         read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
+        auditor.example = block.kind == "inline" and opens_as_example(text, blocks, at)
         auditor.bounds_ahead(read)
         if block.kind == "display":  # "where $R(k)$ is block-diagonal with the $R_i(k)$ blocks"
             define_worded_blocks(auditor, text, blocks, at)

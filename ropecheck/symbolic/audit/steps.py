@@ -295,6 +295,7 @@ class Auditor:
     #: the document's math, block by block (inline and display); those before ``block`` come before the step
     math_texts: list[str] = field(default_factory=list)
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
+    example: bool = False  # the inline math being read is opened as an example ("for instance, take $b = a$")
     #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
     settings: dict[str, tuple[int, int]] = field(default_factory=dict)
     open_vectors: dict[str, OpenVector] = field(default_factory=dict)  # vectors of blocks by their base (PE)
@@ -705,11 +706,16 @@ class Auditor:
             not audited
             and not listed
             and d.kind == "symbol"
-            and (_closed_number(d.body) or isinstance(d.body, sympy.Symbol) or self.used_before(head, link))
+            and (
+                _closed_number(d.body)
+                or isinstance(d.body, sympy.Symbol)
+                or self.used_before(head, link)
+                or self.example
+            )
         ):
             # a name given a value in passing ($z_1 = 1$, position $m = 2$), another name ("substituting $m = n$"),
-            # or any value where earlier steps let it vary ("with $n = m - 1$"): an example, a boundary condition
-            # or a case, not what the name means, so it is never substituted into a step
+            # any value where earlier steps let it vary ("with $n = m - 1$"), or one the text opens "for example":
+            # an example, a boundary condition or a case, not what the name means, so it is never substituted
             d = replace(d, stated_value=True)
             self.set_for_section(d.name)
         # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
