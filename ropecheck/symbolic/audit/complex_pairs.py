@@ -23,17 +23,10 @@ from sympy import MatrixBase
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
-from ..readers.latex_syntax import i_in_exponent_of_e, read_latex_side, subscripts_with_i
+from ..readers.latex_syntax import i_in_exponent_of_e, read_quiet, subscripts_with_i
 from ..readers.latex_tree import index_sums
 from ..readers.limits import check_work
 from ..readers.scope import Definition, Scope
-
-
-def _read(tex: str, scope: Scope) -> Any:
-    try:
-        return read_latex_side(tex, 0, scope)
-    except (ClaimParseError, ClaimLimitError, RecursionError):
-        return None
 
 
 def stated_pair(scope: Scope, name: str, body_tex: str) -> Any:
@@ -46,7 +39,7 @@ def stated_pair(scope: Scope, name: str, body_tex: str) -> Any:
     column = old.body
     if not isinstance(column, MatrixBase) or column.shape != (2, 1):
         return None
-    value = _read(body_tex, replace(scope, i_reading="unit"))
+    value = read_quiet(body_tex, replace(scope, i_reading="unit"))
     if value is None or isinstance(value, MatrixBase) or not isinstance(value, sympy.Expr):
         return None
     if sympy.expand(value - (column[0] + sympy.I * column[1])) != 0:
@@ -78,7 +71,7 @@ def paired_verdict(
     for name, value, line in used:
         symbols[name] = Definition("symbol", name, value, (), f"{name} = {value}", line)
     here = replace(scope, symbols=symbols, i_reading="unit")
-    left, right = _read(lhs_tex, here), _read(rhs_tex, here)
+    left, right = read_quiet(lhs_tex, here), read_quiet(rhs_tex, here)
     if left is None or right is None:
         return None
     try:

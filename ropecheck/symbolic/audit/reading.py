@@ -30,6 +30,7 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
+from ..readers.latex_decimals import DECIMAL, decimals_as_fractions, exact_closed
 from ..readers.latex_syntax import (
     I_CHOICES,
     WORD_CHOICES,
@@ -40,6 +41,7 @@ from ..readers.latex_syntax import (
     i_indexes_the_step,
     normalize_latex,
     read_latex_side,
+    read_quiet,
     subscripts_with_i,
     trig_ambiguities,
     upright_key,
@@ -56,7 +58,7 @@ from .document import Chain, Link, MathBlock, chains
 from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general_step, vector_function
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
-from .wanted import requirement_before
+from .wanted import SENTENCE_END, requirement_before
 
 __all__ = [
     "BOUNDING_RELATIONS",
@@ -203,13 +205,6 @@ def head(tex: str, scope: Scope) -> Head | None:
     if not isinstance(sym, Symbol):
         return None
     return Head("symbol", sym.name)
-
-
-def read_quiet(tex: str, scope: Scope) -> Any:
-    try:
-        return read_latex_side(tex, 0, scope)
-    except (ClaimParseError, ClaimLimitError, RecursionError):
-        return None
 
 
 def is_defined(head: Head, tex: str, scope: Scope) -> bool:
@@ -392,7 +387,6 @@ def _word_rx(words: tuple[str, ...]) -> re.Pattern[str]:
 _CONDITION_RX = _word_rx(CONDITION_WORDS)
 _CONSEQUENCE_RX = _word_rx(_CONSEQUENCE_WORDS)
 _SOLVED_RX = _word_rx(SOLVED_WORDS)
-_SENTENCE_END = re.compile(r"[.!?。！？；;](?:\s|$)|\n[ \t]*\n")
 
 
 def condition_before(prose: str) -> str | None:
@@ -406,7 +400,7 @@ def condition_before(prose: str) -> str | None:
         ('when', None)
     """
     prose = prose.rstrip()
-    ends = list(_SENTENCE_END.finditer(prose))
+    ends = list(SENTENCE_END.finditer(prose))
     clause = prose[ends[-1].end() :] if ends else prose
     last_condition = None
     for m in _CONDITION_RX.finditer(clause):
@@ -421,7 +415,7 @@ def condition_before(prose: str) -> str | None:
 
 def solved_after(prose: str) -> str | None:
     """The word (``⇒``, ``解得``, ``solving``) in ``prose`` between an equation and a bare-name equation after it."""
-    if len(prose) > 120 or _SENTENCE_END.search(prose.strip()[:-1] if prose.strip() else ""):
+    if len(prose) > 120 or SENTENCE_END.search(prose.strip()[:-1] if prose.strip() else ""):
         return None
     m = _SOLVED_RX.search(prose)
     return m.group(0) if m else None
@@ -478,8 +472,6 @@ def uses_index_i(texts: list[str]) -> bool:
 
 # --------------------------------------------------------------------------- decimals rounded to the digits shown
 
-_DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)(?![\d.])")
-
 
 def decimal_places(tex: str) -> tuple[int, int] | None:
     """(the fewest digits after the point, how many decimals) among the decimals written in ``tex``, or None.
@@ -488,37 +480,15 @@ def decimal_places(tex: str) -> tuple[int, int] | None:
         >>> decimal_places("0.157 + 0.3371"), decimal_places("x + 1")
         ((3, 2), None)
     """
-    found = [len(m.group(1)) for m in _DECIMAL.finditer(tex)]
+    found = [len(m.group(1)) for m in DECIMAL.finditer(tex)]
     return (min(found), len(found)) if found else None
-
-
-def decimals_as_fractions(tex: str) -> str:
-    r"""``tex`` with each decimal written as the exact fraction it spells (the reader reads decimals as floats).
-
-    Example:
-        >>> decimals_as_fractions("(10^{20} + 0.3) - 1.25")
-        '(10^{20} + \\frac{3}{10}) - \\frac{5}{4}'
-    """
-
-    def fraction(m: re.Match[str]) -> str:
-        r = sympy.Rational(m.group(0))
-        return rf"\frac{{{r.p}}}{{{r.q}}}"
-
-    return _DECIMAL.sub(fraction, tex)
 
 
 def exact_closed_sides(texts: tuple[str, str], read: tuple[Any, Any], scope: Scope) -> tuple[Any, Any] | None:
     """The sides ``texts`` read with each decimal as the exact fraction it writes, where those and the sides as
     read (``read``) are closed numbers; else None. A decimal read in binary is lost beside a large number
     (``(10^{20} + 0.3) - 10^{20}`` reads as 0): a step between closed numbers is the arithmetic the text writes."""
-    if decimal_places(texts[0]) is None and decimal_places(texts[1]) is None:
-        return None
-    if not all(isinstance(v, sympy.Expr) and not v.free_symbols for v in read):
-        return None
-    exact = [read_quiet(decimals_as_fractions(t), scope) for t in texts]
-    if not all(isinstance(v, sympy.Expr) and not v.free_symbols and not v.has(sympy.Float) for v in exact):
-        return None
-    return exact[0], exact[1]
+    return exact_closed(texts, read, scope, read_quiet)
 
 
 def rounded_comparison(left: Any, right: Any, places: int, terms: int = 1) -> tuple[str, str] | None:

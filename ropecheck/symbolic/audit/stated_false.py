@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from .wanted import SENTENCE_END
+
 __all__ = ["asked_or_conditional_after", "stated_false_after", "stated_false_before", "stated_false_tag"]
 
 #: what may follow the marker before the display: "that", "to write", "the identity", a colon
@@ -72,8 +74,6 @@ _CONDITIONAL_AFTER = re.compile(
 )
 #: a negation right before a marker: "it is not false that", "这并非错误"
 _NEGATED = re.compile(r"(?:\bnot|n't|never|hardly|并非|不是)\s*$", re.IGNORECASE)
-#: where the clause before the display starts: the end of the sentence before
-_CLAUSE_END = re.compile(r"[.!?。！？；;](?:\s|$)|\n[ \t]*\n")
 
 
 def stated_false_before(prose: str) -> str | None:
@@ -88,7 +88,7 @@ def stated_false_before(prose: str) -> str | None:
         ('以下等式不成立：', None)
     """
     prose = prose.rstrip().rstrip("$").rstrip()
-    ends = list(_CLAUSE_END.finditer(prose))
+    ends = list(SENTENCE_END.finditer(prose))
     clause = prose[ends[-1].end() :] if ends else prose
     clause = clause.strip()
     if _STRUCK.search(prose):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REQUIREMENT_WORDS", "asks_for", "requirement_before"]
+__all__ = ["REQUIREMENT_WORDS", "SENTENCE_END", "asks_for", "requirement_before"]
 
 #: Words that pose what follows as a requirement, a goal or an assumption.
 REQUIREMENT_WORDS = (
@@ -46,7 +46,8 @@ _RESTATING = re.compile(
 _EXISTENCE = re.compile(r"(?<![A-Za-z])there exists?(?![A-Za-z])", re.I)
 #: the delimiter that opens the display, at the end of the prose before it
 _OPENING = re.compile(r"\s*(?:\$+|\\\[|\\\()\s*$")
-_SENTENCE_END = re.compile(r"[.!?。！？；;](?:\s|$)|\n[ \t]*\n")
+#: where a sentence ends in prose, English or Chinese (a full stop and a space, or a blank line)
+SENTENCE_END = re.compile(r"[.!?。！？；;](?:\s|$)|\n[ \t]*\n")
 #: ``such that`` right after ``find``: a goal ("the goal is to find f such that ..."), not a computation
 _FIND_SUCH_THAT = re.compile(r"(?<![A-Za-z])find(?![A-Za-z])(?=.*(?<![A-Za-z])such that(?![A-Za-z]))", re.I | re.S)
 
@@ -65,7 +66,7 @@ _CLAIM_RX = _words_rx(_CLAIM_WORDS)
 def _sentences(prose: str) -> list[str]:
     """The sentences of ``prose``, the last one (after the last sentence end) included even when empty."""
     out, start = [], 0
-    for m in _SENTENCE_END.finditer(prose):
+    for m in SENTENCE_END.finditer(prose):
         out.append(prose[start : m.end()])
         start = m.end()
     return [*out, prose[start:]]

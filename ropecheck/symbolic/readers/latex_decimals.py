@@ -19,36 +19,54 @@ import sympy
 from ...errors import ClaimLimitError, ClaimParseError
 from .scope import Scope
 
-__all__ = ["exact_closed_claim"]
+__all__ = ["DECIMAL", "decimals_as_fractions", "exact_closed", "exact_closed_claim"]
 
-#: a decimal as written (``0.3``, ``.25``, ``12.5``)
-_CLAIM_DECIMAL = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
-
-
-def _as_fraction(m: re.Match[str]) -> str:
-    r = sympy.Rational(m.group(0))
-    return rf"\frac{{{r.p}}}{{{r.q}}}"
+#: a decimal as written (``0.3``, ``.25``, ``12.5``); group 1 holds the digits after the point
+DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)(?![\d.])")
 
 
-def exact_closed_claim(texts: tuple[str, str], read: tuple[Any, Any], scope: Scope, reader: Any) -> tuple[Any, Any]:
+def decimals_as_fractions(tex: str) -> str:
+    r"""``tex`` with each decimal written as the exact fraction it spells (the reader reads decimals as floats).
+
+    Example:
+        >>> decimals_as_fractions("(10^{20} + 0.3) - 1.25")
+        '(10^{20} + \\frac{3}{10}) - \\frac{5}{4}'
+    """
+
+    def fraction(m: re.Match[str]) -> str:
+        r = sympy.Rational(m.group(0))
+        return rf"\frac{{{r.p}}}{{{r.q}}}"
+
+    return DECIMAL.sub(fraction, tex)
+
+
+def exact_closed(texts: tuple[str, str], read: tuple[Any, Any], scope: Scope, reader: Any) -> tuple[Any, Any] | None:
     """The sides ``texts`` read by ``reader(text, scope)`` with decimals as exact fractions, where those and the
-    sides as read (``read``) are closed numbers; ``read`` otherwise.
+    sides as read (``read``) are closed numbers; else None (also where ``texts`` write no decimal, or a side
+    cannot be read so).
 
     Example:
         >>> from ropecheck.symbolic.readers.latex_syntax import read_latex_side
         >>> zero = sympy.Integer(0)
         >>> reader = lambda t, s: read_latex_side(t, 0, s)
-        >>> exact_closed_claim(("(10^{20} + 0.3) - 10^{20}", "0"), (zero, zero), Scope(), reader)
+        >>> exact_closed(("(10^{20} + 0.3) - 10^{20}", "0"), (zero, zero), Scope(), reader)
         (3/10, 0)
+        >>> exact_closed(("x + 0.3", "0"), (zero, zero), Scope(), reader) is None
+        True
     """
-    if not any(_CLAIM_DECIMAL.search(t) for t in texts):
-        return read
+    if not any(DECIMAL.search(t) for t in texts):
+        return None
     if not all(isinstance(v, sympy.Expr) and not v.free_symbols for v in read):
-        return read
+        return None
     try:
-        exact = [reader(_CLAIM_DECIMAL.sub(_as_fraction, t), scope) for t in texts]
+        exact = [reader(decimals_as_fractions(t), scope) for t in texts]
     except (ClaimParseError, ClaimLimitError, RecursionError):
-        return read
+        return None
     if not all(isinstance(v, sympy.Expr) and not v.free_symbols and not v.has(sympy.Float) for v in exact):
-        return read
+        return None
     return exact[0], exact[1]
+
+
+def exact_closed_claim(texts: tuple[str, str], read: tuple[Any, Any], scope: Scope, reader: Any) -> tuple[Any, Any]:
+    """:func:`exact_closed` for a claim: the exact sides where there are any, ``read`` otherwise."""
+    return exact_closed(texts, read, scope, reader) or read

@@ -99,6 +99,7 @@ __all__ = [
     "normalize_latex",
     "reading_notes",
     "read_latex_side",
+    "read_quiet",
     "star_only_names",
     "i_indexes_the_step",
     "subscripts_with_i",
@@ -1617,6 +1618,14 @@ def _caret(message: str, side: str) -> int:
 
 
 # --------------------------------------------------------------------------- API
+
+
+def read_quiet(tex: str, scope: Scope) -> Any:
+    """``tex`` read as :func:`read_latex_side` reads it, or None where it cannot be read (a reading, a limit)."""
+    try:
+        return read_latex_side(tex, 0, scope)
+    except (ClaimParseError, ClaimLimitError, RecursionError):
+        return None
 
 
 def read_latex_side(
