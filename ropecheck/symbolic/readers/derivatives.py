@@ -25,7 +25,7 @@ from typing import Any
 import sympy
 
 from ...errors import ClaimParseError
-from .latex_text import closing
+from .latex_text import closing, top_level
 
 __all__ = ["derivative_side", "leibniz_at"]
 
@@ -55,15 +55,8 @@ def leibniz_at(text: str) -> int | None:
 
 def _top_level_sign(body: str) -> bool:
     """Whether ``body`` has a + or - outside every bracket and brace (past its first character)."""
-    depth = 0
-    for k, ch in enumerate(body):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch in "+-" and depth == 0 and body[:k].strip():
-            return True
-    return False
+    depths = top_level(body)
+    return any(ch in "+-" and depths[k] == 0 and body[:k].strip() for k, ch in enumerate(body))
 
 
 def _body_text(top: str, body: str) -> str | None:
