@@ -76,6 +76,7 @@ from ..readers.scope import (
     Definition,
     Scope,
     describe_domains,
+    domain_key,
     merge_domains,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
@@ -161,6 +162,7 @@ from .result import (
 )
 from .sections import in_force
 from .stated_before import broken_in_child, statements_to_check
+from .stated_signs import positive_from_bound, said_bound, sign_note
 from .tends import limit_in_child
 from .under_stated import decide_under_stated_in_child
 from .units import number_with_unit
@@ -313,6 +315,8 @@ class Auditor:
     where_after: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: limits the prose since the display before states (``\lambda \to 1``): name, value, line (see :mod:`.tends`)
     tending: list[tuple[str, str, int]] = field(default_factory=list)
+    #: names a bound stated before makes positive (``k > 1``), by domain key: the bound as said, its line, the name
+    signs: dict[str, tuple[str, int, _Head]] = field(default_factory=dict)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -470,7 +474,30 @@ class Auditor:
             self.read_approximation(head, first, links[1])
             return True
         self.bounded.append((head, first))
+        self.sign_from_bound(head, first, links[1])
         return False
+
+    def sign_from_bound(self, head: _Head, name: Link, bound: Link) -> None:
+        """``k > 1``: the name read as positive from here on (see :mod:`.stated_signs`)."""
+        key = positive_from_bound(name.text, bound.relation, bound.text)
+        if key is None or key in self.declared or key in self.signs:
+            return
+        now = self.domains().get(key, "real")
+        if now == "complex":
+            return
+        self.signs[key] = (said_bound(name.text, bound.relation, bound.text), name.line, head)
+        self.declare({key: "positive integer" if now in ("integer", "natural", "positive integer") else "positive"})
+
+    def sign_noted(self, s: AuditStep, left: Link, right: Link) -> None:
+        """A PROVED step that uses a name read as positive from a stated bound says so in its reason."""
+        text = normalize_latex(left.text + " = " + right.text)
+        used = {key for key, (_, _, head) in self.signs.items() if _mentions(head, text)}
+        sides = [e for e in (s.lhs, s.rhs) if isinstance(e, sympy.Basic)]
+        if sides:  # read: the names free in what was read (a sum's own index is not the bounded name)
+            used &= {domain_key(str(x)) for e in sides for x in e.free_symbols}
+        note = sign_note(used, {key: (said, line) for key, (said, line, _) in self.signs.items()})
+        if note:
+            s.reason = f"{s.reason}; {note}" if s.reason else note
 
     def names_ahead(self, read: list[Chain]) -> None:
         """``A = B = \\sin(\\omega_i x) \\\\ \\omega_i = ...``: names a display defines after a step that uses them
@@ -721,6 +748,10 @@ class Auditor:
         # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
         self.unread = [u for u in self.unread if not (u[0] == head or entry_of(u[0], head))]
         self.bounded = [u for u in self.bounded if not (u[0] == head)]
+        if (key := domain_key(head.key)) in self.signs and self.signs[key][2] == head:  # a value lifts the sign
+            del self.signs[key]
+            self.declared.pop(key, None)
+            self.scope = self.scope.with_domains(self.domains())
         domain = ""
         if not isinstance(d.body, MatrixBase) and isinstance(d.body, sympy.Basic) and d.body.is_real is not True:
             domain = "complex" if d.body.is_complex or d.body.has(sympy.I) else ""
@@ -1488,6 +1519,8 @@ class Auditor:
         if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:
             s = self.with_written_values(s, left, right)
         expectation_doubt(s, left.text + right.text)
+        if s.status == "PROVED" and self.signs:
+            self.sign_noted(s, left, right)
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:

@@ -16,7 +16,8 @@ identity for all integers under SymPy's (Karr's) summation convention -- then
 ``sum_factor`` (each sum split over its terms, the factors free of its index taken out, bound
 variables named alike: :mod:`.finite_sums`), then, last, ``exp_form`` (powers of positive bases as
 exponentials, Euler's formula for every complex angle) and ``cancel`` (the difference over one
-denominator: the sides agree wherever both are defined), :mod:`.exp_forms`. Matrices are
+denominator: the sides agree wherever both are defined), :mod:`.exp_forms`, and ``power_bases``
+(powers of products and of powers distributed where the bases are positive, :mod:`.power_bases`). Matrices are
 decided entrywise (``entrywise(<hardest rewrite used>)``); two ``Sum`` objects with the
 same limits are decided termwise (``termwise(<rewrite>)``): equal summands give equal
 sums, whatever the (symbolic) upper limit; so is a sum against a constant times its number of
@@ -51,6 +52,7 @@ from .bounds import bounded_slack
 from .cases_sums import split_at_cases
 from .exp_forms import cancel_rewrite, exp_form_rewrite
 from .finite_sums import bound_var, factor_sums, runs_backwards
+from .power_bases import power_bases_rewrite
 from .proof import Counterexample, Step, Verdict
 from .termwise import bounded_trig_nonnegative
 
@@ -299,6 +301,7 @@ REWRITES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("sum_factor", factor_sums),
     ("exp_form", exp_form_rewrite),
     ("cancel", cancel_rewrite),
+    ("power_bases", power_bases_rewrite),
 )
 _RANK = {name: i for i, (name, _) in enumerate(REWRITES)}
 

@@ -98,6 +98,8 @@ RULES: dict[str, str] = {
     "exp_form": "powers of positive numbers written as exponentials, and e^{ia} as cos a + i sin a (Euler), "
     "then expanding",
     "cancel": "over one denominator the numerator multiplies out to 0: the sides agree wherever both are defined",
+    "power_bases": "a power of a product is the product of the powers, and a power of a power one power, where "
+    "the bases are positive (a product may hold one factor of any sign)",
     "counterexample": "exact values at which the two sides certifiably differ",
     "none": "no rewrite reduced the difference to 0 and no counterexample was found: not a proof",
 }
