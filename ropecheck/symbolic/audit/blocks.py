@@ -26,6 +26,7 @@ import sympy
 from sympy import MatrixBase
 
 from ..readers.scope import Scope
+from .open_diagonals import diagonal_name, open_block_diagonal
 from .reading import Outcome
 from .result import AuditDefinition
 
@@ -38,6 +39,7 @@ __all__ = [
     "names_open_vector",
     "open_vector",
     "open_vector_definition",
+    "written_block",
 ]
 
 _ENV = re.compile(r"\\begin\s*\{([bpBv]?matrix)\}(.*?)\\end\s*\{\1\}", re.S)
@@ -47,7 +49,12 @@ _DDOTS = re.compile(r"^\s*(?:\\ddots|⋱)\s*$")
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\quad|\\qquad|~")
 #: a name a line may define as a vector of blocks: ``PE_{pos}``, ``P_t``, ``x``
 _NAME = re.compile(r"^\s*(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{\s*(?P<sub>[A-Za-z]+)\s*\}|(?P<one>[A-Za-z])))?\s*$")
-_USE = re.compile(r"(?<![\\A-Za-z])(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{(?P<sub>[^{}]*)\}|(?P<one>[A-Za-z0-9])))?")
+_USE = re.compile(
+    r"(?<![\\A-Za-z])(?P<base>\\(?:boldsymbol|mathbf|bm)\{(?:\\mathcal\{[A-Za-z]\}|[A-Za-z])\}|\\mathcal\{[A-Za-z]\}"
+    r"|\\?[A-Za-z]+)\s*(?:_\s*(?:\{(?P<sub>[^{}]*)\}|(?P<one>[A-Za-z0-9])))?"
+)
+#: a transpose after a block-diagonal matrix: the matrix of the blocks' transposes
+_BLOCKS_TRANSPOSED = re.compile(r"\s*\^\s*(?:T(?![A-Za-z])|\\top(?![A-Za-z])|\{\s*(?:T|\\top)\s*\})")
 #: a call of a name given as a block-diagonal matrix in words: ``R(k)``
 _BLOCKS_CALL = re.compile(r"(?<![\\A-Za-z])(?P<base>\\?[A-Za-z]+)\s*\(\s*(?P<arg>[^()]*?)\s*\)")
 
@@ -66,12 +73,17 @@ class OpenVector:
     call: bool = False
     #: the line of the words that give the blocks (0: written out)
     words: int = 0
+    #: a block-diagonal matrix written open-ended (:mod:`.open_diagonals`), not a vector of blocks
+    diagonal: bool = False
 
     def listed(self, line: int, tex: str) -> AuditDefinition:
         """The definition as the audit lists it: block j, and where the blocks start."""
         block = self.block.replace("{j}", "j")
         if self.start is None:
             said = f"block-diagonal with the blocks {block}, block j beside block j of what it multiplies (in words)"
+        elif self.diagonal:
+            at = f"j = {self.start}, {self.start + 1}, ..."
+            said = f"block-diagonal with the blocks {block} for {at}, read block by block"
         else:
             said = f"the blocks {block} for j = {self.start}, {self.start + 1}, ..., read block by block"
         name, params = (f"{self.base}({self.param})", ()) if self.call else (self.base, (self.param,))
@@ -138,7 +150,10 @@ def open_vector_definition(name: str, body: str) -> OpenVector | None:
     m = _NAME.match(name)
     found = open_vector(body)
     if m is None or found is None:
-        return None
+        named, diagonal = diagonal_name(name), open_block_diagonal(body)
+        if named is None or diagonal is None or not re.search(rf"(?<![\\A-Za-z]){named[1]}(?![A-Za-z])", diagonal[0]):
+            return None  # a matrix whose blocks do not use its subscript: no family over it
+        return OpenVector(named[0], named[1], diagonal[0], diagonal[1], diagonal=True)
     param = m.group("sub") or m.group("one") or ""
     return OpenVector(m.group("base"), param, found[0], found[1])
 
@@ -175,7 +190,8 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int 
         env = _ENV.match(text, at)
         call = _BLOCKS_CALL.match(text, at)
         use = _USE.match(text, at)
-        found = None
+        found: tuple[str, int | None] | None = None
+        matrix: tuple[str, int | None] | None = None
         if call is not None and call.group("base") in known and known[call.group("base")].call:
             found = _named_block(call, known)
             end = call.end()
@@ -184,14 +200,21 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int 
             words.append(f"{v.base}({v.param}) as the block-diagonal matrix of the blocks {block}, which the text says "
                          f"in words (line {v.words})")  # fmt: skip
         elif env is not None:
-            found = open_vector(env.group(0)) or _open_diagonal(env.group(0))
+            matrix = _open_diagonal(env.group(0)) or open_block_diagonal(env.group(0))
+            found = open_vector(env.group(0)) or matrix
             end = env.end()
         elif use is not None:
             found = _named_block(use, known)
             end = use.end()
+            matrix = found if found is not None and known[re.sub(r"\s+", "", use.group("base"))].diagonal else None
         if found is None:
             return None
-        out.append("(" + found[0] + ")")
+        transposed = _BLOCKS_TRANSPOSED.match(text, end)
+        if transposed is not None and (matrix is None or found is not matrix):
+            return None  # a vector of blocks transposed: its product sums over the blocks
+        if transposed is not None:
+            end = transposed.end()
+        out.append("(" + found[0] + ")" + ("^T" if transposed is not None else ""))
         starts.add(found[1])
         at = end
     return (" ".join(out), starts, words) if out else None
@@ -271,3 +294,22 @@ def blockwise(o: Outcome, found: BlockStep) -> Outcome:
         return Outcome("UNDECIDED", "none", why, None, o.lhs, o.rhs)
     o.reason = f"{said}; {o.reason}" if o.reason else said
     return o
+
+
+def written_block(left: str, right: str, found: BlockStep, number: int) -> tuple[str, str]:
+    """The sides of block j's step (``left``, ``right``, as :func:`block_step` wrote them) at block ``number``, one
+    the text writes out: a counterexample there is one for every size.
+
+    Example:
+        >>> written_block("(A_j) (u_j)", "(u_j)", BlockStep("(A_j) (u_j)", "(u_j)", "j", 0), 1)
+        ('(A_{1}) (u_{1})', '(u_{1})')
+    """
+    letter = re.compile(rf"(_\s*){found.letter}(?![A-Za-z])|(?<![\\A-Za-z_]){found.letter}(?![A-Za-z])")
+
+    def put(m: re.Match[str]) -> str:
+        if m.group(1):
+            return f"{m.group(1)}{{{number}}}"  # a subscript: \theta_j
+        alone = m.string[m.start() - 1 : m.start()] in ("{", "(") and m.string[m.end() : m.end() + 1] in ("}", ")")
+        return str(number) if alone else f"({number})"  # in its own brackets (x^{(j)}, y_{j}), or a factor
+
+    return letter.sub(put, left), letter.sub(put, right)

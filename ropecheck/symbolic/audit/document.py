@@ -189,12 +189,19 @@ def _layout_free(src: Src) -> Src:
     Example:
         >>> _layout_free(Src.of(r"\small{\left(\begin{array}{c:c} a & b \\ \hline c & d \end{array}\right)}")).text
         ' {\\begin{pmatrix} a & b \\\\   c & d \\end{pmatrix}}'
+
+    The lines stay those of the document (a bracket on a line of its own):
+
+        >>> _layout_free(Src.of("\\left[\n\\begin{array}{cc} a & b \\\\ c & d \\end{array}\n\\right]")).text.count("\n")
+        2
     """
     src = usual_spelling(src).sub(_LOOK, lambda m: " ")
 
     def matrix(m: re.Match[str]) -> str:
         kind = "pmatrix" if (m.group("open") or m.group("close")) in "()" else "bmatrix"
-        return ("\\begin{" if m.group("open") else "\\end{") + kind + "}"
+        # the line breaks inside what is replaced are kept (``\\left[`` on its own line): each later line of the
+        # math stays the document's line
+        return ("\\begin{" if m.group("open") else "\\end{") + kind + "}" + "\n" * m.group(0).count("\n")
 
     return _glued_labels(src.sub(_ARRAY, matrix))
 

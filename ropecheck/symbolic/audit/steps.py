@@ -80,7 +80,16 @@ from ..readers.scope import (
     merge_domains,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
-from .blocks import OpenVector, block_step, blockwise, index_letters, names_open_vector, open_vector_definition
+from .blocks import (
+    BlockStep,
+    OpenVector,
+    block_step,
+    blockwise,
+    index_letters,
+    names_open_vector,
+    open_vector_definition,
+    written_block,
+)
 from .complex_pairs import paired_name, stated_pair
 from .document import Chain, Link
 from .doubts import (
@@ -1098,8 +1107,10 @@ class Auditor:
             return False
         self.open_vectors[found.base] = found
         # elsewhere than block by block the name is no number: a step that uses it so is not read
-        use = re.escape(found.base) + (r"\s*_" if found.param else r"(?![A-Za-z_])")
-        why = f"a vector of blocks defined at line {link.line}, read only block by block"
+        spelled = normalize_latex(found.base).strip() if found.diagonal else found.base  # as steps are checked
+        use = re.escape(spelled) + (r"\s*_" if found.param else r"(?![A-Za-z_])")
+        what = "a block-diagonal matrix written open-ended" if found.diagonal else "a vector of blocks"
+        why = f"{what} defined at line {link.line}, read only block by block"
         self.unread.append((_Head("decorated", r"(?<![\\A-Za-z])" + use), link, why))
         if audited:
             self.definitions.append(found.listed(link.line, body.text))
@@ -1459,6 +1470,24 @@ class Auditor:
         notes = list(dict.fromkeys(n for n in (sides[0].note, sides[1].note) if n))
         s.reason = "; ".join(notes + ([s.reason] if s.reason else []))
 
+    def at_written_blocks(self, o: _Outcome, read: tuple[Link, Link], blocks: BlockStep) -> _Outcome:
+        """A step read block by block (:func:`.blocks.blockwise`), where block j's step is refuted at a block the text
+        does not write out: read again at the blocks it does write out, where a counterexample refutes the step."""
+        values = o.counterexample.values if o.status == "REFUTED" and o.counterexample is not None else {}
+        at = next((v for k, v in values.items() if str(k) == blocks.letter), None)
+        if at is not None and at not in (blocks.start, blocks.start + 1):
+            for number in (blocks.start, blocks.start + 1):
+                sides = written_block(read[0].text, read[1].text, blocks, number)
+                timeout, _ = self.limits()
+                again = _run(_step_in_child, replace(read[0], text=sides[0]), replace(read[1], text=sides[1]),
+                             self.scope, timeout=timeout, memory_limit=self.memory_limit)  # fmt: skip
+                if again.status == "REFUTED":
+                    again.reason = f"refuted at block {blocks.letter} = {number}" + (
+                        f"; {again.reason}" if again.reason else ""
+                    )
+                    return blockwise(again, blocks)
+        return blockwise(o, blocks)
+
     def step(self, left: Link, right: Link, *, standalone: bool = False, stated_range: str = "") -> None:
         number = len(self.steps) + 1
         t0 = time.perf_counter()
@@ -1500,7 +1529,7 @@ class Auditor:
         else:
             timeout, cut = self.limits()
             o = _run(_step_in_child, *read, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-            o = blockwise(o, blocks) if blocks else o
+            o = self.at_written_blocks(o, read, blocks) if blocks else o
             if said_where:
                 o.reason = f"{said_where}; {o.reason}" if o.reason else said_where
             if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
