@@ -15,7 +15,7 @@ from typing import Any
 import sympy
 from sympy import MatrixBase
 
-__all__ = ["zero_denominator_at_given"]
+__all__ = ["plain_names", "zero_denominator_at_given"]
 
 
 def zero_denominator_at_given(sides: tuple[Any, Any], given: dict[str, Any]) -> str:
@@ -42,8 +42,11 @@ def zero_denominator_at_given(sides: tuple[Any, Any], given: dict[str, Any]) -> 
     return ""
 
 
-def _plain(value: Any) -> Any:
+def plain_names(value: Any) -> Any:
     """``value`` with each name a plain symbol of that name (a name read with other assumptions is the same name)."""
     if not isinstance(value, sympy.Basic):
         return value
     return value.xreplace({s: sympy.Symbol(s.name) for s in value.free_symbols if isinstance(s, sympy.Symbol)})
+
+
+_plain = plain_names

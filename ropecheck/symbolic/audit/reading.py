@@ -59,6 +59,7 @@ from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .wanted import SENTENCE_END, requirement_before
+from .written_quotients import zero_written_denominator
 
 __all__ = [
     "BOUNDING_RELATIONS",
@@ -907,7 +908,23 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             results.append(Outcome("UNDECIDED", "none", why, None, left, right))
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
-    return _with_pair(_over_readings(lhs, rhs, scope, readings, results), lhs, rhs, scope)
+    decided = _with_pair(_over_readings(lhs, rhs, scope, readings, results), lhs, rhs, scope)
+    zero = _zero_written(lhs, rhs, scope) if decided.status == "PROVED" else ""
+    if zero:  # (a - b) x / (a - b), cancelled as it was read, where a = b: the quotient is not defined
+        decided.status, decided.method, decided.counterexample = "UNDECIDED", "none", None
+        decided.reason = (
+            f"writes a quotient by {zero}, which the definitions in force and the values the text gives make zero: "
+            "the side is not defined there, so the step is not decided"
+        )
+    return decided
+
+
+def _zero_written(lhs: Link, rhs: Link, scope: Scope) -> str:
+    """A denominator the step writes that is zero with the definitions in force and the values given in passing
+    (see :mod:`.written_quotients`), or ''."""
+    values = {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
+    general = _without_values_in_passing(scope) if values else None
+    return zero_written_denominator((lhs.text, rhs.text), general or scope, values)
 
 
 def _with_pair(outcome: Outcome, lhs: Link, rhs: Link, scope: Scope) -> Outcome:
@@ -1063,6 +1080,7 @@ def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stoppe
     given = _values_given(o, scope, stopped.reason)
     values = {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
     zero = zero_denominator_at_given((o.lhs, o.rhs), values) if o.status == "PROVED" else ""
+    zero = zero or (zero_written_denominator((lhs.text, rhs.text), general, values) if o.status == "PROVED" else "")
     if zero:  # proved where the sides are defined, but the value given makes one undefined
         o.status, o.method, o.counterexample = "UNDECIDED", "none", None
         o.reason = f"proved where {zero} is nonzero, but {given} makes it zero: not decided"

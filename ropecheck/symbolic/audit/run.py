@@ -49,9 +49,11 @@ from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
 from .stated_false import asked_or_conditional_after, stated_false_after, stated_false_before, stated_false_tag
 from .steps import STEP_TIMEOUT, Auditor
+from .supposed_displays import supposition_before
 from .tends import stated_limits
 from .where_after import where_after
 from .worded_blocks import define_worded_blocks
+from .worded_domains import declare_in_words, said_in_words
 
 __all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
 
@@ -121,22 +123,9 @@ def _audit_text(
     timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
     blocks, lines = math_blocks(text, latex=latex)
     blocks, promoted = sentence_displays(text, blocks, lines)  # "so $$A = B + C$$ where": a step, read as a display
-    # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
-    # unless a flag or the document declares its domain
-    inferred: dict[str, str] = {}
-    for block in blocks:
-        for key, form in conjugated_forms(block.src.text).items():
-            inferred.setdefault(key, form)
+    inferred, starred = _conjugated(blocks, stated)
     base = start if start is not None else Scope(strict_products=True)
     auditor = Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
-    # a name written b^* and never conjugated otherwise may be "the optimal b": a step with b^* is read
-    # both ways, and one refuted only with b complex is not decided; i an index somewhere (theta_i): a
-    # bare i is read both ways
-    starred = frozenset(star_only_names("\n".join(b.src.text for b in blocks))) - set(stated)
-    for key in starred & set(inferred):
-        inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
-    for key in starred & _optimum_names(blocks):  # b^* = \inf ...: real in both readings, so b is real
-        inferred.pop(key, None)
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
     transposed, arrays = array_names([b.src.text for b in blocks])
     auditor.scope = replace(
@@ -155,9 +144,11 @@ def _audit_text(
     auditor.math_texts = [b.src.text for b in blocks]
     above = AboveBlock()  # the last side of the display before, which a display that starts with '=' goes on from
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
+    in_words: dict[str, int] = {}  # names declared complex in words, and the line
     for at, block in enumerate(blocks):
         auditor.tending = stated_limits(prose) if block.kind == "display" else []
         prose = [] if block.kind == "display" else prose + [(block.line, block.src.text)]
+        declare_in_words(auditor, text, blocks, at, in_words)  # "for complex $z$", "$$..$$ where $z \in \mathbb{C}$"
         found = _declarations(block.src.text)
         if found is not None:
             auditor.declare(found)
@@ -175,6 +166,7 @@ def _audit_text(
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.example = block.kind == "inline" and opens_as_example(text, blocks, at)
+        supposed = supposition_before(text, blocks, at) if block.kind == "display" else ""
         auditor.bounds_ahead(read)
         if block.kind == "display":  # "where $R(k)$ is block-diagonal with the $R_i(k)$ blocks"
             define_worded_blocks(auditor, text, blocks, at)
@@ -195,10 +187,12 @@ def _audit_text(
                     auditor.declare(found)
                     continue
             audited = block.kind == "display" and n not in passing  # a value given in passing stays one
+            auditor.supposed = supposed if n == 0 else ""  # the chain the words before the display lead into
             auditor.chain(chain, audited=audited, continued=continued and n == 0, condition=posed.get(n, ""))
-        auditor.setting, auditor.where_after = None, {}
+        auditor.setting, auditor.where_after, auditor.supposed = None, {}, ""
         last = read[-1].links[-1] if read and block.kind == "display" else None
         above.passed(block, last if last is not None and not ends_open(last.text) else None)
+    said_in_words(auditor.steps, in_words)
     seconds = time.perf_counter() - t0
     inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
     inline = sum(1 for b in blocks if b.kind == "inline")
@@ -206,6 +200,25 @@ def _audit_text(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
+
+
+def _conjugated(blocks: list[MathBlock], stated: dict[str, str]) -> tuple[dict[str, str], frozenset[str]]:
+    """The names written conjugated (each with how it was written) and the names written starred only."""
+    # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
+    # unless a flag or the document declares its domain
+    inferred: dict[str, str] = {}
+    for block in blocks:
+        for key, form in conjugated_forms(block.src.text).items():
+            inferred.setdefault(key, form)
+    # a name written b^* and never conjugated otherwise may be "the optimal b": a step with b^* is read
+    # both ways, and one refuted only with b complex is not decided; i an index somewhere (theta_i): a
+    # bare i is read both ways
+    starred = frozenset(star_only_names("\n".join(b.src.text for b in blocks))) - set(stated)
+    for key in starred & set(inferred):
+        inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
+    for key in starred & _optimum_names(blocks):  # b^* = \inf ...: real in both readings, so b is real
+        inferred.pop(key, None)
+    return inferred, starred
 
 
 #: ``b^* = \inf ...``: a starred name given as an infimum, supremum, minimum or maximum (a real number)

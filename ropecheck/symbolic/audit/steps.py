@@ -127,10 +127,21 @@ from .names import (
     without_set_labels,
     word_call_head,
 )
-from .notation_doubts import raised_e_with_value, starred_with_value, unbased_logs, with_log_base
+from .notation_doubts import (
+    bound_i_beside_unit,
+    called_and_bare,
+    raised_e_with_value,
+    starred_with_value,
+    unbased_logs,
+    valued_i,
+    with_i_as,
+    with_index_renamed,
+    with_log_base,
+)
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
 from .proportional import as_proportion
+from .quotients_stated import ZERO_DENOMINATOR, zero_under_stated_in_child
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
@@ -156,6 +167,7 @@ from .reading import read_quiet as _read_quiet
 from .reading import redefines as _redefines
 from .reading import set_body as _set_body
 from .reading import step_in_child as _step_in_child
+from .redeclared import redeclared
 from .restated import restated_in_child
 from .result import (
     AUDIT_DEFAULT_DOMAINS,
@@ -179,6 +191,7 @@ from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_
 from .wanted import asks_for
 from .where_after import with_where_after
 from .written import written_use_in_child
+from .written_quotients import written_denominators
 
 __all__ = [
     "AUDIT_DEFAULT_DOMAINS",
@@ -307,6 +320,8 @@ class Auditor:
     math_texts: list[str] = field(default_factory=list)
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
     example: bool = False  # the inline math being read is opened as an example ("for instance, take $b = a$")
+    #: the supposition's math the display being read is given as a consequence of (see :mod:`.supposed_displays`)
+    supposed: str = ""
     #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
     settings: dict[str, tuple[int, int]] = field(default_factory=dict)
     open_vectors: dict[str, OpenVector] = field(default_factory=dict)  # vectors of blocks by their base (PE)
@@ -338,11 +353,15 @@ class Auditor:
         return (left, True) if left < self.timeout else (self.timeout, False)
 
     def declare(self, found: dict[str, str]) -> None:
+        before = self.domains()
         try:
             merge_domains(self.declared, found)
         except RopeCheckError:
             return  # a document that gives one name two domains: the first stays
         self.scope = self.scope.with_domains(self.domains())
+        changed = {k for k, v in self.domains().items() if before.get(k, "real") != v}
+        if changed:  # "z_m = q e^{i m theta} where q is complex": the definitions hold the declared q too
+            self.scope = redeclared(self.scope, changed)
 
     def domains(self) -> dict[str, str]:
         """The positions' and sizes' defaults, then the names written conjugated (complex), then what is declared."""
@@ -386,6 +405,10 @@ class Auditor:
         # v_{t+1}^{(j)} where the family v_{t}^{(j)} is defined: that family at t + 1, a step (found is None there)
         member = family_head(first.text) is None and _family_member(first.text, self.scope)
         member = member or names_open_vector(first.text, self.open_vectors)  # Z_{t+s} after Z_t = [...]
+        # "Suppose $x + y = 1$; then $$x = 1 - y$$": what follows from the supposition, a step, not what x means
+        head = _head(first.text, self.scope) if self.supposed and not continued else None
+        supposed = head is not None and _mentions(head, normalize_latex(self.supposed))
+        member = member or supposed
         defines = (
             not continued
             and not member
@@ -417,7 +440,7 @@ class Auditor:
             if defines:
                 self.record_written(first, links)
             return
-        standalone = not continued and len(links) == 2
+        standalone = not continued and len(links) == 2 and not supposed  # posed as following, not to be solved
         filled = fill_placeholders(links[start:])
         for at, (left, right) in enumerate(zip(links[start:], links[start + 1 :])):
             if filled is not None and any(f.note or f.unread for f in filled[at : at + 2]):
@@ -1315,6 +1338,19 @@ class Auditor:
         s.status, s.method, s.reason, s.counterexample = o.status, o.method, o.reason, o.counterexample
         return ("", *o.related)
 
+    def zero_under_stated(self, s: AuditStep, left: Link, right: Link) -> None:
+        """A PROVED step that writes a quotient whose denominator an equation stated before makes zero: UNDECIDED
+        (see :mod:`.quotients_stated`)."""
+        refuted = {(t.line, t.lhs_tex, t.rhs_tex) for t in self.steps if t.status == "REFUTED"}
+        stated = [p for p in self.stated[: self.stated_upto] if (p.line, p.left.text, p.right.text) not in refuted]
+        if not stated or self.out_of_time():
+            return
+        timeout, _ = self.limits()
+        o = _run(zero_under_stated_in_child, stated, (left.text, right.text), self.scope, timeout=timeout,
+                 memory_limit=self.memory_limit)  # fmt: skip
+        if o.status == "UNDECIDED" and o.method == ZERO_DENOMINATOR:
+            s.status, s.method, s.reason, s.counterexample = "UNDECIDED", "none", o.reason, None
+
     def uses_bounded(self, left: Link, right: Link) -> Link | None:
         text = normalize_latex(left.text + " = " + right.text)
         return next((where for head, where in self.bounded if _mentions(head, text)), None)
@@ -1552,6 +1588,8 @@ class Auditor:
             self.sign_noted(s, left, right)
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
+        if s.status == "PROVED" and written_denominators(left.text + " " + right.text):
+            self.zero_under_stated(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
             self.premises.append(Premise(right.line, left, right, self.scope))  # a step about blocks is no premise
         kept = s.status in ("PROVED", "UNDECIDED") and right.relation in INEQUALITIES and s.counterexample is None
@@ -1571,6 +1609,20 @@ class Auditor:
         why, others, before = "", [], "\n".join(self.math_texts[: self.block])
         if raised_e_with_value(text, before):
             why = "raises e, which the document gives a value: Euler's number or the text's e?"
+        elif letter_for_i := bound_i_beside_unit(text):  # decided with the i of e^{...} the unit: where it reads
+            renamed = tuple(replace(x, text=with_index_renamed(x.text, letter_for_i)) for x in read)
+            timeout, _ = self.limits()
+            other = _run(_step_in_child, *renamed, self.scope, timeout=timeout, memory_limit=self.memory_limit).status
+            if other in ("PROVED", "REFUTED") and other != s.status:
+                why = (
+                    f"sums over i and raises e to a power with a bare i: {s.status} as read, {other} with that i the "
+                    "imaginary unit and the sum's index another letter"
+                )
+        elif function := called_and_bare(text, list(self.scope.functions)):
+            why = f"calls {function}, a function the document defines, and writes it bare: the function or a number?"
+        elif not self.scope.index_i and (value := valued_i(text, before)):
+            why = f"writes a bare i, which the document gives the value {value}: the imaginary unit or that value?"
+            others = [tuple(replace(x, text=with_i_as(x.text, value)) for x in read)]
         elif s.status == "REFUTED" and (star := starred_with_value(text, before)):
             why = f"{star} is given a value in the text, which the reader does not use: the counterexample may not hold"
         elif letter:
