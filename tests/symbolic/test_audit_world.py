@@ -846,3 +846,24 @@ def test_a_column_beside_a_complex_number_is_compared_only_under_the_stated_iden
     assert right[14].status == right[26].status == "PROVED"
     assert right[32].status != "REFUTED"  # a column times e^{i phi}: scaled, or the number it stands for
     assert [s.status for s in audited("pair_not_identified.md").steps] == ["UNREAD"]
+
+
+def test_a_family_named_only_in_words_is_said_to_have_no_formula() -> None:
+    r = audited("worded_position_family.md")
+    family = [s for s in r.steps if s.line == 7 and s.status == "UNDECIDED"]
+    assert family and all("family G at several positions" in s.reason for s in family)
+    assert all("defines by no formula" in s.reason for s in family)
+    # two learned matrices with labels for subscripts are no family of positions
+    (labels,) = [s for s in r.steps if s.line == 13]
+    assert labels.status == "UNDECIDED" and "family" not in labels.reason
+    # defined by a formula in its place, the family is read through it and the same step is decided
+    (s,) = [s for s in audited("transpose_before_subscript.md").steps if s.line == 16]
+    assert s.status == "PROVED" and "family" not in s.reason
+
+
+def test_the_rotation_called_with_its_angle_says_how_it_is_read() -> None:
+    steps = audited("rotation_call_vectors.md").steps
+    assert [s.status for s in steps] == ["PROVED", "PROVED"]
+    assert all("R(...) read as the rotation of the plane" in s.reason for s in steps)
+    (wrong, right) = audited("rotation_call_vectors_twin.md").steps
+    assert wrong.status == "REFUTED" and right.status == "PROVED"

@@ -49,8 +49,10 @@ from ..readers.general_matrices import (
     written_value,
 )
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
+from ..readers.latex_text import skip_group
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 from .sized_vectors import general_size_fits, sized_step
+from .unformulated_families import family_note, rotation_note
 
 __all__ = [
     "GENERAL_READING",
@@ -101,6 +103,25 @@ _FACTOR = re.compile(
 )
 
 
+#: ``R(\\beta)``: the rotation the reader reads as a function of its angle -- a matrix, never R times a bracket
+_ROTATION_CALL = re.compile(r"(?<![\\A-Za-z_^])R\s*(?=\()")
+
+
+def _rotations_as_matrices(plain: str) -> str:
+    """``plain`` with each call ``R(...)`` of the rotation as the end of a written-out matrix: the names of its
+    angle are no vectors, and the name after the call is one the matrix multiplies (``R(n\\theta) k``)."""
+    out, pos = [], 0
+    for m in _ROTATION_CALL.finditer(plain):
+        if m.start() < pos:
+            continue
+        end = skip_group(plain, m.end())
+        if end < 0:
+            break
+        out.append(plain[pos : m.start()] + r" \end{pmatrix} ")
+        pos = end
+    return "".join(out) + plain[pos:]
+
+
 def _spelled(text: str) -> str | None:
     try:
         value = read_latex_side(text, 0, Scope())
@@ -137,7 +158,7 @@ def array_names(texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     for text in texts:
         text = calligraphic_as_names(text)
         plain = normalize_latex(text)
-        plains.append(plain)
+        plains.append(_rotations_as_matrices(plain))
         # a subscript or exponent transposed is the whole name's (R_m^T): not a name of its own
         transposed |= {
             m.group(1) for m in _TRANSPOSED.finditer(plain) if not plain[: m.start()].rstrip().endswith(("_", "^"))
@@ -621,7 +642,10 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         return GeneralStep("UNDECIDED", why, None, None)
     left, right = sides
     reading = (
-        _shapes(left, right) + _definitions_used(f"{lhs} + {rhs}", scope, general) + _passing_used(left, right, scope)
+        _shapes(left, right)
+        + _definitions_used(f"{lhs} + {rhs}", scope, general)
+        + _passing_used(left, right, scope)
+        + rotation_note(f"{lhs} + {rhs}", scope)
     )
     if re.search(r"\\langle(?![A-Za-z])", lhs + rhs):
         reading += "; <u, v> of vectors read as u^T v (real entries)"
@@ -637,7 +661,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         return GeneralStep(sized.status, why, sized.lhs, sized.rhs, sized.counterexample, "entrywise")
     why = (
         f"{reading}: the sides differ by {difference}, which may vanish for what the document means by these "
-        "names: not decided" + (f"; {sized.reason}" if sized is not None else "")
+        "names: not decided" + family_note(left, right, scope) + (f"; {sized.reason}" if sized is not None else "")
     )
     return GeneralStep("UNDECIDED", why, left, right)
 

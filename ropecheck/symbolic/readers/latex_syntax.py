@@ -215,6 +215,11 @@ _TRANSPOSE_SPELLING = re.compile(
     # x^TR: a superscript without braces is one letter, so this is x^T R (never a word TR)
     r"|T(?=[A-Za-z]))"
 )
+#: ``R^{T}_m``: a transpose set before the subscript, which TeX sets as ``R_m^{T}``: the transpose of R_m
+_TRANSPOSE_BEFORE_SUBSCRIPT = re.compile(
+    r"(?<![\\A-Za-z])(\\mathrm\{cal[A-Z]\}|[A-Za-z])\s*\^\s*(?:\{\s*T\s*\}|T(?![A-Za-z]))"
+    r"\s*(_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))"
+)
 _PRIME = re.compile(r"(?<=[A-Za-z0-9})\]])\s*'")
 _EULER = re.compile(
     r"\\(?:mathrm|text|textrm)\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Za-z0-9_^])e(?![A-Za-z])(?=\s*\^)"
@@ -390,6 +395,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_SPACING, lambda m: m.group(1) + " ")
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
+    src = src.sub(_TRANSPOSE_BEFORE_SUBSCRIPT, lambda m: m.group(1) + m.group(2) + "^{T}")
     src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_EULER_GLUED, lambda m: m.group(1) + r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
