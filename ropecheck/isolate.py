@@ -19,13 +19,16 @@ target's child gets: they start no process for it to hold, and one fork costs ha
 Design constraints: POSIX ``fork`` only (where it is missing, :func:`available` is False and
 callers run in-process, saying so); the child never returns into the caller's stack (it
 leaves through ``os._exit``); results cross the pipe pickled, length-prefixed; the caller
-must not hold other threads' locks when it forks (the CLI forks before any progress display).
+must not hold other threads' locks when it forks (the CLI forks before any progress display);
+the child's garbage collector leaves what it inherited alone (``gc.freeze``): walking the parent's
+objects (torch's, SymPy's) would copy every page they lie on, much of a SymPy child's time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import faulthandler
+import gc
 import io
 import math
 import os
@@ -131,6 +134,9 @@ def _enter_child(channel: tuple[int, ...], out_fd: int, err_fd: int, memory_limi
     """A child's first steps: it dies with its parent, keeps only its channel and its output files
     (stdout and stderr go to them), and maps at most ``memory_limit`` bytes more private writable memory than
     it inherited."""
+    # The inherited objects go to the permanent generation: the child's collections never walk them (each walk
+    # would write to, and so copy, every page of the parent's heap). They are the parent's to free, not the child's.
+    gc.freeze()
     _die_with_parent()
     if faulthandler.is_enabled():  # a crash is reported by the parent, not dumped on its terminal
         faulthandler.disable()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import sys
 import time
@@ -150,3 +151,11 @@ def test_a_verdict_is_computed_in_this_process_from_the_childs_raw_outputs() -> 
 def test_in_child_is_true_only_in_the_child() -> None:
     assert not in_child()
     assert run_isolated(in_child).value is True
+
+
+@pytest.mark.parametrize("contain", [True, False], ids=["contained", "uncontained"])
+def test_the_child_leaves_the_objects_it_inherited_to_the_parent(contain: bool) -> None:
+    # its collections never walk them (a walk copies every page of the parent's heap): all are frozen, here none
+    assert gc.get_freeze_count() == 0
+    frozen = run_isolated(gc.get_freeze_count, contain=contain).value
+    assert frozen > 1000 and gc.get_freeze_count() == 0

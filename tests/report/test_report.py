@@ -35,7 +35,12 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+#: the tests that read ``fresh`` run on one worker under xdist (``--dist loadgroup``): one run of the sections, not two
+FRESH_GROUP = pytest.mark.xdist_group("report-fresh")
+
+
 @pytest.mark.slow
+@FRESH_GROUP
 def test_report_is_deterministic_outside_the_header(fresh: Path, tmp_path: Path) -> None:
     a, b = fresh, tmp_path / "b"
     assert _run(b, f"{CHEAP},{MEDIUM}") == 0
@@ -55,6 +60,7 @@ def test_report_is_deterministic_outside_the_header(fresh: Path, tmp_path: Path)
 
 
 @pytest.mark.slow
+@FRESH_GROUP
 def test_committed_pages_are_what_the_code_writes(fresh: Path) -> None:
     """The cheap and medium sections' pages and plots in reports/ match a fresh run byte for byte."""
     written = sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file() and not p.name.startswith("."))
@@ -66,6 +72,7 @@ def test_committed_pages_are_what_the_code_writes(fresh: Path) -> None:
 
 
 @pytest.mark.slow
+@FRESH_GROUP
 def test_prove_and_report_write_the_same_proof_pages(fresh: Path, tmp_path: Path) -> None:
     """`ropecheck prove --all --d 64` and `ropecheck report` leave reports/proofs/ alike (outside the times)."""
     assert main(["prove", "--all", "--d", "64", "--out", str(tmp_path / "proofs")]) == 0

@@ -8,9 +8,8 @@ a name given only with ``\\approx`` refutes a step only beyond every rounding.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from worldaudit import GROUP, TIMEOUT, audited
 
 from ropecheck.symbolic.audit.approx import within_digits
 from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership, without_set_labels
@@ -21,13 +20,7 @@ from ropecheck.symbolic.readers.decorations import apply_aliases, decorated_alia
 from ropecheck.symbolic.readers.latex_text import Src
 from ropecheck.symbolic.readers.scope import Scope
 
-WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
-TIMEOUT = 30.0
-
-
-def audited(name: str):  # type: ignore[no-untyped-def]
-    path = WORLD / name
-    return audit_document(path.read_text(encoding="utf-8"), path=str(path), timeout=TIMEOUT)
+pytestmark = GROUP
 
 
 def verdicts(result) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]

@@ -7,25 +7,16 @@ verdicts that are right there (a false REFUTED or PROVED never is).
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 
 import pytest
 import sympy
+from worldaudit import GROUP, TIMEOUT, WORLD, audited
 
 from ropecheck.symbolic.audit.run import audit_document
 
-WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
 EXPECTED = json.loads((WORLD / "expected.json").read_text(encoding="utf-8"))["documents"]
-TIMEOUT = 30.0
-
-
-@functools.cache
-def audited(name: str):  # type: ignore[no-untyped-def]
-    """The audit of a document of the folder (once per process: the tests only read it)."""
-    path = WORLD / name
-    return audit_document(path.read_text(encoding="utf-8"), path=str(path), timeout=TIMEOUT)
+pytestmark = GROUP
 
 
 def test_every_world_document_has_expectations() -> None:

@@ -3,24 +3,16 @@ gives, REFUTED only where the expectations cancel (false for every distribution)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import sympy
+from worldaudit import GROUP, audited
 
 from ropecheck.errors import ClaimParseError
-from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.claim import check_claim
 from ropecheck.symbolic.readers.expectation import expectation, expectations_in, random_names
 from ropecheck.symbolic.readers.latex_syntax import read_latex_side
 
-WORLD = Path(__file__).parents[1] / "fixtures" / "audit" / "world"
-TIMEOUT = 30.0
-
-
-def audited(name: str):  # type: ignore[no-untyped-def]
-    path = WORLD / name
-    return audit_document(path.read_text(encoding="utf-8"), path=str(path), timeout=TIMEOUT)
+pytestmark = GROUP
 
 
 def test_linearity_takes_constants_out_and_leaves_each_random_factor_an_unknown() -> None:
