@@ -530,7 +530,9 @@ def test_dots_after_an_example_size_are_read_for_every_size_and_never_refuted() 
     assert "for every size" in right[19].reason and "gives d a value at line 3" in right[19].reason
     # R_m R_n = R_{m-n} is false at d = 8 and 12, but the text may mean d = 64 alone: not refuted
     twin = {s.line: s for s in audited("size_example_in_passing_twin.md").steps}
-    assert twin[19].status == "UNDECIDED" and "refuted at a size the text may not mean" in twin[19].reason
+    # (each size's counterexample sets d, which the text gives another value in passing: none refutes)
+    said = ("refuted at a size the text may not mean", "which need not be the value given")
+    assert twin[19].status == "UNDECIDED" and any(w in twin[19].reason for w in said)
 
 
 def test_a_matrix_named_under_a_brace_or_drawn_as_an_array_is_its_pattern() -> None:

@@ -175,10 +175,17 @@ def _named_block(use: re.Match[str], known: dict[str, OpenVector]) -> tuple[str,
     return block, v.start
 
 
-def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int | None], list[str]] | None:
+def _written_size(block: str) -> int:
+    """The size of a block of a block-diagonal matrix written open-ended (:mod:`.open_diagonals`): 2 or 1."""
+    return 2 if block.lstrip().startswith("\\begin{pmatrix}") else 1
+
+
+def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int | None], list[str], list[int]] | None:
     """A side that is only a product of open constructs and names defined as vectors of blocks: its block j, the
-    numbers its blocks start at, and what it reads from words (``R(k)``, given as blocks at line 130)."""
+    numbers its blocks start at, what it reads from words (``R(k)``, given as blocks at line 130), and the sizes of
+    the blocks written out entry by entry (:mod:`.open_diagonals`; 0 for a block of no written size)."""
     text = _SPACING.sub(" ", side)
+    sizes: list[int] = []
     words: list[str] = []
     out: list[str] = []
     starts: set[int | None] = set()
@@ -200,13 +207,17 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int 
             words.append(f"{v.base}({v.param}) as the block-diagonal matrix of the blocks {block}, which the text says "
                          f"in words (line {v.words})")  # fmt: skip
         elif env is not None:
-            matrix = _open_diagonal(env.group(0)) or open_block_diagonal(env.group(0))
+            written = open_block_diagonal(env.group(0))
+            matrix = _open_diagonal(env.group(0)) or written
             found = open_vector(env.group(0)) or matrix
             end = env.end()
+            sizes.append(_written_size(written[0]) if written is not None and found is written else 0)
         elif use is not None:
             found = _named_block(use, known)
             end = use.end()
-            matrix = found if found is not None and known[re.sub(r"\s+", "", use.group("base"))].diagonal else None
+            named = known.get(re.sub(r"\s+", "", use.group("base")))
+            matrix = found if found is not None and named is not None and named.diagonal else None
+            sizes.append(_written_size(named.block) if matrix is not None and named is not None else 0)
         if found is None:
             return None
         transposed = _BLOCKS_TRANSPOSED.match(text, end)
@@ -217,7 +228,7 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int 
         out.append("(" + found[0] + ")" + ("^T" if transposed is not None else ""))
         starts.add(found[1])
         at = end
-    return (" ".join(out), starts, words) if out else None
+    return (" ".join(out), starts, words, sizes) if out else None
 
 
 def index_letters(scope: Scope) -> str:
@@ -270,6 +281,11 @@ def block_step(left: str, right: str, known: dict[str, OpenVector], letters: str
     # a matrix given in words has the blocks of what it multiplies: at least one stack must be written out
     starts = {n for n in sides[0][1] | sides[1][1] if n is not None}
     if len(starts) != 1:
+        return None
+    # blocks written out entry by entry have a size: block j of each factor is the same rows only where every factor's
+    # blocks are written so, all of one size (2x2 turns beside 1x1 phases pair other coordinates)
+    sizes = set(sides[0][3] + sides[1][3])
+    if sizes - {0} and len(sizes) > 1:
         return None
     texts = (sides[0][0] + " " + sides[1][0]).replace("{j}", " ")
     letter = next((c for c in letters or "jlrsuw" if not re.search(rf"(?<![\\A-Za-z]){c}(?![A-Za-z])", texts)), None)

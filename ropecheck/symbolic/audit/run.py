@@ -48,6 +48,7 @@ from .resumed import AboveBlock
 from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
 from .stated_false import asked_or_conditional_after, stated_false_after, stated_false_before, stated_false_tag
+from .stated_signs import bound_hedged, heading_levels
 from .steps import STEP_TIMEOUT, Auditor
 from .supposed_displays import supposition_before
 from .tends import stated_limits
@@ -141,6 +142,7 @@ def _audit_text(
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
     headings = heading_lines(text, latex=latex)
+    auditor.heading_levels = heading_levels(text)  # a sign stated in a section ends with it (:mod:`.stated_signs`)
     auditor.math_texts = [b.src.text for b in blocks]
     above = AboveBlock()  # the last side of the display before, which a display that starts with '=' goes on from
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
@@ -166,6 +168,7 @@ def _audit_text(
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.example = block.kind == "inline" and opens_as_example(text, blocks, at)
+        auditor.hedged = bound_hedged(text, blocks, at)  # "if $k > 1$": a case, no sign for k
         supposed = supposition_before(text, blocks, at) if block.kind == "display" else ""
         auditor.bounds_ahead(read)
         if block.kind == "display":  # "where $R(k)$ is block-diagonal with the $R_i(k)$ blocks"

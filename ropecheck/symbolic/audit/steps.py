@@ -183,7 +183,7 @@ from .result import (
 )
 from .sections import in_force
 from .stated_before import broken_in_child, statements_to_check
-from .stated_signs import positive_from_bound, said_bound, sign_note
+from .stated_signs import positive_from_bound, said_bound, section_end, sign_note
 from .tends import limit_in_child
 from .under_stated import decide_under_stated_in_child
 from .units import number_with_unit
@@ -320,6 +320,12 @@ class Auditor:
     math_texts: list[str] = field(default_factory=list)
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
     example: bool = False  # the inline math being read is opened as an example ("for instance, take $b = a$")
+    hedged: bool = False  # the math being read stands in a sentence that poses a case or a falsehood ("if $k > 1$")
+    #: names the words make complex only as a case ("if $z$ is complex"), by domain key, with the line of the words
+    cased_complex: dict[str, int] = field(default_factory=dict)
+    #: the document's headings and their levels; the line at which a stated sign's section ends, by domain key
+    heading_levels: list[tuple[int, int]] = field(default_factory=list)
+    sign_ends: dict[str, int] = field(default_factory=dict)
     #: the supposition's math the display being read is given as a consequence of (see :mod:`.supposed_displays`)
     supposed: str = ""
     #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
@@ -354,6 +360,8 @@ class Auditor:
 
     def declare(self, found: dict[str, str]) -> None:
         before = self.domains()
+        for key in set(found) & set(self.signs):  # "$k \\in \\mathbb{R}$" after "$k > 1$": the sign is lifted
+            self.lift_sign(key)
         try:
             merge_domains(self.declared, found)
         except RopeCheckError:
@@ -376,6 +384,8 @@ class Auditor:
         words that pose it: "when", "⇒ λ = ...") makes a one-equation chain a condition, not a step.
         """
         links = list(chain.links)
+        if self.sign_ends:
+            self.expire_signs(links[0].line)
         # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives
         links[-1] = replace(links[-1], text=without_membership(links[-1].text))
         self.stated_upto = len(self.stated)  # this chain's own equations are no statement before its steps
@@ -512,13 +522,32 @@ class Auditor:
     def sign_from_bound(self, head: _Head, name: Link, bound: Link) -> None:
         """``k > 1``: the name read as positive from here on (see :mod:`.stated_signs`)."""
         key = positive_from_bound(name.text, bound.relation, bound.text)
-        if key is None or key in self.declared or key in self.signs:
+        if key is None:  # k < -1 after k > 1: another case, the sign is lifted
+            self.lift_sign(domain_key(name.text.strip()))
+            return
+        if self.hedged or key in self.declared or key in self.signs:
             return
         now = self.domains().get(key, "real")
         if now == "complex":
             return
-        self.signs[key] = (said_bound(name.text, bound.relation, bound.text), name.line, head)
         self.declare({key: "positive integer" if now in ("integer", "natural", "positive integer") else "positive"})
+        self.signs[key] = (said_bound(name.text, bound.relation, bound.text), name.line, head)
+        end = section_end(self.heading_levels, name.line)
+        if end is not None:
+            self.sign_ends[key] = end
+
+    def expire_signs(self, line: int) -> None:
+        """The signs whose section ended before ``line`` are lifted."""
+        for key in [k for k, end in self.sign_ends.items() if end <= line]:
+            self.lift_sign(key)
+
+    def lift_sign(self, key: str) -> None:
+        """The name is no longer read as positive from a stated bound (a later bound or declaration says otherwise)."""
+        self.sign_ends.pop(key, None)
+        if key in self.signs:
+            del self.signs[key]
+            self.declared.pop(key, None)
+            self.scope = redeclared(self.scope.with_domains(self.domains()), {key})
 
     def sign_noted(self, s: AuditStep, left: Link, right: Link) -> None:
         """A PROVED step that uses a name read as positive from a stated bound says so in its reason."""
@@ -1577,8 +1606,12 @@ class Auditor:
             )  # fmt: skip
             if s.status in ("PROVED", "REFUTED"):
                 self.notation_doubt(s, read)
+            if s.status in ("PROVED", "REFUTED") and self.cased_complex:
+                self.complex_as_case(s, read)
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
+            if s.status == "REFUTED":
+                self.refuted_off_given(s)
             if s.status == "UNDECIDED" and self.settings:
                 s = self.at_settings(s, left, right)
         if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:
@@ -1599,6 +1632,42 @@ class Auditor:
         self.steps.append(s)
         if self.progress is not None:
             self.progress(s, number)
+
+    def complex_as_case(self, s: AuditStep, read: tuple[Link, Link]) -> None:
+        """A decided step that uses a name the words make complex only as a case ("if $z$ is complex") is decided
+        again with the name complex: UNDECIDED where the two readings disagree."""
+        written = domain_key(read[0].text + read[1].text)  # |e^{iz}| with z real is read as 1: the text, too
+        used = {domain_key(str(x)) for e in (s.lhs, s.rhs) if isinstance(e, sympy.Basic) for x in e.free_symbols}
+        used |= {k for k in self.cased_complex if k in written}
+        keys = {k for k in used & set(self.cased_complex) if self.domains().get(k, "real") != "complex"}
+        if not keys:
+            return
+        scope = redeclared(self.scope.with_domains({**self.domains(), **dict.fromkeys(keys, "complex")}), keys)
+        timeout, _ = self.limits()
+        again = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
+        if again.status == s.status:
+            return
+        said = ", ".join(f"{k} (line {self.cased_complex[k]})" for k in sorted(keys))
+        s.reason = (f"{s.status} with {said} real, {again.status} with it complex, which the text poses as a case:"
+                    f" not decided")  # fmt: skip
+        s.status, s.method, s.counterexample = "UNDECIDED", "none", None
+
+    def refuted_off_given(self, s: AuditStep) -> None:
+        """A counterexample that sets a name the text gives a value in passing (``$q = 3$``) to another value refutes
+        nothing: the value is an example or a condition. Where the step reached the name through a definition
+        (``p = q + 1``), its reader did not stop there (:func:`.reading.for_every_value`): UNDECIDED here."""
+        values = s.counterexample.values if s.counterexample is not None else {}
+        given = [
+            (str(k), v)
+            for k, v in values.items()
+            if (d := self.scope.symbols.get(str(k))) is not None and d.stated_value and v != d.body
+        ]
+        if not given:
+            return
+        said = ", ".join(f"{k} = {v} (the text gives {k} = {self.scope.symbols[k].body} at line "
+                         f"{self.scope.symbols[k].line})" for k, v in given)  # fmt: skip
+        s.status, s.method, s.counterexample = "UNDECIDED", "none", None
+        s.reason = f"false at {said}, which need not be the value given: not decided"
 
     def notation_doubt(self, s: AuditStep, read: tuple[Link, Link]) -> None:
         """A decided step whose notation may mean another statement (see :mod:`..readers.decorated_plain` and

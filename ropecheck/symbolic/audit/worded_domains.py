@@ -9,8 +9,10 @@ with the names declared (the words after a display say what its names are), and 
 and inline math that only declares domains (``where $\\phi \\in \\mathbb{C}$``).
 
 Design constraints: a pure function of the text; only these words, next to the math, count ("more complex $f$",
-"non-complex $z$", "complex $d$-dimensional", "$w$ is the complex conjugate of $z$" declare nothing); only
-complex is read (real is every name's default, so a word "real" changes nothing and is not read here).
+"non-complex $z$", "complex $d$-dimensional", "$w$ is the complex conjugate of $z$", a sentence with a negating
+word such as "it fails for complex $z$" or "$z$ is not complex" declare nothing; one that poses it as a case, "if
+$z$ is complex", declares nothing either, and the audit reads the name both ways); only complex is read (real
+is every name's default, so a word "real" changes nothing and is not read here).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from ...errors import RopeCheckError
 from ..readers.scope import domain_key, merge_domains, parse_declaration
 from .document import MathBlock
 from .result import AuditStep
+from .stated_signs import CASE_WORDS, NEGATING_WORDS, sentence_around
 
 __all__ = ["declare_in_words", "declared_after", "said_in_words", "worded_complex"]
 
 
 class _Declares(Protocol):
     declared: dict[str, str]
+    cased_complex: dict[str, int]
 
     def declare(self, found: dict[str, str]) -> None: ...
 
@@ -67,10 +71,11 @@ def _gap(text: str, blocks: list[MathBlock], at: int) -> str:
     return text[_block_end(blocks[at]) : end].strip("$ \t")
 
 
-def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0) -> dict[str, int]:
+def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0, cased: bool = False) -> dict[str, int]:
     """The names of inline math ``blocks[at]`` that the words beside it declare complex: domain key -> line.
     ``step`` (-1, 1): the block is joined by "and" or a comma to the one before or after, which the words
-    beside that one declare ("complex $q$ and $k$", "$q$ and $k$ are complex")."""
+    beside that one declare ("complex $q$ and $k$", "$q$ and $k$ are complex"). ``cased``: the names of a sentence
+    that poses them complex as a case ("if $z$ is complex") instead, and only those."""
     block = blocks[at]
     if block.kind != "inline" or not _ONLY_NAMES.fullmatch(block.src.text):
         return {}
@@ -82,11 +87,12 @@ def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0) ->
     for side in (-1, 1) if not said and step == 0 else ():
         joined = at + side
         if 0 <= joined < len(blocks) and _JOINED.fullmatch(_gap(text, blocks, min(at, joined))):
-            said = bool(_inline_names(text, blocks, joined, side))
+            said = bool(_inline_names(text, blocks, joined, side, cased))
             if said:
                 break
-    if not said:
-        return {}
+    sentence = sentence_around(text, blocks, at)
+    if not said or NEGATING_WORDS.search(sentence) or bool(CASE_WORDS.search(sentence)) != cased:
+        return {}  # "it fails for complex $z$", "$z$ is not complex": no declaration; "if $z$ is complex": a case
     names = [n.strip() for n in block.src.text.split(",")]
     return {domain_key(n): block.line for n in names if n not in _NOT_NAMES}
 
@@ -141,7 +147,7 @@ def declared_after(text: str, blocks: list[MathBlock], at: int) -> dict[str, str
     return found
 
 
-def worded_complex(text: str, blocks: list[MathBlock], at: int) -> dict[str, int]:
+def worded_complex(text: str, blocks: list[MathBlock], at: int, cased: bool = False) -> dict[str, int]:
     """The names declared complex in words at ``blocks[at]`` (by domain key, with the line of the words): those of
     inline math, or, for a display, those of the inline math in the sentence after it that opens with "where",
     "for", "with".
@@ -156,10 +162,10 @@ def worded_complex(text: str, blocks: list[MathBlock], at: int) -> dict[str, int
         {}
     """
     if blocks[at].kind == "inline":
-        return _inline_names(text, blocks, at)
+        return _inline_names(text, blocks, at, cased=cased)
     found: dict[str, int] = {}
     for j in _where_sentence(text, blocks, at):
-        found.update(_inline_names(text, blocks, j))
+        found.update(_inline_names(text, blocks, j, cased=cased))
     return found
 
 
@@ -170,6 +176,8 @@ def declare_in_words(auditor: _Declares, text: str, blocks: list[MathBlock], at:
     after = declared_after(text, blocks, at)
     if after:
         auditor.declare(after)
+    for key, line in worded_complex(text, blocks, at, cased=True).items():  # "if $z$ is complex": read both ways
+        auditor.cased_complex.setdefault(key, line)
     worded = worded_complex(text, blocks, at)
     if worded:
         auditor.declare(dict.fromkeys(worded, "complex"))
