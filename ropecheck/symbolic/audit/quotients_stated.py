@@ -18,13 +18,12 @@ import sympy
 from sympy import MatrixBase, Sum
 from sympy.core.function import AppliedUndef
 
-from ...errors import ClaimLimitError, ClaimParseError
-from ..readers.latex_syntax import AmbiguousReading, read_quiet
+from ..readers.latex_syntax import read_quiet
 from ..readers.scope import Scope
 from .cancel_given import plain_names
 from .premises import Premise
-from .reading import Outcome, step_readings
-from .under_stated import solve_relation
+from .reading import Outcome
+from .under_stated import scalar_sides, solve_relation
 from .written_quotients import written_denominators
 
 __all__ = ["ZERO_DENOMINATOR", "zero_under_stated_in_child"]
@@ -37,15 +36,10 @@ _MAX_STATED = 24
 
 def _difference(premise: Premise) -> Any:
     """The premise's sides' difference with plain names, or None where it is not one scalar relation."""
-    try:
-        found, _ = step_readings(premise.left, premise.right, premise.scope)
-    except (ClaimParseError, ClaimLimitError, AmbiguousReading, RecursionError):
+    sides = scalar_sides(premise)
+    if sides is None:
         return None
-    if len(found) != 1:
-        return None
-    _, left, right = found[0]
-    if any(isinstance(e, MatrixBase) or not isinstance(e, sympy.Expr) for e in (left, right)):
-        return None
+    left, right = sides
     difference = plain_names(sympy.sympify(left - right))
     if difference == 0 or difference.has(Sum) or difference.atoms(AppliedUndef):
         return None

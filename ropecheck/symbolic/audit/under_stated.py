@@ -33,13 +33,13 @@ from .premises import Premise
 from .reading import Outcome, step_readings
 from .stated_before import first_broken
 
-__all__ = ["decide_under_stated_in_child"]
+__all__ = ["decide_under_stated_in_child", "scalar_sides", "solve_relation"]
 
 _DOMAINS = ("integer", "nonnegative", "positive", "real")
 
 
-def _relation(premise: Premise, names: dict[str, Any]) -> Any:
-    """The premise's difference in the step's symbols (by name), or None where it is not one plain scalar relation."""
+def scalar_sides(premise: Premise) -> tuple[Any, Any] | None:
+    """The premise's two sides where it reads one way, each a scalar expression; else None."""
     try:
         found, _ = step_readings(premise.left, premise.right, premise.scope)
     except (ClaimParseError, ClaimLimitError, AmbiguousReading, RecursionError):
@@ -47,8 +47,17 @@ def _relation(premise: Premise, names: dict[str, Any]) -> Any:
     if len(found) != 1:
         return None
     _, left, right = found[0]
-    if any(isinstance(e, MatrixBase) or not isinstance(e, sympy.Basic) for e in (left, right)):
+    if any(isinstance(e, MatrixBase) or not isinstance(e, sympy.Expr) for e in (left, right)):
         return None
+    return left, right
+
+
+def _relation(premise: Premise, names: dict[str, Any]) -> Any:
+    """The premise's difference in the step's symbols (by name), or None where it is not one plain scalar relation."""
+    sides = scalar_sides(premise)
+    if sides is None:
+        return None
+    left, right = sides
     if left.is_Symbol and right.is_Symbol:  # m = n: a case or an example, not a relation the step rests on
         return None
     difference = sympy.sympify(left - right)

@@ -10,6 +10,10 @@ each an identity of principal powers (``w**z = exp(z log w)``) wherever both sid
   logarithm is ``p ln c``;
 * ``r**z`` of a positive rational r as the product of its prime factors' powers (``10000**z = 2**(4z) 5**(4z)``).
 
+The result is then expanded and its powers of one base combined (``x**a x**b = x**(a+b)``, which holds for
+principal powers at every x where both sides are defined, as both are ``exp((a+b) log x)`` there): so
+``x**(m-n) = x**m/x**n`` is PROVED for every real or complex x, wherever both sides are defined.
+
 Positive here is known by form, wherever the expression is defined: a positive number or symbol, a sum or
 product of positive ones, a power of a positive base to a real exponent (real by form: built from real names
 and numbers, :func:`.termwise.real_where_defined`). It decides the steps that distribute a scaled base's power

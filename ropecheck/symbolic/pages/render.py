@@ -99,7 +99,8 @@ RULES: dict[str, str] = {
     "then expanding",
     "cancel": "over one denominator the numerator multiplies out to 0: the sides agree wherever both are defined",
     "power_bases": "a power of a product is the product of the powers, and a power of a power one power, where "
-    "the bases are positive (a product may hold one factor of any sign)",
+    "the bases are positive (a product may hold one factor of any sign); powers of one base multiply as one power "
+    "(x^a x^b = x^{a+b}, principal powers, wherever both sides are defined)",
     "counterexample": "exact values at which the two sides certifiably differ",
     "none": "no rewrite reduced the difference to 0 and no counterexample was found: not a proof",
 }
