@@ -26,7 +26,7 @@ import sympy
 from sympy import MatrixBase
 
 from ..readers.scope import Scope
-from .open_diagonals import diagonal_name, open_block_diagonal
+from .open_diagonals import CORNER_DOTS, MATRIX_ENV, MATRIX_ROW_BREAK, diagonal_name, open_block_diagonal
 from .reading import Outcome
 from .result import AuditDefinition
 
@@ -42,10 +42,7 @@ __all__ = [
     "written_block",
 ]
 
-_ENV = re.compile(r"\\begin\s*\{([bpBv]?matrix)\}(.*?)\\end\s*\{\1\}", re.S)
-_ROW_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]*\])?")
 _VDOTS = re.compile(r"^\s*(?:\\vdots|⋮)\s*$")
-_DDOTS = re.compile(r"^\s*(?:\\ddots|⋱)\s*$")
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\quad|\\qquad|~")
 #: a name a line may define as a vector of blocks: ``PE_{pos}``, ``P_t``, ``x``
 _NAME = re.compile(r"^\s*(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{\s*(?P<sub>[A-Za-z]+)\s*\}|(?P<one>[A-Za-z])))?\s*$")
@@ -113,7 +110,7 @@ def _pattern(entries: list[str]) -> tuple[str, int] | None:
 
 
 def _rows(body: str) -> list[str]:
-    rows = [r for r in _ROW_BREAK.split(body)]
+    rows = [r for r in MATRIX_ROW_BREAK.split(body)]
     while rows and not rows[-1].strip():
         rows.pop()
     return rows
@@ -121,7 +118,7 @@ def _rows(body: str) -> list[str]:
 
 def open_vector(env: str) -> tuple[str, int] | None:
     """``\\begin{bmatrix} v^{(0)} \\\\ v^{(1)} \\\\ \\vdots \\end{bmatrix}``: (block j, first number), or None."""
-    m = _ENV.fullmatch(env.strip())
+    m = MATRIX_ENV.fullmatch(env.strip())
     if m is None:
         return None
     rows = _rows(m.group(2))
@@ -132,7 +129,7 @@ def open_vector(env: str) -> tuple[str, int] | None:
 
 def _open_diagonal(env: str) -> tuple[str, int] | None:
     """``\\begin{bmatrix} R_0 & & \\\\ & R_1 & \\\\ & & \\ddots \\end{bmatrix}``: (block j, first number), or None."""
-    m = _ENV.fullmatch(env.strip())
+    m = MATRIX_ENV.fullmatch(env.strip())
     if m is None:
         return None
     rows = [r.split("&") for r in _rows(m.group(2))]
@@ -140,7 +137,7 @@ def _open_diagonal(env: str) -> tuple[str, int] | None:
     if n < 3 or any(len(r) > n for r in rows):
         return None
     cells = [[(r[c] if c < len(r) else "").strip() for c in range(n)] for r in rows]
-    if any(cells[r][c] for r in range(n) for c in range(n) if r != c) or not _DDOTS.match(cells[-1][-1]):
+    if any(cells[r][c] for r in range(n) for c in range(n) if r != c) or not CORNER_DOTS.match(cells[-1][-1]):
         return None
     return _pattern([cells[r][r] for r in range(n - 1)])
 
@@ -194,7 +191,7 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int 
         if text[at].isspace():
             at += 1
             continue
-        env = _ENV.match(text, at)
+        env = MATRIX_ENV.match(text, at)
         call = _BLOCKS_CALL.match(text, at)
         use = _USE.match(text, at)
         found: tuple[str, int | None] | None = None

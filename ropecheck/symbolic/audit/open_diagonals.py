@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["diagonal_name", "open_block_diagonal"]
+__all__ = ["CORNER_DOTS", "MATRIX_ENV", "MATRIX_ROW_BREAK", "diagonal_name", "open_block_diagonal"]
 
-_MATRIX_ENV = re.compile(r"\\begin\s*\{([bpBv]?matrix)\}(.*?)\\end\s*\{\1\}", re.S)
-_MATRIX_ROW_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]*\])?")
-_CORNER_DOTS = re.compile(r"^\s*(?:\\ddots|⋱)\s*$")
+#: a matrix environment and its body (``\\begin{pmatrix} ... \\end{pmatrix}``)
+MATRIX_ENV = re.compile(r"\\begin\s*\{([bpBv]?matrix)\}(.*?)\\end\s*\{\1\}", re.S)
+#: a row break, with an optional spacing (``\\\\[2pt]``)
+MATRIX_ROW_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]*\])?")
+#: a cell that holds only the diagonal dots
+CORNER_DOTS = re.compile(r"^\s*(?:\\ddots|⋱)\s*$")
 _ROW_OF_DOTS = re.compile(r"^\s*(?:\\vdots|\\ddots|\\cdots|⋮|⋱|⋯)?\s*$")
 _COLUMN_OF_DOTS = re.compile(r"^\s*(?:\\cdots|\\ldots|⋯)?\s*$")
 #: a zero off the blocks: blank, 0, or the zero set bold
@@ -60,7 +63,7 @@ def _cells(body: str) -> list[list[str]] | None:
     """The rows of a matrix body as cells, short rows padded with blank cells (as LaTeX sets them)."""
     if "\\begin" in body:
         return None
-    rows = _MATRIX_ROW_BREAK.split(body)
+    rows = MATRIX_ROW_BREAK.split(body)
     while rows and not rows[-1].strip():
         rows.pop()
     grid = [r.split("&") for r in rows]
@@ -123,12 +126,12 @@ def open_block_diagonal(env: str) -> tuple[str, int] | None:
         >>> open_block_diagonal(m)
         ('a_{j}', 0)
     """
-    m = _MATRIX_ENV.fullmatch(env.strip())
+    m = MATRIX_ENV.fullmatch(env.strip())
     grid = _cells(m.group(2)) if m is not None else None
     if not grid or len(grid) < 3 or any(len(r) != len(grid) for r in grid):
         return None
     last = grid[-1]
-    if not _CORNER_DOTS.match(last[-1]) or not all(_ROW_OF_DOTS.match(c) for c in last):
+    if not CORNER_DOTS.match(last[-1]) or not all(_ROW_OF_DOTS.match(c) for c in last):
         return None
     if not all(_COLUMN_OF_DOTS.match(r[-1]) for r in grid[:-1]):
         return None

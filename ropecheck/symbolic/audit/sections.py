@@ -19,11 +19,12 @@ from dataclasses import replace
 from ..readers.scope import Scope
 from .document import MathBlock
 
-__all__ = ["heading_lines", "in_force", "section_setting"]
+__all__ = ["heading_level", "heading_lines", "in_force", "section_setting"]
 
 #: a Markdown heading (``## Setup``) and a LaTeX sectioning command (``\subsection{Setup}``)
-_MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}\s")
-_LATEX_HEADING = re.compile(r"^\s*\\(?:part|chapter|section|subsection|subsubsection|paragraph)\*?\s*[\[{]")
+_MARKDOWN_HEADING = re.compile(r"^ {0,3}(#{1,6})\s")
+_LATEX_HEADING = re.compile(r"^\s*\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*[\[{]")
+_LATEX_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
 #: a sentence that opens by setting a value: the word, then at most four words before the formula
 _SETTING = re.compile(
@@ -38,6 +39,20 @@ _FACT = re.compile(
 _CLAUSE_END = re.compile(r"[.!?:;](?:\s|$)|\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+[.)])\s|\n {0,3}#{1,6}\s[^\n]*(?:\n|$)")
 #: Markdown marks a sentence may open with (bold, a list bullet, a quote)
 _LEAD = re.compile(r"^[\s>*_+-]*")
+
+
+def heading_level(line: str) -> int | None:
+    """A heading's level: one per ``#`` of a Markdown heading, a LaTeX sectioning command by its rank; else None.
+
+    Example:
+        >>> heading_level("## B"), heading_level("\\\\section{C}"), heading_level("text")
+        (2, 3, None)
+    """
+    m = _MARKDOWN_HEADING.match(line)
+    if m is not None:
+        return len(m.group(1))
+    m = _LATEX_HEADING.match(line)
+    return _LATEX_LEVELS.index(m.group(1)) + 1 if m is not None else None
 
 
 def heading_lines(text: str, *, latex: bool) -> list[int]:

@@ -25,6 +25,7 @@ import sympy
 
 from ..readers.scope import domain_key
 from .document import MathBlock
+from .sections import heading_level
 
 __all__ = [
     "CASE_WORDS",
@@ -53,11 +54,6 @@ CASE_WORDS = re.compile(
 )
 #: where a sentence ends (a full stop before a space, a CJK full stop, a blank line)
 _SIGN_SENTENCE_END = re.compile(r"[.!?;:](?=\s|$)|[。！？；：]|\n[ \t]*\n")
-#: a Markdown heading's hashes, or a LaTeX sectioning command (its rank is its level)
-_HEADING_LEVEL = re.compile(
-    r"^ {0,3}(?P<hashes>#{1,6})\s|^\s*\\(?P<command>part|chapter|section|subsection|subsubsection|paragraph)\*?\s*[\[{]"
-)
-_LATEX_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
 _SAID = {"\\gt": ">", "\\gg": ">>", "\\ge": ">=", "\\geq": ">="}
 
 
@@ -116,13 +112,8 @@ def heading_levels(text: str) -> list[tuple[int, int]]:
         >>> heading_levels("# A\\ntext\\n## B\\n\\\\section{C}")
         [(1, 1), (3, 2), (4, 3)]
     """
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        m = _HEADING_LEVEL.match(line)
-        if m is not None:
-            level = len(m.group("hashes")) if m.group("hashes") else _LATEX_LEVELS.index(m.group("command")) + 1
-            out.append((number, level))
-    return out
+    levels = ((number, heading_level(line)) for number, line in enumerate(text.splitlines(), start=1))
+    return [(number, level) for number, level in levels if level is not None]
 
 
 def section_end(levels: list[tuple[int, int]], line: int) -> int | None:
