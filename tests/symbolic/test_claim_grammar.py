@@ -14,7 +14,7 @@ from sympy import I, ImmutableMatrix, Symbol, conjugate, cos, exp, re, sin
 from ropecheck.cli.main import main
 from ropecheck.errors import ClaimParseError, UsageError
 from ropecheck.symbolic import Verdict, check_claim, parse_claim
-from ropecheck.symbolic.readers.latex_syntax import read_latex_side
+from ropecheck.symbolic.readers.latex_syntax import conjugated_names, read_latex_side, star_only_names
 from ropecheck.symbolic.readers.scope import Scope, describe_domains, parse_domain_flags, split_declaration
 from ropecheck.symbolic.readers.sympy_syntax import read_side
 
@@ -339,6 +339,20 @@ def test_declaration_clause_keeps_columns() -> None:
     with pytest.raises(ClaimParseError) as info:  # the column of an error after the clause is the user's column
         parse_claim(r"z \in \mathbb{C}: \bar{z} = cosine(z)")
     assert info.value.position == 28
+
+
+def test_bold_names_declared_and_starred_as_whole_names() -> None:
+    """``\\boldsymbol{k}_n^*`` is the conjugate of k_n, never k times the conjugate of n; a bold name is declared."""
+    declared, _ = split_declaration(r"\boldsymbol{q}_m, \mathbf{k}_{n} \in \mathbb{C}: q = q")
+    assert declared == {"q_m": "complex", "k_n": "complex"}
+    assert conjugated_names(r"\mathrm{Re}[\boldsymbol{q}_m \boldsymbol{k}_n^*]") == {"k_n"}
+    assert star_only_names(r"\mathbf{x}_{1}^* + \bar{\bm{z}}") == {"x_1"}
+    kn = Symbol("k_{n}", complex=True)
+    clause = r"\boldsymbol{k}_n \in \mathbb{C}: "
+    verdict = check_claim(clause + r"\mathrm{Im}[\boldsymbol{k}_n^*] = -\mathrm{Im}[\boldsymbol{k}_n]")
+    assert verdict.verdict is Verdict.PROVED and kn in verdict.lhs.free_symbols | verdict.rhs.free_symbols
+    wrong = check_claim(clause + r"\mathrm{Im}[\boldsymbol{k}_n^*] = \mathrm{Im}[\boldsymbol{k}_n]")
+    assert wrong.verdict is Verdict.REFUTED
 
 
 @pytest.mark.parametrize(

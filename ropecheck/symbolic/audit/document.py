@@ -336,6 +336,8 @@ _DROP = re.compile(
     r"|\\begin\{(?:" + "|".join(_INNER_ENVS + _ENVS) + r")\*?\}(?:\{[^{}]*\})?"
     r"|\\end\{(?:" + "|".join(_INNER_ENVS + _ENVS) + r")\*?\}"
     r"|\\\\\s*\[[^\]]*\]"
+    # ``... \qquad \# \text{by (3)} \\``: a remark after a spaced hash, to the end of its row, as a comment in code
+    r"|\\q?quad(?:\s|\\q?quad(?![A-Za-z]))*\\#[^\n]*?(?=\\\\|\n|$)"
 )
 _SEPARATORS = re.compile(
     r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])"

@@ -65,7 +65,9 @@ _J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
 
 #: ``Q_m \\cdot K_n``: the names either side of a \\cdot
 _CDOT_NAME = r"(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)"
-_CDOT = re.compile(_CDOT_NAME + r"\s*\\cdot(?![A-Za-z])\s*" + _CDOT_NAME)
+#: Euler's number after the dot, raised as written or marked by the reader: ``k \\cdot e^{i n t}`` is no dot product
+_CDOT_EULER = r"(?!e\s*\^|\\mathit\s*\{\s*ZQEU\s*\})"
+_CDOT = re.compile(_CDOT_NAME + r"\s*\\cdot(?![A-Za-z])\s*" + _CDOT_EULER + _CDOT_NAME)
 
 
 def dot_of_conjugated(text: str, conjugated: Mapping[str, str]) -> bool:

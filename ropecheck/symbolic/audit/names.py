@@ -426,7 +426,7 @@ def bracket_part_head(tex: str, scope: Scope) -> Head | None:
 
 #: ``b^*`` (or ``b^{\ast}``) alone on its side: a starred name
 _STARRED = re.compile(
-    r"^\s*((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)\s*$"
+    r"^\s*((?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\{[^{}]*\}|\s*_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)\s*$"
 )
 #: a side that is an infimum, supremum, minimum or maximum over something (``\inf\{b \mid ...\}``, ``\arg\min_b``)
 _OPTIMUM_OF = re.compile(
@@ -449,5 +449,5 @@ def optimum_head(tex: str, body: str) -> Head | None:
     m = _STARRED.match(normalize_latex(tex))
     if m is None or not _OPTIMUM_OF.match(body):
         return None
-    name = re.escape(m.group(1))
+    name = re.escape(re.sub(r"\s+", "", m.group(1))).replace("_", r"\s*_")
     return Head("decorated", rf"(?<![A-Za-z\\]){name}\s*\^\s*(?:\{{\s*(?:\*|\\ast)\s*\}}|\*|\\ast)")

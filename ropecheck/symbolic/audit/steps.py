@@ -367,6 +367,10 @@ class Auditor:
         except RopeCheckError:
             return  # a document that gives one name two domains: the first stays
         self.scope = self.scope.with_domains(self.domains())
+        # b^* of a b declared complex is b's conjugate: no longer also read as a real name of its own
+        starred = self.scope.star_names - {k for k, v in found.items() if v == "complex"}
+        if starred != self.scope.star_names:
+            self.scope = replace(self.scope, star_names=starred)
         changed = {k for k, v in self.domains().items() if before.get(k, "real") != v}
         if changed:  # "z_m = q e^{i m theta} where q is complex": the definitions hold the declared q too
             self.scope = redeclared(self.scope, changed)
@@ -837,6 +841,8 @@ class Auditor:
             patterns.pop(head.key, None)
         {"symbol": symbols, "pattern": patterns, "function": functions}[d.kind][d.name] = d
         self.scope = replace(self.scope, symbols=symbols, patterns=patterns, functions=functions)
+        if d.kind == "symbol" and domain == "complex" and not d.stated_value:  # k = k_0 + i k_1: k^* conjugates k
+            self.scope = replace(self.scope, star_names=self.scope.star_names - {domain_key(d.name)})
         params = tuple(str(p) for p in d.params)
         note = "; ".join(filter(None, (f"defined again, in force from line {link.line} on" * again, outcome.reason)))
         if renewed:

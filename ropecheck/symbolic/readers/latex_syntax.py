@@ -200,7 +200,7 @@ _PART = re.compile(r"\\(?:operatorname|mathrm|text|textrm|mathit)\{(Re|Im)\}|\\(
 _TOP = re.compile(r"\^\s*(?:\{\s*(?:\\top|T|\\intercal|\\mathsf\{T\})\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
 _HERM = re.compile(r"\^\s*(?:\{\s*(?:\\dagger|H|\\mathsf\{H\})\s*\}|\\dagger|H(?![A-Za-z]))")
 _STAR = re.compile(
-    r"((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
+    r"((?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\{[^{}]*\}|\s*_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
 )
 _TRANSPOSE_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\\top|T|\\intercal)\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
 #: ``^{[4]}``, ``^{[2, 7]}`` and ``[4]`` closing a side: a citation, not math
@@ -1420,7 +1420,7 @@ class _Reader:
 
     def star(self, m: re.Match[str]) -> str:
         """``b^*``: the conjugate of b, or -- for a name never conjugated otherwise -- maybe a name of its own."""
-        name = m.group(1)
+        name = re.sub(r"\s+", "", m.group(1))
         if self.own_star_name(m):
             return self.placeholder(apply_domains(Symbol(name.lstrip("\\") + "^{*}"), self.scope.domains))
         return r"\overline{" + name + "}"
@@ -1452,13 +1452,13 @@ class _Reader:
     def own_star_name(self, m: re.Match[str]) -> bool:
         """Whether ``b^*`` is read as a name of its own (True) or as b's conjugate (False); raises
         :class:`AmbiguousReading` where the reading is not picked."""
-        name = m.group(1)
+        name, written = re.sub(r"\s+", "", m.group(1)), re.sub(r"\s+", "", m.group(0))
         if domain_key(name) in self.scope.star_names:
             if self.scope.star_reading == "name":
                 return True
             if self.scope.star_reading != "conjugate":
                 raise AmbiguousReading(
-                    f"{m.group(0).strip()!r} reads as the conjugate of {name} (complex) or as a name of its own "
+                    f"{written!r} reads as the conjugate of {name} (complex) or as a name of its own "
                     f"(a real {name}^*, such as an optimum): not read with certainty",
                     "star_reading",
                     {
@@ -1749,11 +1749,17 @@ def trig_ambiguities(side: str) -> list[int]:
         return [exc.position or 0]
 
 
-_NAME = r"\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?"
+_NAME = r"\\?[A-Za-z]+(?:\s*_\{[^{}]*\}|\s*_[A-Za-z0-9])?"
 _CONJUGATED = re.compile(
     r"\\(?:bar|overline)\s*(?:\{\s*(" + _NAME + r")\s*\}|(" + _NAME + r"))"
     r"|(" + _NAME + r")\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
 )
+
+
+def _unbolded(text: str) -> str:
+    r"""``text`` with each bold or arrowed name as the name itself (``\boldsymbol{k}_n^*`` -> `` k_n^*``), so that
+    a mark after its subscript is read as the whole name's, never as the subscript's."""
+    return _BOLD_BARE.sub(lambda m: " " + (m.group(1) or m.group(2)), _BOLD.sub(lambda m: " " + m.group(1), text))
 
 
 def conjugated_names(text: str) -> set[str]:
@@ -1765,6 +1771,7 @@ def conjugated_names(text: str) -> set[str]:
         >>> sorted(conjugated_names(r"\Re[q \bar{k}] + p^*"))
         ['k', 'p']
     """
+    text = _unbolded(text)
     names = {next(g for g in m.groups() if g) for m in _CONJUGATED.finditer(text)}
     return {domain_key(n) for n in names if n.lstrip("\\") not in ("mathit", "mathrm", "mathsf")}
 
@@ -1777,6 +1784,7 @@ def star_only_names(text: str) -> set[str]:
         >>> sorted(star_only_names(r"b^* = 2 b + \bar{q} q^*"))
         ['b']
     """
+    text = _unbolded(text)
     starred = {domain_key(m.group(1)) for m in _STAR.finditer(text)}
     other = {domain_key(next(g for g in m.groups() if g)) for m in _CONJUGATED.finditer(text) if not m.group(3)}
     other |= {domain_key(m.group(1)) for m in re.finditer(r"(" + _NAME + r")\s*" + _HERM.pattern, text)}
@@ -1791,7 +1799,7 @@ def conjugated_forms(text: str) -> dict[str, str]:
         {'k': '\\bar{k}', 'p': 'p^*'}
     """
     out: dict[str, str] = {}
-    for m in _CONJUGATED.finditer(text):
+    for m in _CONJUGATED.finditer(_unbolded(text)):
         name = next(g for g in m.groups() if g)
         if name.lstrip("\\") not in ("mathit", "mathrm", "mathsf"):
             out.setdefault(domain_key(name), re.sub(r"\s+", " ", m.group(0)).strip())

@@ -181,7 +181,13 @@ for _names, _domain in (
     for _n in _names:
         _SETS[_n] = _domain
 
-_NAME = r"\\?[A-Za-z]+(?:_(?:\{[^{}\s]+\}|[A-Za-z0-9]))?"
+#: a declared name: ``q``, ``\\theta``, ``x_m``, ``k_{n}``, also bold (``\\boldsymbol{q}_m``, ``\\mathbf{k}``)
+_NAME = (
+    r"(?:\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*\\?[A-Za-z]+\s*\}|\\?[A-Za-z]+)"
+    r"(?:\s*_\s*(?:\{[^{}\s]+\}|[A-Za-z0-9]))?"
+)
+#: the wrapper of a bold or arrowed name, dropped before the name is looked up
+_NAME_WRAPPER = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*(\\?[A-Za-z]+)\s*\}")
 _SET = (
     r"\\mathbb\s*\{\s*[CRZN]\s*\}(?:\s*(?:_\s*\{\s*>\s*0\s*\}|\^\s*\{?\s*\+\s*\}?))?"
     r"|[ℂℝℤℕ]|complex|real|integer|natural|positive|[CRZN](?![A-Za-z])"
@@ -210,7 +216,7 @@ def _set_domain(text: str) -> str:
 def _groups(text: str) -> list[tuple[list[str], str, int]]:
     out = []
     for m in _ONE_GROUP.finditer(text):
-        names = [n.strip() for n in m.group("names").split(",")]
+        names = [_NAME_WRAPPER.sub(r"\1", n).strip() for n in m.group("names").split(",")]
         out.append((names, _set_domain(m.group("set")), m.start()))
     return out
 
