@@ -355,6 +355,18 @@ def test_bold_names_declared_and_starred_as_whole_names() -> None:
     assert wrong.verdict is Verdict.REFUTED
 
 
+def test_undefined_i_beside_a_square_matrix_is_the_identity() -> None:
+    """``R(a)^T R(a) = I`` is PROVED with I the 2x2 identity, and says so; I in any other place stays a number."""
+    proved = check_claim(r"R(a)^T R(a) = I")
+    assert proved.verdict is Verdict.PROVED
+    assert any("I read as the 2x2 identity matrix" in r for r in proved.readings)
+    assert check_claim(r"R(a)^T R(-a) = \mathbf{I}").verdict is Verdict.REFUTED
+    assert check_claim(r"R(a)^T R(a) = I_2").verdict is Verdict.PROVED
+    for wrong_size in (r"R(a)^T R(a) = I_3", r"R(a)^T R(a) = I + 1", r"R(a)^T R(a) = I^2"):
+        with pytest.raises(ClaimParseError, match="cannot compare a 2x2 matrix with a scalar"):
+            parse_claim(wrong_size)
+
+
 @pytest.mark.parametrize(
     "call,words",
     [

@@ -30,6 +30,7 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
+from ..readers.identity_matrix import identity_sides
 from ..readers.latex_decimals import DECIMAL, decimals_as_fractions, exact_closed
 from ..readers.latex_syntax import (
     I_CHOICES,
@@ -726,6 +727,11 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
         except ClaimParseError as exc:
             problem = problem or error_text(exc, lhs)
             continue
+        if isinstance(left, MatrixBase) != isinstance(right, MatrixBase) and (
+            eye := identity_sides(left, right, lambda name: scope.defines(name) or name in scope.freed)
+        ):  # R^T R = I: an undefined I beside a square matrix is the identity
+            left, right, said = eye
+            note = ", ".join(filter(None, [note, said]))
         if isinstance(left, MatrixBase) != isinstance(right, MatrixBase) or (
             isinstance(left, MatrixBase) and left.shape != right.shape
         ):
@@ -1048,7 +1054,7 @@ def _without_values_in_passing(scope: Scope) -> Scope | None:
     if not set(given) - kept:
         return None
     symbols = {k: d for k, d in scope.symbols.items() if k not in given or k in kept}
-    return replace(scope, symbols=symbols).with_domains(widened)
+    return replace(scope, symbols=symbols, freed=frozenset(set(given) - kept)).with_domains(widened)
 
 
 def _where_defined(value: Any) -> Any:

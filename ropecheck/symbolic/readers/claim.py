@@ -61,6 +61,7 @@ from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict, expr_text
 from .decorated_plain import as_own_name, decorated_beside_plain
 from .expectation import expectations_left
+from .identity_matrix import IDENTITY_TOKEN, identity_note, identity_sides
 from .latex_decimals import exact_closed_claim
 from .latex_syntax import (
     AmbiguousReading,
@@ -287,6 +288,8 @@ def _parse_claim(
             scope = _with_clauses(Scope(domains={**stated, **conjugated}, **options), clauses)
             lhs, rhs, col = _parse(text, used, scope)
             stated = {**stated, **conjugated}
+    if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) and (eye := identity_sides(lhs, rhs, scope.defines)):
+        lhs, rhs, _ = eye  # R^T R = I: an undefined I beside a square matrix is the identity (said by _readings)
     if isinstance(lhs, MatrixBase) != isinstance(rhs, MatrixBase) or (
         isinstance(lhs, MatrixBase) and lhs.shape != rhs.shape
     ):
@@ -423,7 +426,22 @@ def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | Non
         result.readings = _readings(text, domains) + result.readings
         if "parity_split" in (result.method or ""):
             result.readings.append("a sum to half another's range presupposes an even length: terms paired two by two")
+        if eye := _identity_read(text, result):
+            result.readings.append(eye)
     return result
+
+
+def _identity_read(text: str, result: ClaimResult) -> str:
+    """The note for an I read as the identity matrix (:mod:`.identity_matrix`): the claim writes I, its sides were
+    read as square matrices, and no name I is left in them (so I was read so); else ""."""
+    m = IDENTITY_TOKEN.search(text)
+    sides = [s for s in (result.lhs, result.rhs) if isinstance(s, MatrixBase)]
+    if m is None or len(sides) != 2 or sides[0].rows != sides[0].cols:
+        return ""
+    names = {s.name for side in sides for s in side.free_symbols if isinstance(s, Symbol)}
+    if any(n == "I" or n.startswith("I_") for n in names):
+        return ""
+    return identity_note(re.sub(r"\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|\s+|\}", "", m.group(0)), sides[0].rows)
 
 
 def _readings(text: str, domains: Mapping[str, str] | None) -> list[str]:

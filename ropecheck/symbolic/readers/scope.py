@@ -527,7 +527,8 @@ class Scope:
     document defines as vectors of their own numbered entries (``q_m = [q_m^1 \\\\ q_m^2]``): ``q_m^1`` is then
     a name of its own, not a power (see :mod:`.components`). ``complex_pairs``: names the document defines as a
     column (a, b) and then writes as the complex number a + ib, each with that number and its line (see
-    :mod:`ropecheck.symbolic.audit.complex_pairs`).
+    :mod:`ropecheck.symbolic.audit.complex_pairs`). ``freed``: names the text gives a value in passing (``$I = 3$``),
+    read here for every value: free, yet never a name nothing defines (see :mod:`.identity_matrix`).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -551,6 +552,7 @@ class Scope:
     aliases: tuple[tuple[str, str], ...] = ()
     components: frozenset[str] = frozenset()
     complex_pairs: tuple[tuple[str, Any, int], ...] = ()
+    freed: frozenset[str] = frozenset()
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
