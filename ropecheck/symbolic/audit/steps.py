@@ -138,6 +138,18 @@ from .notation_doubts import (
     with_index_renamed,
     with_log_base,
 )
+from .parity_calls import (
+    ParityDefinition,
+    cased_halves,
+    merged,
+    parity_call_rx,
+    parity_half_in_child,
+    parity_head,
+    parity_step_scope,
+    parity_twin,
+    restated_half,
+    used_before,
+)
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
 from .proportional import as_proportion
@@ -423,6 +435,7 @@ class Auditor:
         head = _head(first.text, self.scope) if self.supposed and not continued else None
         supposed = head is not None and _mentions(head, normalize_latex(self.supposed))
         member = member or supposed
+        member = member or (not continued and restated_half(first.text, self.scope) is not None)  # PE(m, k) = ...
         defines = (
             not continued
             and not member
@@ -430,6 +443,7 @@ class Auditor:
                 self.define_pair(first, links[1])  # q = [a \\ b], then q = a + ib: kept, then read as before
                 or self.define_open_vector(first, links[1], audited=audited)
                 or self.define_family(first, links[1], audited=audited)
+                or self.define_parity(first, links[1], audited=audited)
                 or self.maybe_define(first, links[1], audited=audited)
                 or self.define_decorated(first, links[1], audited=audited)
                 or self.define_decorated_column(first, links[1], audited=audited)
@@ -1140,12 +1154,20 @@ class Auditor:
             return False
         head, family = found
         if family in self.glued and self.glued[family] != (head.key, self.block):
-            if self.glued[family][1] != self.block:
+            if self.glued[family][1] != self.block and not parity_twin(self.glued[family][0], head.key):
                 return False  # not written beside the first (a definition by cases is written in one display)
-        if head.key in normalize_latex(body.text).replace(" ", "") or _mentions(head, normalize_latex(body.text)):
+        # PE_{(pos)} = cases{PE_{(pos,2i)} = ..., PE_{(pos,2i+1)} = ...}: the halves by parity, no equation about it
+        cased = cased_halves(body.text, family, self.scope)
+        if not cased and (
+            head.key in normalize_latex(body.text).replace(" ", "") or _mentions(head, normalize_latex(body.text))
+        ):
             return False
         self.glued.setdefault(family, (head.key, self.block))
         if not audited:
+            return True
+        if cased:
+            note = "a new name of glued letters, given as its two halves by parity (rows of cases): not read"
+            self.definitions.append(AuditDefinition(link.line, head.key, "symbol", body.text, None, "", note))
             return True
         timeout, _ = self.limits()
         scope = replace(self.scope, word_reading="name")
@@ -1156,6 +1178,52 @@ class Auditor:
             note += f"; its right side was not read ({outcome.reason})"
         self.definitions.append(AuditDefinition(link.line, head.key, "symbol", body.text, value, "", note))
         return True
+
+    def define_parity(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``PE(p, 2i) = \\sin(...)``, ``PE(p, 2i+1) = \\cos(...)``: a half of a function defined by the parity of an
+        argument, where the name is new at that line or holds the other half (see :mod:`.parity_calls`)."""
+        found = parity_head(link.text) if body.relation in ("=", *_DEFINING) else None
+        if found is None or self.out_of_time():
+            return False
+        known = self.scope.functions.get(found.name)
+        if restated_half(link.text, self.scope) is not None:
+            return False  # a half given again: a step, never refuted (see :meth:`parity_restated`)
+        if known is None and (self.scope.defines(found.name) or used_before(found.name, self.math_texts[: self.block])):
+            return False  # a name in use: the line says something of it, a step
+        if (known is not None and not isinstance(known, ParityDefinition)) or used_before(found.name, [body.text]):
+            return False
+        timeout, _ = self.limits()
+        o = _run(parity_half_in_child, found, body.text, self.scope, link.line, timeout=timeout,
+                 memory_limit=self.memory_limit)  # fmt: skip
+        mark = _Head("decorated", parity_call_rx(found.name))
+        self.unread = [u for u in self.unread if u[0] != mark]
+        functions, note = {k: v for k, v in self.scope.functions.items() if k != found.name}, ""
+        if o.status != "DEFINED" or not isinstance(o.definition, ParityDefinition):
+            self.scope = replace(self.scope, functions=functions)
+            self.unread.append((mark, link, _unread_why(link, o.reason)))
+        else:
+            d, note = merged(known, o.definition)
+            self.scope = replace(self.scope, functions={**functions, found.name: d})
+        if audited:
+            value = o.definition.body[int(found.odd)] if o.definition is not None else None
+            said = "; ".join(filter(None, ("a half of a definition by parity", note)))
+            why = said if o.status == "DEFINED" else o.reason
+            listed = AuditDefinition(link.line, found.name, "function", body.text, value, "", why, found.written)
+            self.definitions.append(listed)
+        return True
+
+    def parity_restated(self, s: AuditStep, left: Link, d: ParityDefinition) -> AuditStep:
+        """A half of a definition by parity written again and not proved the same: it may define the name again, so
+        the step is never refuted, and later steps that use the name are not read."""
+        why = f"whose definition by parity (line {d.line}) is written again at line {left.line}, not proved the same"
+        self.unread.append((_Head("decorated", parity_call_rx(d.name)), left, why))
+        if s.status != "REFUTED":
+            return s
+        why = (
+            f"writes a half of the definition by parity of {d.name} (line {d.line}) again with another value: it may "
+            "define the name again, so it is not refuted"
+        )
+        return replace(s, status="UNDECIDED", method="none", reason=why, counterexample=None)
 
     def define_open_vector(self, link: Link, body: Link, *, audited: bool) -> bool:
         """``PE_{pos} = [v_{pos}^{(0)}; v_{pos}^{(1)}; \\vdots]``: a vector of blocks over its subscript, a name the
@@ -1599,10 +1667,12 @@ class Auditor:
             s = (self.member_step(number, left, right) or s) if s.status == UNREAD else s
         else:
             timeout, cut = self.limits()
-            o = _run(_step_in_child, *read, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+            # PE(p + k, 2i) where PE is defined by parity: i the integer index the definition has (.parity_calls)
+            scope, said_index = parity_step_scope((read[0].text, read[1].text), self.scope) or (self.scope, "")
+            o = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
             o = self.at_written_blocks(o, read, blocks) if blocks else o
-            if said_where:
-                o.reason = f"{said_where}; {o.reason}" if o.reason else said_where
+            for said in (said_index, said_where):
+                o.reason = (f"{said}; {o.reason}" if o.reason else said) if said else o.reason
             if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
                 o.reason = DOCUMENT_TIME_LIMIT_REASON
             sides = [e for e in (o.lhs, o.rhs) if e is not None]
@@ -1620,6 +1690,8 @@ class Auditor:
                 self.refuted_off_given(s)
             if s.status == "UNDECIDED" and self.settings:
                 s = self.at_settings(s, left, right)
+        if s.status != "PROVED" and (restated := restated_half(left.text, self.scope)) is not None:
+            s = self.parity_restated(s, left, restated)
         if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:
             s = self.with_written_values(s, left, right)
         expectation_doubt(s, left.text + right.text)
