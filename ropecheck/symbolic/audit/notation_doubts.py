@@ -8,6 +8,9 @@
   it writes e raised or ``\\exp`` beside the log (``\\log e^{x} = x``: natural by the text itself).
 * ``i^2 + 1 = 5`` after ``$i = 2$``: the reader takes a bare i as the imaginary unit; the text gives the name i a
   value. A step is kept only where it has the same verdict with i that value (:func:`valued_i`, :func:`with_i_as`).
+* ``(p + qi)(r + si) = ...`` read with i the unit by its form (:mod:`..readers.complex_forms`), in a text that
+  also writes ``i = 2``: the form does not outweigh the value the text gives i, so the step is not decided
+  (:func:`i_given_value`).
 * ``\\sum_{i=0}^{1} e^{i m \\theta_i} = ...``: a sum over i whose terms raise e to a power with a bare i, the index
   or the imaginary unit. A step is kept unless, with the sum's index renamed and that i the unit, it reads and
   is decided the other way (:func:`bound_i_beside_unit`, :func:`with_index_renamed`).
@@ -28,6 +31,7 @@ import re
 __all__ = [
     "bound_i_beside_unit",
     "called_and_bare",
+    "i_given_value",
     "raised_e_with_value",
     "starred_with_value",
     "unbased_logs",
@@ -117,6 +121,26 @@ def valued_i(text: str, before: str) -> str | None:
     found = list(_I_GIVEN.finditer(before))
     value = found[-1].group("value").strip() if found else ""
     return value if value and not _UNIT_OR_LIST.search(value) else None
+
+
+def i_given_value(math: str) -> str | None:
+    r"""The last value the ``math`` of a document gives the name i (``i = 2``), other than the unit itself or a list
+    of values (``i = 0, 1, \dots``); or None.
+
+    Example:
+        >>> i_given_value(r"\theta_i = b^{-2i/d}, \quad i = 2"), i_given_value(r"i = \sqrt{-1}")
+        ('2', None)
+        >>> i_given_value(r"i = 0, 1, \dots, d/2 - 1"), i_given_value("i = 1, ..., n")
+        (None, None)
+        >>> i_given_value(r"\sum_{i=1}^{n} x_i")
+    """
+    found = [m for m in _I_GIVEN.finditer(math) if not _LIST_GOES_ON.match(math, m.end())]
+    values = [v for v in (m.group("value").strip() for m in found) if v and not _UNIT_OR_LIST.search(v)]
+    return values[-1] if values else None
+
+
+#: a list of values goes on after the first (``i = 0, 1, \dots``)
+_LIST_GOES_ON = re.compile(r"\s*,\s*(?:\d|\\[lc]?dots|\\ldots|\.\.\.|…)")
 
 
 def with_i_as(text: str, value: str) -> str:

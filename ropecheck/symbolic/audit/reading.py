@@ -29,6 +29,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
+from ..readers.complex_forms import said_by_form, unit_form
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
 from ..readers.identity_matrix import identity_sides
 from ..readers.latex_decimals import DECIMAL, decimals_as_fractions, exact_closed
@@ -686,6 +687,9 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     elif field == "i_reading" and scope.complex_sums == "document" and unit_sum_columns(step):
         # a + ib in this step, where the document writes i as the unit: the same letter elsewhere in it is the unit
         choices = {"unit": I_CHOICES["unit"] + " (as in a complex number a + ib in this step)"}
+    elif field == "i_reading" and not scope.defines("i") and "i" not in scope.domains and (form := unit_form(step)):
+        # cos x + i sin x, Re[...], a conjugate, (a + bi)(c + di): complex arithmetic, no index i in the step
+        choices = {"unit": I_CHOICES["unit"] + f" (as in {form} in this step)"}
     out: list[tuple[str, Any, Any]] = []
     for choice, note in choices.items():
         picked = replace(scope, word_reading=choice) if field == "word_reading" else replace(scope, i_reading=choice)
@@ -967,7 +971,7 @@ def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], resu
             best = results[0]
             if len(readings) > 1:
                 best.reason = f"{several}: {status} in every one"
-            elif INDEX_IN_STEP in readings[0][0] or UNIT_AS_DEFINED in readings[0][0]:
+            elif _said(readings[0][0]):
                 best.reason = f"read with {readings[0][0]}"
             return best
     if len(readings) > 1 and {r.status for r in results} & {"PROVED", "REFUTED"}:
@@ -975,9 +979,14 @@ def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], resu
     best = results[0]
     best.status = "UNDECIDED"
     why = best.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
-    said = f"read with {readings[0][0]}; " if UNIT_AS_DEFINED in readings[0][0] else ""
+    said = f"read with {readings[0][0]}; " if UNIT_AS_DEFINED in readings[0][0] or said_by_form(readings[0][0]) else ""
     best.reason = (f"{several}; " if len(readings) > 1 else said) + why
     return best
+
+
+def _said(note: str) -> bool:
+    """Whether the one reading of a decided step is said in its reason: how its i was read, where that was chosen."""
+    return INDEX_IN_STEP in note or UNIT_AS_DEFINED in note or said_by_form(note)
 
 
 def _commuted(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcome | None:

@@ -60,6 +60,7 @@ from sympy.core.function import AppliedUndef
 from ... import isolate
 from ...errors import RopeCheckError
 from ..engine import memo
+from ..readers.complex_forms import said_by_form
 from ..readers.components import without_components
 from ..readers.decorated_plain import as_own_name, decorated_beside_plain
 from ..readers.decorations import apply_aliases, decorated_alias
@@ -130,6 +131,7 @@ from .names import (
 from .notation_doubts import (
     bound_i_beside_unit,
     called_and_bare,
+    i_given_value,
     raised_e_with_value,
     starred_with_value,
     unbased_logs,
@@ -1756,6 +1758,8 @@ class Auditor:
         why, others, before = "", [], "\n".join(self.math_texts[: self.block])
         if raised_e_with_value(text, before):
             why = "raises e, which the document gives a value: Euler's number or the text's e?"
+        elif said_by_form(s.reason) and (value := i_given_value("\n".join(self.math_texts))):
+            why = f"writes i as the imaginary unit by its form, and the document gives i the value {value}"
         elif letter_for_i := bound_i_beside_unit(text):  # decided with the i of e^{...} the unit: where it reads
             renamed = tuple(replace(x, text=with_index_renamed(x.text, letter_for_i)) for x in read)
             timeout, _ = self.limits()
