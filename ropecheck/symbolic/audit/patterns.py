@@ -327,6 +327,8 @@ def _decided(
         )
         if given is not None:
             why += f" (the text gives {given[0]} a value at line {given[1]}: it holds there too)"
+        if g.reason:  # how the block was read (``x read as the column (x_{2 j}, x_{2 j + 1}) ...``)
+            why += f"; as block {j}: {g.reason}"
         shown = {BLOCK_MARK: sympy.Symbol(f"sum_over_{j}")}
         lhs, rhs = (x.xreplace(shown) if isinstance(x, sympy.Basic) else x for x in (g.lhs, g.rhs))
         return replace(

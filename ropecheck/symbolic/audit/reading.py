@@ -786,10 +786,16 @@ def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outc
         return None
     name = m.group(1)
     text = normalize_latex(lhs.text + " " + rhs.text)
-    written = {int(x) for x in re.findall(rf"(?<![\\A-Za-z]){name}\s*_\s*\{{?\s*(\d+)\s*\}}?", text)}
-    if len(written) < 2 or min(written) not in (0, 1) or written != set(range(min(written), max(written) + 1)):
+    found = re.findall(rf"(?<![\\A-Za-z]){name}\s*_\s*(?:\{{\s*(\d+)\s*\}}|(\d+))", text)
+    written = {int(a or b) for a, b in found}
+    subscripts = [str(k) for k in sorted(written)]
+    if scope.generic_blocks and not written:  # one block of the vector: its entries x_{2 j}, x_{2 j + 1}
+        subscripts = _block_entries(name, text)
+    elif len(written) < 2 or min(written) not in (0, 1) or written != set(range(min(written), max(written) + 1)):
         return None
-    entries = [read_quiet(f"{name}_{{{k}}}", Scope(domains=scope.domains)) for k in sorted(written)]
+    if len(subscripts) < 2:
+        return None
+    entries = [read_quiet(f"{name}_{{{k}}}", Scope(domains=scope.domains)) for k in subscripts]
     if any(not isinstance(e, Symbol) for e in entries):
         return None
     column = sympy.ImmutableMatrix(len(entries), 1, entries)
@@ -800,6 +806,23 @@ def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outc
     note = f"{name} read as the column ({entries[0]}, ..., {entries[-1]}) of the components the step writes"
     o.reason = "; ".join(x for x in (note, o.reason) if x)
     return o
+
+
+def _block_entries(name: str, text: str) -> list[str]:
+    """The subscripts of the entries of ``name`` that one block of a pattern writes (``x_{2 j}``, ``x_{2 j + 1}``:
+    entries 2j and 2j + 1 of the vector, in that order), where there are exactly two, in one block index, one
+    apart (the contiguous layout of a written column); else none."""
+    found = sorted(set(re.findall(rf"(?<![\\A-Za-z]){name}\s*_\s*\{{\s*([^{{}}]*[A-Za-z][^{{}}]*)\}}", text)))
+    if len(found) != 2:
+        return []
+    try:
+        first, second = (sympy.sympify(re.sub(r"(\d)\s+([A-Za-z])", r"\1*\2", f)) for f in found)
+    except (sympy.SympifyError, SyntaxError, TypeError):
+        return []
+    step = sympy.expand(second - first)
+    if len(first.free_symbols | second.free_symbols) != 1 or step not in (1, -1):
+        return []
+    return found if step == 1 else found[::-1]
 
 
 class _Located(Exception):
