@@ -51,10 +51,11 @@ from .stated_false import asked_or_conditional_after, stated_false_after, stated
 from .stated_signs import bound_hedged, heading_levels
 from .steps import STEP_TIMEOUT, Auditor
 from .supposed_displays import supposition_before
+from .supposition_ends import SuppositionEnds
 from .tends import stated_limits
 from .where_after import where_after
 from .worded_blocks import define_worded_blocks
-from .worded_domains import declare_in_words, said_in_words
+from .worded_sections import WordedSections
 
 __all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
 
@@ -146,11 +147,13 @@ def _audit_text(
     auditor.math_texts = [b.src.text for b in blocks]
     above = AboveBlock()  # the last side of the display before, which a display that starts with '=' goes on from
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
-    in_words: dict[str, int] = {}  # names declared complex in words, and the line
+    worded = WordedSections(auditor.heading_levels)  # names declared in words, each up to its section's end
+    supposing = SuppositionEnds()  # "suppose $x + y = 1$", up to its section's end or "for any $x, y$"
     for at, block in enumerate(blocks):
         auditor.tending = stated_limits(prose) if block.kind == "display" else []
         prose = [] if block.kind == "display" else prose + [(block.line, block.src.text)]
-        declare_in_words(auditor, text, blocks, at, in_words)  # "for complex $z$", "$$..$$ where $z \in \mathbb{C}$"
+        supposing.before_block(auditor, text, (blocks, at))
+        worded.declare(auditor, text, (blocks, at))  # "for complex $z$", "$$..$$ where $z \in \mathbb{C}$"
         found = _declarations(block.src.text)
         if found is not None:
             auditor.declare(found)
@@ -195,7 +198,7 @@ def _audit_text(
         auditor.setting, auditor.where_after, auditor.supposed = None, {}, ""
         last = read[-1].links[-1] if read and block.kind == "display" else None
         above.passed(block, last if last is not None and not ends_open(last.text) else None)
-    said_in_words(auditor.steps, in_words)
+    worded.finish(auditor)
     seconds = time.perf_counter() - t0
     inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
     inline = sum(1 for b in blocks if b.kind == "inline")

@@ -47,6 +47,7 @@ Results are data (:class:`AuditResult`); rendering is :mod:`.render`.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -156,6 +157,7 @@ from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
 from .proportional import as_proportion
 from .quotients_stated import ZERO_DENOMINATOR, zero_under_stated_in_child
+from .raised_t import raised_t_doubt
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
@@ -337,11 +339,17 @@ class Auditor:
     hedged: bool = False  # the math being read stands in a sentence that poses a case or a falsehood ("if $k > 1$")
     #: names the words make complex only as a case ("if $z$ is complex"), by domain key, with the line of the words
     cased_complex: dict[str, int] = field(default_factory=dict)
+    #: names the words made complex in a section that has ended (see :mod:`.worded_sections`): read both ways too
+    complex_ended: dict[str, int] = field(default_factory=dict)
     #: the document's headings and their levels; the line at which a stated sign's section ends, by domain key
     heading_levels: list[tuple[int, int]] = field(default_factory=list)
     sign_ends: dict[str, int] = field(default_factory=dict)
     #: the supposition's math the display being read is given as a consequence of (see :mod:`.supposed_displays`)
     supposed: str = ""
+    #: equations stated before whose supposition ended (see :mod:`.supposition_ends`): they prove nothing, and why
+    unsupposed: dict[tuple[int, str, str], str] = field(default_factory=dict)
+    #: equations stated before that are not in force for the display being read ("for any $x, y$" before it)
+    generalised: frozenset[tuple[int, str, str]] = frozenset()
     #: names a section sets a value for (see :mod:`.sections`): the value's line and the section's end
     settings: dict[str, tuple[int, int]] = field(default_factory=dict)
     open_vectors: dict[str, OpenVector] = field(default_factory=dict)  # vectors of blocks by their base (PE)
@@ -1421,18 +1429,30 @@ class Auditor:
     def broken_statement(self, s: AuditStep) -> str:
         """Why a REFUTED step's counterexample is one the document rules out: it breaks an equation stated before
         (see :mod:`.stated_before`); "" where it breaks none."""
-        asked = statements_to_check(s, self.stated[: self.stated_upto], self.steps)
+        asked = statements_to_check(s, self.stated_in_force(proving=False), self.steps)
         if asked is None:
             return ""
         timeout, _ = self.limits()
         o = _run(broken_in_child, *asked, timeout=timeout, memory_limit=self.memory_limit)
-        return o.reason if o.status == "UNDECIDED" and o.reason.startswith("the counterexample breaks") else ""
+        reason = o.reason if o.status == "UNDECIDED" and o.reason.startswith("the counterexample breaks") else ""
+        ended = [why for (line, _, _), why in self.unsupposed.items() if reason.startswith(f"{_BREAKS} {line},")]
+        return f"{reason}; that equation was {ended[0]}, so the step is not decided under it" if ended else reason
+
+    def stated_in_force(self, *, proving: bool) -> list[Premise]:
+        """The equations stated before the step that may hold at it: not those the display is stated for every value
+        of the names of, nor (``proving``) those whose supposition ended (see :mod:`.supposition_ends`)."""
+        out = self.stated[: self.stated_upto]
+        return [
+            p for p in out
+            if (k := (p.line, p.left.text, p.right.text)) not in self.generalised
+            and not (proving and k in self.unsupposed)
+        ]  # fmt: skip
 
     def decided_given_stated(self, s: AuditStep) -> tuple[str, ...]:
         """Whether the REFUTED step ``s`` is decided under the equation stated before it that its counterexample
         breaks (:mod:`.under_stated`): ``("",)`` and the names the relation ties where it is, and ``s`` is set to
         that verdict; ``()`` where it is not."""
-        asked = statements_to_check(s, self.stated[: self.stated_upto], self.steps)
+        asked = statements_to_check(s, self.stated_in_force(proving=True), self.steps)
         if asked is None:
             return ()
         timeout, _ = self.limits()
@@ -1684,7 +1704,9 @@ class Auditor:
             )  # fmt: skip
             if s.status in ("PROVED", "REFUTED"):
                 self.notation_doubt(s, read)
-            if s.status in ("PROVED", "REFUTED") and self.cased_complex:
+                where = (self.math_texts, self.scope, self.declared)  # R^T_m where T is a number: which reading?
+                raised_t_doubt(s, (read[0].text, read[1].text), where, functools.partial(self.status_as, read))
+            if s.status in ("PROVED", "REFUTED") and (self.cased_complex or self.complex_ended):
                 self.complex_as_case(s, read)
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
@@ -1713,13 +1735,20 @@ class Auditor:
         if self.progress is not None:
             self.progress(s, number)
 
+    def status_as(self, read: tuple[Link, Link], left: str, right: str) -> str:
+        """The status of the step ``read`` with its sides written ``left`` and ``right`` instead."""
+        timeout, _ = self.limits()
+        sides = (replace(read[0], text=left), replace(read[1], text=right))
+        return _run(_step_in_child, *sides, self.scope, timeout=timeout, memory_limit=self.memory_limit).status
+
     def complex_as_case(self, s: AuditStep, read: tuple[Link, Link]) -> None:
         """A decided step that uses a name the words make complex only as a case ("if $z$ is complex") is decided
         again with the name complex: UNDECIDED where the two readings disagree."""
         written = domain_key(read[0].text + read[1].text)  # |e^{iz}| with z real is read as 1: the text, too
         used = {domain_key(str(x)) for e in (s.lhs, s.rhs) if isinstance(e, sympy.Basic) for x in e.free_symbols}
-        used |= {k for k in self.cased_complex if k in written}
-        keys = {k for k in used & set(self.cased_complex) if self.domains().get(k, "real") != "complex"}
+        cased = {**self.complex_ended, **self.cased_complex}  # "if $z$ is complex", or complex in a section past
+        used |= {k for k in cased if k in written}
+        keys = {k for k in used & set(cased) if self.domains().get(k, "real") != "complex"}
         if not keys:
             return
         scope = redeclared(self.scope.with_domains({**self.domains(), **dict.fromkeys(keys, "complex")}), keys)
@@ -1727,9 +1756,10 @@ class Auditor:
         again = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
         if again.status == s.status:
             return
-        said = ", ".join(f"{k} (line {self.cased_complex[k]})" for k in sorted(keys))
-        s.reason = (f"{s.status} with {said} real, {again.status} with it complex, which the text poses as a case:"
-                    f" not decided")  # fmt: skip
+        said = ", ".join(f"{k} (line {cased[k]})" for k in sorted(keys))
+        how = ("which the text poses as a case" if keys <= set(self.cased_complex)
+               else "as a section that has ended says in words")  # fmt: skip
+        s.reason = f"{s.status} with {said} real, {again.status} with it complex, {how}: not decided"
         s.status, s.method, s.counterexample = "UNDECIDED", "none", None
 
     def refuted_off_given(self, s: AuditStep) -> None:
@@ -1792,6 +1822,8 @@ class Auditor:
             s.status, s.method, s.counterexample, s.reason = "UNDECIDED", "none", None, why + ": not decided"
 
 
+#: how the reason of a step whose counterexample breaks an equation stated before begins (:mod:`.stated_before`)
+_BREAKS = "the counterexample breaks line"
 #: the method of a step proved with every name a general matrix (so whatever vector or matrix a name stands for)
 _ALGEBRA = "matrix algebra"
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
