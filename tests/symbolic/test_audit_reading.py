@@ -175,3 +175,15 @@ def test_an_equality_stated_in_a_sentence_is_decided_only_when_its_structure_is_
     assert _steps("$(a+b)^2$ equals $a^2 + b^2$ when $b = 0$.") == []  # a condition follows
     assert _steps("Thus $(a+b)^2$ equals $a^2 + 2ab + b^2$, as expected.") == []  # the sentence goes on
     assert _steps("Thus $x = 1$ equals $y$.") == []  # a side that is itself an equation
+
+
+def test_block_entries_of_a_vector_written_with_dots() -> None:
+    """Block j of an undefined vector is the two entries one apart that the written column's block holds, in order;
+    entries of the halves layout (j, j + d/2), one entry, or entries in two block indices are no block of it."""
+    from ropecheck.symbolic.audit.reading import _block_entries
+
+    assert _block_entries("x", r"R x = \begin{pmatrix} -x_{2 j + 1} \\ x_{2 j} \end{pmatrix}") == ["2 j", "2 j + 1"]
+    assert _block_entries("x", r"x_{2 l + 2} + x_{2 l + 1}") == ["2 l + 1", "2 l + 2"]
+    assert _block_entries("x", r"x_{j} + x_{j + d/2}") == []
+    assert _block_entries("x", r"x_{2 j} + x_{2 k + 1}") == []
+    assert _block_entries("x", r"x_{2 j}") == []
