@@ -841,6 +841,21 @@ def test_a_column_beside_a_complex_number_is_compared_only_under_the_stated_iden
     assert [s.status for s in audited("pair_not_identified.md").steps] == ["UNREAD"]
 
 
+def test_a_pair_stated_as_a_complex_number_keeps_both_values_each_step_reading_the_one_its_uses_call_for() -> None:
+    right = audited("pair_both_ways.md").steps
+    assert all(s.status == "PROVED" for s in right)
+    last = right[-1]  # q^T R((n-m) theta) k = Re[q k^* e^{i(m-n) theta}]: q a column, then a number
+    assert "where it is transposed" in last.reason and "where it sits inside Re or Im" in last.reason
+    assert "identifies the two (line 3)" in last.reason
+    turned = next(s for s in right if s.line == 18)  # [...] = R(m theta) q: the column
+    assert "q read as the column" in turned.reason and "which this use does not fit" in turned.reason
+    twin = audited("pair_both_ways_twin.md").steps
+    assert [s.status for s in twin if s.line in (12, 24)] == ["PROVED", "REFUTED", "PROVED", "REFUTED"]
+    assert [s.status for s in twin if s.line == 42] == ["REFUTED"]  # R((m-n) theta): the sign of the angle
+    matrix = next(s for s in audited("pair_as_complex.md").steps if s.line == 20)
+    assert matrix.status == "PROVED" and "u read as the column" in matrix.reason
+
+
 def test_a_family_named_only_in_words_is_said_to_have_no_formula() -> None:
     r = audited("worded_position_family.md")
     family = [s for s in r.steps if s.line == 7 and s.status == "UNDECIDED"]

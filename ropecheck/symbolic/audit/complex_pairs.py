@@ -107,6 +107,11 @@ def paired_verdict(
     return verdict.value, method, reason, cex, left, right
 
 
+def still_paired(scope: Scope, name: str, value: Any) -> bool:
+    """Whether the name still has the value identified (the column, or the number itself): not defined again."""
+    return _still(scope, name, value)
+
+
 def _still(scope: Scope, name: str, value: Any) -> bool:
     """Whether the name still has the value identified (the column, or the number itself): not defined again."""
     d = scope.symbols.get(name)
@@ -150,4 +155,4 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(r"(?<![A-Za-z\\])" + re.escape(plain) + after, squeezed) is not None
 
 
-__all__ = ["paired_name", "paired_verdict", "stated_pair"]
+__all__ = ["paired_name", "paired_verdict", "stated_pair", "still_paired"]

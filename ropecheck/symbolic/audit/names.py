@@ -53,6 +53,7 @@ __all__ = [
     "operator_head",
     "value_of_entry",
     "named_by_call",
+    "renewed_calls",
     "without_membership",
     "without_set_labels",
     "without_subscripts",
@@ -344,6 +345,20 @@ def named_by_call(
         if now is not None and now is not family and family.line < now.line < d.line:
             again[key] = family
     return drop, again
+
+
+def renewed_calls(
+    d: Definition, tables: tuple[dict[str, Definition], dict[str, Definition], dict[str, Definition]], pairs: Any
+) -> tuple[list[str], dict[str, Definition]]:
+    """:func:`named_by_call` for a function ``d`` defined (symbols, patterns, the families named as calls), never
+    taking back a name whose column the document states to be a complex number (``pairs``: the scope's
+    ``complex_pairs``): a family named as a call given again (``q_m = f_q(x_m, m)``, then ``f_q`` defined) leaves
+    ``q_m`` the column the document stated after it."""
+    if d.kind != "function":
+        return [], {}
+    symbols, patterns, calls = tables
+    paired = {p[0] for p in pairs}
+    return named_by_call(d, {k: v for k, v in symbols.items() if k not in paired}, patterns, calls)
 
 
 def _entry_index(sub: str, domains: dict[str, str]) -> Any:

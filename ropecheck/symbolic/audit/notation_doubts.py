@@ -168,6 +168,9 @@ def called_and_bare(text: str, functions: list[str]) -> str | None:
         >>> called_and_bare("a(b + c) = ab + ac", ["a"]), called_and_bare("a(b + c) = a(b) + 1", ["a"])
         ('a', None)
     """
+    # Re and Im (``Re[z]``, ``\mathrm{Re}(z)``) are the parts of a number, not the letter R or I
+    text = re.sub(r"\\(?:mathrm|operatorname|text|textrm)\s*\{\s*(?:Re|Im)\s*\}", " ", text)
+    text = re.sub(r"(?<![A-Za-z\\])(?:Re|Im)(?=\s*(?:\\left\s*)?[\[(])", " ", text)
     for name in functions:
         if not re.fullmatch(r"[A-Za-z]|\\[A-Za-z]+", name):
             continue

@@ -58,6 +58,7 @@ from .complex_pairs import paired_verdict
 from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
 from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general_step, vector_function
+from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .wanted import SENTENCE_END, requirement_before
@@ -864,7 +865,23 @@ def readings_or_outcome(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[Any], 
 
 
 def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
-    """Read a step (every reading), check the work limits, decide; the best verdict over the readings."""
+    """Read a step (every reading), check the work limits, decide; the best verdict over the readings. A name the
+    document identifies both as a column and as a complex number takes the value the step's uses call for (see
+    :mod:`.pair_uses`), said in the reason."""
+    note = ""
+    if scope.complex_pairs:
+        read = scope_by_use(lhs.text, rhs.text, scope)
+        scope, note = read.scope, read.note
+        lhs, rhs = replace(lhs, text=read.lhs), replace(rhs, text=read.rhs)
+    outcome = _step_read(lhs, rhs, scope)
+    if note:
+        said = outcome.status != UNREAD
+        outcome.reason = "; ".join(x for x in ((note, outcome.reason) if said else (outcome.reason, note)) if x)
+    return outcome
+
+
+def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
+    """:func:`step_in_child` for a scope in which each such name has its value."""
     unread = readable(lhs, rhs)
     if unread is not None:
         return unread
@@ -875,7 +892,7 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
         stopped = Outcome("UNDECIDED", reason=limit_reason(exc))
-        return for_every_value(step_in_child, lhs, rhs, scope, stopped)
+        return for_every_value(_step_read, lhs, rhs, scope, stopped)
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:

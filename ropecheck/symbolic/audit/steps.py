@@ -120,10 +120,10 @@ from .names import (
     entry_of,
     false_for_every_value,
     glued_head,
-    named_by_call,
     norm_beside_name,
     operator_head,
     optimum_head,
+    renewed_calls,
     value_of_entry,
     without_membership,
     without_set_labels,
@@ -450,7 +450,7 @@ class Auditor:
             not continued
             and not member
             and (
-                self.define_pair(first, links[1])  # q = [a \\ b], then q = a + ib: kept, then read as before
+                self.define_pair(first, links[1], audited=audited)  # q = [a \\ b], then q = a + ib: both kept
                 or self.define_open_vector(first, links[1], audited=audited)
                 or self.define_family(first, links[1], audited=audited)
                 or self.define_parity(first, links[1], audited=audited)
@@ -852,7 +852,7 @@ class Auditor:
         calls = self.called_families
         if d.kind == "pattern" and isinstance(d.body, AppliedUndef) and d.body.func.__name__ not in functions:
             calls.setdefault(d.name, d)  # q_m = f_q(x_m, m): the family is the call, whatever it is given later
-        renewed, families = named_by_call(d, symbols, patterns, calls) if d.kind == "function" else ([], {})
+        renewed, families = renewed_calls(d, (symbols, patterns, calls), self.scope.complex_pairs)
         for key in renewed:  # q_m = f_q(x_m, m), then q_{m} = W_q(x_m + p_m) as an example: f_q's body from here on
             del symbols[key]
         patterns.update(families)
@@ -874,14 +874,23 @@ class Auditor:
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         return True
 
-    def define_pair(self, link: Link, body: Link) -> bool:
-        """``q = a + ib`` where q is the column (a, b): the identification is kept in the scope (see
-        :mod:`.complex_pairs`); the line is then read as any definition (False: nothing consumed)."""
+    def define_pair(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``q = a + ib`` where q is the column (a, b): the identification is kept in the scope and the name keeps
+        both values, each step reading the one its uses call for (see :mod:`.complex_pairs`, :mod:`.pair_uses`);
+        the line defines nothing new (True: consumed)."""
         name = paired_name(link.text, self.scope) if body.relation == "=" else None
         value = stated_pair(self.scope, name, body.text) if name is not None else None
-        if name is not None and value is not None and all(p[0] != name for p in self.scope.complex_pairs):
+        if name is None or value is None:
+            return False
+        if all(p[0] != name for p in self.scope.complex_pairs):
             self.scope = replace(self.scope, complex_pairs=(*self.scope.complex_pairs, (name, value, link.line)))
-        return False
+        if audited:
+            why = (
+                f"the column {name} identified with this complex number: the name keeps both values, a step reading "
+                "the column where it uses the name as a vector and the number where it uses it in complex arithmetic"
+            )
+            self.definitions.append(AuditDefinition(link.line, name, "symbol", body.text, value, "complex", why))
+        return True
 
     def not_read(self, head: _Head, line: tuple[Link, Link], reason: str, *, audited: bool) -> None:
         """A new name whose definition (``line``: the name and its value) cannot be read: steps that use it are not
