@@ -33,6 +33,7 @@ from ..readers.latex_syntax import (
 )
 from ..readers.limits import CLAIM_MEMORY_LIMIT
 from ..readers.scope import Scope, domain_key, parse_declaration
+from .block_families import DOTTED_FAMILY
 from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
 from .example_cues import opens_as_example
 from .general import array_names
@@ -95,7 +96,8 @@ def audit_document(
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
     limits = _Limits(timeout, memory_limit, deadline, document_timeout)
     result = _audit_text(text, path, latex, stated, limits, progress)
-    if touched_by_dots(result):
+    # a step read through a family drawn with dots: the reading of the dots still lists the drawing's pattern
+    if touched_by_dots(result) or any(DOTTED_FAMILY in s.reason for s in result.steps):
         result = read_with_patterns(
             text, latex, result, lambda variant, scope: _audit_text(variant, path, latex, stated, limits, None, scope)
         )
@@ -145,6 +147,7 @@ def _audit_text(
     headings = heading_lines(text, latex=latex)
     auditor.heading_levels = heading_levels(text)  # a sign stated in a section ends with it (:mod:`.stated_signs`)
     auditor.math_texts = [b.src.text for b in blocks]
+    auditor.math_places = [(b.line, b.kind) for b in blocks]
     above = AboveBlock()  # the last side of the display before, which a display that starts with '=' goes on from
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
     worded = WordedSections(auditor.heading_levels)  # names declared in words, each up to its section's end

@@ -82,6 +82,7 @@ from ..readers.scope import (
     merge_domains,
 )
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
+from .block_families import BlockFamily, dotted_family, family_in_child
 from .blocks import (
     BlockStep,
     OpenVector,
@@ -108,6 +109,7 @@ from .doubts import (
     unit_j,
 )
 from .families import brace_names, define_family_in_child, family_head
+from .family_names import family_name
 from .general import GENERAL_READING, any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
 from .label_uses import family_bases, index_arithmetic, without_label_uses
@@ -141,6 +143,7 @@ from .notation_doubts import (
     with_index_renamed,
     with_log_base,
 )
+from .open_diagonals import diagonal_name
 from .parity_calls import (
     ParityDefinition,
     cased_halves,
@@ -334,6 +337,7 @@ class Auditor:
     stated_upto: int = 0
     #: the document's math, block by block (inline and display); those before ``block`` come before the step
     math_texts: list[str] = field(default_factory=list)
+    math_places: list[tuple[int, str]] = field(default_factory=list)  # each math text's line and kind
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
     example: bool = False  # the inline math being read is opened as an example ("for instance, take $b = a$")
     hedged: bool = False  # the math being read stands in a sentence that poses a case or a falsehood ("if $k > 1$")
@@ -1519,7 +1523,8 @@ class Auditor:
         with ``\\approx`` as decimals and the step is decided with them (see :meth:`with_approximations`)."""
         where, taint = self.uses_unread(left, right)  # type: ignore[misc]
         why = f"uses {where.text.strip()}, {taint}"
-        o = self.with_approximations(left, right) or self.for_every_matrix(left, right) or self.any_column(left, right)
+        o = self.with_approximations(left, right) or self.for_every_matrix(left, right)
+        o = o or self.through_blocks(left, right) or self.any_column(left, right)
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
         return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
@@ -1567,6 +1572,63 @@ class Auditor:
                     return None
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
         return o
+
+    def through_blocks(self, left: Link, right: Link) -> _Outcome | None:
+        """A step whose names without a value are members of one block-diagonal family (drawn open-ended, or with dots
+        in a definition not read) and names read as general vectors or matrices, read through the family's blocks
+        (see :mod:`.block_families`); else None."""
+        text = normalize_latex(left.text + " = " + right.text)
+        used = [w for h, w, _ in self.unread if _mentions(h, text, members=not self.family_defined(h))]
+        families: list[tuple[Link | None, BlockFamily]] = [
+            (w, f) for w in used if (f := self.block_family(w.text, w.line)) is not None
+        ]
+        if not used:  # a name with a label and a raised size (R^d_{\Theta,m}), its definition not read
+            latest = {d.name: d for d in self.definitions if d.line <= left.line and family_name(d.name) is not None}
+            named = [self.block_family(d.name, d.line) for d in latest.values() if d.body is None]
+            families = [(None, f) for f in named if f is not None]
+        if len(families) != 1:
+            return None
+        where, family = families[0]
+        # as the dots written out are read: a size given in a display fixes it from there on; given anywhere, the
+        # step may be proved (it holds at that size too), never refuted
+        sized = family.size_given(self.math_texts) if family.dotted else []
+        if sized and len(self.math_places) != len(self.math_texts):
+            return None  # where the text gives the size is not known here
+        given = [(self.math_places[at], name) for at, name in sized]
+        if any(kind == "display" and line <= left.line for (line, kind), _ in given):
+            return None
+        timeout, _ = self.limits()
+        o = _run(family_in_child, left, right, self.scope, family, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status not in ("PROVED", "REFUTED", "UNDECIDED") or not o.reason:
+            return None
+        if (o.status == "UNDECIDED" and family.dotted) or (given and o.status != "PROVED"):
+            return None  # left unread: read with its dots written out, it may be refuted at a size
+        if given:
+            (line, _), name = given[0]
+            o.reason += f" (the text gives {name} a value at line {line}: it holds there too)"
+        read = {m.name for side in (o.lhs, o.rhs) for m in side.atoms(sympy.MatrixSymbol)}
+        for w in used:  # every other name without a value is one of the general vectors or matrices
+            spelled = _read_quiet(calligraphic_as_names(w.text), Scope(domains=self.scope.domains))
+            if w is not where and (not isinstance(spelled, sympy.Symbol) or spelled.name not in read):
+                return None
+        return o
+
+    def block_family(self, name: str, line: int) -> BlockFamily | None:
+        """The block-diagonal family a name without a value (defined at ``line``) stands for: drawn open-ended, or with
+        dots from its first block to its last in a definition not read (:func:`.block_families.dotted_family`)."""
+        named = diagonal_name(name)
+        v = self.open_vectors.get(named[0]) if named is not None else None
+        if v is not None:
+            drawn = v.diagonal and v.start is not None
+            return BlockFamily(v.base, v.param, v.block, v.start or 0, line) if drawn else None
+        tex = [d.tex for d in self.definitions if d.line == line and d.name == name and d.body is None]
+        labelled = family_name(name) if named is None else None
+        if len(tex) != 1 or (named is None and labelled is None):
+            return None
+        if labelled is not None:
+            found = dotted_family(labelled.base, labelled.param, tex[0], line)
+            return replace(found, raised=labelled.raised, label=labelled.label) if found is not None else None
+        return dotted_family(named[0], named[1], tex[0], line) if named is not None else None
 
     def any_column(self, left: Link, right: Link) -> _Outcome | None:
         """A step that uses one name without a value, PROVED when the name read as a column of fresh complex numbers
@@ -1702,6 +1764,7 @@ class Auditor:
             scope, said_index = parity_step_scope((read[0].text, read[1].text), self.scope) or (self.scope, "")
             o = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
             o = self.at_written_blocks(o, read, blocks) if blocks else o
+            o = (self.through_blocks(left, right) or o) if o.status == UNREAD and not blocks else o
             for said in (said_index, said_where):
                 o.reason = (f"{said}; {o.reason}" if o.reason else said) if said else o.reason
             if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
