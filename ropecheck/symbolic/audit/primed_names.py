@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 from ..readers.decorations import decorated_alias
+from ..readers.scope import Scope
 
-__all__ = ["primed_number_aliases"]
+__all__ = ["prime_read_otherwise", "primed_number_aliases"]
 
 #: what differentiates: d/dx in any spelling, partial derivatives, gradients, dots over a name
 _DIFFERENTIATES = re.compile(
@@ -82,3 +83,21 @@ def primed_number_aliases(texts: list[str], matrices: frozenset[str]) -> tuple[t
         if found is not None:
             out.append((found[1], found[2]))
     return tuple(out)
+
+
+def prime_read_otherwise(texts: list[str], word: str, scope: Scope) -> bool:
+    r"""Whether a document may read the prime of the letter a primed name (``bprime``) is made of as something
+    else: it differentiates, or writes the letter transposed, in bold, as an array or called (``b(x)``).
+
+    Example:
+        >>> prime_read_otherwise([r"b' = b s^2", r"\frac{b}{b'}"], "bprime", Scope())
+        False
+        >>> prime_read_otherwise([r"q' = R q", r"q^T k"], "qprime", Scope())
+        True
+    """
+    letter = re.sub(r"(?:prime)+$", "", word)
+    math = "\n".join(texts)
+    if _DIFFERENTIATES.search(math) or letter in scope.matrix_names | scope.array_names:
+        return True
+    spelled = re.escape(letter) if len(letter) == 1 else r"\\" + re.escape(letter)
+    return re.search(_NOT_A_NUMBER.format(x=spelled), math) is not None

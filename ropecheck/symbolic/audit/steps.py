@@ -64,6 +64,7 @@ from ..engine import memo
 from ..readers.complex_forms import said_by_form
 from ..readers.components import without_components
 from ..readers.decorated_plain import as_own_name, decorated_beside_plain
+from ..readers.decorated_values import alias_word, expansion_alias
 from ..readers.decorations import apply_aliases, decorated_alias
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
@@ -158,6 +159,7 @@ from .parity_calls import (
 )
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
+from .primed_names import prime_read_otherwise
 from .proportional import as_proportion
 from .quotients_stated import ZERO_DENOMINATOR, zero_under_stated_in_child
 from .raised_t import raised_t_doubt
@@ -1038,10 +1040,17 @@ class Auditor:
             return False
         again = any(u[0] == mark for u in self.unread)
         defined = plain.kind != "function" and self.define_alias(link, body, audited=audited)
+        written_out = not defined and plain.kind != "function" and self.define_written_out(link, body)
         self.unread = [u for u in self.unread if u[0] != mark]
         # (once defined, only a spelling the name is not read in stays unread: q'_1 after q' = 2q)
         self.unread.append((mark, link, f"a name written with a decoration, defined at line {link.line}"))
         if defined or not audited:
+            return True
+        if written_out:
+            written = " ".join(link.text.split())
+            note = f"a new name, written {written} (with a decoration): later steps read it as its right side"
+            note += ", written out in brackets (its value is not read here)"
+            self.definitions.append(AuditDefinition(link.line, written, "symbol", body.text, None, "", note))
             return True
         timeout, _ = self.limits()
         named = replace(link, text=plain_text)
@@ -1068,7 +1077,7 @@ class Auditor:
             return False
         left, pattern, name = found
         # the name's earlier spelling, if any, is replaced: defined again, it is read as its new value or not at all
-        others = tuple(a for a in self.scope.aliases if a[1] != name)
+        others = tuple(a for a in self.scope.aliases if alias_word(a[1]) != name)
         before = (replace(self.scope, aliases=others), len(self.unread), len(self.definitions))
         self.scope = replace(self.scope, aliases=(*others, (pattern, name)))
         head = _head(left, self.scope)
@@ -1086,6 +1095,28 @@ class Auditor:
             d = self.definitions[i]
             note = f"a new name, written {written} (with a decoration): later steps read it as this name"
             self.definitions[i] = replace(d, reason="; ".join(filter(None, [note, d.reason])))
+        return True
+
+    def define_written_out(self, link: Link, body: Link) -> bool:
+        """``\\tilde{q}_m = R_{\\Theta,m} q_m`` whose right side is not read as a value: later uses read as that side
+        in brackets (:mod:`ropecheck.symbolic.readers.decorated_values`). Not for a prime the document may read
+        otherwise (it differentiates, or writes the letter transposed, in bold, as an array or called), nor for a
+        name written before its definition: there the line stays as before. Returns whether so."""
+        found = decorated_alias(normalize_latex(link.text))
+        side = normalize_latex(body.text)
+        if found is None or (
+            found[2].endswith("prime") and prime_read_otherwise(self.math_texts, found[2], self.scope)
+        ):
+            return False
+        known = any(alias_word(a[1]) == found[2] for a in self.scope.aliases)
+        if not known and re.search(found[1], normalize_latex("\n".join(self.math_texts[: self.block]))):
+            return False  # written before it is defined: another name then, or the same one? left as before
+        side = apply_aliases(Src.of(side), self.scope.aliases).text
+        alias = expansion_alias(found, " ".join(side.split()))
+        if alias is None:
+            return False
+        others = tuple(a for a in self.scope.aliases if alias_word(a[1]) != found[2])
+        self.scope = replace(self.scope, aliases=(*others, alias))
         return True
 
     def define_decorated_column(self, link: Link, body: Link, *, audited: bool) -> bool:

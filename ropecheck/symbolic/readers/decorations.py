@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .decorated_values import expand_use, writes_out
 from .latex_text import Src
 
 __all__ = ["apply_aliases", "decorated_alias"]
@@ -78,7 +79,8 @@ def decorated_alias(text: str) -> tuple[str, str, str] | None:
 def apply_aliases(src: Src, aliases: tuple[tuple[str, str], ...]) -> Src:
     """Every use of a decorated name the document defined, as the upright name it stands for (columns kept)."""
     for pattern, name in aliases:
-        src = src.sub(re.compile(pattern), functools.partial(_upright, name))
+        upright = functools.partial(expand_use if writes_out(name) else _upright, name)
+        src = src.sub(re.compile(pattern), upright)
     return src
 
 

@@ -522,7 +522,8 @@ class Scope:
     ``ordered_functions``: the value of an undefined function (``R_f(q, m)``) may be a matrix, so products of
     such values keep their written order (SymPy's noncommutative functions).
     ``aliases``: decorated names the document defined (``\\tilde{k}``, ``\\lambda'_d``), each a pattern of its uses
-    and the upright name it stands for (see :mod:`.decorations`).
+    and the upright name it stands for (see :mod:`.decorations`), or its right side to write out where that side
+    was not read as a value (see :mod:`.decorated_values`).
     such values keep their written order (SymPy's noncommutative functions). ``components``: names the
     document defines as vectors of their own numbered entries (``q_m = [q_m^1 \\\\ q_m^2]``): ``q_m^1`` is then
     a name of its own, not a power (see :mod:`.components`). ``complex_pairs``: names the document defines as a
