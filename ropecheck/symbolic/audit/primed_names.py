@@ -26,7 +26,7 @@ __all__ = ["prime_read_otherwise", "primed_number_aliases"]
 
 #: what differentiates: d/dx in any spelling, partial derivatives, gradients, dots over a name
 _DIFFERENTIATES = re.compile(
-    r"\\frac\s*\{\s*(?:\\mathrm\s*\{\s*d\s*\}|\\text\s*\{\s*d\s*\}|d|\\partial)|\\partial|\\nabla|\\(?:dot|ddot)\s*[{\\A-Za-z]"
+    r"\\frac\s*\{\s*(?:\\mathrm\s*\{\s*d\s*\}|\\text\s*\{\s*d\s*\}|d|\\partial)|\\partial|\\nabla|\\(?:dot|ddot)(?![A-Za-z])\s*[{\\A-Za-z]"
     r"|\\mathrm\s*\{\s*d\s*\}\s*[A-Za-z\\]|(?<![A-Za-z\\])d\s*/\s*d\s*[A-Za-z]|\\operatorname\s*\{\s*d\s*\}"
 )
 #: ``L'``: one letter, one prime, nothing raised or subscripted after it
@@ -65,6 +65,8 @@ def primed_number_aliases(texts: list[str], matrices: frozenset[str]) -> tuple[t
         ['Lprime']
         >>> primed_number_aliases([r"s = L'/L", r"\frac{\partial f}{\partial x}"], frozenset())
         ()
+        >>> [name for _, name in primed_number_aliases([r"s = L'/L", r"L' m", r"(\theta_0, \dots)"], frozenset())]
+        ['Lprime']
         >>> primed_number_aliases([r"W' x", r"W^T"], frozenset({"W"}))
         ()
         >>> primed_number_aliases([r"\begin{pmatrix} u' \\ w' \end{pmatrix} = R u", r"u'^2 + w'^2"], frozenset())
