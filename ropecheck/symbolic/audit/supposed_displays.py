@@ -37,6 +37,23 @@ def _end(block: MathBlock) -> int:
     return block.src.col(len(block.src.text))
 
 
+def lead_in(text: str, blocks: list[MathBlock], at: int) -> tuple[int, list[MathBlock], str]:
+    """The prose that leads into display ``blocks[at]`` since the display before it: where it starts, its inline
+    math blocks, and its words with that math blanked (so that only the words are read)."""
+    start = 0
+    inline: list[MathBlock] = []
+    for b in reversed(blocks[:at]):
+        if b.kind == "display":
+            start = _end(b)
+            break
+        inline.insert(0, b)
+    prose = list(text[start : blocks[at].src.col(0)])
+    for b in inline:
+        for k in range(b.src.col(0), _end(b)):
+            prose[k - start] = "x" if not text[k].isspace() else text[k]
+    return start, inline, "".join(prose)
+
+
 def supposition_before(text: str, blocks: list[MathBlock], at: int) -> str:
     """The inline math of the supposition that the sentence before display ``blocks[at]`` draws it from, joined,
     or '' where the display is not given as a consequence of one.
@@ -48,18 +65,8 @@ def supposition_before(text: str, blocks: list[MathBlock], at: int) -> str:
         >>> supposition_before(text, blocks, 1)
         'x + y = 1'
     """
-    start = 0
-    inline: list[MathBlock] = []
-    for b in reversed(blocks[:at]):
-        if b.kind == "display":
-            start = _end(b)
-            break
-        inline.insert(0, b)
-    prose = list(text[start : blocks[at].src.col(0)])
-    for b in inline:  # math blanked, so that only the words are read
-        for k in range(b.src.col(0), _end(b)):
-            prose[k - start] = "x" if not text[k].isspace() else text[k]
-    words = "".join(prose).rstrip("$ \t\n")
+    start, inline, words = lead_in(text, blocks, at)
+    words = words.rstrip("$ \t\n")
     if not _CONSEQUENCE.search(words):
         return ""
     stops = list(_SUPPOSITION_STOP.finditer(words))

@@ -34,6 +34,7 @@ from ..readers.scope import Scope, domain_key
 from .document import MathBlock
 from .premises import Premise
 from .stated_signs import NEGATING_WORDS, section_end, sentence_around
+from .supposed_displays import lead_in
 
 __all__ = ["SuppositionEnds", "generalised_over", "math_names", "supposes"]
 
@@ -128,17 +129,7 @@ def generalised_over(text: str, blocks: list[MathBlock], at: int) -> set[str] | 
         >>> sorted(generalised_over(text, blocks, 1))
         ['x', 'y']
     """
-    start, inline = 0, list[MathBlock]()
-    for b in reversed(blocks[:at]):
-        if b.kind == "display":
-            start = _end(b)
-            break
-        inline.insert(0, b)
-    prose = list(text[start : blocks[at].src.col(0)])
-    for b in inline:  # math blanked, so that only the words are read
-        for k in range(b.src.col(0), _end(b)):
-            prose[k - start] = "x" if not text[k].isspace() else text[k]
-    words = "".join(prose)
+    start, inline, words = lead_in(text, blocks, at)
     stops = list(_LEAD_IN_STOP.finditer(words.rstrip("$ \t\n")))
     lead = stops[-1].end() if stops else 0
     names: set[str] = set()
