@@ -42,6 +42,7 @@ from .document import Link
 from .family_names import FamilyName, plain_members, stand_in
 from .general import GeneralStep, array_names, general_step
 from .open_diagonals import open_block_diagonal
+from .patterns import size_given
 from .reading import Outcome, readable
 
 __all__ = ["DOTTED_FAMILY", "BlockFamily", "dotted_family", "family_in_child", "family_step"]
@@ -69,11 +70,7 @@ class BlockFamily:
     def size_given(self, texts: list[str]) -> list[tuple[int, str]]:
         """Which of the math ``texts`` give a size name of the drawing a value (``d = 64``), as :mod:`.patterns`
         reads them: (the text's place, the name)."""
-        out = []
-        for name in self.sizes:
-            value = rf"(?<![\\A-Za-z_{{]){name}\s*(?:=|:=)\s*[0-9]+(?![0-9])(?!\s*(?:\\cdot|\\times)?\s*[A-Za-z])"
-            out += [(at, name) for at, t in enumerate(texts) if re.search(value, t)]
-        return sorted(out)
+        return sorted((at, name) for name in self.sizes for at, t in enumerate(texts) if size_given([t], name))
 
 
 #: what the reason of a step read through a family drawn with dots to its last block says (:mod:`.run` then still

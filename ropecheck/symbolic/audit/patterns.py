@@ -43,7 +43,7 @@ from .document import MathBlock, math_blocks
 if TYPE_CHECKING:
     from .steps import AuditDefinition, AuditResult, AuditStep
 
-__all__ = ["DOTS_REASON", "read_with_patterns", "touched_by_dots", "unread_for_dots"]
+__all__ = ["DOTS_REASON", "read_with_patterns", "size_given", "touched_by_dots", "unread_for_dots"]
 
 #: How the reader says it refused dots (in a step's reason, or a definition's it uses).
 DOTS_REASON = "stands for terms the reader cannot see"
@@ -81,7 +81,7 @@ def _letter_used(texts: list[str], letter: str) -> bool:
     return any(re.search(rf"(?<![\\A-Za-z]){letter}(?![A-Za-z])", t) for t in texts)
 
 
-def _size_given(texts: list[str], name: str) -> bool:
+def size_given(texts: list[str], name: str) -> bool:
     """Whether the math gives the size name a value (``d = 4``, ``d=128``); ``d = 2k`` relates it to another
     name and gives it none (see :func:`_size_relations`)."""
     value = rf"(?<![\\A-Za-z_{{]){name}\s*(?:=|:=)\s*[0-9]+(?![0-9])(?!\s*(?:\\cdot|\\times)?\s*[A-Za-z])"
@@ -160,7 +160,7 @@ class SizeGiven:
 
 def _sizes_given(blocks: list[MathBlock], names: list[str], line_of: Callable[[int], int]) -> SizeGiven | None:
     """Where the math first gives one of the size ``names`` a value, and where a display first does, if it does."""
-    given = [(n, line_of(b.src.col(0)), b.kind) for b in blocks for n in names if _size_given([b.src.text], n)]
+    given = [(n, line_of(b.src.col(0)), b.kind) for b in blocks for n in names if size_given([b.src.text], n)]
     if not given:
         return None
     displays = [(n, line) for n, line, kind in given if kind == "display"]
