@@ -37,8 +37,9 @@ def _size_of(name: str) -> int | None:
     return int(m.group(1)) if m else -1
 
 
-def _as_identity(side: Any, n: int, defined: Callable[[str], bool]) -> Any:
-    """``side`` as a multiple of the n x n identity, or None where it is not ``c I`` with I an undefined name."""
+def _as_identity(side: Any, n: int, defined: Callable[[str], bool]) -> tuple[Any, str] | None:
+    """``side`` as a multiple of the n x n identity and the name read as the identity, or None where it is not
+    ``c I`` with I an undefined name."""
     if isinstance(side, MatrixBase) or not isinstance(side, sympy.Expr):
         return None
     names = [s for s in side.free_symbols if isinstance(s, Symbol) and _size_of(s.name) in (None, n)]
@@ -49,7 +50,7 @@ def _as_identity(side: Any, n: int, defined: Callable[[str], bool]) -> Any:
     coefficient = expanded.coeff(eye, 1)
     if coefficient == 0 or coefficient.has(eye) or sympy.expand(expanded - coefficient * eye) != 0:
         return None
-    return sympy.ImmutableMatrix(coefficient * sympy.eye(n))
+    return sympy.ImmutableMatrix(coefficient * sympy.eye(n)), eye.name
 
 
 def identity_sides(left: Any, right: Any, defined: Callable[[str], bool]) -> tuple[Any, Any, str] | None:
@@ -68,11 +69,9 @@ def identity_sides(left: Any, right: Any, defined: Callable[[str], bool]) -> tup
     for matrix, other, flip in ((left, right, False), (right, left, True)):
         if not isinstance(matrix, MatrixBase) or matrix.rows != matrix.cols:
             continue
-        read = _as_identity(other, matrix.rows, defined)
-        if read is not None:
-            name = next(s.name for s in other.free_symbols if _size_of(s.name) in (None, matrix.rows))
-            n = matrix.rows
-            note = identity_note(name, n)
+        found = _as_identity(other, matrix.rows, defined)
+        if found is not None:
+            read, note = found[0], identity_note(found[1], matrix.rows)
             return (read, matrix, note) if flip else (matrix, read, note)
     return None
 
