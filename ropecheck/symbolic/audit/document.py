@@ -61,6 +61,11 @@ class MathBlock:
     src: Src
     line: int
 
+    @property
+    def end(self) -> int:
+        """The document offset just after the block's math."""
+        return self.src.col(len(self.src.text))
+
 
 @dataclass(frozen=True)
 class Link:

@@ -33,10 +33,6 @@ _CONSEQUENCE = re.compile(
 _SUPPOSITION_STOP = re.compile(r"[.!?。](?:\s|$)|\n[ \t]*\n|。")
 
 
-def _end(block: MathBlock) -> int:
-    return block.src.col(len(block.src.text))
-
-
 def lead_in(text: str, blocks: list[MathBlock], at: int) -> tuple[int, list[MathBlock], str]:
     """The prose that leads into display ``blocks[at]`` since the display before it: where it starts, its inline
     math blocks, and its words with that math blanked (so that only the words are read)."""
@@ -44,12 +40,12 @@ def lead_in(text: str, blocks: list[MathBlock], at: int) -> tuple[int, list[Math
     inline: list[MathBlock] = []
     for b in reversed(blocks[:at]):
         if b.kind == "display":
-            start = _end(b)
+            start = b.end
             break
         inline.insert(0, b)
     prose = list(text[start : blocks[at].src.col(0)])
     for b in inline:
-        for k in range(b.src.col(0), _end(b)):
+        for k in range(b.src.col(0), b.end):
             prose[k - start] = "x" if not text[k].isspace() else text[k]
     return start, inline, "".join(prose)
 

@@ -79,10 +79,6 @@ def math_names(text: str) -> set[str]:
     return out
 
 
-def _end(block: MathBlock) -> int:
-    return block.src.col(len(block.src.text))
-
-
 def supposes(text: str, blocks: list[MathBlock], at: int) -> bool:
     """Whether inline math ``blocks[at]`` is a supposition: a supposing word before it in its sentence, no negation.
 
@@ -96,7 +92,7 @@ def supposes(text: str, blocks: list[MathBlock], at: int) -> bool:
     block = blocks[at]
     if block.kind != "inline" or "=" not in block.src.text:
         return False
-    start = next((_end(b) for b in reversed(blocks[:at]) if b.kind == "display"), 0)  # a display ends a sentence
+    start = next((b.end for b in reversed(blocks[:at]) if b.kind == "display"), 0)  # a display ends a sentence
     lead = _words(text, blocks, (start, block.src.col(0)))
     stops = list(_LEAD_IN_STOP.finditer(lead))
     lead = lead[stops[-1].end() :] if stops else lead
@@ -112,8 +108,8 @@ def _words(text: str, blocks: list[MathBlock], span: tuple[int, int]) -> str:
     start, end = span
     prose = list(text[start:end])
     for b in blocks:
-        if b.kind == "inline" and start <= b.src.col(0) and _end(b) <= end:
-            for k in range(b.src.col(0), _end(b)):
+        if b.kind == "inline" and start <= b.src.col(0) and b.end <= end:
+            for k in range(b.src.col(0), b.end):
                 prose[k - start] = "x" if not text[k].isspace() else text[k]
     return "".join(prose)
 
@@ -138,7 +134,7 @@ def generalised_over(text: str, blocks: list[MathBlock], at: int) -> set[str] | 
         here = b.src.col(0) - start
         if here < lead:
             continue
-        before, prev = words[prev:here].rstrip("$ \t"), _end(b) - start
+        before, prev = words[prev:here].rstrip("$ \t"), b.end - start
         if _FOR_EVERY.search(before) and _NAMES_ONLY.fullmatch(b.src.text):
             names |= {domain_key(n.strip()) for n in b.src.text.split(",")}
             quantified = True

@@ -61,14 +61,10 @@ _JOINED = re.compile(r"(?i),?\s*(?:and|or)?\s*|[、，]|和|与|及")
 _NOT_NAMES = frozenset({"e", "i", "\\pi", "d"})
 
 
-def _block_end(block: MathBlock) -> int:
-    return block.src.col(len(block.src.text))
-
-
 def _gap(text: str, blocks: list[MathBlock], at: int) -> str:
     """The words between inline math ``blocks[at]`` and the math after it."""
     end = blocks[at + 1].src.col(0) if at + 1 < len(blocks) else len(text)
-    return text[_block_end(blocks[at]) : end].strip("$ \t")
+    return text[blocks[at].end : end].strip("$ \t")
 
 
 def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0, cased: bool = False) -> dict[str, int]:
@@ -79,8 +75,8 @@ def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0, ca
     block = blocks[at]
     if block.kind != "inline" or not _ONLY_NAMES.fullmatch(block.src.text):
         return {}
-    before = text[_block_end(blocks[at - 1]) if at else 0 : block.src.col(0)].rstrip("$ \t")
-    after = text[_block_end(block) : blocks[at + 1].src.col(0) if at + 1 < len(blocks) else len(text)].lstrip("$")
+    before = text[blocks[at - 1].end if at else 0 : block.src.col(0)].rstrip("$ \t")
+    after = text[block.end : blocks[at + 1].src.col(0) if at + 1 < len(blocks) else len(text)].lstrip("$")
     if re.match(r"-[A-Za-z]", after):
         return {}
     said = bool(step <= 0 and _COMPLEX_BEFORE.search(before)) or bool(step >= 0 and _COMPLEX_AFTER.match(after))
@@ -112,7 +108,7 @@ def said_in_words(steps: list[AuditStep], worded: dict[str, int]) -> None:
 def _where_sentence(text: str, blocks: list[MathBlock], at: int) -> list[int]:
     """The inline math in the sentence after display ``blocks[at]`` that opens with "where", "for", "with"."""
     found: list[int] = []
-    end = _block_end(blocks[at])
+    end = blocks[at].end
     for j in range(at + 1, len(blocks)):
         if blocks[j].kind != "inline":
             break
