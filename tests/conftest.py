@@ -9,6 +9,8 @@ quicker local profile, or pick one with ``--hypothesis-profile``.
 Tests that need CUDA carry ``@pytest.mark.gpu`` and nothing else: the hook below skips them,
 with the reason, where CUDA is not available (the same checks run on the CPU elsewhere).
 
+Under xdist the workers share the audits of the world documents (``tests/worldaudit.py``).
+
 The process-leak check: after every test, no child process ropecheck started to hold a target
 (a session leader: the guardian of :class:`ropecheck.isolate.TargetProcess` and
 :func:`~ropecheck.isolate.run_isolated`) may be left.
@@ -43,6 +45,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("gpu") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _world_audits_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under xdist, the audits of the world documents are made once for all workers (see ``worldaudit``)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from worldaudit import share_between_workers
+
+        share_between_workers(tmp_path_factory.getbasetemp().parent / "world-audits")
 
 
 def _session_leader_children() -> set[int]:

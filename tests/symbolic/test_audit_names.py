@@ -9,7 +9,7 @@ a name given only with ``\\approx`` refutes a step only beyond every rounding.
 from __future__ import annotations
 
 import pytest
-from worldaudit import GROUP, TIMEOUT, audited
+from worldaudit import TIMEOUT, audited
 
 from ropecheck.symbolic.audit.approx import within_digits
 from ropecheck.symbolic.audit.names import decorated_head, glued_head, without_membership, without_set_labels
@@ -19,8 +19,6 @@ from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.decorations import apply_aliases, decorated_alias
 from ropecheck.symbolic.readers.latex_text import Src
 from ropecheck.symbolic.readers.scope import Scope
-
-pytestmark = GROUP
 
 
 def verdicts(result) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]

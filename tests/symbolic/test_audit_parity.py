@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import sympy
-from worldaudit import GROUP, TIMEOUT, audited
+from worldaudit import TIMEOUT, audited
 
 from ropecheck.errors import ClaimParseError
 from ropecheck.symbolic.audit.parity_calls import (
@@ -18,8 +18,6 @@ from ropecheck.symbolic.audit.parity_calls import (
 )
 from ropecheck.symbolic.audit.run import audit_document
 from ropecheck.symbolic.readers.scope import Scope
-
-pytestmark = GROUP
 
 EVEN, ODD = r"\sin(p / 10000^{2i/d})", r"\cos(p / 10000^{2i/d})"
 

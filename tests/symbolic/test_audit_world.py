@@ -11,12 +11,11 @@ import json
 
 import pytest
 import sympy
-from worldaudit import GROUP, TIMEOUT, WORLD, audited
+from worldaudit import TIMEOUT, WORLD, audited
 
 from ropecheck.symbolic.audit.run import audit_document
 
 EXPECTED = json.loads((WORLD / "expected.json").read_text(encoding="utf-8"))["documents"]
-pytestmark = GROUP
 
 
 def test_every_world_document_has_expectations() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from worldaudit import GROUP, audited
+from worldaudit import audited
 
 from ropecheck.symbolic.audit.notation_doubts import i_given_value
 from ropecheck.symbolic.readers.complex_forms import (
@@ -68,7 +68,6 @@ def test_the_value_a_document_gives_i() -> None:
     assert i_given_value(r"i = \sqrt{-1}") is None
 
 
-@GROUP
 def test_each_form_decides_its_steps_and_says_so() -> None:
     right = {s.line: s for s in audited("complex_forms_unit.md").steps}
     wrong = {s.line: s for s in audited("complex_forms_unit_twin.md").steps}
@@ -79,7 +78,6 @@ def test_each_form_decides_its_steps_and_says_so() -> None:
     assert right[27].status == "UNDECIDED" and "as i a real index" in right[27].reason
 
 
-@GROUP
 def test_a_value_the_text_gives_i_outweighs_the_form() -> None:
     steps = audited("complex_forms_valued_i.md").steps
     assert [s.status for s in steps] == ["UNDECIDED"] * 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from worldaudit import GROUP, TIMEOUT, audited
+from worldaudit import TIMEOUT, audited
 
 from ropecheck.symbolic.audit.primed_names import prime_read_otherwise
 from ropecheck.symbolic.audit.run import audit_document
@@ -18,8 +18,6 @@ from ropecheck.symbolic.readers.decorated_values import alias_word, expand_use, 
 from ropecheck.symbolic.readers.decorations import apply_aliases, decorated_alias
 from ropecheck.symbolic.readers.latex_text import Src
 from ropecheck.symbolic.readers.scope import Scope
-
-pytestmark = GROUP
 
 
 def verdicts(result) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import pytest
 import sympy
-from worldaudit import GROUP, audited
+from worldaudit import audited
 
 from ropecheck.errors import ClaimParseError
 from ropecheck.symbolic.readers.claim import check_claim
 from ropecheck.symbolic.readers.expectation import expectation, expectations_in, random_names
 from ropecheck.symbolic.readers.latex_syntax import read_latex_side
-
-pytestmark = GROUP
 
 
 def test_linearity_takes_constants_out_and_leaves_each_random_factor_an_unknown() -> None:

@@ -9,15 +9,13 @@ notation carries a real error and stays refuted.
 from __future__ import annotations
 
 import pytest
-from worldaudit import GROUP, audited
+from worldaudit import audited
 
 from ropecheck.symbolic.audit.document import MathBlock, math_blocks
 from ropecheck.symbolic.audit.raised_t import raised_t_reading, t_as_number, transposes_before_subscript
 from ropecheck.symbolic.audit.supposition_ends import generalised_over, math_names, supposes
 from ropecheck.symbolic.audit.worded_sections import worded_real
 from ropecheck.symbolic.readers.scope import Scope
-
-pytestmark = GROUP
 
 
 def _blocks(text: str) -> list[MathBlock]:
