@@ -22,7 +22,9 @@ CLAIMS = [
     ("complex-sum-glued-slip", r"\text{Re}[(a_1 + ib_1)(a_2 - ib_2)] = a_1a_2 - b_1b_2", {Verdict.REFUTED}),
     ("complex-sum-glued-no-unit-said", r"(a_1 + ib_1)(a_2 - ib_2) = a_1a_2 + b_1b_2 + i(b_1a_2 - a_1b_2)", UNREAD),
     ("complex-sum-glued-index-i", r"\text{Re}[(x_i + iy_i)(x_i - iy_i)] = x_i^2 + y_i^2", UNREAD),
-    ("raised-e-after-subscript", r"p_me^{i\theta} = p_m\cos\theta + i p_m\sin\theta", UNREAD),
+    # q_me^{...}: a subscript without braces takes one letter, so the page shows q_m e^{...}
+    ("raised-e-after-subscript", r"p_me^{i\theta} = p_m\cos\theta + i p_m\sin\theta", {Verdict.PROVED}),
+    ("raised-e-after-subscript-slip", r"p_me^{i\theta} = p_m\cos\theta - i p_m\sin\theta", {Verdict.REFUTED}),
     ("power-beside-labels", r"u^{(1)}u^{(1)} + u^{(2)}u^2 = u^{(1)}u^{(1)} + u^{(2)}u^{(2)}", UNREAD),
     ("upright-i-before-bracket", r"e^{\text{i}(m-n)x} = \cos((m-n)x) + \text{i}\sin((m-n)x)", {Verdict.PROVED}),
     ("upright-i-before-bracket-slip", r"e^{\text{i}(m-n)x} = \cos((m-n)x) - \text{i}\sin((m-n)x)", {Verdict.REFUTED}),

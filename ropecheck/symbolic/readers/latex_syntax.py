@@ -228,7 +228,8 @@ _EULER = re.compile(
 #: ``re^{i\\theta}``, ``qke^{i x}``: one or two letters glued to an ``e`` that is raised, Euler's number after a
 #: modulus or coefficient (polar form), as this literature writes it; a longer word keeps its ``e``
 _EULER_GLUED = re.compile(r"(?<![\\A-Za-z0-9_^])([A-Za-z]{1,2})e(?=\s*\^)")
-#: ``q_me^{i x}``: a raised ``e`` glued after a one-letter subscript: Euler's number after q_m, or a name e?
+#: ``q_me^{i x}``: a raised ``e`` glued after a one-letter subscript: ``q_m e^{i x}``, as the page shows it (a
+#: subscript without braces takes one letter), its ``e`` Euler's number as any raised ``e`` is
 _EULER_AFTER_SCRIPT = re.compile(r"(?<=(?<!\\)_[A-Za-z])e(?=\s*\^)")
 _UPRIGHT_FUNCTION = re.compile(
     r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*(sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|exp|log|ln)\s*\}"
@@ -398,6 +399,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_TRANSPOSE_BEFORE_SUBSCRIPT, lambda m: m.group(1) + m.group(2) + "^{T}")
     src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_EULER_GLUED, lambda m: m.group(1) + r" \mathit{" + _EULER_NAME + "} ")
+    src = src.sub(_EULER_AFTER_SCRIPT, lambda m: r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_UPRIGHT_FUNCTION, lambda m: "\\" + m.group(1) + " ")
     src = src.sub(_UPRIGHT_I, lambda m: r" \mathit{" + _UNIT_NAME + "} ")
     src = src.sub(_PRIMED_POWER, lambda m: "'" * m.group(1).count("prime") + "^{")
@@ -1669,14 +1671,6 @@ def read_latex_side(
     _check(src, scope)
     _check_upright(src, scope)
     _check_slash(src)
-    glued_e = _EULER_AFTER_SCRIPT.search(src.text)
-    if glued_e is not None:
-        raise ClaimLimitError(
-            "a raised e glued after a one-letter subscript (q_me^{...}): Euler's number after q_m, or a name e? "
-            "not read with certainty; write q_m e^{...}",
-            "reading",
-            src.col(glued_e.start()),
-        )
     raised = power_beside_labels(src.text)
     if raised is not None:  # k_n^2 beside k_n^{(1)}: the label k_n^{(2)} with its parentheses dropped, or a power?
         raise ClaimLimitError(
