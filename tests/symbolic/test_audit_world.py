@@ -874,3 +874,22 @@ def test_the_rotation_called_with_its_angle_says_how_it_is_read() -> None:
     assert all("R(...) read as the rotation of the plane" in s.reason for s in steps)
     (wrong, right) = audited("rotation_call_vectors_twin.md").steps
     assert wrong.status == "REFUTED" and right.status == "PROVED"
+
+
+def test_a_family_named_with_its_size_raised_is_read_member_by_member_as_general_matrices() -> None:
+    proved, after, law = audited("raised_size_family.md").steps
+    assert [proved.status, after.status, law.status] == ["PROVED", "PROVED", "UNDECIDED"]
+    assert all("read at each position as a general matrix of its own" in s.reason for s in (proved, after, law))
+    assert "family calA at several positions" in law.reason  # the turning law is what the words say: not read
+    # the turns swapped, or a weight left untransposed: the general reading never refutes, and never proves
+    assert [s.status for s in audited("raised_size_family_twin.md").steps] == ["UNDECIDED", "UNDECIDED"]
+
+
+def test_a_raised_size_family_whose_definition_is_not_read_proves_only_with_every_other_name_a_general_one() -> None:
+    (proved,) = audited("raised_size_family_tainted.md").steps
+    assert proved.status == "PROVED" and "proved for every matrix and vector" in proved.reason
+    swapped, scaled = audited("raised_size_family_tainted_twin.md").steps
+    assert swapped.status == "UNREAD"  # the turns swapped: not proved, and a step that uses it stays unread
+    # the same identity times a scale c whose definition is not read: c is read as a number, never as a general
+    # matrix, so a proof for every matrix does not cover it
+    assert scaled.status == "UNREAD" and "uses c" in scaled.reason

@@ -101,3 +101,28 @@ def test_a_labelled_name_with_a_raised_size_is_split_and_its_members_written_pla
     assert plain_members(r"R_{\Phi, m}^d x", name, "P") is None
     assert plain_members(r"R(\theta) x", name, "P") is None
     assert family_name(r"R_m") is None and family_name(r"R^d_{\Theta, 2m}") is None
+
+
+def test_raised_size_families_are_found_and_their_members_read_as_general_matrices() -> None:
+    from ropecheck.symbolic.audit.family_names import raised_families
+    from ropecheck.symbolic.audit.raised_members import raised_step
+    from ropecheck.symbolic.audit.run import audit_document
+    from ropecheck.symbolic.readers.scope import Scope
+
+    # a raised word of letters on a capital names a family; a power, a transpose or a lower-case letter does not
+    found = raised_families(r"R^d_{\Theta,m} x + \mathbf{p}^i_{m} + A^{-1}_m + B^T_m")
+    assert [(f.base, f.raised, f.label, f.param) for f in found] == [("R", "d", r"\Theta", "m")]
+    sc = Scope(array_names=frozenset({"W", "x"}))
+    right = raised_step(r"(R^d_{\Theta,m} W x)^T R^d_{\Theta,n} x", r"x^T W^T (R^d_{\Theta,m})^T R^d_{\Theta,n} x", sc)
+    swapped = raised_step(
+        r"(R^d_{\Theta,m} W x)^T R^d_{\Theta,n} x", r"x^T W^T R^d_{\Theta,n} (R^d_{\Theta,m})^T x", sc
+    )
+    assert right is not None and right.status == "PROVED"
+    assert swapped is not None and swapped.status == "UNDECIDED" and "may vanish" in swapped.reason
+    # a family the document writes out is read through its entries, not here
+    doc = (
+        "Let $R^d_{\\Theta,m} = \\begin{pmatrix} \\cos m & -\\sin m \\\\ \\sin m & \\cos m \\end{pmatrix}$.\n\n"
+        "$$(R^d_{\\Theta,m})^T R^d_{\\Theta,n} = R^d_{\\Theta,n-m}$$\n"
+    )
+    (step,) = audit_document(doc, timeout=60).steps
+    assert step.status == "PROVED" and "of its own" not in step.reason

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..readers.latex_text import skip_group
 
-__all__ = ["FamilyName", "family_name", "plain_members", "stand_in"]
+__all__ = ["FamilyName", "family_name", "plain_members", "raised_families", "stand_in"]
 
 _BASE = r"\\(?:boldsymbol|mathbf|bm)\s*\{\s*[A-Za-z]\s*\}|\\mathbf\s+[A-Za-z]|(?<![\\A-Za-z])[A-Z]"
 _BASE_AT = re.compile(_BASE)
@@ -90,6 +90,27 @@ def family_name(text: str) -> FamilyName | None:
     if not re.fullmatch(r"[A-Za-z]", param.strip()) or not (raised or comma):
         return None
     return FamilyName(base, raised, re.sub(r"\s+", "", label), param.strip())
+
+
+def raised_families(text: str) -> list[FamilyName]:
+    r"""The matrix families ``text`` writes members of with a raised size or label (a word of letters) and a position,
+    their letter a capital: each once, its ``param`` the position of its first member there.
+
+    Example:
+        >>> raised_families(r"(R^d_{\Theta,m} W x)^T R_{\Theta,n}^{d} y + R^{-1}_m z")
+        [FamilyName(base='R', raised='d', label='\\Theta', param='m')]
+    """
+    found: dict[tuple[str, str, str], FamilyName] = {}
+    for m in _BASE_AT.finditer(text):
+        member = _member(text, m.start())
+        if member is None or not re.fullmatch(r"[A-Za-z]+", member[1]) or not member[0].rstrip("}")[-1].isupper():
+            continue
+        base, raised, sub, _, _ = member
+        label, _, position = sub.rpartition(",")
+        if _POSITION.match(position):
+            key = (base, raised, re.sub(r"\s+", "", label))
+            found.setdefault(key, FamilyName(*key, position.strip()))
+    return list(found.values())
 
 
 def stand_in(texts: list[str]) -> str | None:

@@ -110,7 +110,7 @@ from .doubts import (
     unit_j,
 )
 from .families import brace_names, define_family_in_child, family_head
-from .family_names import family_name
+from .family_names import family_name, raised_families
 from .general import GENERAL_READING, any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
 from .label_uses import family_bases, index_arithmetic, without_label_uses
@@ -162,6 +162,7 @@ from .premises import Premise, premise_in_child, premises_for
 from .primed_names import prime_read_otherwise
 from .proportional import as_proportion
 from .quotients_stated import ZERO_DENOMINATOR, zero_under_stated_in_child
+from .raised_members import covered_by_reading, raised_in_child
 from .raised_t import raised_t_doubt
 from .reading import (
     BOUNDING_RELATIONS,
@@ -1555,7 +1556,8 @@ class Auditor:
         where, taint = self.uses_unread(left, right)  # type: ignore[misc]
         why = f"uses {where.text.strip()}, {taint}"
         o = self.with_approximations(left, right) or self.for_every_matrix(left, right)
-        o = o or self.through_blocks(left, right) or self.any_column(left, right)
+        o = o or self.through_blocks(left, right) or self.raised_for_every_matrix(left, right)
+        o = o or self.any_column(left, right)
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
         return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
@@ -1603,6 +1605,31 @@ class Auditor:
                     return None
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
         return o
+
+    def raised_for_every_matrix(self, left: Link, right: Link) -> _Outcome | None:
+        """A step that uses names the audit has no value for, PROVED with each member of its family named with a raised
+        size (``R^d_{\\Theta,m}``) a general matrix of its own (:mod:`.raised_members`), where every such name is that
+        family or one of the general matrices; else None."""
+        text = f"{left.text} = {right.text}"
+        if len(raised_families(text)) != 1:
+            return None
+        timeout, _ = self.limits()
+        o = _run(raised_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        normed = normalize_latex(text)
+        used = [w.text for h, w, _ in self.unread if _mentions(h, normed, members=not self.family_defined(h))]
+        if o.status != "PROVED" or not covered_by_reading((o.lhs, o.rhs), text, used, self.scope):
+            return None
+        o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
+        return o
+
+    def with_raised_family(self, o: _Outcome, read: tuple[Link, Link], scope: Scope) -> _Outcome:
+        """An unread step with members of a family named with a raised size (``R^d_{\\Theta,m}``), read with each
+        member a general matrix of its own (:mod:`.raised_members`): PROVED or UNDECIDED so read; else ``o``."""
+        if o.status != UNREAD or not raised_families(f"{read[0].text} = {read[1].text}"):
+            return o
+        timeout, _ = self.limits()
+        found = _run(raised_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
+        return found if found.status in ("PROVED", "UNDECIDED") and found.reason else o
 
     def through_blocks(self, left: Link, right: Link) -> _Outcome | None:
         """A step whose names without a value are members of one block-diagonal family (drawn open-ended, or with dots
@@ -1796,6 +1823,7 @@ class Auditor:
             o = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
             o = self.at_written_blocks(o, read, blocks) if blocks else o
             o = (self.through_blocks(left, right) or o) if o.status == UNREAD and not blocks else o
+            o = self.with_raised_family(o, read, scope) if not blocks else o
             for said in (said_index, said_where):
                 o.reason = (f"{said}; {o.reason}" if o.reason else said) if said else o.reason
             if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
