@@ -6,7 +6,8 @@ document never defines, on one side only (:func:`lone_undefined`: the step may s
 stand between names the document conjugates (:func:`dot_of_conjugated`: a dot product of the pairs they stand
 for); is ``j`` real only by the reader's default, in an exponent of e (:func:`unit_j`); does the counterexample
 take the root of a negative value of a name (:func:`negative_under_root`); did expectations read by
-linearity alone leave a difference a distribution may cancel (:func:`expectation_doubt`). Each answer that may
+linearity alone leave a difference a distribution may cancel (:func:`expectation_doubt`); was a sum over a
+range the text does not write refuted only over some ranges (:func:`open_range_why`). Each answer that may
 be yes makes the step UNDECIDED, with the reason said.
 
 Design constraints: pure functions of the step, its text and the document's math before it; each only ever
@@ -23,6 +24,7 @@ from sympy import MatrixBase
 
 from ..readers.expectation import expectations_in, expectations_left
 from ..readers.latex_text import GREEK
+from ..readers.open_sums import false_over_every_range, open_range_names
 from ..readers.scope import Scope, domain_key
 from .reading import decimal_places, decimals_as_fractions, read_quiet
 from .result import AuditStep
@@ -39,6 +41,7 @@ __all__ = [
     "lone_undefined",
     "member_at_valued_index",
     "negative_under_root",
+    "open_range_why",
     "refuted_with",
     "unit_j",
 ]
@@ -340,6 +343,20 @@ def negative_under_root(s: AuditStep) -> str:
 def refuted_with(s: AuditStep) -> list[str]:
     """The names a REFUTED step's counterexample gives values, by name."""
     return sorted(str(k) for k in (s.counterexample.values if s.counterexample is not None else {}))
+
+
+def open_range_why(s: AuditStep) -> str:
+    """Why a step refuted with sums over ranges it does not write (``\\sum_j``, see :mod:`..readers.open_sums`) is
+    not refuted: the counterexample's range may not be the one the text means; "" where there is no such sum or
+    the step is false over every range."""
+    letters = open_range_names(s.lhs, s.rhs)
+    values = s.counterexample.values if s.counterexample is not None else {}
+    if not letters or false_over_every_range(s.lhs, s.rhs, values):
+        return ""
+    return (
+        f"sums over {', '.join(letters)} with no range written, and is refuted only over a range the text may not "
+        "mean: not refuted"
+    )
 
 
 def unit_j(s: AuditStep, text: str) -> str:

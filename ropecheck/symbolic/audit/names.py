@@ -13,7 +13,8 @@ which members given a value in between (an example) give way to that call then. 
 names a family's definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t}`` is defined),
 :func:`without_subscripts` drops the subscripts that only label a name (``R_{\\Theta,t}``),
 :func:`without_set_labels` as well the names a set's name only begins (``\\Theta_q`` beside the set ``\\Theta``), and
-:func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``),
+:func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``,
+or ``‖q‖`` and ``‖q‖_{2}``),
 which a counterexample may not respect. :func:`bracket_part_head` says which new name a left side gives only a
 part of, as a subscript on a bracket (``\\left(R_{\\theta,m}\\right)_{i}``, its block i); :func:`word_call_head` which
 word in italics a left side calls as a new function (``Attention(Q, K, V)_i``).
@@ -379,11 +380,20 @@ def norm_beside_name(*sides: Any) -> str:
         if isinstance(side, (sympy.Basic, MatrixBase)):
             names |= {str(x) for x in side.free_symbols}
             names |= {str(x.label) for x in side.atoms(sympy.IndexedBase)} if isinstance(side, sympy.Basic) else set()
+    normed = {name: _normed_name(name) for name in names}
     for name in sorted(names):
-        inner = name[1:-1] if name.startswith(NORM_OPEN) and name.endswith(NORM_CLOSE) and len(name) > 2 else ""
+        inner = normed[name]
         if inner and any(n == inner or n.startswith(inner.split("_")[0] + "_") for n in names if n != name):
             return name
+        if inner and any(normed[n] == inner for n in names if n != name):  # \|q\| beside \|q\|_2: which norm?
+            return name
     return ""
+
+
+def _normed_name(name: str) -> str:
+    """``q`` of a norm read as a name (``‖q‖``, ``‖q‖_{2}``), or ""."""
+    m = re.fullmatch(re.escape(NORM_OPEN) + r"(.+)" + re.escape(NORM_CLOSE) + r"(?:_\{[^{}]*\})?", name)
+    return m.group(1) if m else ""
 
 
 def entry_of(name: Head, family: Head) -> bool:

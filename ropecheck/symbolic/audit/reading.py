@@ -52,6 +52,7 @@ from ..readers.latex_text import top_level
 from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
 from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexed_by
+from ..readers.sign_pairs import SIGN_NAMES, kept_of_both, sign_sides
 from ..readers.sympy_syntax import INNER_PRODUCTS
 from .cancel_given import zero_denominator_at_given
 from .complex_pairs import paired_verdict
@@ -868,6 +869,13 @@ def step_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     """Read a step (every reading), check the work limits, decide; the best verdict over the readings. A name the
     document identifies both as a column and as a complex number takes the value the step's uses call for (see
     :mod:`.pair_uses`), said in the reason."""
+    signs = sign_sides(lhs.text, rhs.text)
+    if signs is not None:  # \\pm on both sides: the step for each sign (.sign_pairs)
+        both = [step_in_child(replace(lhs, text=a), replace(rhs, text=b), scope) for a, b in signs]
+        kept = both[kept_of_both([o.status for o in both])]
+        ways = "; ".join(f"{name}: {o.status}" for name, o in zip(SIGN_NAMES, both, strict=True))
+        kept.reason = "; ".join(x for x in (f"\\pm read with each sign in turn ({ways})", kept.reason) if x)
+        return kept
     note = ""
     if scope.complex_pairs:
         read = scope_by_use(lhs.text, rhs.text, scope)

@@ -106,6 +106,7 @@ from .doubts import (
     lone_undefined,
     member_at_valued_index,
     negative_under_root,
+    open_range_why,
     refuted_with,
     unit_j,
 )
@@ -1389,6 +1390,8 @@ class Auditor:
                 f"stated for a range of its index ({stated_range.lstrip(',').strip()}), which the counterexample may "
                 "lie outside: not refuted"
             )
+        elif open_range := open_range_why(s):
+            why = open_range
         elif bound is not None:
             why = (
                 f"uses {bound.text.strip()}, only bounded in the document (line {bound.line}): the counterexample "
@@ -1416,8 +1419,8 @@ class Auditor:
             )
         elif norm_beside_name(s.lhs, s.rhs):
             why = (
-                f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it: "
-                "the counterexample may give the two values no vector has, so the step is not refuted"
+                f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it or "
+                "another norm of it: the counterexample may give the two values no vector has, so it is not refuted"
             )
         elif (
             standalone

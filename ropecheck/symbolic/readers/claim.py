@@ -75,7 +75,9 @@ from .latex_syntax import (
 )
 from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
+from .open_sums import false_over_every_range, open_range_names
 from .scope import DOMAINS, Definition, Scope, describe_domains, domain_key, merge_domains, split_declaration
+from .sign_pairs import SIGN_NAMES, kept_of_both, sign_pair
 from .sympy_syntax import read_side
 from .where import Clause, split_where
 
@@ -421,6 +423,9 @@ def _limited(
 
 def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | None = None) -> ClaimResult:
     """Parse, check the limits, decide (in the child, or in-process); user errors are raised."""
+    signs = sign_pair(text) if syntax != "sympy" else None
+    if signs is not None:  # \pm on both sides: the claim for each sign (.sign_pairs)
+        return _both_signs(text, [_read_and_decide(t, syntax, domains) for t in signs])
     result = _decided(text, syntax, domains)
     if result.syntax == "latex":
         result.readings = _readings(text, domains) + result.readings
@@ -428,7 +433,22 @@ def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | Non
             result.readings.append("a sum to half another's range presupposes an even length: terms paired two by two")
         if eye := _identity_read(text, result):
             result.readings.append(eye)
+        if letters := open_range_names(result.lhs, result.rhs):
+            result.readings.append(
+                f"a sum over {', '.join(letters)} with no range written: over every range first(.)..last(.) alike"
+            )
     return result
+
+
+def _both_signs(text: str, results: list[ClaimResult]) -> ClaimResult:
+    """One verdict for a claim read with the upper and with the lower signs: PROVED when both are, REFUTED when
+    either is, else UNDECIDED (:func:`.sign_pairs.kept_of_both`)."""
+    out = results[kept_of_both([r.verdict.value for r in results])]
+    ways = "; ".join(f"{name}: {r.verdict.value}" for name, r in zip(SIGN_NAMES, results, strict=True))
+    out.readings = [*out.readings, f"\\pm read with each sign in turn ({ways})"]
+    out.text = text
+    out.seconds = sum(r.seconds for r in results)
+    return out
 
 
 def _identity_read(text: str, result: ClaimResult) -> str:
@@ -518,6 +538,10 @@ def _agreed(
     return out
 
 
+#: why a claim with a sum over a range it does not write is not refuted (see :mod:`.open_sums`)
+_OPEN_RANGE_DOUBT = "the counterexample's range may not be the one meant"
+
+
 def _decided_once(
     text: str, syntax: Syntax, domains: Mapping[str, str] | None, choices: Mapping[str, str]
 ) -> ClaimResult:
@@ -550,6 +574,10 @@ def _decided_once(
         verdict, method, cex = Verdict.UNDECIDED, f"none ({type(exc).__name__} in the rewrites)", None
     if verdict == Verdict.REFUTED and expectations_left(lhs, rhs, text):  # values no distribution need give
         verdict, method, cex = Verdict.UNDECIDED, "none (expectations left in the difference)", None
+    letters = open_range_names(lhs, rhs) if verdict == Verdict.REFUTED else []
+    if letters and (cex is None or not false_over_every_range(lhs, rhs, cex.values)):  # a range not meant?
+        verdict, cex = Verdict.UNDECIDED, None
+        method = f"none (a sum over {', '.join(letters)} with no range written: {_OPEN_RANGE_DOUBT})"
     if used == "latex" and verdict != Verdict.UNDECIDED and not _decorated_agrees(text, syntax, domains, verdict):
         verdict, method, cex = Verdict.UNDECIDED, "none (a letter written decorated and bare: one name or two?)", None
     return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0, domains=described)

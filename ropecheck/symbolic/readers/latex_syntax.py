@@ -22,6 +22,8 @@ first rewrites what it cannot read into what it can, and builds the rest itself:
   subscript or a bracket (``PE_{...}``, ``PE(``): a name or a product. Where ``i`` is also an index
   (``Scope.index_i``) a bare ``i`` outside ``e^{...}``, and ``b^*`` for a name never conjugated otherwise
   (``Scope.star_names``), read two ways: a caller picks a reading or gets :class:`AmbiguousReading`.
+* ``\\sum_j`` with no range written runs over ``first(j)..last(j)`` (:mod:`.open_sums`); ``\\det(M)`` of a square
+  matrix is its determinant (:mod:`.determinants`); ``\\|q\\|_2`` is a name of its own, subscript kept.
 * A name a document defined (:class:`~.scope.Scope`) stands for its definition: ``q``,
   ``\\theta_{i+1}`` (a pattern ``\\theta_i``), ``f_q(x_n, n)`` and ``\\text{rotate\\_half}(x)`` (functions).
 
@@ -55,6 +57,7 @@ from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorations import apply_aliases
 from .derivatives import derivative_side, leibniz_at
+from .determinants import DETERMINANT, determinants_read
 from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
 from .general_matrices import general_inner, written_value
@@ -74,11 +77,12 @@ from .latex_tree import (
 )
 from .limits import check_matrix
 from .maxima import extremum_list_at, maxima_read, read_maximum_at
+from .open_sums import name_open_ranges, open_sum_ranges
 from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
-from .written_norms import EUCLIDEAN_NORM, euclidean_norm_of
+from .written_norms import EUCLIDEAN_NORM, NAMED_NORM, euclidean_norm_of, norm_subscript
 
 __all__ = [
     "PAIR_MARK",
@@ -190,8 +194,6 @@ def family_key(base: str) -> str:
 
 #: a norm's bar in any spelling (``\\Vert``, ``\\lVert``, ``\\left\\|``), written ``\\|``
 _NORM_BAR = re.compile(r"(?<!\\)(?:\\(?:left|right|[Bb]igg?[lr]?)\s*)?(?:\\[lr]?Vert(?![A-Za-z])|\\\|)")
-#: ``\\|D\\|``, ``\\|q_m\\|``: the norm of one name (after :data:`_NORM_BAR`)
-_NORM = re.compile(r"\\\|\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?)\s*\\\|")
 #: ``~``, LaTeX's unbreakable space
 _TIE = re.compile(r"(?<!\\)~")
 #: a piece already read inside a name (``v_{\\mathit{ZQPHa}}^{(i)}``, glued letters in the subscript)
@@ -738,6 +740,8 @@ def _check(src: Src, scope: Scope) -> None:
                 "an expectation \\mathbb{E}[...] is not read (what it averages over, and how, is not in the formula)",
                 m.start(),
             )
+        if m.group(1) == "det" and DETERMINANT.match(src.text, m.start()):
+            continue  # a determinant of the bracket after it (.determinants)
         if m.group(1) == "max" and read_maximum_at(src.text, m.start()) is not None:
             continue  # the largest value of a bracketed body over one index (.maxima)
         if m.group(1) in ("max", "min") and extremum_list_at(src.text, m.start()) is not None:
@@ -916,6 +920,7 @@ class _Reader:
             self.slices,
             self.labels,
             self.raised_matrix_calls,
+            self.determinants,
             self.matrices,
             self.inner_products,
             self.part_calls,
@@ -1185,6 +1190,10 @@ class _Reader:
             src = src.splice(m.start(), end, self.placeholder(value))
             pos = m.start()
 
+    def determinants(self, src: Src, bound: frozenset[str]) -> Src:
+        """``\\det(M)``: the determinant of the square matrix read inside the bracket (.determinants)."""
+        return determinants_read(src, lambda piece: self.read(piece, bound), self.placeholder)
+
     def text_calls(self, src: Src, bound: frozenset[str]) -> Src:
         pos = 0
         while True:
@@ -1309,9 +1318,9 @@ class _Reader:
             inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
             if inner in self.scope.symbols or inner.split("_")[0] in self.scope.patterns:
                 raise src.error(f"the norm of {inner}, which the document defines, is not read", m.start())
-            return self.placeholder(Symbol(NORM_OPEN + inner + NORM_CLOSE, positive=True))
+            return self.placeholder(Symbol(NORM_OPEN + inner + NORM_CLOSE + norm_subscript(m), positive=True))
 
-        src = src.sub(_NORM, norm)
+        src = src.sub(NAMED_NORM, norm)
         at = src.text.find("\\|")
         if at >= 0:
             raise src.error("a norm \\|...\\| of an expression (not one name) is not read", at)
@@ -1667,7 +1676,7 @@ def read_latex_side(
         return read_cases(src, lambda t, at, b: read_latex_side(t, at, scope, narrow=narrow, bound=b), bound)
     if leibniz_at(side) is not None:  # a derivative, never a quotient
         return derivative_side(side, offset, lambda t, at: read_latex_side(t, at, scope, narrow=narrow, bound=bound))
-    src = apply_aliases(_normalize(src), scope.aliases)
+    src = open_sum_ranges(apply_aliases(_normalize(src), scope.aliases))  # \sum_j: a range not written
     _check(src, scope)
     _check_upright(src, scope)
     _check_slash(src)
@@ -1685,7 +1694,7 @@ def read_latex_side(
     src, bound = _imaginary(src, scope, bound)
     if narrow:
         src, _ = _trig_arguments(src)
-    value = _Reader(scope, side, offset).read(src, bound)
+    value = name_open_ranges(_Reader(scope, side, offset).read(src, bound))
     return check_expression(value, side, offset)
 
 

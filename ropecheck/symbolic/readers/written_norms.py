@@ -19,12 +19,25 @@ from sympy import MatrixBase
 
 from .scope import Definition
 
-__all__ = ["EUCLIDEAN_NORM", "euclidean_norm_of"]
+__all__ = ["EUCLIDEAN_NORM", "NAMED_NORM", "euclidean_norm_of", "norm_subscript"]
 
 #: ``\|z\|`` of one plain name, with an optional subscript 2 after it (``\|z\|_2``, ``\|z\|_{2}``)
 EUCLIDEAN_NORM = re.compile(
     r"\\\|\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?)\s*\\\|(?P<sub>\s*_\s*(?:\{\s*2\s*\}|2))?"
 )
+
+#: ``\|q\|``, ``\|q\|_2``, ``\|x\|_{1}``, ``\|x\|_\infty`` of one plain name: read as a name of its own (the
+#: subscript, which norm, kept in the name, so ``\|q\|_2`` and ``\|q\|`` are never taken for one another)
+NAMED_NORM = re.compile(
+    r"\\\|\s*(\\?[A-Za-z]+(?:\s*_\s*(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?)\s*\\\|"
+    r"(?:\s*_\s*(?:\{\s*(?P<p>\d+|\\infty)\s*\}|(?P<q>\d|\\infty(?![A-Za-z]))))?"
+)
+
+
+def norm_subscript(m: re.Match[str]) -> str:
+    """The subscript of a norm matched by :data:`NAMED_NORM` as the name spells it (``_{2}``), or ""."""
+    sub = m.group("p") or m.group("q")
+    return f"_{{{sub}}}" if sub else ""
 
 
 def euclidean_norm_of(d: Definition | None) -> Any:
