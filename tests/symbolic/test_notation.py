@@ -25,6 +25,11 @@ CLAIMS = [
     # q_me^{...}: a subscript without braces takes one letter, so the page shows q_m e^{...}
     ("raised-e-after-subscript", r"p_me^{i\theta} = p_m\cos\theta + i p_m\sin\theta", {Verdict.PROVED}),
     ("raised-e-after-subscript-slip", r"p_me^{i\theta} = p_m\cos\theta - i p_m\sin\theta", {Verdict.REFUTED}),
+    # one letter set upright is that letter (once read as a product with a name "mathrm"); raised, a label or a power
+    ("upright-letter-subscript", r"W_{\mathrm{V}} = W_{V}", {Verdict.PROVED}),
+    ("upright-letter-alone", r"\mathrm{K} + \text{K} = 2K", {Verdict.PROVED}),
+    ("upright-letter-slip", r"W_{\mathrm{V}} + W_\mathrm{V} = 3W_{V}", {Verdict.REFUTED}),
+    ("upright-letter-raised", r"x^{\mathrm{K}} x^{\mathrm{K}} = x^{2\mathrm{K}}", UNREAD),
     ("power-beside-labels", r"u^{(1)}u^{(1)} + u^{(2)}u^2 = u^{(1)}u^{(1)} + u^{(2)}u^{(2)}", UNREAD),
     ("upright-i-before-bracket", r"e^{\text{i}(m-n)x} = \cos((m-n)x) + \text{i}\sin((m-n)x)", {Verdict.PROVED}),
     ("upright-i-before-bracket-slip", r"e^{\text{i}(m-n)x} = \cos((m-n)x) - \text{i}\sin((m-n)x)", {Verdict.REFUTED}),

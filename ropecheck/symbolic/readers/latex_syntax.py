@@ -82,6 +82,7 @@ from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
+from .upright_letters import RAISED_UPRIGHT_LETTER, UPRIGHT_LETTER, upright_letter
 from .written_norms import EUCLIDEAN_NORM, NAMED_NORM, euclidean_norm_of, norm_subscript
 
 __all__ = [
@@ -412,6 +413,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_TIE, lambda m: " ")
     src = src.sub(_SIZED_DELIMITER, lambda m: " ")
     src = src.sub(_DEGREES, lambda m: "(" + m.group(1) + r" \cdot \frac{\pi}{180})")
+    src = src.sub(UPRIGHT_LETTER, upright_letter)
     return _drop_braces(src)
 
 
@@ -444,6 +446,14 @@ def _check_upright(src: Src, scope: Scope) -> None:
     if m:
         raise ClaimLimitError(
             f"{m.group(0)!r} is prose inside the formula: what it says is not read", "reading", src.col(m.start())
+        )
+    raised = RAISED_UPRIGHT_LETTER.search(src.text)
+    if raised is not None:
+        raise ClaimLimitError(
+            f"an upright letter raised (x^{{\\mathrm{{{raised.group('letter')}}}}}): a label or a power? "
+            "not read with certainty",
+            "reading",
+            src.col(raised.start()),
         )
     m = subscripted_operator(src.text)
     if m:  # \operatorname{argmax}_j s_j: an operator applied, never a name times s_j
