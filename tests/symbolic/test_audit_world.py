@@ -386,6 +386,48 @@ def test_a_step_that_is_no_exact_instance_is_never_decided_through_a_premise() -
     assert len(steps) == 6 and all(s.status == "UNDECIDED" and s.method != "premise" for s in steps)
 
 
+def test_a_step_that_adds_earlier_equations_at_other_positions_is_proved_from_them() -> None:
+    by_line = {s.line: s for s in audited("premise_sums.md").steps}
+    assert all(by_line[line].method == "premise" for line in (13, 24, 28))
+    assert by_line[13].reason.startswith("from line 7 with m = 0, n = 1 (times -1) and line 7 with m = 1, n = 0")
+    said = by_line[24].reason
+    assert said.startswith("from line 9 with n = 0, line 18 as written and line 20 as written, summed")
+    assert said.endswith("n = 0 as the text sets it (line 22)")  # the instance the words name
+    assert by_line[28].reason.startswith("from line 20 with m = m - n (times -1) and line 24 as written, summed")
+
+
+def test_a_step_that_is_no_sum_of_instances_is_never_decided_through_premises() -> None:
+    # the second amplitude at the wrong place, a product in the other order, a growth counted once too
+    # often, the offset turned: each stays undecided (a premise decides nothing against a step); and a
+    # supposition written after "taking m = 0" is never used at another position (line 40 needs it at m + 1)
+    steps = audited("premise_sums_twin.md").steps
+    assert len(steps) == 10 and all(s.status == "UNDECIDED" and s.method != "premise" for s in steps)
+
+
+def test_a_sum_of_instances_is_found_with_its_numbers_and_checked_exactly() -> None:
+    from ropecheck.symbolic.audit.premise_sums import premise_sum
+    from ropecheck.symbolic.audit.premises import substitutions
+
+    m, n = sympy.symbols("m n", integer=True)
+    f, g = sympy.Function("F", commutative=False), sympy.Function("G", commutative=False)
+    stated = type("Stated", (), {"line": 3})()
+    read = ([(stated, f(m) - f(n) - g(m - n))], [])  # F(m) - F(n) = G(m - n), for every m and n
+    # F(2) - F(0) = G(1) + G(1): the premise at m = 1, n = 0 and at m = 2, n = 1, added
+    assert premise_sum(f(2) - f(0) - 2 * g(1), read, substitutions) == (
+        "from line 3 with m = 1, n = 0 and line 3 with m = 2, n = 1, summed"
+    )
+    # G(3) = G(1) + G(2) holds too (three instances, one found through another); G(2) = 3 G(1) does not
+    assert premise_sum(g(3) - g(1) - g(2), read, substitutions) is not None
+    assert premise_sum(g(2) - 3 * g(1), read, substitutions) is None
+    assert premise_sum(f(2) - f(0) - g(1) - g(2), read, substitutions) is None
+    # F(m) = 2 F(0) written after "taking m = 0": used only as written, and so is every premise of the sum
+    later = type("Stated", (), {"line": 5})()
+    both = (read[0], [(later, f(m) - 2 * f(0))])
+    said = premise_sum(g(m - n) + f(n) - 2 * f(0), both, substitutions)
+    assert said == "from line 3 as written (times -1) and line 5 as written, summed"
+    assert premise_sum(g(m + 1 - n) + f(n) - 2 * f(0), both, substitutions) is None  # needs line 5 at m + 1
+
+
 def test_products_of_unknown_functions_keep_their_written_order_when_asked() -> None:
     from ropecheck.symbolic.audit.premises import called_names, instance
     from ropecheck.symbolic.readers.latex_syntax import read_latex_side

@@ -17,7 +17,11 @@ unknown functions may be vectors or matrices, so their products keep their writt
 a whole argument of such a function (``R_f(q, m)``: compared as a name, never multiplied), or the step is not
 decided here. Premises are the steps before,
 PROVED or UNDECIDED (an UNREAD or REFUTED one is no premise), and the equations written with ``:=`` that define
-no new name (stated by definition), each read with the definitions in force where it was stated.
+no new name (stated by definition), each read with the definitions in force where it was stated. A premise that
+writes a name the text gave a value in passing before (``setting $m = 0$``) may hold only at that value: it is
+used only as written, in a sum of premises (:mod:`.premise_sums`), never at other positions. A step that is no
+single instance may still be a sum of several (:mod:`.premise_sums`); the premises tried for it are those that
+call what the step calls, then those that call what these call.
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..readers.latex_syntax import AmbiguousReading
 from ..readers.scope import Scope
 from .document import Link
+from .premise_sums import as_stated, premise_sum
 from .reading import Outcome, names, step_readings
 
-__all__ = ["MAX_PREMISES", "Premise", "called_names", "premise_in_child", "premises_for"]
+__all__ = ["MAX_PREMISES", "Premise", "called_names", "premise_in_child", "premises_for", "substitutions"]
 
 #: the premises tried for one step, latest first: a derivation uses what it stated recently
 MAX_PREMISES = 24
@@ -65,12 +70,21 @@ def called_names(text: str) -> set[str]:
 
 
 def premises_for(left: Link, right: Link, premises: list[Premise]) -> list[Premise]:
-    """The premises that call a function the step calls (the only ones it can be an instance of), latest first."""
+    """The premises that call a function the step calls (the only ones it can be an instance of), latest first,
+    then those that call a function one of them calls (a sum of instances may use them, see :mod:`.premise_sums`)."""
     called = called_names(left.text + " " + right.text)
     if not called:
         return []
-    shared = [p for p in reversed(premises) if called & called_names(p.left.text + " " + p.right.text)]
-    return shared[:MAX_PREMISES]
+    shared = [p for p in reversed(premises) if called & _called(p)][:MAX_PREMISES]
+    if not shared:
+        return []
+    further = set().union(*(_called(p) for p in shared))
+    beside = [p for p in reversed(premises) if p not in shared and further & _called(p)]
+    return shared + beside[: MAX_PREMISES - len(shared)]
+
+
+def _called(premise: Premise) -> set[str]:
+    return called_names(premise.left.text + " " + premise.right.text)
 
 
 def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope) -> Outcome:
@@ -81,7 +95,11 @@ def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope
     readings = _readings(lhs, rhs, ordered)
     if not readings:
         return Outcome("UNDECIDED")
-    read = [(p, d) for p in premises if (d := _premise_difference(p, scope.matrix_names)) is not None]
+    every = [(p, *d) for p in premises if (d := _premise_difference(p, scope.matrix_names)) is not None]
+    called = called_names(lhs.text + " " + rhs.text)
+    read = [(p, d) for p, d, fixed in every if not fixed and called & _called(p)]  # one instance: what the step calls
+    # several premises, added (see .premise_sums): those that may hold only at a value given in passing, as written
+    summing = ([(p, d) for p, d, fixed in every if not fixed], [(p, d) for p, d, fixed in every if fixed])
     said: list[str] = []
     for left, right in readings:
         difference = left - right
@@ -89,14 +107,20 @@ def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope
             return Outcome("UNDECIDED")
         hit = next(((p, s) for p, d in read if (s := instance(difference, d)) is not None), None)
         twice = None if hit is not None else next(filter(None, (_at_two(difference, p, d) for p, d in read)), None)
-        if hit is not None:
-            said.append(_said(*hit))
-        elif twice is not None:
-            said.append(twice)
-        else:
+        found = _said(*hit) if hit is not None else twice or premise_sum(difference, summing, substitutions)
+        if found is None:
             return Outcome("UNDECIDED")
+        said.append(found)
     left, right = readings[0]
-    why = "; ".join(dict.fromkeys(said)) + ": the equation stated there, at these values (a premise of the document)"
+    several = any(s.endswith(", summed") for s in said)
+    stated = (
+        "equations stated there, at these values (premises"
+        if several
+        else "equation stated there, at these values (a premise"
+    )
+    why = "; ".join(dict.fromkeys(said)) + f": the {stated} of the document)"
+    given = {k: (d.body, d.line) for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Expr)}
+    why = as_stated(why, given)
     return Outcome("PROVED", "premise", why, None, left, right)
 
 
@@ -135,17 +159,29 @@ def _readings(lhs: Link, rhs: Link, scope: Scope) -> list[tuple[Any, Any]]:
     return out
 
 
-def _premise_difference(premise: Premise, matrix_names: frozenset[str]) -> Any:
+def _premise_difference(premise: Premise, matrix_names: frozenset[str]) -> tuple[Any, bool] | None:
     """The premise's left side minus its right, read with the definitions in force where it was stated (a name
-    defined only later may mean something else there), when it reads one way only and calls an unknown function."""
-    scope = replace(premise.scope, ordered_functions=True)
+    defined only later may mean something else there), when it reads one way only and calls an unknown function;
+    and whether it may hold only as written. A name the text gave a value in passing before ($m = 0$) and written
+    in the premise is read as a name (as in a step), but the premise may hold only at that value: it is used only
+    as written, its positions never moved (see :mod:`.premise_sums`); where it also writes every name of that
+    value ($m = n$, then R(m) R(n)) it is not used."""
+    symbols = premise.scope.symbols
+    free = {k: d for k, d in symbols.items() if not d.stated_value}
+    scope = replace(premise.scope, ordered_functions=True, symbols=free)
     found = _readings(premise.left, premise.right, scope)
     if len(found) != 1:
         return None
     difference = found[0][0] - found[0][1]
     if not difference.atoms(AppliedUndef) or not _opaque(difference, matrix_names | scope.matrix_names):
         return None
-    return difference
+    written = names(difference)
+    given = {
+        k: names(d.body) if isinstance(d.body, sympy.Basic) else set() for k, d in symbols.items() if d.stated_value
+    }
+    if any(name in written and value and value <= written for name, value in given.items()):
+        return None
+    return difference, bool(written & set(given))
 
 
 def _opaque(value: Any, matrix_names: frozenset[str]) -> bool:
@@ -177,6 +213,19 @@ def instance(step: Any, premise: Any) -> dict[Any, Any] | None:
         if _same_or_swapped(step, candidate):
             return {back[d]: v for d, v in values.items() if v != back[d]}
     return None
+
+
+def substitutions(premise: Any, target: Any) -> Iterator[dict[Any, Any]]:
+    """Integer values of the premise's position names that make applications of its unknown functions those of
+    ``target``, one choice of which correspond at a time (the premise as written among them), at most as many as
+    :func:`instance` tries; a position no argument fixes keeps its own name (left out of the values)."""
+    positions = sorted((s for s in premise.free_symbols if s.is_integer), key=str)
+    fresh = {p: sympy.Dummy(p.name, integer=True) for p in positions}
+    back = {d: p for p, d in fresh.items()}
+    for solution in itertools.islice(_solutions(premise.xreplace(fresh), target, list(back)), _MAX_TRIES):
+        values = {d: sympy.sympify(solution.get(d, d)).xreplace(back) for d in back}
+        if all(v.is_integer for v in values.values()):
+            yield {back[d]: v for d, v in values.items() if v != back[d]}
 
 
 def _same_or_swapped(step: Any, candidate: Any) -> bool:
@@ -218,8 +267,9 @@ def _unify(mine: Any, other: Any, unknowns: list[Any], solved: dict[Any, Any]) -
         return None  # an argument without an unknown that differs: these applications do not correspond
     if any(not _linear(e, left) for e in equations):
         return None
+    quick = _one_by_one(equations, left)
     try:
-        found = sympy.solve(equations, left, dict=True)
+        found = quick if quick is not None else sympy.solve(equations, left, dict=True)
     except (NotImplementedError, ValueError, TypeError):
         return None
     if len(found) != 1:
@@ -227,6 +277,28 @@ def _unify(mine: Any, other: Any, unknowns: list[Any], solved: dict[Any, Any]) -
     out = {k: v.xreplace(found[0]) for k, v in solved.items()}
     out.update(found[0])
     return out
+
+
+def _one_by_one(equations: list[Any], unknowns: list[Any]) -> list[dict[Any, Any]] | None:
+    """The solutions of linear equations that each fix one unknown by a number times it (``m - n - 1``: m, once
+    n is known), solved in turn: what :func:`sympy.solve` finds (one, or none where a value is surely no integer
+    and the unknown is one), without its cost; None where an equation leaves a choice (:func:`sympy.solve` then)."""
+    values: dict[Any, Any] = {}
+    for equation in equations:
+        rest = sympy.expand(equation.xreplace(values))
+        if rest == 0:
+            continue
+        here = [u for u in unknowns if rest.has(u)]
+        if len(here) != 1:
+            return None
+        coefficient = rest.coeff(here[0])
+        if not coefficient.is_Number or coefficient == 0:
+            return None
+        value = sympy.expand(-(rest - coefficient * here[0]) / coefficient)
+        if value.is_integer is False and here[0].is_integer:
+            return []
+        values[here[0]] = value
+    return [values]
 
 
 def _linear(equation: Any, unknowns: list[Any]) -> bool:
