@@ -929,7 +929,8 @@ def test_a_family_named_with_its_size_raised_is_read_member_by_member_as_general
 
 def test_a_raised_size_family_whose_definition_is_not_read_proves_only_with_every_other_name_a_general_one() -> None:
     (proved,) = audited("raised_size_family_tainted.md").steps
-    assert proved.status == "PROVED" and "proved for every matrix and vector" in proved.reason
+    assert proved.status == "PROVED"  # for every matrix, or for every size of the diagonal the text draws
+    assert "proved for every matrix and vector" in proved.reason or "rules of matrix algebra" in proved.reason
     swapped, scaled = audited("raised_size_family_tainted_twin.md").steps
     assert swapped.status == "UNREAD"  # the turns swapped: not proved, and a step that uses it stays unread
     # the same identity times a scale c whose definition is not read: c is read as a number, never as a general

@@ -126,3 +126,26 @@ def test_raised_size_families_are_found_and_their_members_read_as_general_matric
     )
     (step,) = audit_document(doc, timeout=60).steps
     assert step.status == "PROVED" and "of its own" not in step.reason
+
+
+def test_a_block_named_with_one_index_more_is_the_defined_family_at_any_rate_of_its_own() -> None:
+    a, phi = sympy.symbols("a phi")
+    turn = sympy.Matrix([[sympy.cos(a * phi), -sympy.sin(a * phi)], [sympy.sin(a * phi), sympy.cos(a * phi)]])
+    two = Definition("pattern", "B", turn, (a,), line=4)
+    rates = Definition("pattern", "phi", 3 ** (-a), (a,), line=6)
+    family = dotted_family("B", "a", r"\text{diag}\left(B^{(2)}_{\Phi,a,1}, \dots, B^{(2)}_{\Phi,a,h/2}\right)", 6)
+    assert family is not None and family.block == r"B^{(2)}_{\Phi,a,{j} + 1}"
+    scope = Scope(patterns={r"B^{(2)}_{\Phi,*}": two, r"\phi": rates})
+    found = _step(r"p^T B_a^T B_b r", r"p^T B_{b-a} r", family, scope)
+    assert found is not None and found.status == "PROVED" and "a number of block j's own" in found.reason
+    # the wrong way round needs a value of the rate to be refuted: never refuted
+    wrong = _step(r"p^T B_a^T B_b r", r"p^T B_{a-b} r", family, scope)
+    assert wrong is None or wrong.status == "UNDECIDED"
+    # where the text does not give the rate per index, what the last index chooses is not read
+    assert _step(r"p^T B_a^T B_b r", r"p^T B_{b-a} r", family, Scope(patterns={r"B^{(2)}_{\Phi,*}": two})) is None
+
+
+def test_a_block_that_is_a_name_with_no_value_is_never_read_as_a_number() -> None:
+    family = BlockFamily("G", "a", r"K_{\phi_{j}, a}", 0, 3, dotted=True)
+    assert _step(r"G_a^T", r"G_a", family) is None  # true of numbers, false of turns
+    assert _step(r"p^T G_a^T G_b r", r"p^T G_{b-a} r", family) is None

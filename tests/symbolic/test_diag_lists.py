@@ -38,8 +38,19 @@ def test_numbers_give_the_diagonal_matrix_and_blocks_the_block_diagonal_one() ->
         ("diag", []),
         (DIAGONAL_SCALARS, [ROT, ROT]),  # block j of matrices exists by pairs of neighbours only
         (DIAGONAL_BLOCK, [sympy.eye(3), a, b]),  # a 3x3 block is no block of a pair
+        ("diag", [sympy.Symbol("B_{t,1}"), sympy.Symbol("B_{t,2}")]),  # named as matrices are, with no value
+        (DIAGONAL_SCALARS, [sympy.Function("G")(a), b]),
     ],
-    ids=["mixed", "vector", "two-sizes", "empty", "scalars-layout-with-blocks", "block-of-three"],
+    ids=[
+        "mixed",
+        "vector",
+        "two-sizes",
+        "empty",
+        "scalars-layout-with-blocks",
+        "block-of-three",
+        "capital-names",
+        "capital-call",
+    ],  # fmt: skip
 )
 def test_what_is_no_diagonal_is_refused(name: str, args: list[object]) -> None:
     with pytest.raises(ValueError):
@@ -55,6 +66,10 @@ def test_block_j_is_the_entry_where_it_is_a_two_by_two_block_else_two_numbers() 
 def test_the_reader_reads_an_upright_diag_and_refuses_a_mix() -> None:
     for text in (r"\operatorname{diag}(a, b)", r"\text{diag}\left(a, b\right)"):
         assert str(read_latex_side(text, scope=Scope())) == str(sympy.diag(a, b))  # the reader's a is real
+    # a capital's name with no value may be a block: not read as a number
+    with pytest.raises(Exception, match="a block or a number"):
+        read_latex_side(r"\text{diag}\left(B_{t, 1}^{(2)}, B_{t, 2}^{(2)}\right)", scope=Scope())
+    assert str(read_latex_side(r"\text{diag}(\phi_1, \phi_2)", scope=Scope())) == "Matrix([[phi_{1}, 0], [0, phi_{2}]])"
     with pytest.raises(Exception, match="not all square matrices"):
         read_latex_side(r"\mathrm{diag}\left(\begin{pmatrix} a \\ b \end{pmatrix}, a\right)", scope=Scope())
 

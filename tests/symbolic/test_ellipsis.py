@@ -332,3 +332,22 @@ def test_an_index_raised_in_parentheses_is_a_pattern_written_as_a_label() -> Non
 def test_a_raised_index_without_parentheses_fixes_no_pattern() -> None:
     # x^2, x^3, ... may be powers: never read as entries
     assert find_patterns(r"(x^{2}, x^{3}, \ldots, x^{d})")[0] == []
+
+
+def test_a_subscript_that_lists_indices_moves_in_the_part_that_moves() -> None:
+    f = _one(r"\text{diag}\left(e^{i\phi_{k,1}t}, e^{i\phi_{k,2}t}, \cdots, e^{i\phi_{k,n}t}\right)")
+    assert f.kind == "diagonal" and r"\phi_{k,j + 1}" in f.describe()
+    written = expand(r"\text{diag}\left(e^{i\phi_{k,1}t}, e^{i\phi_{k,2}t}, \cdots, e^{i\phi_{k,n}t}\right)", [f],
+                     size={sympy.Symbol("n"): 3})  # fmt: skip
+    assert r"e^{i\phi_{k,3}t}" in written and "{k}" not in written
+    # a label part that changes from one entry to the next fits no pattern
+    assert find_patterns(r"\text{diag}\left(\phi_{a,1}, \phi_{b,2}, \cdots, \phi_{a,n}\right)")[0] == []
+
+
+def test_rows_cut_short_end_in_blank_cells() -> None:
+    # the second row stops after its block, as LaTeX allows
+    short = r"\begin{bmatrix} A_{0} & & & \\ & A_{1} & \\ & & \ddots & \\ & & & A_{h-1} \end{bmatrix}"
+    f = _one(short)
+    assert f.kind == "diagonal" and f.describe() == "block-diagonal, block A_{j} for j = 0 … h - 1"
+    # a row cut short is blank where it stops: a row with an entry beyond the others still fits no pattern
+    assert find_patterns(short.replace(r"& A_{h-1}", r"& A_{h-1} & B"))[0] == []

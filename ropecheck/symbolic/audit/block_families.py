@@ -31,6 +31,7 @@ from typing import Any
 
 import sympy
 from sympy import MatrixExpr, MatrixSymbol
+from sympy.core.function import AppliedUndef
 
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import Verdict, decide
@@ -41,6 +42,7 @@ from ..readers.scope import Scope, apply_domains
 from .document import Link
 from .family_names import FamilyName, plain_members, stand_in
 from .general import GeneralStep, array_names, general_step
+from .indexed_members import indexed_block
 from .open_diagonals import open_block_diagonal
 from .patterns import size_given
 from .reading import Outcome, readable
@@ -84,6 +86,13 @@ _SQUARED_NORM = re.compile(
     r"(?:\\\||\\lVert)(?P<inner>(?:(?!\\\||\\lVert|\\rVert).)+?)(?:\\\||\\rVert)\s*\^\s*\{?\s*2\s*\}?"
 )
 
+
+#: a block written as a name alone (``R_{\theta_j, m}``, ``B(m\theta_j)``): a number only where the text gives its value
+_BARE_NAME = re.compile(
+    r"^\s*(?:\\(?:boldsymbol|mathbf|bm|mathcal)\s*\{[^{}]*\}|\\?[A-Za-z]+)\s*"
+    r"(?:_\s*(?:\{.*\}|\w)|\(.*\))\s*(?:\^\s*(?:\{.*\}|\w))?\s*$",
+    re.S,
+)
 
 #: the name block j's index takes while the pattern of a drawing with dots is written for it
 _INDEX_MARK = sympy.Symbol("QBLOCKINDEX")
@@ -250,7 +259,12 @@ class _Blocks:
 
     def template(self) -> sympy.Matrix:
         text = self.family.block.replace("{j}", self.letter)
+        indexed = indexed_block(text, self.scope, self.family.param, self.letter)
+        if indexed is not None:  # R^{(2)}_{\Theta,m,j}: the defined family with one index more
+            return sympy.Matrix(indexed.value)
         value = read_latex_side(text, 0, self.scope)
+        if _BARE_NAME.match(text) and isinstance(value, (sympy.Symbol, AppliedUndef)):
+            raise ClaimParseError(f"the family's block {text} is a name with no value: it may be a matrix")
         if not isinstance(value, sympy.MatrixBase) or value.rows != value.cols:
             value = sympy.Matrix([[value]]) if isinstance(value, sympy.Expr) and not value.is_Matrix else None
         if value is None:
@@ -371,9 +385,11 @@ def family_step(lhs: str, rhs: str, scope: Scope, family: BlockFamily) -> Genera
     reading += "; \\|E\\|^2 read as E^T E (real entries)" if normed_l or normed_r else ""
     block = family.block.replace("{j}", "j")
     drawn = f", {DOTTED_FAMILY}," if family.dotted else ""
+    indexed = indexed_block(block, scope, family.param, "j")
     said = (
         f"{reading}; {_shown(family)}{drawn} as the block-diagonal matrix with block j = {block} "
         f"(line {family.line}), for every size (every number of blocks)"
+        + (f"; block j: {indexed.said}" if indexed is not None else "")
     )
     around = "around the same other factors"
     if status == "PROVED" and detail is None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -136,7 +137,7 @@ def read_with_patterns(
         domains = {index: "natural"} | {n: "positive integer" for n in names}
         # an inner product of blocks is their share of a sum over every block only when every vector and
         # matrix has the same length: then all sums run over the same blocks
-        sums = len(_lengths(found)) == 1
+        sums = len(_lengths(found, _blocks_of_two(per_block, concrete, lines.line))) == 1
         for layout in layouts_for(found):
             scope = Scope(strict_products=True, generic_blocks=True, block_sums=sums, domains=domains)
             generic.append((layout, audit(written(layout=layout, index=index), scope)))
@@ -208,19 +209,51 @@ def _explained(result: AuditResult, why: str, read: frozenset[int] = frozenset()
              if s.status == "UNREAD" and unread_for_dots(s.reason)
              and not read & set(range(s.line, max(s.end_line, s.line) + 1)) else s
              for s in result.steps]  # fmt: skip
+    # a definition's dots may start on a later line than its name (``R =`` then the matrix below it)
     definitions = [replace(d, reason=f"{d.reason}; {why}")
-                   if not d.read and unread_for_dots(d.reason) and d.line not in read else d
+                   if not d.read and unread_for_dots(d.reason)
+                   and not read & set(range(d.line, d.line + 1 + d.tex.count("\n"))) else d
                    for d in result.definitions]  # fmt: skip
     return replace(result, steps=steps, definitions=definitions)
 
 
-def _lengths(found: list[Found]) -> list[sympy.Expr]:
-    """The distinct lengths of the vectors and the sizes of the matrices written with dots."""
+def _blocks_of_two(
+    per_block: list[tuple[MathBlock, list[Found]]],
+    concrete: list[tuple[dict[sympy.Symbol, int], AuditResult]],
+    line_of: Callable[[int], int],
+) -> set[int]:
+    """The diagonals drawn with one entry per block (``R(m\\theta_0)``, ...) whose definition reads, at every size
+    written out, as a square matrix of twice as many rows as entries: each entry a 2x2 block (by ``id``)."""
+    out: set[int] = set()
+    for b, fs in per_block:
+        for f in fs:
+            if f.kind != "diagonal" or f.block != 1 or len(f.segments) != 1 or not concrete:
+                continue
+            line = line_of(b.src.col(f.span[0]))
+            if all(_read_rows(r, line) == 2 * sympy.sympify(f.segments[0].last + 1).subs(size) for size, r in concrete):
+                out.add(id(f))
+    return out
+
+
+def _read_rows(result: AuditResult, line: int) -> int | None:
+    """The rows of the one square matrix a definition drawn on ``line`` reads as, or None."""
+    read = [
+        d.body
+        for d in result.definitions
+        if d.line <= line <= d.line + d.tex.count("\n") and isinstance(d.body, sympy.MatrixBase) and d.body.is_square
+    ]
+    return int(read[0].rows) if len(read) == 1 else None
+
+
+def _lengths(found: list[Found], blocks_of_two: AbstractSet[int] = frozenset()) -> list[sympy.Expr]:
+    """The distinct lengths of the vectors and the sizes of the matrices written with dots (``blocks_of_two``: the
+    diagonals whose entries read as 2x2 blocks, twice as wide as their number of entries)."""
     out: list[sympy.Expr] = []
     for f in found:
         if f.kind in ("sum", "product"):
             continue
-        size = f.block * (f.segments[0].last + 1) if f.kind == "diagonal" else sum(s.length for s in f.segments)
+        block = 2 if id(f) in blocks_of_two else f.block
+        size = block * (f.segments[0].last + 1) if f.kind == "diagonal" else sum(s.length for s in f.segments)
         if not any(sympy.simplify(size - x) == 0 for x in out):
             out.append(sympy.sympify(size))
     return out
@@ -403,9 +436,11 @@ def _definition(
                 return replace(e, tex=d.tex, pattern=pattern)
     # read in no reading: where the readings stop at the same thing, not the dots, that is why it is not read
     # (the columns are those of the text written out, not the document's: dropped)
-    why = {
+    why = list(dict.fromkeys(
         _WRITTEN_AT.sub("", e.reason) for r in readings for e in r.definitions if e.line == d.line and e.name == d.name
-    }
-    if found and len(why) == 1 and not unread_for_dots(next(iter(why))):
-        return replace(d, reason=f"its dots read as a pattern ({pattern}); then: {next(iter(why))}")
+    ))  # fmt: skip
+    if found and len(why) == 1 and not unread_for_dots(why[0]):
+        return replace(d, reason=f"its dots read as a pattern ({pattern}); then: {why[0]}")
+    if found and why and not any(unread_for_dots(w) for w in why):  # each reading stops at its own entries
+        return replace(d, reason=f"its dots read as a pattern ({pattern}); then, written out: {why[0]}")
     return d

@@ -282,6 +282,12 @@ def _run(fn: Callable[..., _Outcome], *args: Any, timeout: float | None, memory_
     return _Outcome("UNDECIDED", reason=isolate.describe_outcome(outcome, "the decision"), lhs=sides[0], rhs=sides[1])
 
 
+#: a matrix drawn with several columns (a ``&`` in a matrix environment), or a list of its diagonal or its blocks
+_DRAWN_MATRIX = re.compile(
+    r"\\begin\s*\{[bpBvV]?matrix\}(?:(?!\\end)[^&])*?&|\\(?:operatorname|mathrm|text|textrm)\s*\{\s*(?:block)?diag\w*\s*\}"
+)
+
+
 def _unread_why(link: Link, reason: str) -> str:
     """Why a name whose definition at ``link`` was not read has no value: the text, or a limit of this run (said)."""
     if limit_reached(reason):
@@ -367,6 +373,8 @@ class Auditor:
     listing: set[_Head] = field(default_factory=set)
     #: taints (name, line, why) of bare names whose unread value is arithmetic of indices (k = j - i): a number
     numbers_unread: set[tuple[_Head, int, str]] = field(default_factory=set)
+    #: the right side of each definition not read, as written, by its line and name (one in passing is not listed)
+    unread_bodies: dict[tuple[int, str], str] = field(default_factory=dict)
     #: the inequality step just read (its display, its sides, its scope) while it is PROVED or UNDECIDED
     row_above: tuple[int, Link, Link, Scope] | None = None
     #: names whose defining chain ends in decimals (k_3 = R_3 v = [0.1759, ...]): their symbol, the decimals, the line
@@ -906,6 +914,7 @@ class Auditor:
         link, body = line
         why = _unread_why(link, reason)
         self.unread.append((head, link, why))
+        self.unread_bodies[(link.line, link.text)] = body.text
         if head.kind == "symbol" and index_arithmetic(normalize_latex(body.text), self.math_texts):
             self.numbers_unread.add((head, link.line, why))  # k = j - i: a number, so k_j is no entry of it
         if lists_members(link.text, body.text):
@@ -1683,6 +1692,8 @@ class Auditor:
             drawn = v.diagonal and v.start is not None
             return BlockFamily(v.base, v.param, v.block, v.start or 0, line) if drawn else None
         tex = [d.tex for d in self.definitions if d.line == line and d.name == name and d.body is None]
+        if not tex and (line, name) in self.unread_bodies:  # a definition in passing (inline math), not listed
+            tex = [self.unread_bodies[(line, name)]]
         labelled = family_name(name) if named is None else None
         if len(tex) != 1 or (named is None and labelled is None):
             return None
@@ -1699,6 +1710,9 @@ class Auditor:
         if len(used) != 1:
             return None
         (head,) = used
+        bodies = [self.unread_bodies.get((w.line, w.text), "") for h, w, _ in self.unread if h == head]
+        if any(_DRAWN_MATRIX.search(b) for b in bodies):
+            return None  # its definition draws a matrix of several columns (or lists its blocks): no column
         proved: list[tuple[int, _Outcome]] = []
         for size, scope in any_column_scopes(self.scope, head.kind, head.key, head.params):
             timeout, _ = self.limits()

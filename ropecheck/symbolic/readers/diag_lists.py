@@ -5,7 +5,9 @@ The literature writes RoPE's matrix as a list of its diagonal entries or blocks,
 R(m\\theta_{d/2}))``. Read here:
 
 * :func:`diagonal_call`: the matrix of a list read entry by entry -- every entry a number (the diagonal
-  matrix) or every entry a square matrix of one size (the block-diagonal one), never a mix, never a vector;
+  matrix) or every entry a square matrix of one size (the block-diagonal one), never a mix, never a vector, and
+  never with an entry that is a name with no value written with a capital (``R_{m,1}``), as matrices are named:
+  a block or a number, the list does not say;
 * :func:`diag_word_before`: where such a list's head starts, given the bracket that opens it, so that
   :mod:`.ellipsis` reads a list with dots as a pattern over its blocks;
 * :func:`write_diagonal`, :func:`write_diagonal_block`: what :mod:`.ellipsis` writes for a diagonal read as a
@@ -26,6 +28,7 @@ from typing import Any
 
 import sympy
 from sympy import ImmutableMatrix, MatrixBase
+from sympy.core.function import AppliedUndef
 
 from .limits import check_matrix
 
@@ -70,9 +73,15 @@ def _square(value: object) -> int | None:
     return None
 
 
+#: an entry named as the literature names a matrix, by a capital (``R_{m,1}``, ``\\mathbf{B}(x)``), as the reader
+#: spells a name with no value
+_CAPITAL_NAME = re.compile(r"^\\?(?:(?:mathbf|boldsymbol|bm|mathrm)\s*\{\s*)?[A-Z](?![A-Za-z])")
+
+
 def diagonal_call(name: str, args: list[Any]) -> ImmutableMatrix:
     """The matrix an undefined upright ``name`` in :data:`DIAGONAL_CALLS` gives ``args``; ValueError where it is
-    none (a vector, blocks of several sizes, numbers and blocks mixed).
+    none (a vector, blocks of several sizes, numbers and blocks mixed), or where an entry is a capital's name with no
+    value: a block or a number, which the list does not say.
 
     Example:
         >>> a, b = sympy.symbols("a b")
@@ -81,6 +90,12 @@ def diagonal_call(name: str, args: list[Any]) -> ImmutableMatrix:
         [a, 0],
         [0, b]])
     """
+    for arg in args:
+        named = (
+            arg.name if isinstance(arg, sympy.Symbol) else type(arg).__name__ if isinstance(arg, AppliedUndef) else ""
+        )
+        if _CAPITAL_NAME.match(named):
+            raise ValueError(f"{named} has no value and is named as a matrix is: a block or a number?")
     if name == DIAGONAL_BLOCK:
         if len(args) == 3 and _square(args[0]) == 2:
             return ImmutableMatrix(args[0])

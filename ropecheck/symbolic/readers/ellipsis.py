@@ -16,7 +16,8 @@ The entries shown before the dots fix a pattern, those after them fix where it e
 * a subscript that holds subscripts of its own is read through them (``R_{m\\theta_0}``: the pattern runs over
   θ's index); an index raised in parentheses (``q_m^{(0)}``) is an index too, the label the reader reads, and is
   written out only where it stays one number or letter (``q^{(j + 1)}`` would read as a power); a block-diagonal
-  matrix may set its zero blocks bold (``\\boldsymbol{0}``).
+  matrix may set its zero blocks bold (``\\boldsymbol{0}``), and stop a row after its last entry (the blank cells
+  left out, as LaTeX sets them); a subscript that lists indices (``\\theta_{k,1}``) is one subscript per part.
 
 A construct whose entries fix no pattern, or fix it two ways, is left as written: the reader then
 refuses its dots, as before. Two vectors separated by several dots are segments (the halves of
@@ -99,6 +100,8 @@ class Entry:
     shape: tuple[str, ...]
     spans: tuple[tuple[int, int], ...]
     values: tuple[Any, ...]  # a SymPy value, or the label's text
+    #: the spans that are parts of a subscript listing several indices (``\theta_{k,1}``)
+    listed: frozenset[tuple[int, int]] = frozenset()
 
     def at(self, values: list[Any], *, checked: bool = True) -> str:
         """The entry with its subscripts set to ``values`` (SymPy values or labels), each in braces (``checked``:
@@ -113,7 +116,8 @@ class Entry:
             parenthesised = self.text[a - 1 : a] == "(" and self.text[b : b + 1] == ")"
             if checked and parenthesised and not re.fullmatch(r"[A-Za-z0-9]+", written):
                 raise _NoLabel(written)
-            out.append(written if parenthesised else "{" + written + "}")
+            # a part of a listed subscript (``\theta_{k,1}``) is written as it is, between its commas
+            out.append(written if parenthesised or (a, b) in self.listed else "{" + written + "}")
             last = b + 1 if braced else b
         out.append(self.text[last:])
         return "".join(out)
@@ -130,6 +134,7 @@ def _entry(text: str) -> Entry | None:
     spans: list[tuple[int, int]] = []
     values: list[Any] = []
     shape: list[str] = []
+    listed: set[tuple[int, int]] = set()
     i = 0
     while i < len(text):
         m = _TOKEN.match(text, i)
@@ -162,6 +167,13 @@ def _entry(text: str) -> Entry | None:
             a, b, i = t.start(), t.end(), t.end()
         content = text[a:b]
         value = _index_value(content)
+        parts = _listed_subscript(content, a) if value is None else None
+        if parts is not None:  # ``\theta_{k,1}``, ``R_{\Theta, m, 1}``: each part of the list its own subscript
+            spans.extend(x for x, _ in parts)
+            listed.update(x for x, _ in parts)
+            values.extend(v for _, v in parts)
+            shape.extend(("_{", *("#" if isinstance(v, sympy.Expr) else v for _, v in parts), "}"))
+            continue
         inner = _nested_entry(content) if value is None else None
         if inner is not None:  # ``R_{m\theta_0}``: the pattern runs over the subscript's own subscripts
             lead = a + len(content) - len(content.lstrip())
@@ -172,7 +184,25 @@ def _entry(text: str) -> Entry | None:
         spans.append((a, b))
         values.append(value if value is not None else " ".join(content.split()))
         shape.append("_#")
-    return Entry(text, tuple(shape), tuple(spans), tuple(values))
+    return Entry(text, tuple(shape), tuple(spans), tuple(values), frozenset(listed))
+
+
+def _listed_subscript(content: str, at: int) -> list[tuple[tuple[int, int], Any]] | None:
+    """A subscript that lists several indices (``k,1``, ``\\Theta, m, 1``): each part's span (from ``at``) and its
+    value (a number, an affine expression, or the part's text as a label); None where it lists none, where a part
+    is empty or carries subscripts of its own, or where every part is a label (the whole is then one label)."""
+    if "," not in content or "{" in content or "_" in content:
+        return None
+    out, start = [], 0
+    for part in content.split(","):
+        lead = len(part) - len(part.lstrip())
+        text = part.strip()
+        if not text:
+            return None
+        value = _index_value(text)
+        out.append(((at + start + lead, at + start + lead + len(text)), value if value is not None else text))
+        start += len(part) + 1
+    return out if any(not isinstance(v, str) for _, v in out) else None
 
 
 def _nested_entry(content: str) -> Entry | None:
@@ -429,6 +459,9 @@ def _matrix(text: str, start: int) -> Found | None:
     # a row closed by a stray & (``\\vdots & \\vdots & \\``) has an empty cell more than the others: nothing
     widths = {len(r) for r in grid if r[-1].strip()}
     grid = [r[:-1] if not r[-1].strip() and len(r) - 1 in widths else r for r in grid]
+    # a row with fewer cells than the others ends in blank ones, as LaTeX sets it (``& R_1 & \\`` beside ``& & & R_2``)
+    width = max((len(r) for r in grid), default=0)
+    grid = [r + [""] * (width - len(r)) for r in grid]
     if all(len(r) == 1 for r in grid):
         segs = _segments([r[0] for r in grid])
         return Found("vector", segs, span) if segs else None
