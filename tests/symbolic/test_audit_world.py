@@ -936,3 +936,18 @@ def test_a_raised_size_family_whose_definition_is_not_read_proves_only_with_ever
     # the same identity times a scale c whose definition is not read: c is read as a number, never as a general
     # matrix, so a proof for every matrix does not cover it
     assert scaled.status == "UNREAD" and "uses c" in scaled.reason
+
+
+def test_an_inner_product_marked_with_its_field_is_read_in_that_fields_conventions() -> None:
+    real = audited("inner_field_real.md").steps
+    assert [s.status for s in real] == ["PROVED", "PROVED"]
+    assert all("the real inner product (as its subscript R says)" in s.reason for s in real)
+    assert [s.status for s in audited("inner_field_real_twin.md").steps] == ["REFUTED", "REFUTED"]
+    plain, real_part, both, modulus = audited("inner_field_complex.md").steps
+    # the Hermitian product itself: its two conventions differ on this step, so it is never decided
+    assert plain.status == "UNDECIDED" and "sum conj(u_i) v_i" in plain.reason and "sum u_i conj(v_i)" in plain.reason
+    assert real_part.status == modulus.status == "PROVED"
+    assert "either Hermitian convention" in real_part.reason
+    assert both.status == "PROVED" and both.method == "definition"
+    statuses = [s.status for s in audited("inner_field_complex_twin.md").steps]
+    assert statuses == ["UNDECIDED", "REFUTED", "REFUTED", "PROVED"]  # Re read as Im: refuted in both conventions

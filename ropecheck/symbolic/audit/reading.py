@@ -32,6 +32,13 @@ from ..engine.proof import Counterexample, Verdict
 from ..readers.complex_forms import said_by_form, unit_form
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
 from ..readers.identity_matrix import identity_sides
+from ..readers.inner_fields import (
+    FIELD_IDENTITY,
+    FIELD_SAID,
+    inner_field_options,
+    merged_field_note,
+    real_part_of_hermitian,
+)
 from ..readers.latex_decimals import DECIMAL, decimals_as_fractions, exact_closed
 from ..readers.latex_syntax import (
     I_CHOICES,
@@ -715,15 +722,16 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
     inner = bool(re.search(r"\\langle|<", lhs.text + rhs.text))
     # a trig argument without parentheses is read as this literature writes it: the function of the
     # product that follows (\cos m\theta is cos(m theta)); the reading is said, not decided both ways
-    options = [(True, convention) for convention in (INNER_PRODUCTS if inner else ("real",))]
-    for narrow, convention in options:
+    # an inner product marked _\\mathbb{R} or _\\mathbb{C} is read in its field's conventions (see .inner_fields)
+    options = inner_field_options(lhs.text + " = " + rhs.text, INNER_PRODUCTS, _CONVENTION_NOTE) if inner else []
+    for convention, hermitian, said in options or [("real", "conjugate-second", "")]:
         parts = ["the trig argument as the product that follows it (this literature's convention)"]
-        note = ", ".join(parts[: int(ambiguous)] + ([_CONVENTION_NOTE[convention]] if inner else []))
-        scope_here = replace(scope, inner_product=convention)
+        note = ", ".join(parts[: int(ambiguous)] + ([said] if said else []))
+        scope_here = replace(scope, inner_product=convention, inner_product_complex=hermitian)
         try:
-            left = read_latex_side(lhs.text, 0, scope_here, narrow=narrow)
+            left = read_latex_side(lhs.text, 0, scope_here, narrow=True)
             try:
-                right = read_latex_side(rhs.text, 0, scope_here, narrow=narrow)
+                right = read_latex_side(rhs.text, 0, scope_here, narrow=True)
             except ClaimParseError as exc:
                 raise _Located(exc, rhs) from None
             left, right = index_sums(left, right, dict(scope.domains), scope.symbols)
@@ -744,8 +752,11 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
             shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a number"
             problem = problem or f"the sides are {shape(left)} and {shape(right)}; {_SHAPES_DIFFER}"
             continue
-        if all((left, right) != (a, b) for _, a, b in out):
+        same = [k for k, (_, a, b) in enumerate(out) if (left, right) == (a, b)]
+        if not same:
             out.append((note, left, right))
+        else:  # <u, v>_C read alike in both conventions here: one reading, said so
+            out[same[0]] = (merged_field_note(out[same[0]][0], note), left, right)
     return out, problem
 
 
@@ -893,6 +904,8 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     unread = readable(lhs, rhs)
     if unread is not None:
         return unread
+    if real_part_of_hermitian(lhs.text, rhs.text):  # <u, v>_R = Re(<u, v>_C): the two products' definitions
+        return Outcome("PROVED", "definition", FIELD_IDENTITY)
     try:
         pinned = pinned_step(lhs.text, rhs.text, scope)
         if pinned is not None:
@@ -1034,7 +1047,7 @@ def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], resu
 
 def _said(note: str) -> bool:
     """Whether the one reading of a decided step is said in its reason: how its i was read, where that was chosen."""
-    return INDEX_IN_STEP in note or UNIT_AS_DEFINED in note or said_by_form(note)
+    return INDEX_IN_STEP in note or UNIT_AS_DEFINED in note or said_by_form(note) or FIELD_SAID in note
 
 
 def _commuted(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcome | None:

@@ -62,6 +62,7 @@ from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
 from .general_matrices import general_inner, written_value
 from .index_arguments import index_argument_at
+from .inner_fields import in_inner_field_mark, inner_field_at
 from .label_powers import power_beside_labels
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
@@ -745,6 +746,8 @@ def _check(src: Src, scope: Scope) -> None:
     for m in _COMMAND.finditer(src.text):
         if m.group(1) == "mathbb" and _EXPECTATION.match(src.text, m.start()):
             continue  # an expectation over the names of its subscript: read by linearity
+        if m.group(1) == "mathbb" and in_inner_field_mark(src.text, m.start()):
+            continue  # the field an inner product is taken over, \rangle_\mathbb{R} (.inner_fields)
         if m.group(1) == "mathbb" and re.match(r"\s*\{\s*E\s*\}", src.text[m.end() :]):
             raise src.error(
                 "an expectation \\mathbb{E}[...] is not read (what it averages over, and how, is not in the formula)",
@@ -1153,19 +1156,23 @@ class _Reader:
                 if end < 0:
                     raise src.error("'<' is never closed by '>' (an inner product is written <a, b>)", m.start())
                 body = src.slice(m.end(), end)
+                body = body.slice(0, len(re.sub(r"\\right\s*$", "", body.text.rstrip())))  # \left< a, b \right>
                 stop = end + 1
+            field_name, stop = inner_field_at(src.text, stop)
+            convention = {"R": "real", "C": self.scope.inner_product_complex}.get(field_name, self.scope.inner_product)
             parts = split_top(body, ",", (("\\langle", "\\rangle"),))
             if len(parts) != 2:
                 raise src.error(f"an inner product has two sides, found {len(parts)}", m.start())
             a, b = (self.read(p, bound) for p in parts)
             try:
                 value = self.general_inner(a, b) if self.scope.general_matrices else None
-                value = inner_product(a, b, self.scope.inner_product) if value is None else value
+                value = inner_product(a, b, convention) if value is None else value
             except ValueError as exc:
                 raise src.error(str(exc), m.start()) from None
             if self.scope.generic_blocks and isinstance(a, MatrixBase):
                 value = block_share(value, sums=self.scope.block_sums)
-            src = src.splice(m.start(), stop, self.placeholder(value))
+            opened = re.search(r"\\left\s*$", src.text[: m.start()]) if src.text[m.start()] == "<" else None
+            src = src.splice(opened.start() if opened else m.start(), stop, self.placeholder(value))
 
     def general_inner(self, a: Any, b: Any) -> Any:
         """``<a, b>`` of general vectors as ``a^T b`` where every vector named in them is real and no written-out

@@ -495,7 +495,9 @@ class Scope:
     a matrix times an undefined name on its right is not read (in a document such a name is
     a vector it did not define; in a lone claim every free name is a number).
     ``inner_product``: how ``\\langle u, v \\rangle`` of complex values is read (see
-    :func:`.sympy_syntax.inner_product`; the real inner product unless an audit tries another).
+    :func:`.sympy_syntax.inner_product`; the real inner product unless an audit tries another);
+    ``inner_product_complex``: the Hermitian convention of one marked ``\\rangle_\\mathbb{C}`` (see
+    :mod:`.inner_fields`; one marked ``_\\mathbb{R}`` is the real one).
 
     Notation with two readings, each an :class:`~.latex_syntax.AmbiguousReading` unless a reading is
     chosen: ``index_i`` says ``i`` is also an index here (``\\theta_i``, ``x_{2i}``), so a bare ``i``
@@ -538,6 +540,7 @@ class Scope:
     functions: Mapping[str, Definition] = field(default_factory=dict)
     strict_products: bool = False
     inner_product: str = "real"
+    inner_product_complex: str = "conjugate-second"
     index_i: bool = False
     i_reading: str = ""
     complex_sums: str = ""
