@@ -517,15 +517,31 @@ def _turned(difference: Any) -> Any:
     return sympy.expand(sympy.MatAdd(*turned).doit())
 
 
+def _size_words(name: MatrixSymbol) -> str:
+    """``name``'s shape in words (a row ``1 x d``, a column ``d x 1`` or a matrix ``d x d``)."""
+    return " x ".join("1" if n == 1 else "d" for n in name.shape)
+
+
+def _convention_note(names: list[Any]) -> str:
+    """Why names read as rows or as columns though written as capitals were so read (:mod:`.vector_conventions`)."""
+    rows = [s.name for s in names if s.shape[0] == 1]
+    capitals = [s.name for s in names if s.shape[1] == 1 and re.match(r"(?:cal)?[A-Z]", s.name)]
+    note = f"; {', '.join(rows)} read as rows: the document multiplies them by matrices on the right" if rows else ""
+    if capitals:
+        note += f"; {', '.join(capitals)} read as columns: the document takes their inner product <., .>"
+    return note
+
+
 def _shapes(left: Any, right: Any) -> str:
     names = sorted({s for side in (left, right) for s in side.atoms(MatrixSymbol)}, key=str)
-    said = [f"{s.name} {'d x d' if s.shape[1] != 1 else 'd x 1'}" for s in names if written_value(s) is None]
+    said = [f"{s.name} {_size_words(s)}" for s in names if written_value(s) is None]
     written = [f"{s.name} = {value.tolist()}" for s in names if (value := written_value(s)) is not None]
     return (
         f"{GENERAL_READING} of any size d ("
         + ", ".join(said)
         + ")"
         + (f", each written-out matrix as a matrix of its own ({'; '.join(written)})" if written else "")
+        + _convention_note([s for s in names if written_value(s) is None])
     )
 
 

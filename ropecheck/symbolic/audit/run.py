@@ -54,6 +54,7 @@ from .steps import STEP_TIMEOUT, Auditor
 from .supposed_displays import supposition_before
 from .supposition_ends import SuppositionEnds
 from .tends import stated_limits
+from .vector_conventions import column_capitals, row_matrices, row_vectors
 from .where_after import where_after
 from .worded_blocks import define_worded_blocks
 from .worded_sections import WordedSections
@@ -132,6 +133,8 @@ def _audit_text(
     auditor = Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
     transposed, arrays = array_names([b.src.text for b in blocks])
+    rows = row_vectors([b.src.text for b in blocks], arrays)  # x_i W_Q: rows, and the capitals after them matrices
+    arrays |= row_matrices([b.src.text for b in blocks], rows)
     auditor.scope = replace(
         auditor.scope.with_domains(auditor.domains()),
         index_i=uses_index_i([b.src.text for b in blocks]),
@@ -139,6 +142,8 @@ def _audit_text(
         star_names=starred,
         matrix_names=transposed,
         array_names=arrays,
+        row_names=rows,
+        column_names=column_capitals([b.src.text for b in blocks], arrays),
         components=frozenset().union(*(component_vectors(normalize_latex(b.src.text)) for b in blocks)),
         aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays | primes_named_in_words(text)),
     )

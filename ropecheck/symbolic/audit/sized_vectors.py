@@ -119,7 +119,8 @@ def _general_shape(value: Any, sizes: _Sizes) -> tuple[Any, Any] | None:
         written = written_value(value)
         if written is not None:
             return written.shape
-        return ("d", "d") if value.shape[1] != 1 else ("d", 1)
+        rows, cols = ("d" if n != 1 else 1 for n in value.shape)  # a row of the document's own is 1 x d
+        return rows, cols
     if isinstance(value, sympy.Transpose):
         inner = _general_shape(value.arg, sizes)
         return None if inner is None else (inner[1], inner[0])

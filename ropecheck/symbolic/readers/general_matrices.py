@@ -55,17 +55,26 @@ _ONE_LETTER = re.compile(r"^(?:cal(?=[A-Z]))?([A-Za-z])(?:_\{?[^{}]*\}?)?$")
 _NOT_MATRICES = frozenset({"i", "e", "d"})
 
 
-def general_name(name: str) -> MatrixSymbol | None:
+def general_name(
+    name: str, rows: frozenset[str] = frozenset(), columns: frozenset[str] = frozenset()
+) -> MatrixSymbol | None:
     """The general matrix (upper-case letter) or vector (lower-case) a name stands for, or None for a number.
+
+    A name of ``rows`` is a row ``1 x d``, one the document multiplies
+    by matrices on the right (``x_i W_Q``); an upper-case name of ``columns`` is a column ``d x 1`` (``<R X, Y>``).
 
     Example:
         >>> general_name("W_{q}").shape, general_name("x_{m}").shape, general_name("theta")
         ((d, d), (d, 1), None)
+        >>> general_name("x_{j}", rows=frozenset({"x_{j}"})).shape, general_name("X", columns=frozenset("X")).shape
+        ((1, d), (d, 1))
     """
     match = _ONE_LETTER.match(name)
     if match is None or name in _NOT_MATRICES:
         return None
-    cols = DIMENSION if match.group(1).isupper() else 1
+    if match.group(1).islower() and name in rows:
+        return MatrixSymbol(name, 1, DIMENSION)
+    cols = DIMENSION if match.group(1).isupper() and not is_array(name, columns) else 1
     return MatrixSymbol(name, DIMENSION, cols)
 
 

@@ -83,7 +83,14 @@ from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
-from .upright_letters import RAISED_UPRIGHT_LETTER, UPRIGHT_LETTER, upright_letter
+from .upright_letters import (
+    BLACKBOARD_LABEL,
+    COLOUR,
+    RAISED_UPRIGHT_LETTER,
+    UPRIGHT_LETTER,
+    blackboard_label,
+    upright_letter,
+)
 from .written_norms import EUCLIDEAN_NORM, NAMED_NORM, euclidean_norm_of, norm_subscript
 
 __all__ = [
@@ -391,6 +398,8 @@ _SIZED_DELIMITER = re.compile(
 
 def _normalize(src: Src) -> Src:
     src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
+    src = src.sub(COLOUR, lambda m: " ")
+    src = src.sub(BLACKBOARD_LABEL, blackboard_label)
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
     src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)

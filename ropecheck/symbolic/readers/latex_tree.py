@@ -326,7 +326,9 @@ class _Converter:
             if name in self.bound or name in self.scope.symbols:
                 return None
             # only what the document uses as a vector or matrix: a position m inside cos(m theta) stays a number
-            return general_name(name) if is_array(name, self.scope.array_names) else None
+            if not is_array(name, self.scope.array_names):
+                return None
+            return general_name(name, self.scope.row_names, self.scope.column_names)
         if isinstance(expr, (sympy.Mul, sympy.Add)):
             parts = [self.convert(a) for a in expr.args]
             if not any(is_general(p) for p in parts):
@@ -341,7 +343,8 @@ class _Converter:
             raise ClaimParseError(f"a power of {base}, read as a general matrix, is not read")
         if isinstance(expr, sympy.core.function.AppliedUndef) and len(expr.args) == 1:  # W_q(x_m + p_m)
             name = expr.func.__name__
-            matrix = None if name in self.bound or name in self.scope.functions else general_name(name)
+            known = name in self.bound or name in self.scope.functions
+            matrix = None if known else general_name(name, columns=self.scope.column_names)
             if matrix is not None and matrix.shape[1] != 1:
                 argument = self.convert(expr.args[0])
                 return general_product([matrix, argument]) if is_general(argument) else None

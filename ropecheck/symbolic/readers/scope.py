@@ -520,7 +520,9 @@ class Scope:
     products keep their written order (see :mod:`.general_matrices`); an identity proved so holds
     for every matrix and vector the names may stand for. ``matrix_names``: names the document writes
     transposed (``x_m^T``): vectors or matrices there, so a step that reads one as a number is not decided;
-    ``array_names`` adds those it writes in bold: only these are read as general matrices.
+    ``array_names`` adds those it writes in bold: only these are read as general matrices. ``row_names``: vectors
+    the document writes as rows (``x_i W_Q``), read ``1 x d``; ``column_names``: capitals it uses as vectors
+    (``<R X, Y>``), read ``d x 1`` (see :mod:`ropecheck.symbolic.audit.vector_conventions`).
     ``ordered_functions``: the value of an undefined function (``R_f(q, m)``) may be a matrix, so products of
     such values keep their written order (SymPy's noncommutative functions).
     ``aliases``: decorated names the document defined (``\\tilde{k}``, ``\\lambda'_d``), each a pattern of its uses
@@ -552,6 +554,8 @@ class Scope:
     general_matrices: bool = False
     matrix_names: frozenset[str] = frozenset()
     array_names: frozenset[str] = frozenset()
+    row_names: frozenset[str] = frozenset()
+    column_names: frozenset[str] = frozenset()
     ordered_functions: bool = False
     aliases: tuple[tuple[str, str], ...] = ()
     components: frozenset[str] = frozenset()

@@ -7,6 +7,10 @@ label (``x^{\mathrm{K}}``, the key's x) or a power by a constant named K: that r
 Before, the parser took the command for a name and read ``W_{\mathrm{V}}`` as ``W_{V*mathrm}`` and
 ``x^{\mathrm{K}}`` as ``x**(K*mathrm)``.
 
+A blackboard letter as the whole subscript of a one-letter name (``W_\mathbb{Q}``) is a label too, of its own:
+``W_{bbQ}``, never ``W_{Q}`` (a font may set two things apart) nor the set of rationals. A colour
+(``{\color{red} p_i}``, ``\textcolor{red}{p_i}``) changes how a term looks, never what it is: it is dropped.
+
 Design constraint: pure text in, text out; a raised letter is left as written (the caller refuses it when it reads
 the formula, and text only scanned for names keeps it).
 """
@@ -15,7 +19,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RAISED_UPRIGHT_LETTER", "UPRIGHT_LETTER", "upright_letter"]
+__all__ = [
+    "BLACKBOARD_LABEL",
+    "COLOUR",
+    "RAISED_UPRIGHT_LETTER",
+    "UPRIGHT_LETTER",
+    "blackboard_label",
+    "upright_letter",
+]
 
 _UPRIGHT = r"\\(?:mathrm|text|textrm|mathit|operatorname|textit|mathup)\s*\{\s*(?P<letter>[A-HJ-Za-ce-hj-z])\s*\}"
 #: one letter set upright (i, e and d are read by their own rules, before this one)
@@ -34,3 +45,23 @@ def upright_letter(m: re.Match[str]) -> str:
     if re.search(r"\^\s*\{?\s*$", m.string[: m.start()]):
         return m.group(0)
     return " " + m.group("letter") + " "
+
+
+#: a blackboard letter that is the whole subscript of a one-letter name: ``W_\mathbb{Q}``, ``W_{\mathbb{K}}``
+BLACKBOARD_LABEL = re.compile(
+    r"(?:(?<![\\A-Za-z])|(?<=_[A-Za-z0-9]))([A-Za-z])\s*_\s*(?:\{\s*\\mathbb\s*\{\s*([A-Za-z])\s*\}\s*\}|\\mathbb\s*\{\s*([A-Za-z])\s*\})"
+)
+
+
+def blackboard_label(m: re.Match[str]) -> str:
+    r"""The name of a :data:`BLACKBOARD_LABEL` match, its label the letter marked as blackboard.
+
+    Example:
+        >>> BLACKBOARD_LABEL.sub(blackboard_label, r"x_i W_\mathbb{Q} W_{\mathbb{K}}^T x_iW_\mathbb{Q}")
+        'x_i  W_{\\mathrm{bbQ}}  W_{\\mathrm{bbK}}^T x_i W_{\\mathrm{bbQ}}'
+    """
+    return f" {m.group(1)}_{{\\mathrm{{bb{m.group(2) or m.group(3)}}}}}"  # set apart: x_iW_Q is x_i times W_Q
+
+
+#: a colour: ``\color{red}``, ``\color[rgb]{1,0,0}``, and the command of ``\textcolor{red}{...}`` (its group stays)
+COLOUR = re.compile(r"\\(?:color|textcolor)\s*(?:\[[^\[\]]*\])?\s*\{[^{}]*\}")
