@@ -55,6 +55,7 @@ from .sized_vectors import general_size_fits, sized_step
 from .unformulated_families import family_note, rotation_note
 
 __all__ = [
+    "spelled_name",
     "GENERAL_READING",
     "GeneralStep",
     "TRANSPOSE_PROBLEM",
@@ -122,7 +123,8 @@ def _rotations_as_matrices(plain: str) -> str:
     return "".join(out) + plain[pos:]
 
 
-def _spelled(text: str) -> str | None:
+def spelled_name(text: str) -> str | None:
+    """The name a piece of LaTeX reads as, or None where it is not one name (or is not read)."""
     try:
         value = read_latex_side(text, 0, Scope())
     except Exception:  # a piece the reader refuses names nothing here
@@ -137,7 +139,7 @@ def _multiplied(plains: list[str], arrays: set[str], spelled: dict[str, str | No
         for m in _FACTOR.finditer(plain):
             before = m.group("matrix")
             if before is not None:
-                name = spelled.setdefault(before, _spelled(before))
+                name = spelled.setdefault(before, spelled_name(before))
                 if name is None or not is_array(name, frozenset(arrays)) or not re.match(r"(?:cal)?[A-Z]", name):
                     continue
             found.add(m.group("after"))
@@ -164,11 +166,11 @@ def array_names(texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
             m.group(1) for m in _TRANSPOSED.finditer(plain) if not plain[: m.start()].rstrip().endswith(("_", "^"))
         }
         bold |= {m.group(1) + (m.group(2) or "") for m in _BOLD.finditer(text)}
-    spelled: dict[str, str | None] = {t: _spelled(t) for t in transposed | bold}
+    spelled: dict[str, str | None] = {t: spelled_name(t) for t in transposed | bold}
     seen = frozenset(n for t in transposed if (n := spelled[t]) is not None and not n.startswith("cal"))
     arrays = set(seen) | {n for t in transposed | bold if (n := spelled[t]) is not None}
     for _ in range(3):  # W x: x is a vector once W is a matrix, and so on along a product
-        more = {n for t in _multiplied(plains, arrays, spelled) if (n := spelled.setdefault(t, _spelled(t)))}
+        more = {n for t in _multiplied(plains, arrays, spelled) if (n := spelled.setdefault(t, spelled_name(t)))}
         if more <= arrays:
             break
         arrays |= more

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import re
 
-from sympy import Symbol
-
 from ..readers.general_matrices import is_array
-from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
-from ..readers.scope import Scope
+from ..readers.latex_syntax import calligraphic_as_names, normalize_latex
+from .general import spelled_name
 
 __all__ = ["column_capitals", "row_matrices", "row_vectors"]
 
@@ -37,14 +35,6 @@ _VC_TRANSPOSE = r"\s*\^\s*'"
 #: braces and colour commands between two factors (``{\color{red}p_i}W``)
 _VC_GAP = r"(?:\s|[{}]|\\color\s*\{[a-z]+\})*"
 _VC_CAPITAL = r"(?<![\\A-Za-z_^])([A-Z]" + _VC_SUB + r"?)(?!\s*_)"
-
-
-def _vc_spelled(text: str) -> str | None:
-    try:
-        value = read_latex_side(text, 0, Scope())
-    except Exception:  # a piece the reader refuses names nothing here
-        return None
-    return value.name if isinstance(value, Symbol) else None
 
 
 def _vc_plain(texts: list[str]) -> list[str]:
@@ -63,7 +53,7 @@ def _vc_pairs(plains: list[str], pattern: str) -> set[tuple[str, str]]:
     out = set()
     for plain in plains:
         for m in re.finditer(pattern, plain):
-            a, b = _vc_spelled(m.group(1)), _vc_spelled(m.group(2))
+            a, b = spelled_name(m.group(1)), spelled_name(m.group(2))
             if a is not None and b is not None:
                 out.add((a, b))
     return out
@@ -110,10 +100,10 @@ def row_matrices(texts: list[str], rows: frozenset[str]) -> frozenset[str]:
     found = set()
     for plain in _vc_plain(texts):
         for m in re.finditer(run, plain):
-            name = _vc_spelled(m.group(1))
+            name = spelled_name(m.group(1))
             if name is None or not is_array(name, rows):
                 continue
-            found |= {n for c in re.finditer(_VC_CAPITAL, m.group(2)) if (n := _vc_spelled(c.group(1))) is not None}
+            found |= {n for c in re.finditer(_VC_CAPITAL, m.group(2)) if (n := spelled_name(c.group(1))) is not None}
     return frozenset(found)
 
 
@@ -146,7 +136,7 @@ def column_capitals(texts: list[str], arrays: frozenset[str]) -> frozenset[str]:
     for plain in plains:
         for argument in _vc_arguments(plain):
             m = re.search(_VC_CAPITAL + r"\s*$", argument)
-            name = _vc_spelled(m.group(1)) if m else None
+            name = spelled_name(m.group(1)) if m else None
             if name is not None and name in arrays:
                 found.add(name)
     matrices = _vc_matrices(arrays)
