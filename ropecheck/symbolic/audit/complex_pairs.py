@@ -3,12 +3,13 @@
 Much of this literature writes a pair both ways: ``q = [q^1 \\\\ q^2]`` and then ``q = q^1 + i q^2`` (the first
 entry the real part, the second the imaginary part), then sets a column equal to a complex expression
 (``[q^1 \\cos x - q^2 \\sin x \\\\ ...] = q e^{ix}``). Where the document gives a name defined as the column (a, b)
-the value a + ib in math (:func:`stated_pair`; the pair is kept in ``Scope.complex_pairs``, the name's value is
-read as before), :func:`paired_verdict` reads a step with each such name it writes taken as that number, and a
-column (x, y) beside a number z compared as x = Re z, y = Im z, every name real (the entries are the parts of the
-number). A column with an entry not real (a column times ``e^{ix}``) is never compared so: it may be the column
-scaled or the number it stands for. Both verdicts hold under the identification the document states; a step
-with a name the document makes complex otherwise is left as it was.
+the value a + ib in math (:func:`stated_pair`), or a number a + ib the column (a, b) (:func:`column_after_number`;
+the pair is kept in ``Scope.complex_pairs``, the name's value is read as before), :func:`paired_verdict` reads a
+step with each such name it writes taken as that number, and a column (x, y) beside a number z compared as
+x = Re z, y = Im z, every name real (the entries are the parts of the number). A column with an entry not real
+(a column times ``e^{ix}``) is never compared so: it may be the column scaled or the number it stands for.
+Both verdicts hold under the identification the document states; a step with a name the document makes complex
+otherwise is left as it was.
 """
 
 from __future__ import annotations
@@ -47,6 +48,26 @@ def stated_pair(scope: Scope, name: str, body_tex: str) -> Any:
     return value
 
 
+def column_after_number(scope: Scope, name_tex: str, body_tex: str) -> tuple[str, Any] | None:
+    """(name, a + ib) where ``name_tex`` names a number the document gave the value a + ib (i the unit) and
+    ``body_tex`` writes it again as the column (a, b): ``q = a + ib``, then ``q = [a \\\\ b]``, the same
+    identification stated the other way round (the name then takes the column as its value); else None."""
+    arrow = re.fullmatch(r"\s*\\(?:vec|mathbf|bm|boldsymbol|overrightarrow)\s*\{([^{}]*)\}\s*", name_tex)
+    written = re.sub(r"[\s{}]", "", arrow.group(1) if arrow else name_tex)  # \vec{z}: the column of the number z
+    if scope.complex_sums != "document":
+        return None
+    for name, d in scope.symbols.items():
+        if re.sub(r"[\s{}]", "", name) != written or isinstance(d.body, MatrixBase) or d.stated_value:
+            continue
+        if not isinstance(d.body, sympy.Expr) or not d.body.has(sympy.I):
+            return None
+        column = read_quiet(body_tex, scope)
+        if not isinstance(column, MatrixBase) or column.shape != (2, 1) or any(e.has(sympy.I) for e in column):
+            return None
+        return (name, d.body) if sympy.expand(d.body - (column[0] + sympy.I * column[1])) == 0 else None
+    return None
+
+
 def paired_name(tex: str, scope: Scope) -> str | None:
     """The name of a 2x1 column the document defined that ``tex`` writes alone (``q_m`` for ``q_{m}``), or None."""
     written = re.sub(r"[\s{}]", "", tex)
@@ -57,15 +78,16 @@ def paired_name(tex: str, scope: Scope) -> str | None:
 
 
 def paired_verdict(
-    lhs_tex: str, rhs_tex: str, scope: Scope, *, named: bool = True
+    lhs_tex: str, rhs_tex: str, scope: Scope, *, named: bool = True, assumed: bool = False
 ) -> tuple[str, str, str, Any, Any, Any] | None:
     """The verdict of a step read with the names the document identifies with complex numbers taken as those
     numbers: (status, method, reason, counterexample, lhs, rhs), or None where that reading does not apply.
     ``named``: only a step that writes such a name; else also a column beside a complex number with none (the
-    document states the identification, so its columns and complex numbers are compared so)."""
+    document states the identification, so its columns and complex numbers are compared so). ``assumed``: read so
+    even where the document states no identification (the caller says so; see :mod:`.unstated_pairs`)."""
     text = lhs_tex + " " + rhs_tex
     used = [(n, v, line) for n, v, line in scope.complex_pairs if _still(scope, n, v) and _mentions(text, n)]
-    if (named and not used) or not scope.complex_pairs or not _unit_here(text, scope):
+    if (named and not used) or not (scope.complex_pairs or assumed) or not _unit_here(text, scope):
         return None
     symbols = dict(scope.symbols)
     for name, value, line in used:
@@ -155,4 +177,4 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(r"(?<![A-Za-z\\])" + re.escape(plain) + after, squeezed) is not None
 
 
-__all__ = ["paired_name", "paired_verdict", "stated_pair", "still_paired"]
+__all__ = ["column_after_number", "paired_name", "paired_verdict", "stated_pair", "still_paired"]

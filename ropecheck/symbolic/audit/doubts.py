@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import sympy
 from sympy import MatrixBase
@@ -125,10 +126,12 @@ def lone_labels(s: AuditStep, scope: Scope) -> list[str]:
     return sorted(b for b in lone if not scope.defines(b) and not scope.defines(b.split("_")[0]))
 
 
-def arrow_and_bare_why(text: str) -> str:
-    """Why a refuted step that writes a letter both under an arrow and bare is not refuted, or ""."""
+def arrow_and_bare_why(text: str, pairs: tuple[tuple[str, Any, int], ...] = ()) -> str:
+    """Why a refuted step that writes a letter both under an arrow and bare is not refuted, or "". ``pairs``: the
+    names the document identifies as a column and a complex number (``c = u + iv``, then ``\\vec{c} = [u \\\\ v]``,
+    see :mod:`.complex_pairs`): the document says which column the arrow marks, so no doubt."""
     arrowed = arrow_and_bare(text)
-    if not arrowed:
+    if not arrowed or any(p[0] == arrowed for p in pairs):
         return ""
     return (
         f"writes \\vec{{{arrowed}}} beside {arrowed}: the arrow may mark another object (the vector a complex "

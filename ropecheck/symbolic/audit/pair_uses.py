@@ -8,7 +8,8 @@ value its own uses call for, read from how the step writes the name, never from 
 
 - a vector use only (a matrix multiplies it -- written, a name whose value is a square matrix, something
   transposed, a name the document writes transposed that is no such column --, it is transposed, it sits inside
-  ``\\langle , \\rangle``): the column, and the number's reading is not tried;
+  ``\\langle , \\rangle``, it is written with an arrow, ``\\vec{z}``): the column, and the number's reading is not
+  tried;
 - a complex use only (conjugated, a product with ``e^{i...}`` or with a number written with i, inside Re or Im): the
   number, a written column beside it compared as its real and imaginary parts (see :mod:`.complex_pairs`);
 - both: each use its own value, the complex uses written with a fresh name whose value is the number; where one
@@ -40,6 +41,7 @@ _PAIR_PARTS_OPEN = re.compile(
     r"\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\[(]"
 )
 _PAIR_BARRED = re.compile(r"\\(?:overline|bar)\s*\{\s*$")
+_PAIR_ARROWED = re.compile(r"\\(?:vec|overrightarrow)\s*\{\s*$")
 
 
 def _occurrences(text: str, name: str) -> list[tuple[int, int]]:
@@ -132,6 +134,8 @@ def _uses_at(text: str, span: tuple[int, int], scope: Scope) -> tuple[list[str],
         vector.append("it sits inside an inner product")
     if _matrix_before(before, scope):
         vector.append("a matrix multiplies it")
+    if _PAIR_ARROWED.search(before) and after.lstrip().startswith("}"):
+        vector.append("it is written with an arrow, as a vector")
     if _PAIR_CONJUGATED.match(after) or (_PAIR_BARRED.search(before) and after.lstrip().startswith("}")):
         complex_.append("it is conjugated")
     if _PAIR_PHASE_AFTER.match(after) or _PAIR_PHASE_BEFORE.search(before):
@@ -216,6 +220,7 @@ def scope_by_use(lhs_tex: str, rhs_tex: str, scope: Scope) -> PairReading:
         if mixed:
             fresh = f"\\varpi_{{{n + 1}}}"  # the number, at the uses that call for it
             symbols[f"varpi_{{{n + 1}}}"] = Definition("symbol", f"varpi_{{{n + 1}}}", value, (), str(value), line)
+            pairs.append((f"varpi_{{{n + 1}}}", value, line))  # still stated: a column beside it read as its parts
             lhs_tex = _as_number_where_complex(lhs_tex, name, fresh, scope)
             rhs_tex = _as_number_where_complex(rhs_tex, name, fresh, scope)
             notes.append(

@@ -69,6 +69,7 @@ from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general
 from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
+from .unstated_pairs import hedged_verdict, unstated_reading
 from .wanted import SENTENCE_END, requirement_before
 from .written_quotients import zero_written_denominator
 
@@ -926,6 +927,9 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
         as_matrices = any(w in problem for w in (TRANSPOSE_PROBLEM, VECTOR_PROBLEM, "\\mathcal", _SHAPES_DIFFER))
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None
+        unstated = unstated_reading(lhs.text, rhs.text, scope) if "2x1 matrix" in problem else None
+        if matrices is None and unstated is not None:  # a number beside a column, no identification stated
+            return Outcome("UNDECIDED", reason=unstated)
         return matrices or Outcome(UNREAD, reason=problem or "cannot read the step")
     as_numbers = tuple(sorted(set().union(*(names(a) | names(b) for _, a, b in readings)) & scope.matrix_names))
     if as_numbers:  # a vector or matrix of the document read as a number: another statement, never decided so
@@ -980,6 +984,9 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     decided = _with_pair(_over_readings(lhs, rhs, scope, readings, results), lhs, rhs, scope)
+    hedge = hedged_verdict(decided.status, lhs.text, rhs.text, scope)
+    if hedge is not None:  # a column in complex arithmetic, never identified with a number (.unstated_pairs)
+        decided = Outcome("UNDECIDED", "none", hedge, None, decided.lhs, decided.rhs)
     zero = _zero_written(lhs, rhs, scope) if decided.status == "PROVED" else ""
     if zero:  # (a - b) x / (a - b), cancelled as it was read, where a = b: the quotient is not defined
         decided.status, decided.method, decided.counterexample = "UNDECIDED", "none", None

@@ -94,7 +94,7 @@ from .blocks import (
     open_vector_definition,
     written_block,
 )
-from .complex_pairs import paired_name, stated_pair
+from .complex_pairs import column_after_number, paired_name, stated_pair
 from .document import Chain, Link
 from .doubts import (
     arrow_and_bare_why,
@@ -897,6 +897,10 @@ class Auditor:
         name = paired_name(link.text, self.scope) if body.relation == "=" else None
         value = stated_pair(self.scope, name, body.text) if name is not None else None
         if name is None or value is None:
+            # q = a + ib, then q = [a \\ b]: kept too, the column defined as any other (False: not consumed)
+            later = column_after_number(self.scope, link.text, body.text) if body.relation == "=" else None
+            if later is not None and all(p[0] != later[0] for p in self.scope.complex_pairs):
+                self.scope = replace(self.scope, complex_pairs=(*self.scope.complex_pairs, (*later, link.line)))
             return False
         if all(p[0] != name for p in self.scope.complex_pairs):
             self.scope = replace(self.scope, complex_pairs=(*self.scope.complex_pairs, (name, value, link.line)))
@@ -1413,7 +1417,7 @@ class Auditor:
             )
         elif j_unit := unit_j(s, left.text + " = " + right.text):
             why = j_unit
-        elif arrowed := arrow_and_bare_why(left.text + " = " + right.text):
+        elif arrowed := arrow_and_bare_why(left.text + " = " + right.text, self.scope.complex_pairs):
             why = arrowed
         elif labels := lone_labels_why(s, self.scope):
             why = labels
@@ -1954,7 +1958,8 @@ class Auditor:
             others = [tuple(replace(x, text=with_i_as(x.text, value)) for x in read)]
         elif s.status == "REFUTED" and (star := starred_with_value(text, before)):
             why = f"{star} is given a value in the text, which the reader does not use: the counterexample may not hold"
-        elif letter:
+        # z = a + ib, then \\vec{z} = [a \\\\ b]: the document says the two are one pair, so not a doubt
+        elif letter and all(p[0] != letter for p in self.scope.complex_pairs):
             why = f"writes {letter} both decorated and bare: one name, or two (a vector and a number)?"
             others = [tuple(replace(x, text=as_own_name(x.text, letter)) for x in read)] if s.status == "PROVED" else []
         elif unbased_logs(text):
