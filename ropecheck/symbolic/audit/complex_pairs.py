@@ -118,7 +118,11 @@ def paired_verdict(
     if verdict.value not in ("PROVED", "REFUTED"):
         return None
     said = ", ".join(f"{n} as {v} (line {line})" for n, v, line in used)
-    stated = ", ".join(f"{n} = {v} (line {line})" for n, v, line in scope.complex_pairs)
+    # a name read per use (:mod:`.pair_uses`) stands in the list under a stand-in of its own: its number is shown alone
+    stated = ", ".join(
+        f"{v} (line {line})" if n.startswith("varpi_{") else f"{n} = {v} (line {line})"
+        for n, v, line in scope.complex_pairs
+    )
     reason = (
         f"read with {said}: the document identifies the column with that complex number; a column (x, y) beside "
         "a number z read as x = Re z, y = Im z, every name real"
