@@ -14,11 +14,13 @@ size as the family's name, and every use of the base letter must be such a membe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from string import ascii_uppercase
 
 from ..readers.latex_text import skip_group
 
-__all__ = ["FamilyName", "family_name", "plain_members", "raised_families", "stand_in"]
+__all__ = ["FamilyName", "family_name", "free_calligraphic", "plain_members", "raised_families", "stand_in"]
 
 _BASE = r"\\(?:boldsymbol|mathbf|bm)\s*\{\s*[A-Za-z]\s*\}|\\mathbf\s+[A-Za-z]|(?<![\\A-Za-z])[A-Z]"
 _BASE_AT = re.compile(_BASE)
@@ -113,10 +115,19 @@ def raised_families(text: str) -> list[FamilyName]:
     return list(found.values())
 
 
+def free_calligraphic(texts: list[str], names: Iterable[str] = (), letters: str = ascii_uppercase) -> str | None:
+    """The first of ``letters`` that no ``\\mathcal`` of ``texts`` writes and no name of ``names`` reads as
+    (``calR`` for ``\\mathcal{R}``), or None."""
+    used, taken = " ".join(texts), tuple(names)
+    for letter in letters:
+        if not re.search(r"\\mathcal\s*\{\s*" + letter, used) and not any(n.startswith(f"cal{letter}") for n in taken):
+            return letter
+    return None
+
+
 def stand_in(texts: list[str]) -> str | None:
     """A bold calligraphic letter none of ``texts`` uses, for the members of a family, or None."""
-    used = " ".join(texts)
-    letter = next((c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if not re.search(r"\\mathcal\s*\{\s*" + c, used)), None)
+    letter = free_calligraphic(texts)
     return None if letter is None else rf"\boldsymbol{{\mathcal{{{letter}}}}}"
 
 

@@ -11,12 +11,12 @@ Design constraints: only where the document gives the family no value the reader
 no matrix); one family per step, and every use of its letter a member of it (else nothing is read). The members
 are unrelated general matrices, so a proof holds whatever the family is; a difference that does not vanish is
 UNDECIDED (how the members relate, a rotation's law, is what the document says in words) -- never REFUTED.
-The stand-in is a calligraphic letter that neither the step nor the scope uses.
+The stand-in is a calligraphic letter that neither the step nor the scope uses
+(:func:`.family_names.free_calligraphic`).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -26,22 +26,11 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..readers.latex_syntax import calligraphic_as_names, read_latex_side
 from ..readers.scope import Scope
 from .document import Link
-from .family_names import FamilyName, plain_members, raised_families
+from .family_names import FamilyName, free_calligraphic, plain_members, raised_families
 from .general import GeneralStep, array_names, general_step
 from .reading import Outcome, read_quiet, readable
 
 __all__ = ["covered_by_reading", "raised_in_child", "raised_step"]
-
-
-def _free_letter(texts: list[str], scope: Scope) -> str | None:
-    """A calligraphic capital that neither ``texts`` nor any name of ``scope`` uses."""
-    used = " ".join(texts)
-    names = [*scope.symbols, *scope.patterns, *scope.functions, *scope.array_names]
-    for letter in "ABCDEFGHIJKLMNOPQSUVXYZ":
-        if re.search(r"\\mathcal\s*\{\s*" + letter, used) or any(n.startswith(f"cal{letter}") for n in names):
-            continue
-        return letter
-    return None
 
 
 def _without_value(family: FamilyName, scope: Scope) -> bool:
@@ -68,7 +57,8 @@ def raised_step(lhs: str, rhs: str, scope: Scope) -> GeneralStep | None:
     if len(families) != 1 or not _without_value(families[0], scope):
         return None
     family = families[0]
-    letter = _free_letter([lhs, rhs], scope)
+    names = [*scope.symbols, *scope.patterns, *scope.functions, *scope.array_names]
+    letter = free_calligraphic([lhs, rhs], names, "ABCDEFGHIJKLMNOPQSUVXYZ")
     if letter is None:
         return None
     stand = rf"\boldsymbol{{\mathcal{{{letter}}}}}"
