@@ -48,13 +48,14 @@ from ..readers.general_matrices import (
     written_symbol,
     written_value,
 )
-from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
+from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side, read_quiet
 from ..readers.latex_text import skip_group
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 from .sized_vectors import general_size_fits, sized_step
 from .unformulated_families import family_note, rotation_note
 
 __all__ = [
+    "all_read_as_general",
     "spelled_name",
     "GENERAL_READING",
     "GeneralStep",
@@ -121,6 +122,18 @@ def _rotations_as_matrices(plain: str) -> str:
         out.append(plain[pos : m.start()] + r" \end{pmatrix} ")
         pos = end
     return "".join(out) + plain[pos:]
+
+
+def all_read_as_general(sides: tuple[Any, Any], names: list[str], scope: Scope) -> bool:
+    """Whether each of ``names`` (as the document writes them) is one of the general matrices or vectors the sides
+    were read with: a proof for every matrix then covers whatever they stand for (a name read as a number, a set
+    or a function is not covered)."""
+    read = {m.name for side in sides for m in side.atoms(MatrixSymbol)}
+    for where in names:
+        named = read_quiet(calligraphic_as_names(where), Scope(domains=scope.domains))
+        if not isinstance(named, Symbol) or named.name not in read:
+            return False
+    return True
 
 
 def spelled_name(text: str) -> str | None:

@@ -20,15 +20,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sympy import MatrixExpr, MatrixSymbol, Symbol
+from sympy import MatrixExpr
 
 from ...errors import ClaimLimitError, ClaimParseError
 from ..readers.latex_syntax import calligraphic_as_names, read_latex_side
 from ..readers.scope import Scope
 from .document import Link
 from .family_names import FamilyName, free_calligraphic, plain_members, raised_families
-from .general import GeneralStep, array_names, general_step
-from .reading import Outcome, read_quiet, readable
+from .general import GeneralStep, all_read_as_general, array_names, general_step
+from .reading import Outcome, readable
 
 __all__ = ["covered_by_reading", "raised_in_child", "raised_step"]
 
@@ -95,11 +95,6 @@ def covered_by_reading(sides: tuple[Any, Any], text: str, unread: list[str], sco
     raised-size family, or a name read among the general matrices of ``sides``: a proof then holds whatever their
     values (a name read as a number, a scale ``c``, is not covered by a proof for every matrix)."""
     family = [(f.base, f.raised, f.label) for f in raised_families(text)]
-    read = {m.name for side in sides for m in side.atoms(MatrixSymbol)}
-    for where in unread:
-        if [(f.base, f.raised, f.label) for f in raised_families(where)] == family:
-            continue  # the family itself: the proof holds for every matrix its members may be
-        named = read_quiet(calligraphic_as_names(where), Scope(domains=scope.domains))
-        if not isinstance(named, Symbol) or named.name not in read:
-            return False
-    return True
+    # the family itself is covered: the proof holds for every matrix its members may be
+    rest = [where for where in unread if [(f.base, f.raised, f.label) for f in raised_families(where)] != family]
+    return all_read_as_general(sides, rest, scope)

@@ -112,7 +112,7 @@ from .doubts import (
 )
 from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families
-from .general import GENERAL_READING, any_column_scopes
+from .general import GENERAL_READING, all_read_as_general, any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
 from .label_uses import family_bases, index_arithmetic, without_label_uses
 from .named_product import define_named_product
@@ -1610,15 +1610,11 @@ class Auditor:
         o = _run(_general_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
         if o.status != "PROVED":
             return None
-        # each name without a value must be one of the general matrices: a name read as a number (a set, a
-        # function) is not covered by a proof for every matrix
-        read = {m.name for side in (o.lhs, o.rhs) for m in side.atoms(sympy.MatrixSymbol)}
+        # each name without a value must be one of the general matrices
         text = normalize_latex(left.text + " = " + right.text)
-        for head, where, _ in self.unread:
-            if _mentions(head, text, members=not self.family_defined(head)):
-                named = _read_quiet(calligraphic_as_names(where.text), Scope(domains=self.scope.domains))
-                if not isinstance(named, sympy.Symbol) or named.name not in read:
-                    return None
+        used = [w.text for h, w, _ in self.unread if _mentions(h, text, members=not self.family_defined(h))]
+        if not all_read_as_general((o.lhs, o.rhs), used, self.scope):
+            return None
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
         return o
 
