@@ -206,11 +206,21 @@ def test_twin_slips_with_decorated_names_are_refuted_and_other_spellings_stay_un
         ("\\theta_i^{'}", "\\mathrm{thetaprime}_i"),
         ("\\tilde{k }", "\\mathrm{ktilde}"),
         ("b''", "\\mathrm{bprimeprime}"),
-        ("q'_1", None),
+        ("q'_1", "\\mathrm{qprime}_1"),
+        ("x'_{2j + 1}", "\\mathrm{xprime}_{2j+1}"),
         ("\\tilde{x}_{m+1}", None),
         ("x + y'", None),
     ],
-    ids=["prime-family", "prime-before-subscript", "tilde", "two-primes", "entry", "compound", "not-a-name"],
+    ids=[
+        "prime-family",
+        "prime-before-subscript",
+        "tilde",
+        "two-primes",
+        "entry",
+        "entry-compound",
+        "compound",
+        "not-a-name",
+    ],
 )
 def test_decorated_alias(tex: str, left: str | None) -> None:
     found = decorated_alias(tex)
@@ -221,6 +231,29 @@ def test_aliases_rewrite_only_the_spelling_defined() -> None:
     _, family, name = decorated_alias("\\lambda'_d")  # type: ignore[misc]
     text = apply_aliases(Src.of("\\lambda'_{d+1} + \\lambda_d^{'} - \\lambda' + \\lambda_d"), ((family, name),)).text
     assert text.count("\\mathrm{lambdaprime}") == 2 and "\\lambda'" in text and "\\lambda_d" in text
+
+
+def test_a_primed_entry_is_rewritten_only_where_written_with_its_subscript() -> None:
+    _, entry, name = decorated_alias("x'_{2j+1}")  # type: ignore[misc]
+    uses = "x'_{2j+1} + x'_{2 j + 1} + x_{2j+1}' - x'_{2j} - x' - x'_{2j+12}"
+    text = apply_aliases(Src.of(uses), ((entry, name),)).text
+    assert text.count("\\mathrm{xprime}") == 3 and "x'_{2j}" in text and "x'_{2j+12}" in text and "x' " in text
+
+
+def test_primed_entries_are_read_side_by_side_and_another_entry_stays_unread() -> None:
+    lines = ["x'_{1} = 2a", "x'_{2} = 3a", "x'_{1} + x'_{2} = 5a", "x'_{3} - a = a", "x'_{1} - a = 2a"]
+    doc = "\n\n".join(f"$${line}$$" for line in lines) + "\n"
+    r = audit_document(doc, timeout=TIMEOUT)
+    assert verdicts(r) == [(5, "PROVED"), (7, "UNREAD"), (9, "REFUTED")]
+
+
+def test_a_primed_length_closing_a_fraction_before_a_name_is_read() -> None:
+    # the name the prime is read as, then the brace of the fraction: one name, never prose inside the formula
+    prose = "The text runs at the length $L'$ and not $L$.\n\n"
+    right = r"$$e^{i m \frac{L}{L'}\theta} = e^{i m \theta L / L'}$$"
+    slip = r"$$e^{i m \frac{L'}{L}\theta} = e^{i m \theta L / L'}$$"
+    r = audit_document(prose + right + "\n\n" + slip + "\n", timeout=TIMEOUT)
+    assert verdicts(r) == [(3, "PROVED"), (5, "REFUTED")]
 
 
 def test_a_decorated_name_defined_again_is_read_as_its_new_value() -> None:

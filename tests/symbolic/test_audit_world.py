@@ -952,3 +952,14 @@ def test_an_inner_product_marked_with_its_field_is_read_in_that_fields_conventio
     assert both.status == "PROVED" and both.method == "definition"
     statuses = [s.status for s in audited("inner_field_complex_twin.md").steps]
     assert statuses == ["UNDECIDED", "REFUTED", "REFUTED", "PROVED"]  # Re read as Im: refuted in both conventions
+
+
+def test_a_function_stated_for_listed_labels_is_one_definition_per_label() -> None:
+    r = audited("label_family_absolute.md")
+    read = {(d.line, d.name): d for d in r.definitions}
+    assert {k for k in read if k[0] == 6} == {(6, "f_{q}"), (6, "f_{k}"), (6, "f_{v}")}
+    assert "labels q, k, v" in read[(6, "f_{k}")].reason and "not the imaginary unit" in read[(6, "f_{k}")].reason
+    assert {(d.line, d.name) for d in r.definitions if d.line == 18} == {(18, "g_{q}"), (18, "g_{k}")}
+    assert [(s.line, s.status) for s in r.steps] == [(12, "PROVED"), (22, "PROVED"), (28, "UNDECIDED")]
+    twin = {s.line: s for s in audited("label_family_absolute_twin.md").steps}
+    assert twin[12].status == "UNDECIDED" and "may vanish" in twin[12].reason

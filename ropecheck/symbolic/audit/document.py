@@ -350,10 +350,11 @@ _SEPARATORS = re.compile(
     r"|<==?>|(?<![<=])==?>|[⇒⟹⇔]"
     # ``(1, 0) \to (\cos 30^\circ, \sin 30^\circ)``: a map from one point to another, not an equality
     r"|\\(?:to|mapsto|rightarrow|longmapsto|longrightarrow)(?![A-Za-z])|→|↦"
-    # a word before what it labels (``\text{Rot}\begin{bmatrix}...``) is not a separator: the reader refuses it;
-    # nor is one word on the left of ``=`` (``\text{score} = ...``), the name a display defines
-    r"|\\(?:text|textrm|mbox|textnormal)\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}"
-    r"(?!\s*(?:\\left|\\begin|\\langle|\\\{|[(\[]))"
+    # a word before what it labels (``\text{Rot}\begin{bmatrix}...``, ``\text{Attn}\,\Big(...``) is not a
+    # separator: the reader refuses it; nor is one word on the left of ``=`` (``\text{score} = ...``), the name a
+    # display defines; nor ``\text{Re}``, ``\text{Im}``, the real and imaginary parts, whatever follows them
+    r"|\\(?:text|textrm|mbox|textnormal)\s*\{(?!\s*(?:Re|Im)\s*\})[^{}]*[A-Za-z]{2,}[^{}]*\}"
+    r"(?!(?:\s|~|\\[,;:! ])*(?:\\left|\\(?:big|Big|bigg|Bigg)[lr]?(?![A-Za-z])|\\begin|\\langle|\\\{|[(\[]))"
 )
 #: ``\text{score}``: one word set upright, with no space in it
 _ONE_WORD = re.compile(r"\\(?:text|textrm|mbox|textnormal)\s*\{[A-Za-z]{2,}\}")

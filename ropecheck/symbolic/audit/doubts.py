@@ -357,8 +357,8 @@ def open_range_why(s: AuditStep) -> str:
     if not letters or false_over_every_range(s.lhs, s.rhs, values):
         return ""
     return (
-        f"sums over {', '.join(letters)} with no range written, and is refuted only over a range the text may not "
-        "mean: not refuted"
+        f"sums over {', '.join(letters)} with no range (or no lower end) written, and is refuted only over a range "
+        "the text may not mean: not refuted"
     )
 
 

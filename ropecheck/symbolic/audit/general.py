@@ -314,8 +314,10 @@ class _CalledAgain(Definition):
     """A function whose body is read with general matrices. A vector parameter takes only itself as its
     argument (``f_q(x_m, 0)``: the name ``x_m`` is kept, and no other vector can be written in its place with
     certainty); a number parameter is replaced in the entries of the written-out matrices and in the
-    coefficients. A general matrix whose subscript holds that parameter (an undefined ``R_m``) cannot be
-    renamed with certainty: the call is then not read."""
+    coefficients. A general matrix whose subscript holds that parameter (an undefined ``R_{m-1}``) cannot be
+    renamed with certainty: the call is then not read -- except one whose whole subscript is a parameter given a
+    plain letter (``x_i``, ``p_i`` of ``f_q(x_i, i)`` called at ``(x_m, m)``: ``x_m``, ``p_m``; see
+    :func:`indexed_renamed`), a vector parameter so renamed taking that argument."""
 
     def apply(self, args: list[Any]) -> Any:
         if len(args) != len(self.params):
@@ -323,10 +325,11 @@ class _CalledAgain(Definition):
         numbers: dict[Any, Any] = {}
         fixed: set[str] = set()  # m of a parameter n - m: what the call leaves of it must not depend on m
         vectors = {s.name for s in self.body.atoms(MatrixSymbol)}
+        moved = indexed_renamed(self.body, self.params, args)
         for p, arg in zip(self.params, args):
             name = getattr(p, "name", None)
             if isinstance(arg, MatrixExpr) or name in vectors:
-                if getattr(arg, "name", None) != name:
+                if getattr(arg, "name", None) != getattr(moved.get(name or ""), "name", name):
                     raise ClaimParseError(f"{self.name} is called with {arg} for its vector parameter {name}")
             elif isinstance(p, Symbol) and isinstance(arg, Symbol) and arg.name == p.name:
                 continue  # f_q(x_m, m) called at m itself: nothing to rename (an undefined R_m stays R_m)
@@ -345,7 +348,9 @@ class _CalledAgain(Definition):
         swap: dict[Any, Any] = {}
         for s in self.body.atoms(MatrixSymbol):
             value = written_value(s)
-            if value is not None:
+            if s.name in moved:
+                swap[s] = moved[s.name]
+            elif value is not None:
                 swap[s] = written_symbol(sympy.ImmutableMatrix(_named(value, by_name)))
             elif s.name not in kept and any(
                 re.search(r"(?<![A-Za-z\\])" + re.escape(name) + r"(?![A-Za-z])", s.name) for name in {*by_name, *fixed}
@@ -358,6 +363,37 @@ class _CalledAgain(Definition):
                 f"{self.name}'s body depends on {', '.join(sorted(left))} other than through its parameter: not read"
             )
         return out
+
+
+def indexed_renamed(body: Any, params: tuple[Any, ...], args: list[Any]) -> dict[str, MatrixSymbol]:
+    """The general matrices of a function's body whose whole subscript is a number parameter given a plain name
+    (``f_q(x_i, i) = W_q (x_i + p_i)`` called as ``f_q(x_m, m)``), each with that name as its subscript (``x_m``,
+    ``p_m``): a name indexed by the parameter alone is that family's member at the argument, renamed with
+    certainty. Any other subscript holding the parameter (``R_{i-1}``) is left to the caller, which does not read
+    the call.
+
+    Example:
+        >>> from sympy import MatrixSymbol, Symbol
+        >>> body = MatrixSymbol("x_{i}", 3, 1) + MatrixSymbol("p_{i}", 3, 1)
+        >>> sorted(indexed_renamed(body, (MatrixSymbol("x_{i}", 3, 1), Symbol("i")), [None, Symbol("m")]))
+        ['p_{i}', 'x_{i}']
+    """
+    letters = {
+        p.name: a.name
+        for p, a in zip(params, args)
+        if type(p) is Symbol and isinstance(a, Symbol) and a.name != p.name and re.fullmatch(r"[A-Za-z]", a.name)
+    }
+    names = {s.name for s in body.atoms(MatrixSymbol)}
+    out: dict[str, MatrixSymbol] = {}
+    for s in body.atoms(MatrixSymbol):
+        m = re.fullmatch(r"(?P<base>[A-Za-z]|\\[A-Za-z]+)_\{(?P<sub>[A-Za-z])\}", s.name)
+        if m is None or m.group("sub") not in letters or written_value(s) is not None:
+            continue
+        renamed = f"{m.group('base')}_{{{letters[m.group('sub')]}}}"
+        if renamed in names:  # x_i and x_m both in the body: renaming would merge two names
+            return {}
+        out[s.name] = MatrixSymbol(renamed, *s.shape)
+    return out
 
 
 def _solved(param: Any, arg: Any) -> tuple[Symbol, Any]:

@@ -3,7 +3,8 @@
 Documents on context extension write ``L'`` for the new length beside the trained length ``L``, and say so in
 words (``s = L'/L``). A prime after a letter is, in general, one of three things: the transpose of a matrix,
 a derivative, or another name. A document settles it when it never differentiates (no ``\\frac{d}{dx}``,
-``\\partial``, ``\\nabla``, ``\\dot x``, ``\\mathrm{d}x``), never writes the letter as a function (``L(x)``,
+``\\partial``, ``\\nabla``, ``\\dot x``, ``\\mathrm{d}x``; a fraction of the dimension, ``\\frac{d}{2}``,
+``\\frac{d}{d-2}``, is none), never writes the letter as a function (``L(x)``,
 ``L'(x)``), never as a matrix or vector (transposed, in bold, written out) and never writes ``L'`` as an
 entry of a written-out vector or matrix (a definition entry by entry, which is not read): then ``L'`` can only be a
 number of its own, and it is read as the name ``Lprime`` (as a definition ``L' = sL`` would make it).
@@ -24,9 +25,14 @@ from ..readers.scope import Scope
 
 __all__ = ["prime_read_otherwise", "primed_number_aliases"]
 
-#: what differentiates: d/dx in any spelling, partial derivatives, gradients, dots over a name
+#: the d of a derivative, in any spelling
+_DIFFERENTIAL_D = r"(?:\\(?:mathrm|text|operatorname)\s*\{\s*d\s*\}|d)"
+#: what differentiates: d/dx in any spelling (a fraction whose denominator is d before a variable: ``\frac{d}{2}``,
+#: ``\frac{d}{d-2}`` are the dimension), partial derivatives, gradients, dots over a name
 _DIFFERENTIATES = re.compile(
-    r"\\frac\s*\{\s*(?:\\mathrm\s*\{\s*d\s*\}|\\text\s*\{\s*d\s*\}|d|\\partial)|\\partial|\\nabla|\\(?:dot|ddot)(?![A-Za-z])\s*[{\\A-Za-z]"
+    rf"\\frac\s*\{{\s*{_DIFFERENTIAL_D}(?:[^{{}}]|\{{[^{{}}]*\}})*\}}\s*\{{\s*{_DIFFERENTIAL_D}\s*(?:\\[,;:!]\s*)?"
+    r"(?:[A-Za-z]|\\(?!cdot|times|left|right)[A-Za-z]+)"
+    r"|\\partial|\\nabla|\\(?:dot|ddot)(?![A-Za-z])\s*[{\\A-Za-z]"
     r"|\\mathrm\s*\{\s*d\s*\}\s*[A-Za-z\\]|(?<![A-Za-z\\])d\s*/\s*d\s*[A-Za-z]|\\operatorname\s*\{\s*d\s*\}"
 )
 #: ``L'``: one letter, one prime, nothing raised or subscripted after it
@@ -65,6 +71,8 @@ def primed_number_aliases(texts: list[str], matrices: frozenset[str]) -> tuple[t
         ['Lprime']
         >>> primed_number_aliases([r"s = L'/L", r"\frac{\partial f}{\partial x}"], frozenset())
         ()
+        >>> [name for _, name in primed_number_aliases([r"s = L'/L", r"b^{\frac{d}{d-2}}"], frozenset())]
+        ['Lprime']
         >>> [name for _, name in primed_number_aliases([r"s = L'/L", r"L' m", r"(\theta_0, \dots)"], frozenset())]
         ['Lprime']
         >>> primed_number_aliases([r"W' x", r"W^T"], frozenset({"W"}))

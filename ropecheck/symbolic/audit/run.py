@@ -37,6 +37,7 @@ from .block_families import DOTTED_FAMILY
 from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
 from .example_cues import opens_as_example
 from .general import array_names
+from .label_families import labels_after
 from .patterns import read_with_patterns, touched_by_dots
 from .primed_names import primed_number_aliases, primes_named_in_words
 from .reading import head as _head
@@ -167,7 +168,7 @@ def _audit_text(
             auditor.declare(found)
             above.passed(block, None)
             continue
-        read = _unless_stated_false(auditor, text, (blocks, at, promoted), chains(block, lines))
+        read = _unless_stated_false(auditor, text, (blocks, at, promoted), labels_after(chains(block, lines)))
         if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
             _sentence(auditor, read, chains(blocks[at + 1], lines))
         tail = above.goes_on_from(text, block, read, headings)

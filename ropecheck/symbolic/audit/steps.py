@@ -65,7 +65,7 @@ from ..readers.complex_forms import said_by_form
 from ..readers.components import without_components
 from ..readers.decorated_plain import as_own_name, decorated_beside_plain
 from ..readers.decorated_values import alias_word, expansion_alias
-from ..readers.decorations import apply_aliases, decorated_alias
+from ..readers.decorations import apply_aliases, decorated_alias, is_entry
 from ..readers.general_matrices import DIMENSION
 from ..readers.latex_syntax import (
     calligraphic_as_names,
@@ -114,7 +114,9 @@ from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
 from .inequality import INEQUALITIES, inequality_in_child
+from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, without_label_uses
+from .labelled_heads import labelled_call_head
 from .named_product import define_named_product
 from .names import (
     bind_late_calls,
@@ -466,7 +468,8 @@ class Auditor:
             not continued
             and not member
             and (
-                self.define_pair(first, links[1], audited=audited)  # q = [a \\ b], then q = a + ib: both kept
+                (len(links) == 2 and self.define_labelled(first, links[1], chain.range, audited=audited))
+                or self.define_pair(first, links[1], audited=audited)  # q = [a \\ b], then q = a + ib: both kept
                 or self.define_open_vector(first, links[1], audited=audited)
                 or self.define_family(first, links[1], audited=audited)
                 or self.define_parity(first, links[1], audited=audited)
@@ -504,6 +507,33 @@ class Auditor:
         self.define_braced(links, audited=audited)
         if defines:
             self.record_written(first, links)
+
+    def define_labelled(self, first: Link, body: Link, stated_range: str, *, audited: bool) -> bool:
+        """``f_{t:t\\in\\{q,k,v\\}}(x_i, i) = W_t(x_i + p_i)``: one definition per listed label, each read as any
+        other definition (:mod:`.label_families`); the display is no step (True: consumed)."""
+        found = label_definitions(first.text, body.text, stated_range)
+        if not found or body.relation not in ("=", *_DEFINING):
+            return False
+        heads = [_head(left, self.scope) for _, left, _ in found]
+        if any(h is not None and _defined(h, left, self.scope) for h, (_, left, _) in zip(heads, found)):
+            return False  # f_{\{q,k\}}(x_m, 0) = W x_m after f_q, f_k are defined: a claim about them, read as before
+        labels = ", ".join(d[0] for d in found)
+        for label, left, written in found:
+            said = f"stated for each of the labels {labels} (line {first.line}): read with {label} in the index's place"
+            renamed = position_renamed(left, written)
+            if renamed is not None:
+                left, written = renamed[0], renamed[1]
+                said += f"; i read as the position it takes, not the imaginary unit (written {renamed[2]} here)"
+            before = len(self.definitions)
+            if not self.maybe_define(replace(first, text=left), replace(body, text=written), audited=audited):
+                if audited:
+                    why = f"{said}; read neither as a definition nor as a step"
+                    self.definitions.append(AuditDefinition(first.line, left, "?", written, reason=why))
+                continue
+            if len(self.definitions) > before:
+                d = self.definitions[-1]
+                self.definitions[-1] = replace(d, reason="; ".join(x for x in (said, d.reason) if x))
+        return True
 
     def offsets_unread(self, head: _Head, link: Link, body: Link, why: str, *, audited: bool) -> bool:
         """``g(x, y, m - n) := ...`` not read: a definition (``:=`` is never a claim), listed with ``why``; the name
@@ -1091,8 +1121,13 @@ class Auditor:
         if found is None:
             return False
         left, pattern, name = found
-        # the name's earlier spelling, if any, is replaced: defined again, it is read as its new value or not at all
-        others = tuple(a for a in self.scope.aliases if alias_word(a[1]) != name)
+        # the name's earlier spelling, if any, is replaced: defined again, it is read as its new value or not at all;
+        # one entry (x'_{2j+1}) replaces only itself beside the other entries (x'_{2j})
+        others = tuple(
+            a
+            for a in self.scope.aliases
+            if alias_word(a[1]) != name or (is_entry(pattern) and is_entry(a[0]) and a[0] != pattern)
+        )
         before = (replace(self.scope, aliases=others), len(self.unread), len(self.definitions))
         self.scope = replace(self.scope, aliases=(*others, (pattern, name)))
         head = _head(left, self.scope)
@@ -1329,12 +1364,15 @@ class Auditor:
     def define_operator(self, link: Link, body: Link, *, audited: bool) -> bool:
         """``\\text{Rotated} [x_1; x_2] = M [x_1; x_2]``: what a word set upright, new to the document, does to the
         bracket after it (see :func:`.names.operator_head`), or a word in italics called on names (``Attention(Q, K,
-        V)_i``, :func:`.names.word_call_head`). A definition in words, not read: not a step, and a later step that
-        uses the word is not read."""
+        V)_i``, :func:`.names.word_call_head`; set upright with an index, ``\\mathrm{Attention}(Q, K, V)_m``, or
+        raised on a letter, ``f^{RoPE}(x_m, m)``, :mod:`.labelled_heads`). A definition in words, not read: not a
+        step, and a later step that uses the word is not read."""
         if body.relation != "=" and body.relation not in _DEFINING:
             return False
         found = operator_head(link.text, body.text, self.scope)
         called = found is None and (found := word_call_head(link.text, body.text, self.scope)) is not None
+        labelled = found is None and (found := labelled_call_head(link.text, body.text, self.scope)) is not None
+        called = called or labelled
         if found is None or any(u[0] == found for u in self.unread):
             return False  # written again: a statement about the operator, a step
         flat = replace(link, text=" ".join(link.text.split()))
@@ -1343,6 +1381,9 @@ class Auditor:
         if audited:
             note = "an upright word in front of a bracket: what an operator does, not read"
             note = "a word in italics called on names: a function defined in words, not read" if called else note
+            if labelled:
+                note = "a function named by a word (set upright, or raised on a letter: a label, never a power), "
+                note += "called: a function defined in words, not read"
             name = " ".join(link.text.split())
             self.definitions.append(AuditDefinition(link.line, name, "function", body.text, reason=note))
         return True

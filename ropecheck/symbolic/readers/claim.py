@@ -75,7 +75,7 @@ from .latex_syntax import (
 )
 from .latex_tree import antlr_runtime_problem, index_sums
 from .limits import CLAIM_MEMORY_LIMIT, CLAIM_TIMEOUT, MAX_TIMEOUT, check_text, check_work
-from .open_sums import false_over_every_range, open_range_names
+from .open_sums import false_over_every_range, open_range_names, open_range_reading
 from .scope import DOMAINS, Definition, Scope, describe_domains, domain_key, merge_domains, split_declaration
 from .sign_pairs import SIGN_NAMES, kept_of_both, sign_pair
 from .sympy_syntax import read_side
@@ -433,10 +433,8 @@ def _read_and_decide(text: str, syntax: Syntax, domains: Mapping[str, str] | Non
             result.readings.append("a sum to half another's range presupposes an even length: terms paired two by two")
         if eye := _identity_read(text, result):
             result.readings.append(eye)
-        if letters := open_range_names(result.lhs, result.rhs):
-            result.readings.append(
-                f"a sum over {', '.join(letters)} with no range written: over every range first(.)..last(.) alike"
-            )
+        if said := open_range_reading(result.lhs, result.rhs):
+            result.readings.append(said)
     return result
 
 
@@ -577,7 +575,7 @@ def _decided_once(
     letters = open_range_names(lhs, rhs) if verdict == Verdict.REFUTED else []
     if letters and (cex is None or not false_over_every_range(lhs, rhs, cex.values)):  # a range not meant?
         verdict, cex = Verdict.UNDECIDED, None
-        method = f"none (a sum over {', '.join(letters)} with no range written: {_OPEN_RANGE_DOUBT})"
+        method = f"none (a sum over {', '.join(letters)} with no range (or no lower end) written: {_OPEN_RANGE_DOUBT})"
     if used == "latex" and verdict != Verdict.UNDECIDED and not _decorated_agrees(text, syntax, domains, verdict):
         verdict, method, cex = Verdict.UNDECIDED, "none (a letter written decorated and bare: one name or two?)", None
     return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0, domains=described)

@@ -11,7 +11,10 @@ uses before the reader sees them (:attr:`.scope.Scope.aliases`).
 Design constraints: pure functions of the text. A use is rewritten only where it is written the
 way the definition was -- with a subscript where the definition had one (a family), without one
 where it had none -- so ``q'_1`` after ``q' = 2q`` (an entry of a vector, or another name) is
-never read as the name; what is not rewritten stays unread, as before.
+never read as the name; what is not rewritten stays unread, as before. A primed name defined with a
+subscript other than one letter (``x'_{2j+1} = ...``) is one entry: only a use with that same
+subscript (spaces aside) is read as it, never ``x'_{2j}`` nor ``x'_{2i+1}``; a tilde or hat so
+written is not read.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import re
 from .decorated_values import expand_use, writes_out
 from .latex_text import Src
 
-__all__ = ["apply_aliases", "decorated_alias"]
+__all__ = ["apply_aliases", "decorated_alias", "is_entry"]
 
 #: decorations that make a new name of a letter, and the word the name is spelled with
 _WORDS = {"tilde": "tilde", "widetilde": "tilde", "hat": "hat", "widehat": "hat", "check": "check", "breve": "breve"}
@@ -37,6 +40,8 @@ _DECORATED = re.compile(
 _PRIMED = re.compile(rf"^(?P<base>{_BASE})\s*(?P<sub1>{_SUB})?\s*(?P<primes>{_PRIMES})\s*(?P<sub2>{_SUB})?$")
 #: the subscript of a family: one letter (its parameter)
 _LETTER_SUB = re.compile(r"_\s*(?:\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\}|[A-Za-z]|\\[A-Za-z]+)\s*")
+#: begins the pattern of one primed entry (a regular-expression comment: it matches nothing)
+_ENTRY_TAG = "(?#entry)"
 #: commands that are no letter a name could be made of
 _NOT_LETTERS = frozenset("cos sin tan exp log ln sqrt frac sum prod int mathrm text mathit left right cdot pi".split())
 
@@ -48,6 +53,8 @@ def decorated_alias(text: str) -> tuple[str, str, str] | None:
     Example:
         >>> decorated_alias(r"\\lambda'_d")[0], decorated_alias(r"\\tilde{k }")[0]
         ('\\\\mathrm{lambdaprime}_d', '\\\\mathrm{ktilde}')
+        >>> decorated_alias(r"x'_{2j + 1}")[0]
+        '\\\\mathrm{xprime}_{2j+1}'
     """
     text = text.strip()
     m = _DECORATED.match(text)
@@ -66,14 +73,36 @@ def decorated_alias(text: str) -> tuple[str, str, str] | None:
         letter = rf"(?<![A-Za-z\\]){re.escape(base)}(?![A-Za-z])\s*"
         # a family: the subscript before the primes (kept) or after them (left in place)
         used = rf"{letter}(?:(?P<sub>{_SUB})\s*{primes}|{primes}(?=\s*_))" if sub else rf"{letter}{primes}"
-    if base.lstrip("\\") in _NOT_LETTERS or (sub and not _LETTER_SUB.fullmatch(sub)):
-        return None  # a subscript other than one letter (q'_1, \tilde{x}_{m+1}): an entry, or a name? not read
+    if base.lstrip("\\") in _NOT_LETTERS:
+        return None
     name = base.lstrip("\\") + word
+    if sub and not _LETTER_SUB.fullmatch(sub):
+        # a subscript other than one letter (x'_{2j+1}, \tilde{x}_{m+1}): one entry, used only as written
+        if m.re is _DECORATED:
+            return None
+        return rf"\mathrm{{{name}}}" + re.sub(r"\s+", "", sub), _entry_use(letter, primes, sub), name
     # a family is used with a subscript, a lone name without one: another spelling is not this name
     if m.re is _DECORATED or not sub:
         used += r"(?=\s*_)" if sub else r"(?!\s*_)"
     left = rf"\mathrm{{{name}}}" + (re.sub(r"\s+", "", sub) if sub else "")
     return left, used, name
+
+
+def _entry_use(letter: str, primes: str, sub: str) -> str:
+    """The pattern of the uses of one primed entry (``x'_{2j+1}``): its subscript written as the definition wrote
+    it (spaces aside, braced or not where it is one sign), before or after the primes; tagged as an entry."""
+    inner = sub.strip()[1:].strip()  # after the underscore
+    if inner.startswith("{"):
+        inner = inner[1:-1]
+    tokens = re.findall(r"\\[A-Za-z]+|\S", inner)
+    body = r"\s*".join(re.escape(t) for t in tokens)
+    written = rf"_\s*(?:\{{\s*{body}\s*\}}|{body}(?![A-Za-z0-9]))" if len(tokens) == 1 else rf"_\s*\{{\s*{body}\s*\}}"
+    return rf"{_ENTRY_TAG}{letter}(?:(?P<sub>{written})\s*{primes}|{primes}(?=\s*{written}))"
+
+
+def is_entry(pattern: str) -> bool:
+    """Whether an alias's pattern finds one primed entry (``x'_{2j+1}``), not a lone name or a family."""
+    return pattern.startswith(_ENTRY_TAG)
 
 
 def apply_aliases(src: Src, aliases: tuple[tuple[str, str], ...]) -> Src:

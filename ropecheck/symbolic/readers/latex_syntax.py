@@ -22,8 +22,9 @@ first rewrites what it cannot read into what it can, and builds the rest itself:
   subscript or a bracket (``PE_{...}``, ``PE(``): a name or a product. Where ``i`` is also an index
   (``Scope.index_i``) a bare ``i`` outside ``e^{...}``, and ``b^*`` for a name never conjugated otherwise
   (``Scope.star_names``), read two ways: a caller picks a reading or gets :class:`AmbiguousReading`.
-* ``\\sum_j`` with no range written runs over ``first(j)..last(j)`` (:mod:`.open_sums`); ``\\det(M)`` of a square
-  matrix is its determinant (:mod:`.determinants`); ``\\|q\\|_2`` is a name of its own, subscript kept.
+* ``\\sum_j`` with no range written runs over ``first(j)..last(j)``, ``\\sum_j^{N}`` over ``first(j)..N``
+  (:mod:`.open_sums`); ``\\det(M)`` of a square matrix is its determinant (:mod:`.determinants`); ``\\|q\\|_2`` is
+  a name of its own, subscript kept.
 * A name a document defined (:class:`~.scope.Scope`) stands for its definition: ``q``,
   ``\\theta_{i+1}`` (a pattern ``\\theta_i``), ``f_q(x_n, n)`` and ``\\text{rotate\\_half}(x)`` (functions).
 
@@ -78,7 +79,7 @@ from .latex_tree import (
 )
 from .limits import check_matrix
 from .maxima import extremum_list_at, maxima_read, read_maximum_at
-from .open_sums import name_open_ranges, open_sum_ranges
+from .open_sums import name_open_ranges, open_sum_ranges, upper_only_ranges
 from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
@@ -89,6 +90,7 @@ from .upright_letters import (
     RAISED_UPRIGHT_LETTER,
     UPRIGHT_LETTER,
     blackboard_label,
+    font_left_as_name,
     upright_letter,
 )
 from .written_norms import EUCLIDEAN_NORM, NAMED_NORM, euclidean_norm_of, norm_subscript
@@ -231,6 +233,12 @@ _TRANSPOSE_BEFORE_SUBSCRIPT = re.compile(
     r"(?<![\\A-Za-z])(\\mathrm\{cal[A-Z]\}|[A-Za-z])\s*\^\s*(?:\{\s*T\s*\}|T(?![A-Za-z]))"
     r"\s*(_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))"
 )
+#: ``x^{(1)}_m``: a bracketed label set before a one-letter subscript, which TeX sets as ``x_m^{(1)}``: that name
+#: (a longer subscript, ``R^{(2)}_{\Theta,m}``, is left as written: the readers of raised families take it so)
+_LABEL_BEFORE_SUBSCRIPT = re.compile(
+    r"(?:(?<![\\A-Za-z])|(?<=_[A-Za-z]))(\\mathrm\{cal[A-Z]\}|[A-Za-z])\s*(\^\s*\{\s*\(\s*[A-Za-z0-9]+\s*\)\s*\})"
+    r"\s*(_\s*(?:\{\s*[A-Za-z0-9]\s*\}|[A-Za-z0-9]))"
+)
 _PRIME = re.compile(r"(?<=[A-Za-z0-9})\]])\s*'")
 _EULER = re.compile(
     r"\\(?:mathrm|text|textrm)\s*\{\s*e\s*\}|\\mathrm\s+e(?![A-Za-z])|(?<![\\A-Za-z0-9_^])e(?![A-Za-z])(?=\s*\^)"
@@ -249,7 +257,8 @@ _UPRIGHT_FUNCTION = re.compile(
 _UPRIGHT_I = re.compile(r"\\(?:text|textrm|mathrm)\s*\{\s*i\s*\}")
 _UNIT_NAME = "ZQIU"  # the imaginary unit, certainly (upright, or in an exponent of e)
 #: ``\\text{...}`` holding words and spaces: prose, not math
-_PROSE = re.compile(r"\\(?:text|textrm|mathrm)\s*\{([^{}]*\S\s+\S[^{}]*)\}")
+#: (the space inside the braces: in ``\\mathrm{Lprime} }\\theta}`` the name is closed before it, one name)
+_PROSE = re.compile(r"\\(?:text|textrm|mathrm)\s*\{([^{}]*[^{}\s]\s+\S[^{}]*)\}")
 #: ``x^\\prime``, ``x^{\\prime}``: the same as ``x'``
 _PRIME_COMMAND = re.compile(r"\^\s*(?:\{\s*\\prime\s*\}|\\prime(?![A-Za-z]))")
 #: ``q_{[2i:2i+1]}``: a slice of a vector's entries, as a subscript
@@ -410,6 +419,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_CITATION, lambda m: " ")
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
     src = src.sub(_TRANSPOSE_BEFORE_SUBSCRIPT, lambda m: m.group(1) + m.group(2) + "^{T}")
+    src = src.sub(_LABEL_BEFORE_SUBSCRIPT, lambda m: m.group(1) + m.group(3) + m.group(2))
     src = src.sub(_EULER, lambda m: r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_EULER_GLUED, lambda m: m.group(1) + r" \mathit{" + _EULER_NAME + "} ")
     src = src.sub(_EULER_AFTER_SCRIPT, lambda m: r" \mathit{" + _EULER_NAME + "} ")
@@ -993,6 +1003,13 @@ class _Reader:
             raise
         except Exception as exc:
             raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {str(exc).splitlines()[0]}", 0) from None
+        font = font_left_as_name(
+            [str(getattr(a, "name", a)) for a in tree.atoms(Symbol, sympy.core.function.AppliedUndef)]
+            if isinstance(tree, sympy.Basic)
+            else []
+        )
+        if font is not None:  # \\mathrm{x_i}: no rule read the command, and the parser made it a factor
+            raise src.error(f"\\{font}{{...}} around {self.piece(src)!r} is not read (write the name without it)", 0)
         remember_parse(text, tree)
         if isolate.in_child():  # the caller keeps it too, for the children it forks later
             try:
@@ -1703,6 +1720,7 @@ def read_latex_side(
     if leibniz_at(side) is not None:  # a derivative, never a quotient
         return derivative_side(side, offset, lambda t, at: read_latex_side(t, at, scope, narrow=narrow, bound=bound))
     src = open_sum_ranges(apply_aliases(_normalize(src), scope.aliases))  # \sum_j: a range not written
+    src = upper_only_ranges(src)  # \sum_j^{d/2}: no lower end written
     _check(src, scope)
     _check_upright(src, scope)
     _check_slash(src)

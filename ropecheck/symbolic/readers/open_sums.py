@@ -11,7 +11,9 @@ every entry of each family the sums run over given one value (``s_j = s_n = v``,
 is its count times its term, and the sides then differ by a nonzero number times a power of the count.
 
 Only one Latin letter (braced, upright or bare, as TeX takes one token after ``_``) with no upper bound after
-it is read so; ``\sum_{j \ne i}``, ``\sum_{i,j}`` and ``\sum_{j}^{N}`` are left as they were.
+it is read so; ``\sum_{j \ne i}`` and ``\sum_{i,j}`` are left as they were. A sum that writes only its upper end,
+``\sum_j^{d/2} h_j`` (:func:`upper_only_ranges`), runs from ``first(j)`` to that end: the lower end is not written
+(0 or 1, as the text counts), so a claim proved so holds whatever it is, and one refuted is held to the same rule.
 
 Design constraints: a text rewrite before parsing (the ends stand as upright names the parser keeps), and a
 renaming of those names once the side is read; no other module's state.
@@ -27,12 +29,27 @@ from sympy import Indexed, MatrixBase, Sum, Symbol
 
 from .latex_text import Src
 
-__all__ = ["OPEN_SUM", "false_over_every_range", "name_open_ranges", "open_range_names", "open_sum_ranges"]
+__all__ = [
+    "OPEN_SUM",
+    "UPPER_ONLY_SUM",
+    "false_over_every_range",
+    "name_open_ranges",
+    "open_range_names",
+    "open_range_reading",
+    "open_sum_ranges",
+    "upper_only_ranges",
+]
 
 #: ``\sum_j``, ``\sum_{j}``, ``\sum_\mathrm{j}``, ``\sum_{\mathrm{j}}`` with no ``^`` after the index
 OPEN_SUM = re.compile(
     r"\\sum\s*_\s*(?:\{\s*(?:\\mathrm\s*\{\s*(?P<a>[A-Za-z])\s*\}|(?P<b>[A-Za-z]))\s*\}"
     r"|\\mathrm\s*\{\s*(?P<c>[A-Za-z])\s*\}|(?P<d>[A-Za-z]))(?!\s*\^)"
+)
+#: ``\sum_j^{d/2}``, ``\sum_{j}^{N}``, ``\sum_\mathrm{j}^N``: one index, no lower end, an upper end braced or one token
+UPPER_ONLY_SUM = re.compile(
+    r"\\sum\s*_\s*(?:\{\s*(?:\\mathrm\s*\{\s*(?P<a>[A-Za-z])\s*\}|(?P<b>[A-Za-z]))\s*\}"
+    r"|\\mathrm\s*\{\s*(?P<c>[A-Za-z])\s*\}|(?P<d>[A-Za-z]))"
+    r"\s*\^\s*(?P<top>\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])"
 )
 #: how the ends stand in the parsed text, before they get their names
 _END_MARK = re.compile(r"ZQS([LH])([A-Za-z])")
@@ -53,6 +70,23 @@ def open_sum_ranges(src: Src) -> Src:
         return f"\\sum_{{{j}=\\mathit{{ZQSL{j}}}}}^{{\\mathit{{ZQSH{j}}}}}"
 
     return src.sub(OPEN_SUM, ranged)
+
+
+def upper_only_ranges(src: Src) -> Src:
+    r"""``\sum_j^{d/2}`` -> ``\sum_{j=first(j)}^{d/2}``: the lower end not written, a marked name as in
+    :func:`open_sum_ranges`; the upper end as written.
+
+    Example:
+        >>> upper_only_ranges(Src.of(r"\sum_j^{d/2} h_j")).text
+        '\\sum_{j=\\mathit{ZQSLj}}^{d/2} h_j'
+    """
+
+    def ranged(m: re.Match[str]) -> str:
+        j = m.group("a") or m.group("b") or m.group("c") or m.group("d")
+        top = m.group("top")
+        return f"\\sum_{{{j}=\\mathit{{ZQSL{j}}}}}^{{{top[1:-1] if top.startswith('{') else top}}}"
+
+    return src.sub(UPPER_ONLY_SUM, ranged)
 
 
 def name_open_ranges(value: Any) -> Any:
@@ -85,6 +119,32 @@ def open_range_names(*sides: Any) -> list[str]:
     return sorted(found)
 
 
+def open_range_reading(*sides: Any) -> str:
+    """How the claim's sums over ranges it does not write were read, for its ``reading:`` line; "" where none.
+
+    Example:
+        >>> from ropecheck.symbolic.readers.latex_syntax import read_latex_side as read
+        >>> open_range_reading(read(r"\\sum_j^{N} h_j"))
+        'a sum over j with no lower end written: over every range first(.)..N alike'
+    """
+    letters = open_range_names(*sides)
+    if not letters:
+        return ""
+    tops = sorted(
+        {
+            str(t.limits[0][2])
+            for x in sides
+            for t in sympy.sympify(x).atoms(Sum)
+            if _END_NAME.match(str(t.limits[0][1])) and not _END_NAME.match(str(t.limits[0][2]))
+        }
+    )
+    if not tops:
+        return f"a sum over {', '.join(letters)} with no range written: over every range first(.)..last(.) alike"
+    return (
+        f"a sum over {', '.join(letters)} with no lower end written: over every range first(.)..{', '.join(tops)} alike"
+    )
+
+
 def _family(atom: Any) -> str:
     """The family an entry belongs to: ``s`` of ``s_{j}``, ``s_{n}`` and ``s[j]``; "" for a plain name."""
     if isinstance(atom, Indexed):
@@ -113,6 +173,18 @@ def _uniform(side: Any, values: dict[Any, Any]) -> Any:
     return None if left else side
 
 
+def _one_end_each(*sides: Any) -> bool:
+    """Whether every letter summed from an end not written runs to one upper end (``\\sum_j^{N}`` twice, or
+    ``last(j)`` throughout): only then do its sums count the same number of terms, whatever the lower end.
+    ``\\sum_j^{N} h_j`` beside ``\\sum_j^{N-1} h_{j+1}`` count one term apart, and read as one count they could
+    look false over every range where one lower end makes them equal."""
+    ends: dict[str, set[str]] = {}
+    for t in set().union(*(sympy.sympify(x).atoms(Sum) for x in sides)):
+        j, _, top = t.limits[0]
+        ends.setdefault(str(j), set()).add(sympy.srepr(top))
+    return all(len(found) == 1 for found in ends.values())
+
+
 def false_over_every_range(lhs: Any, rhs: Any, values: dict[Any, Any]) -> bool:
     """Whether a claim refuted at ``values`` (a counterexample) with sums over ranges it does not write is false
     over every nonempty range: see the module's docstring. False where that is not shown.
@@ -127,6 +199,8 @@ def false_over_every_range(lhs: Any, rhs: Any, values: dict[Any, Any]) -> bool:
         False
     """
     if any(isinstance(x, MatrixBase) for x in (lhs, rhs)):
+        return False
+    if not _one_end_each(lhs, rhs):
         return False
     a, b = (_uniform(sympy.sympify(x), values) for x in (lhs, rhs))
     if a is None or b is None:
