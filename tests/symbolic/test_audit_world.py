@@ -46,6 +46,19 @@ def test_inline_double_dollars_in_a_sentence_are_inline_math() -> None:
     assert [b.kind for b in blocks] == ["inline", "display", "display", "display"]
 
 
+def test_inequalities_linked_by_implications_are_a_condition_then_steps_given_the_row_before() -> None:
+    r = audited("implied_bounds.md")
+    assert [c.line for c in r.conditions] == [7, 13, 20, 29]  # the first inequality of each run
+    by_line = {s.line: s for s in r.steps}
+    first = next(s for s in r.steps if s.lhs_tex == "L")  # L < 2 pi b^j, from L / b^j < 2 pi
+    assert "times b**j, a positive factor" in first.reason and "b > 1 (line 3)" in first.reason
+    assert "with log taken of both sides (both positive)" in by_line[13].reason
+    twin = {s.line: s for s in audited("implied_bounds_twin.md").steps}
+    assert "times -1, a negative number" in twin[22].reason and twin[22].counterexample is not None
+    # a bound the run writes (L < 2 pi b^j) is no stated bound: L keeps the sign L > 0 gives it
+    assert "L > 0 (line 3)" in by_line[13].reason
+
+
 def test_a_value_in_passing_is_never_substituted_whatever_the_name() -> None:
     r = audited("example_values_general_claim.md")
     (s,) = r.steps
@@ -819,7 +832,8 @@ def test_a_position_given_another_position_in_passing_stays_a_whole_number() -> 
 
 def test_an_inequality_row_restating_the_row_above_is_proved_from_it() -> None:
     by_line = {s.line: s for s in audited("inequality_rows_restated.md").steps}
-    assert by_line[8].method == "restated" and "line 7" in by_line[8].reason
+    # row 7 leads to row 8 by \Rightarrow: a condition, and row 8 the implication from it (.implied_bounds)
+    assert by_line[8].method == "implied" and "given line 7" in by_line[8].reason and 7 not in by_line
     assert "times 1/2" in by_line[9].reason and "for every value" in by_line[9].reason
     assert by_line[10].status == "UNDECIDED"  # strict, after a row that is not: not the same inequality
     # a row above with no name in it is false on its own: no premise for the row below

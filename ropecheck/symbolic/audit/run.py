@@ -37,6 +37,7 @@ from .block_families import DOTTED_FAMILY
 from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
 from .example_cues import opens_as_example
 from .general import array_names
+from .implied_bounds import implied_run
 from .label_families import labels_after
 from .patterns import read_with_patterns, touched_by_dots
 from .primed_names import primed_number_aliases, primes_named_in_words
@@ -171,12 +172,12 @@ def _audit_text(
         read = _unless_stated_false(auditor, text, (blocks, at, promoted), labels_after(chains(block, lines)))
         if at + 1 < len(blocks) and stated_equality(text, block, blocks[at + 1]):
             _sentence(auditor, read, chains(blocks[at + 1], lines))
-        tail = above.goes_on_from(text, block, read, headings)
-        continued = tail is not None
+        continued = (tail := above.goes_on_from(text, block, read, headings)) is not None
         if tail is not None:
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
         posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
         read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
+        auditor.implications = _implications(text, (block, read), lines, continued=continued)
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.example = block.kind == "inline" and opens_as_example(text, blocks, at)
@@ -215,6 +216,15 @@ def _audit_text(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
+
+
+def _implications(text: str, read: tuple[MathBlock, list[Chain]], lines: Any, *, continued: bool) -> dict[Any, Any]:
+    """``a < b \\implies 2a < 2b``: the rows of a display that runs of implications pose (see :mod:`.implied_bounds`),
+    by their first side; none in inline math."""
+    block, chains_read = read
+    return (
+        implied_run(text, chains_read, lines, continued=continued).roles(chains_read) if block.kind == "display" else {}
+    )
 
 
 def _conjugated(blocks: list[MathBlock], stated: dict[str, str]) -> tuple[dict[str, str], frozenset[str]]:

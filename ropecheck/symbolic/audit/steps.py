@@ -113,6 +113,7 @@ from .doubts import (
 from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
+from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, without_label_uses
@@ -387,6 +388,12 @@ class Auditor:
     tending: list[tuple[str, str, int]] = field(default_factory=list)
     #: names a bound stated before makes positive (``k > 1``), by domain key: the bound as said, its line, the name
     signs: dict[str, tuple[str, int, _Head]] = field(default_factory=dict)
+    #: the chain being read is the first inequality of a run linked by implication arrows (see :mod:`.implied_bounds`)
+    implication_condition: bool = False
+    #: the inequality the chain being read follows from by an implication arrow (its two sides), else None
+    implied_by: tuple[Link, Link] | None = None
+    #: the rows of the display that runs of implications link, by their first side (see :meth:`implication_role`)
+    implications: dict[Link, tuple[str, tuple[Link, Link] | None]] = field(default_factory=dict)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -428,6 +435,7 @@ class Auditor:
         words that pose it: "when", "⇒ λ = ...") makes a one-equation chain a condition, not a step.
         """
         links = list(chain.links)
+        condition = self.implication_role(chain, condition)  # a < b \implies 2a < 2b: a condition, a step given it
         if self.sign_ends:
             self.expire_signs(links[0].line)
         # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives
@@ -483,7 +491,10 @@ class Auditor:
         )
         start = 1 if defines else 0
         relation = _POSED_RELATION if asks_for(condition) else _POSED_EQUATION  # "取绝对值并放缩": a step
+        relation = _POSED_RELATION if self.implication_condition else relation  # a < b \implies 2a < 2b
         if not defines and condition and len(links) == 2 and relation.fullmatch(links[1].relation):
+            if self.implication_condition:
+                self.row_above = None  # a condition, not a row the document asserts
             if audited:
                 why = f"a condition or an equation to solve (posed by '{condition}'), not a step"
                 self.conditions.append(
@@ -595,6 +606,8 @@ class Auditor:
 
     def sign_from_bound(self, head: _Head, name: Link, bound: Link) -> None:
         """``k > 1``: the name read as positive from here on (see :mod:`.stated_signs`)."""
+        if self.implication_condition or self.implied_by is not None:  # a < b \implies ...: posed, or what follows
+            return
         key = positive_from_bound(name.text, bound.relation, bound.text)
         if key is None:  # k < -1 after k > 1: another case, the sign is lifted
             self.lift_sign(domain_key(name.text.strip()))
@@ -1799,6 +1812,46 @@ class Auditor:
         o = _run(restated_in_child, above[1:], left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
         return self.outcome_step(s.number, left, right, o, o.reason) if o.status == "PROVED" else s
 
+    def implication_role(self, chain: Chain, condition: str) -> str:
+        """Set what ``chain`` is in a run of inequalities linked by implication arrows (:attr:`implications`): the
+        first, a condition (:attr:`implication_condition`), or a step given the row before (:attr:`implied_by`);
+        returns the words that pose the chain, else the arrow that poses it as a condition, else ""."""
+        links = chain.links
+        one = len(links) == 2 and links[1].relation in INEQUALITIES
+        arrow, premise = self.implications.get(links[0], ("", None)) if one else ("", None)
+        self.implication_condition, self.implied_by = bool(arrow), premise
+        return condition or arrow
+
+    def implied_step(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """An inequality that follows by an implication arrow from the one before (:attr:`implied_by`): decided as
+        that implication (see :mod:`.implied_bounds`); one PROVED for every value stays PROVED, one UNREAD stays."""
+        premise = self.implied_by
+        if premise is None or s.status == UNREAD or self.out_of_time():
+            return s
+        if s.status == "PROVED":
+            s.reason = f"holds for every value, so also given line {premise[1].line}; {s.reason}"
+            return s
+        tainted = self.uses_unread(*premise)
+        if tainted is not None:  # what the row before says is not known: neither is what follows from it
+            s.reason = f"an implication from line {premise[1].line}, which uses {tainted[0].text.strip()}, {tainted[1]}"
+            s.status, s.method, s.counterexample = "UNDECIDED", "none", None
+            return s
+        timeout, _ = self.limits()
+        # bounds stated before (not those the run itself writes), which a refutation's values must keep
+        stated = {domain_key(h.key): "" for h, link in self.bounded if link not in self.implications}
+        stated.update({key: said for key, (said, _, _) in self.signs.items()})
+        o = _run(implication_in_child, premise, left, right, self.scope, stated, timeout=timeout,
+                 memory_limit=self.memory_limit)  # fmt: skip
+        if o.status == "UNDECIDED" and not o.reason:
+            o.reason = f"an implication from line {premise[1].line}: not decided ({s.reason})"
+        if o.status == "PROVED" and self.signs:  # a bound the row before alone names: said here
+            said = normalize_latex(left.text + " = " + right.text)
+            text = normalize_latex(premise[0].text + " = " + premise[1].text)
+            only = {k: v for k, v in self.signs.items() if _mentions(v[2], text) and not _mentions(v[2], said)}
+            note = sign_note(set(only), {key: (b, line) for key, (b, line, _) in only.items()})
+            o.reason = f"{o.reason}; {note}" if note else o.reason
+        return self.outcome_step(s.number, left, right, o, o.reason)
+
     def filled_step(
         self, left: Link, right: Link, sides: tuple[PlaceholderSide, PlaceholderSide], *, stated_range: str = ""
     ) -> None:
@@ -1854,7 +1907,8 @@ class Auditor:
         elif right.relation in INEQUALITIES and left.text and right.text and not self.uses_unread(left, right):
             timeout, _ = self.limits()
             o = _run(inequality_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-            s = self.restating(self.outcome_step(number, left, right, o, o.reason), left, right)
+            s = self.outcome_step(number, left, right, o, o.reason)
+            s = self.restating(s, left, right) if self.implied_by is None else self.implied_step(s, left, right)
         elif right.relation == "\\propto" and left.text and right.text and not self.uses_unread(left, right):
             timeout, _ = self.limits()
             o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
