@@ -322,7 +322,7 @@ def test_an_inner_product_of_vectors_with_a_matrix_inside_an_entry_is_refused() 
 
 def test_a_misread_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader that took \\cos(n - m)\\theta only as the parser does would refute a correct twin's step: caught."""
-    monkeypatch.setattr(latex_syntax, "_trig_arguments", lambda src: (src, []))
+    monkeypatch.setattr(latex_syntax, "_trig_arguments", lambda src, *_: (src, []))
     monkeypatch.setattr(latex_tree, "_PARSED", {})
     text = (AUDIT / "rotation_matrix_correct.md").read_text()
     r = audit_document(text, path="rotation_matrix_correct.md", timeout=None, memory_limit=None)

@@ -343,9 +343,13 @@ _DROP = re.compile(
     r"|\\\\\s*\[[^\]]*\]"
     # ``... \qquad \# \text{by (3)} \\``: a remark after a spaced hash, to the end of its row, as a comment in code
     r"|\\q?quad(?:\s|\\q?quad(?![A-Za-z]))*\\#[^\n]*?(?=\\\\|\n|$)"
+    # ``A &= B \qquad (1) \\ &= C``, ``B \;\;(1)``: an equation's number typed by hand after a wide space (a quad,
+    # or two spaces), closing its row, as a \tag
+    r"|(?:\\q?quad(?![A-Za-z])|(?:\\[,;: ]|~)\s*(?:\\[,;: ]|~))(?:\s|\\q?quad(?![A-Za-z])|\\[,;: ]|~)*"
+    r"\(\s*\d+(?:\.\d+)*\s*\)(?=\s*(?:\\\\|\n|$))"
 )
 _SEPARATORS = re.compile(
-    r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])"
+    r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow|because|therefore)(?![A-Za-z])"
     # ``2a = 4 => a = 2``: an implication typed in ASCII (or as one character), never ``=`` then ``>``
     r"|<==?>|(?<![<=])==?>|[⇒⟹⇔]"
     # ``(1, 0) \to (\cos 30^\circ, \sin 30^\circ)``: a map from one point to another, not an equality
@@ -437,13 +441,7 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     each with the separator after it."""
     depth = top_level(src.text, _BRACKETS)
     out, last, seps = [], 0, []
-    found = [
-        (m.start(), m.end(), m.group(0))
-        for m in _SEPARATORS.finditer(src.text)
-        if not _word_as_name(src.text, m)
-        and not unit_word_at(src.text, m.start())  # a number's unit
-        and not _SPACE_BEFORE_TERM.match(src.text, m.start())
-    ]
+    found = _separators(src)
     # ``P = ... \in \mathbb{R}^{m\times d}, Q = ...``: a comma after the set a name lives in ends its statement
     found += [(m.start("sep"), m.end("sep"), m.group("sep")) for m in _AFTER_MEMBERSHIP.finditer(src.text)]
     for start, end, sep in sorted(found):
@@ -459,13 +457,40 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     return [(p, sep if i + 1 < len(kept) else "") for i, (p, sep) in enumerate(kept)]
 
 
+def _separators(src: Src) -> list[tuple[int, int, str]]:
+    """The separators :func:`_separate` cuts at (where, and which), before the commas after a set."""
+    return [
+        (m.start(), m.end(), m.group(0))
+        for m in _SEPARATORS.finditer(src.text)
+        if not _word_as_name(src.text, m)
+        and not unit_word_at(src.text, m.start())  # a number's unit
+        and not _SPACE_BEFORE_TERM.match(src.text, m.start())
+    ]
+
+
+#: a space or words between an equation and a remark after it (never an arrow: what follows one is derived)
+_ASIDE_OPENER = re.compile(r"\\(?:q?quad|because)(?![A-Za-z])|\\(?:text|textrm|mbox|textnormal)\s*\{")
+
+
+def _aside(group: Src) -> int | None:
+    """Where the remark after a group's equation starts (``a = b \\quad \\text{since } i^2 = -1``, ``a = b
+    \\quad \\text{(by 3)}``): at its last top-level separator made of space or words, or None. A row that opens
+    with ``=`` under such a row continues the equation, not the remark."""
+    depth = top_level(group.text, _BRACKETS)
+    found = [f for f in _separators(group) if depth[f[0]] == 0]
+    if not found or not _ASIDE_OPENER.match(found[-1][2]) or not _top_relations(group.slice(0, found[-1][0])):
+        return None
+    return found[-1][0]
+
+
 def _comma_separated(pieces: list[Src], seps: list[str]) -> tuple[list[Src], list[str]]:
     """Equations listed with commas (``h_i = a_i b_i, S_j = \\sum_{i<j} c_i``; ``h_N = 0, S_0 = 0``) apart: only
     where every part is an equation of its own, its first relation ``=`` between two sides."""
     out, out_seps = [], []
     for piece, sep in zip(pieces, seps):
         depth = top_level(piece.text, _BRACKETS)
-        cuts = [m.start() for m in re.finditer(",", piece.text) if depth[m.start()] == 0]
+        # ``2\,a b``: the comma of a thin space is spacing, never a cut between two equations
+        cuts = [m.start() for m in re.finditer(r"(?<!\\),", piece.text) if depth[m.start()] == 0]
         parts = [piece.slice(a, b) for a, b in zip([0] + [c + 1 for c in cuts], cuts + [len(piece.text)])]
         if len(parts) < 2 or not all(_one_equation(p) for p in parts):
             out.append(piece)
@@ -564,22 +589,28 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     """The chains of one display block (see the module docstring), each link with its line."""
     src = block.src.sub(_DROP, _dropped)
     groups: list[Src] = []  # one per equation, rows joined
+    asides: list[Src] = []  # remarks cut from a row that the next row's relation continues
     for piece in _pieces(_strip_alignment(src)):
         piece = piece.sub(_ROW_SPACE, lambda m: " ")
         piece = _note_dots(piece)
         text = piece.text
+        opens = re.match(r"^\s*(?:=|\\(?:approx|leq?|geq?|lt|gt|equiv)(?![A-Za-z])|[<>≤≥≈])", text)
         if groups and (
-            re.match(r"^\s*(?:=|\\(?:approx|leq?|geq?|lt|gt|equiv)(?![A-Za-z])|[<>≤≥≈])", text)
-            or _CONTINUES.match(text)
-            or _ENDS_OPEN.search(groups[-1].text)
-            or not _top_relations(groups[-1])
+            opens or _CONTINUES.match(text) or _ENDS_OPEN.search(groups[-1].text) or not _top_relations(groups[-1])
         ):
             prev = groups[-1]
+            cut = _aside(prev) if opens else None
+            if cut is not None and _top_relations(prev.slice(cut, len(prev.text))):
+                groups.append(piece)  # the remark is an equation too: which one the row continues is not read
+                continue
+            if cut is not None:
+                asides.append(prev.slice(cut, len(prev.text)))
+                prev = prev.slice(0, cut)
             groups[-1] = Src(prev.text + " " + text, prev.origin[:-1] + (prev.origin[-1],) + piece.origin)
         else:
             groups.append(piece)
     out: list[Chain] = []
-    for g in groups:
+    for g in groups + asides:
         for eq, then in _separate(g):
             kept = _drop_range(eq)
             stated = eq.text[len(kept.text) :].strip()

@@ -84,6 +84,7 @@ from .operator_subscripts import subscripted_operator
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
+from .trig_bounds import braced_atom_end, spaced_factor_problem, spacing_columns, without_row_spacing
 from .upright_letters import (
     BLACKBOARD_LABEL,
     COLOUR,
@@ -406,7 +407,7 @@ _SIZED_DELIMITER = re.compile(
 
 
 def _normalize(src: Src) -> Src:
-    src = src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)])
+    src = without_row_spacing(src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)]))
     src = src.sub(COLOUR, lambda m: " ")
     src = src.sub(BLACKBOARD_LABEL, blackboard_label)
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
@@ -842,14 +843,16 @@ def _plain_functions(src: Src) -> Src:
     )
 
 
-def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
+def _trig_arguments(src: Src, spaced: frozenset[int] = frozenset()) -> tuple[Src, list[int]]:
     """The narrow reading: a trig function's argument written without parentheses is parenthesized.
 
     ``\\cos m\\theta_i x_i`` -> ``\\cos(m\\theta_i) x_i``: the argument stops before a subscripted
-    Latin letter (a component, not part of an angle) or any operator or spacing, but takes in a letter
+    Latin letter (a component, not part of an angle) or any operator, but takes in a letter
     raised to a negative power (``\\cos m b^{-2i/d}``: the angle m b^{-2i/d});
     ``\\cos(m-n)\\theta`` -> ``\\cos((m-n)\\theta)``: a parenthesized argument followed at once by a
-    Greek letter takes it in. Returns the text and the columns of the functions it changed.
+    Greek letter takes it in. A braced group after the function is one atom (``\\cos{m\\theta}``); a
+    factor after an explicit space (``spaced``: its columns) or the letter i is refused (:mod:`.trig_bounds`).
+    Returns the text and the columns of the functions it changed.
     """
     pos = 0
     changed: list[int] = []
@@ -880,18 +883,22 @@ def _trig_arguments(src: Src) -> tuple[Src, list[int]]:
             continue
         k, first = j, True
         while True:
-            a = _ATOM.match(src.text, k)
-            if not a:
+            braced = braced_atom_end(src.text, k) if first else -1
+            a = _ATOM.match(src.text, k) if braced < 0 else None
+            if not a and braced < 0:
                 break
-            end = a.end()
+            end = a.end() if a else braced
             sc = _SCRIPT.match(src.text, end)
             power = sc is not None and _NEGATIVE_POWER.fullmatch(src.text, end, sc.end())
             scripted = sc is not None and not (power and _SCRIPT.match(src.text, sc.end()) is None)
             while sc:
                 end = sc.end()
                 sc = _SCRIPT.match(src.text, end)
-            if a.group("letter") and scripted and not first:
+            if a and a.group("letter") and scripted and not first:
                 break
+            problem = "" if first or not a else spaced_factor_problem(src, k, a, scripted, spaced)
+            if problem:
+                raise src.error(problem, m.start())
             k, first = end, False
         if k > j and _BRACKET_AFTER.match(src.text, k):
             # \sin \omega(p+k): sin(omega) times (p+k), or sin(omega (p+k))? both are written; not guessed
@@ -1737,7 +1744,7 @@ def read_latex_side(
     src = _differentials(src)
     src, bound = _imaginary(src, scope, bound)
     if narrow:
-        src, _ = _trig_arguments(src)
+        src, _ = _trig_arguments(src, spacing_columns(side, offset))
     value = name_open_ranges(_Reader(scope, side, offset).read(src, bound))
     return check_expression(value, side, offset)
 
@@ -1791,7 +1798,7 @@ def trig_ambiguities(side: str) -> list[int]:
     """
     src = _plain_functions(_normalize(Src.of(side)))
     try:
-        return _trig_arguments(src)[1]
+        return _trig_arguments(src, spacing_columns(side))[1]
     except ClaimParseError as exc:  # an argument that runs into a bracket: ambiguous, and refused when read
         return [exc.position or 0]
 
