@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
-from sympy import MatrixBase
 
 from ..engine.decide import decide_le
 from ..engine.proof import Counterexample, Verdict
 from ..readers.scope import Scope, domain_key
 from .document import Chain, Link
-from .reading import Outcome, names, readings_or_outcome, scope_for_every_value
+from .reading import Outcome, names
+from .restated import one_way
 
 __all__ = ["ImpliedRun", "implication_in_child", "implied_run"]
 
@@ -149,18 +149,12 @@ class _Ordered:
 
 def _ordered(lhs: Link, rhs: Link, scope: Scope) -> _Ordered | None:
     """The inequality ``lhs rel rhs`` read one way, as real numbers, or None."""
-    readings, stopped = readings_or_outcome(lhs, rhs, scope)
-    every = stopped is not None
-    if stopped is not None:
-        general = scope_for_every_value(scope, stopped)
-        if general is None:
-            return None
-        readings, stopped = readings_or_outcome(lhs, rhs, general)
-    if stopped is not None or len(readings) != 1:
+    read = one_way(lhs, rhs, scope)
+    if read is None:
         return None
-    _, left, right = readings[0]
+    left, right, every = read
     sides = (left, right)
-    if any(isinstance(x, MatrixBase) or not isinstance(x, sympy.Expr) for x in sides):
+    if any(not isinstance(x, sympy.Expr) for x in sides):
         return None
     if any(x.is_real is not True for side in sides for x in side.free_symbols):
         return None

@@ -26,16 +26,15 @@ from ..readers.scope import Scope
 from .document import Link
 from .reading import Outcome, readings_or_outcome, scope_for_every_value
 
-__all__ = ["restated_in_child"]
+__all__ = ["one_way", "restated_in_child"]
 
 #: relations whose left side is the larger one; the strict relations
 _LEFT_LARGER, _STRICT_ROWS = ("\\ge", "\\geq", "≥", "\\gt"), ("\\lt", "\\gt")
 
 
-def _slack(lhs: Link, rhs: Link, scope: Scope) -> tuple[Any, Any, Any, bool] | None:
-    """(the larger side minus the smaller, the left side, the right side, whether read for every value of a name
-    given a value in passing) of one inequality row read one way, or None where the row reads no way, several
-    ways, or as vectors or matrices."""
+def one_way(lhs: Link, rhs: Link, scope: Scope) -> tuple[Any, Any, bool] | None:
+    """(the left side, the right side, whether read for every value of a name given a value in passing) of one
+    inequality row read one way, or None where the row reads no way, several ways, or as vectors or matrices."""
     readings, stopped = readings_or_outcome(lhs, rhs, scope)
     every = stopped is not None
     if stopped is not None:
@@ -48,6 +47,16 @@ def _slack(lhs: Link, rhs: Link, scope: Scope) -> tuple[Any, Any, Any, bool] | N
     _, left, right = readings[0]
     if isinstance(left, MatrixBase) or isinstance(right, MatrixBase):
         return None
+    return left, right, every
+
+
+def _slack(lhs: Link, rhs: Link, scope: Scope) -> tuple[Any, Any, Any, bool] | None:
+    """(the larger side minus the smaller, the left side, the right side, whether read for every value) of one
+    inequality row read one way (:func:`one_way`), or None."""
+    read = one_way(lhs, rhs, scope)
+    if read is None:
+        return None
+    left, right, every = read
     slack = left - right if rhs.relation in _LEFT_LARGER else right - left
     return slack, left, right, every
 
