@@ -253,6 +253,18 @@ _POSED_EQUATION = re.compile("=")
 _MEMBER_END = re.compile(r",|:(?!=)|\\mid(?![A-Za-z])|\\colon(?![A-Za-z])|(?<!\\)\|")
 
 
+#: the readers of a left side a definition in words names, in the order tried, each with what its note says
+_WORDED_HEADS = (
+    (operator_head, "an upright word in front of a bracket: what an operator does, not read"),
+    (word_call_head, "a word in italics called on names: a function defined in words, not read"),
+    (
+        labelled_call_head,
+        "a function named by a word (set upright, or raised on a letter: a label, never a power), called: a function "
+        "defined in words, not read",
+    ),
+)
+
+
 # --------------------------------------------------------------------------- the audit
 
 
@@ -1382,21 +1394,17 @@ class Auditor:
         step, and a later step that uses the word is not read."""
         if body.relation != "=" and body.relation not in _DEFINING:
             return False
-        found = operator_head(link.text, body.text, self.scope)
-        called = found is None and (found := word_call_head(link.text, body.text, self.scope)) is not None
-        labelled = found is None and (found := labelled_call_head(link.text, body.text, self.scope)) is not None
-        called = called or labelled
+        # the first reader that finds a head, and what its definition's note says
+        found, finder, note = next(
+            ((h, f, n) for f, n in _WORDED_HEADS if (h := f(link.text, body.text, self.scope)) is not None),
+            (None, None, ""),
+        )
         if found is None or any(u[0] == found for u in self.unread):
             return False  # written again: a statement about the operator, a step
         flat = replace(link, text=" ".join(link.text.split()))
-        what = "a function named by a word" if called else "an operator"
+        what = "an operator" if finder is operator_head else "a function named by a word"
         self.unread.append((found, flat, f"{what} defined at line {link.line}, which the audit does not read"))
         if audited:
-            note = "an upright word in front of a bracket: what an operator does, not read"
-            note = "a word in italics called on names: a function defined in words, not read" if called else note
-            if labelled:
-                note = "a function named by a word (set upright, or raised on a letter: a label, never a power), "
-                note += "called: a function defined in words, not read"
             name = " ".join(link.text.split())
             self.definitions.append(AuditDefinition(link.line, name, "function", body.text, reason=note))
         return True
