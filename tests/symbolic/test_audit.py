@@ -139,6 +139,41 @@ CHAINS = [
     ("math-fence", "text\n```math\nx = y\n```\n", [[(3, "", "x"), (3, "=", "y")]]),
     ("code-fence-skipped", "```python\n$$x = y$$\n```\n$$u = v$$", [[(4, "", "u"), (4, "=", "v")]]),
     ("comment-skipped", "<!-- $$x = y$$ -->\n$$u = v$$", [[(2, "", "u"), (2, "=", "v")]]),
+    ("code-span-skipped", "Write `$$x = y$$` so.\n\n$$u = v$$", [[(3, "", "u"), (3, "=", "v")]]),
+    ("indented-code-skipped", "Code:\n\n    $$x = y$$\n\n$$u = v$$", [[(5, "", "u"), (5, "=", "v")]]),
+    ("indented-list-math-kept", "1. So:\n\n    $$x = y$$\n", [[(3, "", "x"), (3, "=", "y")]]),
+    (
+        "number-column-dropped",
+        "$$\\begin{aligned} a &= b && (2) \\\\ &= c & (3) \\end{aligned}$$",
+        [[(1, "", "a"), (1, "=", "b"), (1, "=", "c")]],
+    ),
+    (
+        "signed-equation-side-by-side",
+        "$$\\begin{aligned} a &= b & -c &= d \\end{aligned}$$",
+        [[(1, "", "a"), (1, "=", "b")], [(1, "", "-c"), (1, "=", "d")]],
+    ),
+    ("column-goes-on", "$$\\begin{aligned} a &= b & + c \\end{aligned}$$", [[(1, "", "a"), (1, "=", "b   + c")]]),
+    (
+        "equations-side-by-side",
+        "$$\\begin{aligned} a &= b & c &= d \\end{aligned}$$",
+        [[(1, "", "a"), (1, "=", "b")], [(1, "", "c"), (1, "=", "d")]],
+    ),
+    (
+        "eqnarray-columns-kept",
+        "\\begin{eqnarray} a &=& b \\\\ &=& c \\end{eqnarray}",
+        [[(1, "", "a"), (1, "=", "b"), (1, "=", "c")]],
+    ),
+    (
+        "phantom-goes-on",
+        "$$\\begin{aligned} a &= b \\\\ &\\phantom{=} + c \\end{aligned}$$",
+        [[(1, "", "a"), (1, "=", "b      + c")]],
+    ),
+    ("room-beside-relation", "$$a \\quad = \\quad b$$", [[(1, "", "a"), (1, "=", "b")]]),
+    (
+        "row-label-dropped",
+        "$$\\begin{aligned} (1)\\quad a &= b \\\\ (2)\\quad &= c \\end{aligned}$$",
+        [[(1, "", "a"), (1, "=", "b"), (1, "=", "c")]],
+    ),
 ]
 
 
@@ -150,6 +185,19 @@ def test_chains_and_lines(text: str, expected: list[list[tuple[int, str, str]]])
 def test_latex_comments_are_skipped() -> None:
     text = "% $$x = y$$\n\\begin{equation*}\nu = v % a remark = 3\n\\end{equation*}\n"
     assert _chains(text, latex=True) == [[(3, "", "u"), (3, "=", "v")]]
+
+
+def test_the_column_count_of_alignat_is_no_factor() -> None:
+    text = "\\begin{alignat}{2}\nu &= v &\\quad& \\text{(so)}\n\\end{alignat}\n"
+    assert _chains(text, latex=True) == [[(2, "", "u"), (2, "=", "v")]]
+
+
+def test_a_number_after_a_plain_space_closing_a_row_leaves_the_step_undecided() -> None:
+    r = audit_document("$$\\cos(2u) = \\cos(u)^2 - \\sin(u)^2  (3)$$", timeout=TIMEOUT)
+    (s,) = r.steps
+    assert s.status == "UNDECIDED" and "number in brackets after a space" in s.reason
+    r = audit_document("$$\\cos(2u) = \\cos(u)^2 + \\sin(u)^2  (3)$$", timeout=TIMEOUT)
+    assert r.steps[0].status == "REFUTED"  # wrong read either way
 
 
 def test_a_step_spans_its_lines() -> None:

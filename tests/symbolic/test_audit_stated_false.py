@@ -38,6 +38,8 @@ TIMEOUT = 30.0
         ("## Incorrect", True),
         ("## Incorrect results follow", False),
         ("~~", True),
+        ("The code:\n\n~~~\nx = 1\n~~~\n\n", False),
+        ("The code:\n\n~~~~\nx = 1\n~~~~", False),
     ],
 )
 def test_only_a_marker_right_before_the_display_marks_it_false(prose: str, marked: bool) -> None:

@@ -15,6 +15,9 @@ POSED = [
     ("is required", "The product is required to be a function of the offset. In other words, it should be:\n\n"),
     ("there exists", "For a trained model, there exists a $d_0$ such that the lower pairs are trained.\n\n$$"),
     ("条件", "RoFormer 把这个需求写成一个条件:\n\n$$"),
+    ("存在", "任意反对称矩阵 $\\mathbf{B}$（$d$ 为偶数），存在正交矩阵 $\\mathbf{P}$ 使得：\n\n$$"),
+    ("存在", "由上一节，存在可逆矩阵 $P$ 满足：\n\n$$"),
+    ("存在", "存在正交矩阵 $Q$，使得下式成立。\n\n$$"),  # an existence statement may end with a full stop
 ]
 
 CLAIMED = [
@@ -26,6 +29,8 @@ CLAIMED = [
     "在这个条件下，内积为：\n\n$$",
     "We want the product to depend on n - m.\n\n$$",  # a full stop: the display after is not what was asked
     "Here the frequency is fixed:\n\n$$",
+    "两者之间存在如下关系：\n\n$$",  # 存在 without 使得: what follows is claimed
+    "存在正交矩阵 $P$ 使得 $B = P D P^T$，于是可得：\n\n$$",
 ]
 
 
@@ -37,3 +42,17 @@ def test_a_requirement_word_poses_the_display(word: str, prose: str) -> None:
 @pytest.mark.parametrize("prose", CLAIMED, ids=lambda v: v[:24])
 def test_words_that_claim_the_display_keep_it_a_step(prose: str) -> None:
     assert requirement_before(prose) is None
+
+
+def test_an_existence_statement_poses_a_condition_never_a_definition() -> None:
+    from ropecheck.symbolic.audit.run import audit_document
+
+    doc = (
+        "Let $\\mathbf{B}$ be square. 存在正交矩阵 $\\mathbf{P}$ 使得：\n\n"
+        "$$\\mathbf{B} = \\mathbf{P}\\operatorname{diag}(b_1, \\ldots, b_d)\\mathbf{P}^\\top$$\n\n"
+        "$$(\\mathbf{B}\\mathbf{x})^\\top \\mathbf{y} = \\mathbf{x}^\\top \\mathbf{B}^\\top \\mathbf{y}$$\n"
+    )
+    r = audit_document(doc, timeout=30)
+    assert [c.line for c in r.conditions] == [3] and not r.definitions
+    (s,) = r.steps  # B stays any square matrix: no definition of it left unread stops the step
+    assert s.status == "PROVED" and "whose definition" not in s.reason

@@ -4,16 +4,18 @@ What counts as a display equation: ``$$ ... $$``, ``\\[ ... \\]``, ``\\begin{equ
 ``align``, ``gather``, ``multline`` (starred or not), and fenced ```` ```math ```` blocks in
 Markdown; ``aligned``, ``split`` and ``gathered`` inside them are unwrapped. Inline math
 (``$ ... $``, ``\\( ... \\)``) is kept apart: it may declare domains or make definitions, but
-it is not audited. Code fences, HTML comments and LaTeX comments are skipped; in Markdown the
-markers of a blockquote (``> $$ ... $$``) are blanked, so quoted math reads as any other.
+it is not audited. Code fences, code spans, indented code blocks, HTML comments and LaTeX comments are skipped; in
+Markdown the markers of a blockquote (``> $$ ... $$``) are blanked, so quoted math reads as any other.
 
 A display equation is cut into *chains* of links ``A = B = C``: at ``\\\\`` rows (a line
 break is a space, as in LaTeX), a row that starts with ``=`` (or ``&=``) continues the chain
 above it, a row that starts with an operator (or follows one) continues the expression above
 it, and any other row starts a new chain. ``\\quad``, ``\\qquad``, ``\\text{...}`` and ``\\Rightarrow`` between
-equations separate chains; ``\\tag``, ``\\label``, ``\\nonumber`` and a final ``.`` or ``,`` are
-dropped. Relations other than ``=`` (``:=``, ``\\approx``, ``\\le`` ...) are kept with the link,
-so a caller can say why it does not decide them.
+equations separate chains (a quad beside a relation, or after an operator, is room), as does an alignment point
+that opens another column after a whole equation (:func:`_columns`); ``\\tag``, ``\\label``, ``\\nonumber``, a
+number typed by hand in a column or at either end of a row, and a final ``.`` or ``,`` are dropped. Relations other
+than ``=`` (``:=``, ``\\approx``, ``\\le`` ...) are kept with the link, so a caller can say why it does not decide
+them.
 
 A chain may go on in the next display: ``$$ A = B $$ which gives $$ = C $$`` is the chain
 ``A = B = C`` when only blank space or a short connecting word (:data:`CONNECTIVES`) stands
@@ -141,6 +143,7 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
                 blocks.append(MathBlock("display", body, lines.line(m.end() + 1)))
             skipped.append((m.start(), end))
             pos = end
+        skipped += _code_spans(_blank(text, skipped))
     scan = _blank(text, skipped)
     pos = 0
     while True:
@@ -167,11 +170,45 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
             continue
         if opener == "$$" and not latex and _in_sentence(scan, m.start(), end + len(close)):
             kind = "inline"  # kramdown: $$...$$ with prose on its line is inline math
-        src = _layout_free(_src(scan, m.end(), end))
+        src = _layout_free(_src(scan, _body_start(scan, m), end))
         blocks.append(MathBlock(kind, src if latex else _markdown_escapes(src), lines.line(m.end())))
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
     return blocks, lines
+
+
+#: ```$$ 1 = 2 $$```: a code span, a run of backticks to the same run, inside one paragraph
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:(?!\n[ \t]*\n)[^`]|`(?!\1))+?(?<!`)\1(?!`)")
+#: a paragraph: lines with no blank line between them
+_PARAGRAPH = re.compile(r"(?:^[ \t]*\S[^\n]*(?:\n|$))+", re.M)
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]", re.M)
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Where Markdown shows the text as code, not math: code spans, and indented code blocks (a paragraph indented
+    by four spaces or a tab after a paragraph that starts at the margin, neither a list item nor a quote: there the
+    indent continues the item)."""
+    spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
+    before = ""
+    for m in _PARAGRAPH.finditer(text):
+        block = m.group(0)
+        indented = all(re.match(r"(?: {4}|\t)", line) for line in block.splitlines())
+        if indented and before and not re.match(r"[ \t]", before) and not _LIST_ITEM.search(before):
+            if not before.lstrip().startswith(">"):
+                spans.append((m.start(), m.end()))
+                continue
+        before = block
+    return spans
+
+
+#: ``\\begin{alignat}{2}``: the number of column pairs, an argument of the environment, never a factor of its math
+_COLUMN_COUNT = re.compile(r"\s*\{\s*\d+\s*\}")
+
+
+def _body_start(scan: str, opener: re.Match[str]) -> int:
+    """Where a display's math starts: after its opener, and after the column count ``alignat`` takes."""
+    count = _COLUMN_COUNT.match(scan, opener.end()) if opener.group(1) == "alignat" else None
+    return count.end() if count else opener.end()
 
 
 #: what sets only the look of a formula: a size switch (``\\scriptsize{...}``: its group stays), a rule between
@@ -179,6 +216,8 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
 _LOOK = re.compile(
     r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)(?![A-Za-z])"
     r"|\\(?:hdashline|hline|midrule|toprule|bottomrule)(?![A-Za-z])"
+    # ``&\\phantom{=} + b``: room kept for what it would print, and nothing printed: spacing, as a quad is
+    r"|\\[hv]?phantom\s*\{(?:[^{}]|\{[^{}]*\})*\}"
 )
 #: ``\\left( \\begin{array}{cc:cc} ... \\end{array} \\right)``: a matrix written as an array between brackets
 _ARRAY = re.compile(
@@ -348,6 +387,8 @@ _DROP = re.compile(
     r"|(?:\\q?quad(?![A-Za-z])|(?:\\[,;: ]|~)\s*(?:\\[,;: ]|~))(?:\s|\\q?quad(?![A-Za-z])|\\[,;: ]|~)*"
     r"\(\s*\d+(?:\.\d+)*\s*\)(?=\s*(?:\\\\|\n|$))"
 )
+#: ``(2)\quad &= b``: an equation's number typed by hand opening its row, before room or the alignment point
+_ROW_LABEL = re.compile(r"^\s*\(\s*\d+(?:\.\d+)*\s*\)(?=\s*(?:\\q?quad(?![A-Za-z])|&))")
 _SEPARATORS = re.compile(
     r"\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow|Longleftrightarrow|because|therefore)(?![A-Za-z])"
     # ``2a = 4 => a = 2``: an implication typed in ASCII (or as one character), never ``=`` then ``>``
@@ -412,6 +453,55 @@ def _strip_alignment(src: Src) -> Src:
     return src
 
 
+#: ``a &= b && (3)``: an equation's number typed by hand in a column of its own (after one or more alignment points),
+#: closing its row
+_COLUMN_NUMBER = re.compile(r"(?<!\\)(?:&\s*)+\(\s*\d+(?:\.\d+)*\s*\)\s*$")
+
+
+def _columns(row: Src) -> Src:
+    r"""A row's columns read as the page sets them: a number typed by hand in a column of its own after the equation
+    (``a &= b && (3)``) dropped, as a ``\tag`` is, and an alignment point after a whole equation that opens another
+    column (``a &= b & c &= d``: two equations side by side; ``a &= b && \text{by } (2)``: a remark) a ``\quad``
+    between the two, never a space that would multiply the last side of the equation by what follows it.
+
+    Example:
+        >>> _columns(Src.of(r"a &= b & c &= d")).text, _columns(Src.of(r"a &= b && (3)")).text
+        ('a &= b \\quad\\;  c &= d', 'a &= b       ')
+
+    A relation or an operator before the point leaves it alone (``a &=& (3)``, ``a &=& b``: eqnarray's columns).
+    """
+    depth = top_level(row.text, _BRACKETS)
+    number = _COLUMN_NUMBER.search(row.text)
+    if number and depth[number.start()] <= 0 and _whole_equation(row.slice(0, number.start())):
+        row = row.splice(number.start(), number.end(), " " * (number.end() - number.start()))
+    depth = top_level(row.text, _BRACKETS)
+    cuts, start = [], 0
+    for m in re.finditer(r"(?<!\\)&", row.text):
+        if depth[m.start()] > 0:
+            continue
+        after = row.text[m.end() :].replace("&", " ").strip()
+        # ``& + c`` goes on from the column before; ``& -\sin u &= v`` opens an equation of its own
+        goes_on = _GOES_ON.match(after) and (_RELATIONS.match(after) or not _top_relations(Src.of(after)))
+        if after and not goes_on and _whole_equation(row.slice(start, m.start())):
+            cuts.append(m.start())
+            start = m.end()
+    for cut in reversed(cuts):
+        row = row.splice(cut, cut + 1, "\\quad\\; ")  # the ``\\;``: a sign after it opens the next equation
+    return row
+
+
+#: what goes on from the column before: an operator or a relation
+_GOES_ON = re.compile(r"[-+*/=<>]|\\(?:cdot|times|odot|otimes|approx|leq?|geq?|lt|gt|equiv|ne)(?![A-Za-z])")
+
+
+def _whole_equation(src: Src) -> bool:
+    """Whether the text holds a relation with something after it and does not end open (what a next column could not
+    go on from)."""
+    text = src.text.replace("&", " ")
+    found = _top_relations(Src.of(text))
+    return bool(found) and re.sub(r"[{}\s]", "", text[found[-1].end() :]) != "" and not ends_open(text)
+
+
 def _pieces(src: Src) -> list[Src]:
     """The display cut at its row breaks (``\\\\`` outside brackets and matrices); a line break is a space.
 
@@ -453,7 +543,7 @@ def _separate(src: Src) -> list[tuple[Src, str]]:
     out.append(src.slice(last, len(src.text)))
     seps.append("")
     out, seps = _comma_separated(out, seps)
-    kept = [(_trim(p), sep) for p, sep in zip(out, seps) if _trim(p).text.strip()]
+    kept = [(_trim(p), sep) for p, sep in zip(out, seps) if _EDGE_ROOM.sub("", _trim(p).text).strip()]
     return [(p, sep if i + 1 < len(kept) else "") for i, (p, sep) in enumerate(kept)]
 
 
@@ -465,7 +555,24 @@ def _separators(src: Src) -> list[tuple[int, int, str]]:
         if not _word_as_name(src.text, m)
         and not unit_word_at(src.text, m.start())  # a number's unit
         and not _SPACE_BEFORE_TERM.match(src.text, m.start())
+        and not _room_only(src.text, m)
     ]
+
+
+#: ``a &\quad= b``, ``a = \quad b``: a quad and what may stand beside it as spacing
+_QUADS = re.compile(r"(?:\s|~|\\[,;: ]|\\q?quad(?![A-Za-z]))*")
+
+
+def _room_only(text: str, m: re.Match[str]) -> bool:
+    """Whether a quad stands next to a relation (``a \\quad = \\quad b``) or after what goes on (``a = b + \\\\
+    \\qquad c``, an operator closing the row above): room, not a cut between two equations, as a quad before a term
+    that goes on is (:data:`_SPACE_BEFORE_TERM`)."""
+    if not re.fullmatch(r"\\q?quad", m.group(0)):
+        return False
+    after = _QUADS.match(text, m.end())
+    before = re.sub(r"(?:\s|~|\\[,;: ]|\\q?quad(?![A-Za-z]))*$", "", text[: m.start()])
+    relation_after = _RELATIONS.match(text, after.end() if after else m.end())
+    return bool(relation_after and relation_after.group(0) not in "<>") or ends_open(before)
 
 
 #: a space or words between an equation and a remark after it (never an arrow: what follows one is derived)
@@ -590,11 +697,12 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     src = block.src.sub(_DROP, _dropped)
     groups: list[Src] = []  # one per equation, rows joined
     asides: list[Src] = []  # remarks cut from a row that the next row's relation continues
-    for piece in _pieces(_strip_alignment(src)):
+    for piece in _pieces(src):
+        piece = _strip_alignment(_columns(piece.sub(_ROW_LABEL, _dropped)))
         piece = piece.sub(_ROW_SPACE, lambda m: " ")
         piece = _note_dots(piece)
         text = piece.text
-        opens = re.match(r"^\s*(?:=|\\(?:approx|leq?|geq?|lt|gt|equiv)(?![A-Za-z])|[<>≤≥≈])", text)
+        opens = re.match(_SPACING + r"*(?:=|\\(?:approx|leq?|geq?|lt|gt|equiv)(?![A-Za-z])|[<>≤≥≈])", text)
         if groups and (
             opens or _CONTINUES.match(text) or _ENDS_OPEN.search(groups[-1].text) or not _top_relations(groups[-1])
         ):
@@ -624,8 +732,14 @@ def chains(block: MathBlock, lines: _Lines) -> list[Chain]:
     return out
 
 
+#: room at the edge of a side (``a \\quad = \\quad b``), kept out of it
+_EDGE_ROOM = re.compile(
+    r"^(?:\s|~|\\[,;:! ]|\\q?quad(?![A-Za-z]))+|(?:(?<!\\)\s|~|(?<!\\)\\[,;:! ]|\\q?quad(?![A-Za-z]))+$"
+)
+
+
 def _link(src: Src, relation: str, lines: _Lines) -> Link:
-    s = _trim(src)
+    s = _trim(src.sub(_EDGE_ROOM, lambda m: ""))
     at = s.col(0) if s.text else src.col(0)
     end = s.col(len(s.text) - 1) if s.text else at
     return Link(s.text, lines.line(at), relation, lines.column(at), lines.line(end))

@@ -17,12 +17,13 @@ turns a verdict into UNDECIDED, never into PROVED or REFUTED.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import sympy
 from sympy import MatrixBase
 
+from ..readers.default_doubts import j_in_exponent, negative_under_root_at
 from ..readers.expectation import expectations_in, expectations_left
 from ..readers.latex_text import GREEK
 from ..readers.open_sums import false_over_every_range, open_range_names
@@ -61,10 +62,6 @@ def expectation_doubt(s: AuditStep, text: str) -> None:
         )
     elif s.status == "REFUTED" and expectations_in(s.lhs) | expectations_in(s.rhs):
         s.reason = "; ".join(filter(None, [s.reason, "the expectations cancel: false for every distribution"]))
-
-
-#: ``e^{j s}``, ``e^{-j\\omega t}``: j in an exponent of e, where it is the imaginary unit as engineers write it
-_J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
 
 
 #: ``Q_m \\cdot K_n``: the names either side of a \\cdot
@@ -172,7 +169,7 @@ def fresh_one_side(s: AuditStep, before: str) -> list[str]:
     return sorted(set(fresh))
 
 
-def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
+def lone_undefined(s: AuditStep, text: str, scope: Scope, inferred: Collection[str] = ()) -> list[str]:
     r"""The names of a refuted step the document never defines, each on one side only, its letter not on the other
     side (``L / \lambda_d = L / (2 \pi b'^{2d/|D|})``, ``\exp(\mathbf{0}) = \mathbf{I}``), or labelled by a
     letter the step uses nowhere else (``a \cdot b = a_l \cdot b_l + a_u \cdot b_u``), or numbered beside the
@@ -181,7 +178,8 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
     says they are. Variables stay: positions and indices (integer names), names whose domain the document
     declares, names its definitions use (a base, a position), names a definition brought into the step (only
     names the step writes count); where the other side is a number, only a side that is the name alone counts
-    (``1 = I``; ``a - b = 0`` is about a and b)."""
+    (``1 = I``; ``a - b = 0`` is about a and b). ``inferred``: names complex only because the text conjugates them
+    (``\overline{z_k}``), a domain that says nothing of what the name is, so they may still be lone."""
     if isinstance(s.lhs, MatrixBase) or isinstance(s.rhs, MatrixBase):
         return []  # an entry of a matrix written out is what the step computes, not a name it defines
     sides = [
@@ -196,7 +194,8 @@ def lone_undefined(s: AuditStep, text: str, scope: Scope) -> list[str]:
         bases = {_base(n) or n for n in other}
         for x in side:
             name = str(x)
-            if name in other or x.is_integer or domain_key(name) in scope.domains or scope.defines(name):
+            declared = domain_key(name) in scope.domains and domain_key(name) not in inferred
+            if name in other or x.is_integer or declared or scope.defines(name):
                 continue
             if name in used or not _base(name) or not _written(_base(name), written, plain=False):
                 continue  # a variable of the document's definitions, or brought in by one the step uses
@@ -320,27 +319,11 @@ def negative_under_root(s: AuditStep) -> str:
     """The base of a root (``\\sqrt{d_h}``, any power to a fraction), or the argument of a log, of a name that a
     REFUTED step's counterexample makes negative (or 0, in a log), as text; "" where there is none. A text that
     writes the root or the log of a name means a real one (of a size, a scale): a counterexample with an imaginary
-    root or log refutes the reader's default, not the text."""
+    root or log refutes the reader's default, not the text (:func:`..readers.default_doubts.negative_under_root_at`)."""
     cx = s.counterexample
     if cx is None or not cx.values:
         return ""
-    values = {k: sympy.sympify(v) for k, v in cx.values.items()}
-    for side in (s.lhs, s.rhs):
-        parts = side if isinstance(side, MatrixBase) else [side]
-        for part in parts:
-            if not isinstance(part, sympy.Basic):
-                continue
-            for p in part.atoms(sympy.Pow):
-                if not (p.exp.is_Rational and not p.exp.is_Integer) or not p.base.free_symbols:
-                    continue
-                at = p.base.xreplace(values)
-                if at.is_number and at.is_extended_negative:
-                    return str(p.base)
-            for f in part.atoms(sympy.log):  # \log(ab) at a, b < 0: the log of a size, read at a negative value
-                at = f.args[0].xreplace(values)
-                if f.args[0].free_symbols and at.is_number and at.is_extended_nonpositive:
-                    return str(f.args[0])
-    return ""
+    return negative_under_root_at(s.lhs, s.rhs, cx.values)
 
 
 def refuted_with(s: AuditStep) -> list[str]:
@@ -367,7 +350,7 @@ def unit_j(s: AuditStep, text: str) -> str:
     the imaginary unit (the sides were read with j real, so they cannot be checked again at j = i); "" where
     the counterexample gives j no value or j stands in no exponent."""
     cx = s.counterexample
-    if cx is None or not any(getattr(k, "name", "") == "j" for k in cx.values) or not _J_EXPONENT.search(text):
+    if cx is None or not j_in_exponent(text, cx.values):
         return ""
     return (
         "refuted with j a real number, but j stands in an exponent of e, where it may be the imaginary unit "

@@ -18,7 +18,9 @@ Only names the document uses as vectors or matrices are read so -- written trans
 after a transpose, a written-out matrix or such a matrix, or of a family one member of which is one (a
 plain ``m`` stays a number); a definition is used when its right side reads as general matrices too
 (``q_m = W_q(x_m + p_m)``, a family ``q_m = R_m W_q x_m`` read again at each index); a function of the
-names leaves the step unread. A written-out matrix among them stands as a matrix of its own: the step is
+names leaves the step unread, except the exponential of a square one (``exp(n B)``), a matrix of its own merged
+and transposed only by rules that hold for every matrix (:func:`..readers.general_matrices.exponential_form`). A
+written-out matrix among them stands as a matrix of its own: the step is
 also PROVED when, around the same general factors, the written-out products sum to exactly the zero
 matrix (then the difference is zero for every value of the general ones). Values given in passing
 (``n = 5``, ``W_q = I``) are read for every value, which covers theirs.
@@ -42,6 +44,8 @@ from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import Verdict, decide
 from ..readers.general_matrices import (
     DIMENSION,
+    MatrixExponential,
+    exponential_form,
     general_name,
     is_array,
     plain_algebra,
@@ -69,6 +73,11 @@ __all__ = [
     "vector_function",
 ]
 
+#: what the reason adds where a side has a matrix exponential: the only rules of it that are used
+_EXPONENTIAL_NOTE = (
+    "; exp of a matrix read as the matrix exponential, with (exp X)^T = exp(X^T), exp(aX) exp(bX) = exp((a + b)X) "
+    "and exp(0) = I only"
+)
 #: the start of the default reader's reason for not reading a transpose of an undefined name
 TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
 #: how a reason with names read as general matrices begins
@@ -542,17 +551,81 @@ def _called_in(name: str, text: str) -> bool:
     return re.search(r"(?<![\\A-Za-z])" + spelled + r"\s*\(", text) is not None
 
 
-def _general_sides(lhs: str, rhs: str, scope: Scope, general: Scope) -> tuple[Any, Any] | None:
+def _identity_side(side: Any, other: Any, scope: Scope) -> Any:
+    """``side`` as a multiple of the identity where it is a multiple of an undefined I alone (a number, or a general
+    matrix named I) and ``other`` is a square general matrix expression of more than one row; else as it was."""
+    if not isinstance(other, MatrixExpr) or other.shape[0] != other.shape[1] or other.shape == (1, 1):
+        return side
+    if scope.defines(_IDENTITY_NAME) or isinstance(side, sympy.MatrixBase) or not isinstance(side, sympy.Basic):
+        return side
+    found = [s for s in side.atoms(Symbol, MatrixSymbol) if getattr(s, "name", None) == _IDENTITY_NAME]
+    if len(found) != 1:
+        return side
+    eye = sympy.Identity(other.shape[0])
+    if isinstance(found[0], MatrixSymbol) and found[0].shape == other.shape:
+        if isinstance(side, MatrixSymbol) or (
+            isinstance(side, sympy.MatMul) and side.args[-1] == found[0] and len(side.as_coeff_matrices()[1]) == 1
+        ):
+            return side.xreplace({found[0]: eye})
+        return side
+    if isinstance(side, MatrixExpr):
+        return side
+    expanded = sympy.expand(side)
+    coefficient = expanded.coeff(found[0], 1)
+    if coefficient == 0 or coefficient.has(found[0]) or sympy.expand(expanded - coefficient * found[0]) != 0:
+        return side
+    return coefficient * eye
+
+
+#: the name an undefined identity matrix is written with
+_IDENTITY_NAME = "I"
+
+
+def _exponent_letters(sides: tuple[Any, Any]) -> frozenset[str]:
+    """The plain lower-case letters (``m`` of ``exp(m B)``) read as vectors that the sides use only inside the
+    exponent of a matrix exponential."""
+    inside = {
+        s.name
+        for side in sides
+        for e in side.atoms(MatrixExponential)
+        for s in e.exponent.atoms(MatrixSymbol)
+        if 1 in s.shape and re.fullmatch(r"[a-z]", s.name)
+    }
+    for side in sides:
+        outside = side.replace(lambda e: isinstance(e, MatrixExponential), lambda e: sympy.Identity(e.shape[0]))
+        inside -= {s.name for s in outside.atoms(MatrixSymbol)}
+    return frozenset(inside)
+
+
+def _general_sides(
+    lhs: str, rhs: str, scope: Scope, general: Scope, *, again: bool = True
+) -> tuple[Any, Any, str] | None:
+    """The sides read with general matrices, and what the reading says of an I read as the identity; or None.
+
+    A plain lower-case letter the document uses as a vector elsewhere that stands only in the exponent of a matrix
+    exponential (``exp(m B)``), where as a vector it fits only at size 1, is read as a number, and said so."""
     try:
         left = read_latex_side(lhs, 0, general)
         right = read_latex_side(rhs, 0, general)
     except (ClaimParseError, ClaimLimitError, RecursionError):
         return None
+    both = isinstance(left, MatrixExpr) and isinstance(right, MatrixExpr)
+    letters = _exponent_letters((left, right)) if both else frozenset()
+    if again and letters and not general_size_fits(left, right):  # the definitions read again with them numbers
+        scope = replace(scope, array_names=scope.array_names - letters)
+        found = _general_sides(lhs, rhs, scope, _general_scope(scope), again=False)
+        if found is None:
+            return None
+        said = f"; {', '.join(sorted(letters))} read as a number in an exponent (as a vector it fits only at size 1)"
+        return found[0], found[1], found[2] + said
+    read = _identity_side(left, right, scope), _identity_side(right, left, scope)
+    note = "; I, which nothing defines, read as the identity beside a square matrix" if read != (left, right) else ""
+    left, right = read
     if not (isinstance(left, MatrixExpr) and isinstance(right, MatrixExpr)) or left.shape != right.shape:
         return None
     if not (_only_general(left, scope) and _only_general(right, scope)) or not general_size_fits(left, right):
         return None
-    return left, right
+    return left, right, note
 
 
 def _turned(difference: Any) -> Any:
@@ -588,9 +661,8 @@ def _shapes(left: Any, right: Any) -> str:
     said = [f"{s.name} {_size_words(s)}" for s in names if written_value(s) is None]
     written = [f"{s.name} = {value.tolist()}" for s in names if (value := written_value(s)) is not None]
     return (
-        f"{GENERAL_READING} of any size d ("
-        + ", ".join(said)
-        + ")"
+        f"{GENERAL_READING} of any size d"
+        + (f" ({', '.join(said)})" if said else "")
         + (f", each written-out matrix as a matrix of its own ({'; '.join(written)})" if written else "")
         + _convention_note([s for s in names if written_value(s) is None])
     )
@@ -707,7 +779,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
             "as a number (or inside a function or a written-out matrix): not decided"
         )
         return GeneralStep("UNDECIDED", why, None, None)
-    left, right = sides
+    left, right, identity = sides
     reading = (
         _shapes(left, right)
         + _definitions_used(f"{lhs} + {rhs}", scope, general)
@@ -716,7 +788,11 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
     )
     if re.search(r"\\langle(?![A-Za-z])", lhs + rhs):
         reading += "; <u, v> of vectors read as u^T v (real entries)"
-    difference = _turned(sympy.expand((_identities(left) - _identities(right)).doit()))
+    if left.has(MatrixExponential) or right.has(MatrixExponential):
+        reading += _EXPONENTIAL_NOTE
+    reading += identity
+    difference = exponential_form(sympy.expand((_identities(left) - _identities(right)).doit()))
+    difference = exponential_form(_turned(difference))
     if difference == 0 or getattr(difference, "is_ZeroMatrix", False):
         return GeneralStep("PROVED", f"{reading}: the sides agree by the rules of matrix algebra", left, right)
     if _written_cancel(difference, scope.domains):

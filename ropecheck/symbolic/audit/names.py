@@ -36,7 +36,8 @@ from sympy import MatrixBase, Symbol
 from sympy.core.function import AppliedUndef
 
 from ...errors import ClaimLimitError, ClaimParseError
-from ..readers.latex_syntax import NORM_CLOSE, NORM_OPEN, PLAIN_FUNCTIONS, normalize_latex
+from ..readers.default_doubts import norm_beside_name
+from ..readers.latex_syntax import PLAIN_FUNCTIONS, normalize_latex
 from ..readers.scope import Definition, Scope, domain_symbol
 from ..readers.sympy_syntax import suggest_function
 from .reading import Head, free, head, is_defined, read_quiet
@@ -371,29 +372,6 @@ def _entry_index(sub: str, domains: dict[str, str]) -> Any:
         return sympy.sympify(sub, locals=names)
     except (sympy.SympifyError, SyntaxError, TypeError):
         return None
-
-
-def norm_beside_name(*sides: Any) -> str:
-    """``‖q‖`` read as a name in a step that also uses ``q``: the norm, or "" when there is none such."""
-    names: set[str] = set()
-    for side in sides:
-        if isinstance(side, (sympy.Basic, MatrixBase)):
-            names |= {str(x) for x in side.free_symbols}
-            names |= {str(x.label) for x in side.atoms(sympy.IndexedBase)} if isinstance(side, sympy.Basic) else set()
-    normed = {name: _normed_name(name) for name in names}
-    for name in sorted(names):
-        inner = normed[name]
-        if inner and any(n == inner or n.startswith(inner.split("_")[0] + "_") for n in names if n != name):
-            return name
-        if inner and any(normed[n] == inner for n in names if n != name):  # \|q\| beside \|q\|_2: which norm?
-            return name
-    return ""
-
-
-def _normed_name(name: str) -> str:
-    """``q`` of a norm read as a name (``‖q‖``, ``‖q‖_{2}``), or ""."""
-    m = re.fullmatch(re.escape(NORM_OPEN) + r"(.+)" + re.escape(NORM_CLOSE) + r"(?:_\{[^{}]*\})?", name)
-    return m.group(1) if m else ""
 
 
 def entry_of(name: Head, family: Head) -> bool:

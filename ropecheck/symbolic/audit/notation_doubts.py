@@ -20,6 +20,10 @@
   a name of its own, never with the value the text gives it; a counterexample gives it another value
   (:func:`starred_with_value`).
 
+* ``\\cos(a - b)  (2) = \\cos a \\cos b + \\sin a \\sin b  (3)``: a number in brackets after a space, closing a side
+  (a row), is an equation's number typed by hand or a factor; a step is kept only where it has the same verdict
+  with such numbers dropped (:func:`spaced_numbers`, :func:`without_spaced_number`).
+
 Design constraints: pure text; each only ever turns a verdict into UNDECIDED (the auditor re-reads a step with
 a log's base written, and keeps the verdict only where every base gives it).
 """
@@ -28,23 +32,25 @@ from __future__ import annotations
 
 import re
 
+from ..readers.default_doubts import unbased_logs, with_log_base
+
 __all__ = [
     "bound_i_beside_unit",
     "called_and_bare",
     "i_given_value",
     "raised_e_with_value",
+    "spaced_numbers",
     "starred_with_value",
     "unbased_logs",
     "valued_i",
     "with_i_as",
     "with_index_renamed",
     "with_log_base",
+    "without_spaced_number",
 ]
 
 #: a raised e as written: ``e^{...}``, ``e^2`` (not ``\\mathrm{e}``, which is Euler's number by its spelling)
 _RAISED_E = re.compile(r"(?<![\\A-Za-z])e\s*\^")
-#: ``\\log`` with no base after it (``\\log_2``, ``\\log_{10}`` have one)
-_UNBASED_LOG = re.compile(r"\\log(?![A-Za-z])(?!\s*_)")
 #: a starred name: ``\\theta^*``, ``b^{*}``, ``x^\\ast``
 _STARRED = re.compile(r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast(?![A-Za-z]))")
 
@@ -61,25 +67,6 @@ def raised_e_with_value(text: str, before: str) -> bool:
         (True, False)
     """
     return _RAISED_E.search(text) is not None and _E_GIVEN.search(before) is not None
-
-
-#: what makes a log natural by the text itself: Euler's number or the exponential beside it (``\log e^{x} = x``)
-_NATURAL = re.compile(r"(?<![\\A-Za-z])e\s*\^|\\exp(?![A-Za-z])|\\ln(?![A-Za-z])|\\mathrm\s*\{\s*e\s*\}")
-
-
-def unbased_logs(text: str) -> bool:
-    r"""Whether ``text`` writes ``\log`` with no base, and nothing that makes it natural (e raised, ``\exp``).
-
-    Example:
-        >>> unbased_logs(r"\log 100 = 2"), unbased_logs(r"\log_2 8 = 3"), unbased_logs(r"\log e^{x} = x")
-        (True, False, False)
-    """
-    return _UNBASED_LOG.search(text) is not None and _NATURAL.search(text) is None
-
-
-def with_log_base(text: str, base: int) -> str:
-    r"""``text`` with every ``\log`` of no base given ``base``: ``\log x`` -> ``\log_{10} x``."""
-    return _UNBASED_LOG.sub(rf"\\log_{{{base}}}", text)
 
 
 def starred_with_value(text: str, before: str) -> str | None:
@@ -210,3 +197,32 @@ def with_index_renamed(text: str, letter: str) -> str:
         '\\sum_{u=0}^{1} e^{i m \\theta_u}'
     """
     return _SUBSCRIPT_GROUP.sub(lambda m: re.sub(r"(?<![\\A-Za-z])i(?![A-Za-z])", letter, m.group(0)), text)
+
+
+#: ``... \\sin b  (3)``: a number in brackets after a space, closing the side, after an operand (not a command such
+#: as ``\\sin (3)``, which takes it as its argument)
+_SPACED_NUMBER = re.compile(r"(?<=[A-Za-z0-9)}\]])\s+\(\s*\d+(?:\.\d+)*\s*\)\s*$")
+
+
+def spaced_numbers(sides: tuple[str, str]) -> bool:
+    r"""Whether a side of a step ends with a number in brackets after a space (``b  (2)``), where it is not a
+    command's argument.
+
+    Example:
+        >>> spaced_numbers((r"\cos(-a)", r"\cos a  (2)")), spaced_numbers((r"f(2)", r"\sin (2)"))
+        (True, False)
+    """
+    return any(without_spaced_number(side) != side for side in sides)
+
+
+def without_spaced_number(side: str) -> str:
+    r"""The side without the number in brackets closing it after a space (read as an equation's number).
+
+    Example:
+        >>> without_spaced_number(r"\cos a  (2)")
+        '\\cos a'
+    """
+    m = _SPACED_NUMBER.search(side)
+    if m is None or re.search(r"\\[A-Za-z]+$", side[: m.start()]):
+        return side
+    return side[: m.start()]

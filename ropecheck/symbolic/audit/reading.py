@@ -65,7 +65,7 @@ from .cancel_given import zero_denominator_at_given
 from .complex_pairs import paired_verdict
 from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
-from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, commuted_arrays, general_step, vector_function
+from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, array_names, commuted_arrays, general_step, vector_function
 from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
@@ -592,6 +592,9 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
     if offsets:  # n - m as a parameter is read only where the body is read with general matrices
         return Outcome(UNREAD, reason="a parameter written as a sum or difference of names, in a body of numbers")
     used = names(value)
+    if cancelled := _cancelled_arrays(body.text, used, scope):
+        why = f"{', '.join(cancelled)}, a matrix of the document, beside its inverse: read as a number it cancels"
+        return Outcome(UNREAD, reason=why)
     uses = head.key in used if head.kind != "pattern" else False
     if head.kind == "function":
         uses = any(f.func.__name__ == head.key for f in applied(value))
@@ -615,6 +618,20 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         return Outcome("DEFINED", reason=said, definition=d, uses_head=name.name in used, lhs=name)
     d = Definition(head.kind, head.key, value, params, link.text, link.line, body_source=body.text)
     return Outcome("DEFINED", reason=said, definition=d, uses_head=uses)
+
+
+#: an inverse written as a power (``P^{-1}``)
+_INVERSE = re.compile(r"\^\s*\{\s*-\s*1\s*\}|\^\s*-\s*1(?![0-9])")
+
+
+def _cancelled_arrays(body: str, used: set[str], scope: Scope) -> list[str]:
+    """``G = P D P^{-1}``: the names of a definition's body that the document uses as vectors or matrices (bold,
+    transposed), written beside their inverse, and gone from the body as read: read as numbers, ``P P^{-1}`` was
+    1, and the body another matrix than the one the document means."""
+    if not _INVERSE.search(body):
+        return []
+    arrays = array_names([body])[1] & scope.array_names
+    return sorted(n for n in arrays if n not in used and not scope.defines(n))
 
 
 def _complex_or_new(head: Head, tex: str, scope: Scope) -> bool:
@@ -984,6 +1001,11 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     decided = _with_pair(_over_readings(lhs, rhs, scope, readings, results), lhs, rhs, scope)
+    if decided.status in ("UNDECIDED", "REFUTED") and _EXPONENTIAL.search(lhs.text + rhs.text):
+        # exp(s H) exp(-s H) = I: read as numbers, I is a free number (refuted, and left undecided for it); as
+        # matrices, the exponentials cancel, and a proof for every matrix is one for what the names stand for
+        found = _with_general_matrices(lhs, rhs, scope)
+        decided = found if found is not None and found.status == "PROVED" else decided
     hedge = hedged_verdict(decided.status, lhs.text, rhs.text, scope)
     if hedge is not None:  # a column in complex arithmetic, never identified with a number (.unstated_pairs)
         decided = Outcome("UNDECIDED", "none", hedge, None, decided.lhs, decided.rhs)
@@ -995,6 +1017,10 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             "the side is not defined there, so the step is not decided"
         )
     return decided
+
+
+#: an exponential written in a step (``\exp``, ``e^``): where its argument is a matrix, the step is read so too
+_EXPONENTIAL = re.compile(r"\\exp(?![A-Za-z])|(?<![\\A-Za-z])e\s*\^")
 
 
 def _zero_written(lhs: Link, rhs: Link, scope: Scope) -> str:

@@ -29,7 +29,7 @@ from sympy import MatrixExpr, MatrixSymbol, Symbol
 
 from ...errors import ClaimLimitError
 from ..engine.decide import Verdict, decide
-from ..readers.general_matrices import written_value
+from ..readers.general_matrices import DIMENSION, MatrixExponential, written_value
 from ..readers.scope import Scope, apply_domains, domain_symbol
 
 __all__ = ["SizedStep", "general_size_fits", "sized_step"]
@@ -124,6 +124,13 @@ def _general_shape(value: Any, sizes: _Sizes) -> tuple[Any, Any] | None:
     if isinstance(value, sympy.Transpose):
         inner = _general_shape(value.arg, sizes)
         return None if inner is None else (inner[1], inner[0])
+    if isinstance(value, MatrixExponential):  # exp(X): X square, and so is its exponential
+        inner = _general_shape(value.exponent, sizes)
+        if inner is not None:
+            sizes.same(inner[0], inner[1])
+        return inner
+    if isinstance(value, sympy.Identity):
+        return ("d", "d") if value.shape[0] == DIMENSION else None
     if isinstance(value, (sympy.MatMul, sympy.MatAdd)):
         parts = [_general_shape(a, sizes) for a in value.args if isinstance(a, MatrixExpr)]
         if any(p is None for p in parts):

@@ -57,8 +57,9 @@ _FALSE_HEADING = re.compile(
     r"错误写法|常见错误)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
-#: struck out: ``~~$$...$$~~``, ``<del>``, ``<s>`` opening right before the display
-_STRUCK = re.compile(r"(?:~~|<del>|<s>)\s*$")
+#: struck out: ``~~$$...$$~~``, ``<del>``, ``<s>`` opening right before the display (never the ``~~~`` that closes a
+#: code fence above it)
+_STRUCK = re.compile(r"(?:(?<!~)~~|<del>|<s>)\s*$")
 #: a tag inside the display that marks it: ``\quad \text{(wrong)}``, ``\text{错误}``, ✗
 _FALSE_TAG = re.compile(
     r"\\(?:text|textrm|mbox|textbf|textit|mathrm)\s*\{\s*\(?\s*(?:wrong|incorrect|false|not\s+true|(?:a\s+)?mistake|"

@@ -141,12 +141,14 @@ from .notation_doubts import (
     called_and_bare,
     i_given_value,
     raised_e_with_value,
+    spaced_numbers,
     starred_with_value,
     unbased_logs,
     valued_i,
     with_i_as,
     with_index_renamed,
     with_log_base,
+    without_spaced_number,
 )
 from .open_diagonals import diagonal_name
 from .parity_calls import (
@@ -214,7 +216,7 @@ from .tends import limit_in_child
 from .under_stated import decide_under_stated_in_child
 from .units import number_with_unit
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
-from .wanted import asks_for
+from .wanted import asks_for, states_existence
 from .where_after import with_where_after
 from .written import written_use_in_child
 from .written_quotients import written_denominators
@@ -332,6 +334,16 @@ _EXACT_DECIMALS_EQUAL = (
     "read with its decimals as binary numbers the sides differ, but with each decimal read as the exact fraction it "
     "writes (0.3 as 3/10) they are equal: not refuted"
 )
+
+
+def _lone_why(lone: list[str]) -> str:
+    """Why a step refuted through names the document never defines, on one side only, is not refuted."""
+    return (
+        f"{', '.join(lone)}, which the document never defines, {'is' if len(lone) == 1 else 'are'} on one "
+        "side only: read as free numbers, the counterexample gives values the text may not mean (the step "
+        "may state their value, the prose say what they are, or they be the entries of a vector the step "
+        "writes whole), so it refutes nothing"
+    )
 
 
 @dataclass
@@ -484,6 +496,8 @@ class Auditor:
         supposed = head is not None and _mentions(head, normalize_latex(self.supposed))
         member = member or supposed
         member = member or (not continued and restated_half(first.text, self.scope) is not None)  # PE(m, k) = ...
+        # "存在 P 使得 B = P D P^T": one equation posed by an existence statement is a condition on B, not its value
+        member = member or (states_existence(condition) and len(links) == 2 and links[1].relation == "=")
         defines = (
             not continued
             and not member
@@ -1529,13 +1543,10 @@ class Auditor:
                 "has a value in the document that the reader does not put in a subscript: the two may be one, so "
                 "it refutes nothing"
             )
-        elif lone := [n for n in lone_undefined(s, text, self.scope) if n not in related]:
-            why = (
-                f"{', '.join(lone)}, which the document never defines, {'is' if len(lone) == 1 else 'are'} on one "
-                "side only: read as free numbers, the counterexample gives values the text may not mean (the step "
-                "may state their value, the prose say what they are, or they be the entries of a vector the step "
-                "writes whole), so it refutes nothing"
-            )
+        elif lone := [
+            n for n in lone_undefined(s, text, self.scope, set(self.inferred) - set(self.declared)) if n not in related
+        ]:
+            why = _lone_why(lone)
         if why:
             s.status, s.reason, s.counterexample, s.method = "UNDECIDED", why, None, "none"
         elif every:  # an entry's value no value of the unset name gives: false whatever the text's example
@@ -2064,6 +2075,9 @@ class Auditor:
         elif unbased_logs(text):
             why = f"writes \\log with no base: {s.status} read as the natural log, not so with base 10 or 2"
             others = [tuple(replace(x, text=with_log_base(x.text, b)) for x in read) for b in (10, 2)]
+        elif spaced_numbers((read[0].text, read[1].text)):
+            why = "ends a side with a number in brackets after a space: an equation's number, or a factor?"
+            others = [tuple(replace(x, text=without_spaced_number(x.text)) for x in read)]
         timeout, _ = self.limits()
         if others and all(
             _run(_step_in_child, *o, self.scope, timeout=timeout, memory_limit=self.memory_limit).status == s.status

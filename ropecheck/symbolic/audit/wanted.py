@@ -7,17 +7,19 @@ it is not a step of the derivation, and deciding it as one would judge what the 
 
 Design constraints: the words must stand in the sentence that leads into the display (the text after the last
 sentence end before it, inline math included), or in the sentence just before one that only says "in formula"
-("in other words", "写成公式"); an existence statement ("there exists a d such that ...") may end with a full
-stop. A word that turns the sentence into a claim after the requirement word ("we want to show that", "we want
-to compute", "we get", "可得", "证明") makes the display a step again. Only whole words count, and only a few
-(see :data:`REQUIREMENT_WORDS`); anything else is left to :func:`.reading.condition_before`.
+("in other words", "写成公式"); an existence statement ("there exists a d such that ...", "存在正交矩阵 P 使得：",
+存在 counted only with 使得, 满足 or 使 after it in its clause) may end with a full stop, and the display after it
+is a condition on its names, never a definition of its left side. A word that turns the sentence into a claim after
+the requirement word ("we want to show that", "we want to compute", "we get", "可得", "证明") makes the display a
+step again. Only whole words count, and only a few (see :data:`REQUIREMENT_WORDS`); anything else is left to
+:func:`.reading.condition_before`.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["REQUIREMENT_WORDS", "SENTENCE_END", "asks_for", "requirement_before"]
+__all__ = ["REQUIREMENT_WORDS", "SENTENCE_END", "asks_for", "requirement_before", "states_existence"]
 
 #: Words that pose what follows as a requirement, a goal or an assumption.
 REQUIREMENT_WORDS = (
@@ -42,8 +44,11 @@ _RESTATING = re.compile(
     r"用数学语言|即)",
     re.I,
 )
+#: a Chinese existence statement: 存在 with 使(得) or 满足 after it in the same clause ("存在正交矩阵 P 使得："); 存在
+#: alone ("存在如下关系：") leads into a claim
+_EXISTS_SUCH_THAT = r"存在(?=[^。！？；;.!?]*?(?:使(?!用)|满足))"
 #: Existence statements, which may end with a full stop before the display that states them.
-_EXISTENCE = re.compile(r"(?<![A-Za-z])there exists?(?![A-Za-z])", re.I)
+_EXISTENCE = re.compile(r"(?<![A-Za-z])there exists?(?![A-Za-z])|" + _EXISTS_SUCH_THAT, re.I)
 #: the delimiter that opens the display, at the end of the prose before it
 _OPENING = re.compile(r"\s*(?:\$+|\\\[|\\\()\s*$")
 #: where a sentence ends in prose, English or Chinese (a full stop and a space, or a blank line)
@@ -59,7 +64,7 @@ def _words_rx(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(ascii_rx + other), re.I)
 
 
-_REQUIREMENT_RX = _words_rx(REQUIREMENT_WORDS)
+_REQUIREMENT_RX = re.compile(_words_rx(REQUIREMENT_WORDS).pattern + "|" + _EXISTS_SUCH_THAT, re.I)
 _CLAIM_RX = _words_rx(_CLAIM_WORDS)
 
 
@@ -117,4 +122,19 @@ def asks_for(word: str) -> bool:
     return word.lower() in _ASKING
 
 
-_ASKING = frozenset(w.lower() for w in REQUIREMENT_WORDS)
+_ASKING = frozenset(w.lower() for w in (*REQUIREMENT_WORDS, "存在"))
+
+
+def states_existence(word: str) -> bool:
+    """Whether ``word`` (as :func:`requirement_before` gives it) states that something exists: the display after it
+    ("there exists an orthogonal P such that B = P D P^T", "存在正交矩阵 P 使得") is a condition on the names,
+    never a definition of its left side (B stays whatever it was).
+
+    Example:
+        >>> states_existence("存在"), states_existence("There exists"), states_existence("we want")
+        (True, True, False)
+    """
+    return word.lower() in _EXISTING
+
+
+_EXISTING = frozenset({"there exists", "there exist", "存在"})

@@ -53,13 +53,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sympy import MatrixBase, Symbol
+from sympy import MatrixBase, MatrixExpr, Symbol, expand
 
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict, expr_text
 from .decorated_plain import as_own_name, decorated_beside_plain
+from .default_doubts import j_in_exponent, negative_under_root_at, norm_beside_name, unbased_logs, with_log_base
 from .expectation import expectations_left
 from .identity_matrix import IDENTITY_TOKEN, identity_note, identity_sides
 from .latex_decimals import exact_closed_claim
@@ -297,6 +298,12 @@ def _parse_claim(
     ):
         shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a scalar"
         raise ClaimParseError(f"cannot compare {shape(lhs)} with {shape(rhs)}", col)
+    if used == "latex" and isinstance(lhs, MatrixBase) and (bold := _bold_numbers(text, lhs, rhs)):
+        raise ClaimParseError(
+            f"{bold} is written bold, as a vector or a matrix, but the claim does not write it out: beside a matrix it "
+            "would be read as a number (write its entries in a where-clause, e.g. \\quad q = (q_1, q_2))",
+            col,
+        )
     present = {domain_key(d["symbol"]) for d in describe_domains([lhs, rhs])} | _names_in(text)
     missing = sorted(set(stated) - present)
     if missing:
@@ -305,6 +312,64 @@ def _parse_claim(
             f"(the claim's names: {', '.join(sorted(present)) or 'none'})"
         )
     return lhs, rhs, used, stated
+
+
+#: a small Latin letter written bold or with an arrow (``\mathbf{q}``, ``\vec k``, ``\bm x``): a vector by its look;
+#: ``sub``: a subscript follows (``\mathbf{x}_m``, ``\mathbf{x_m}``)
+_BOLD_SMALL = re.compile(
+    r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*(?:\{\s*([a-z])\s*(?P<in>_)?|\s([a-z])(?![A-Za-z]))"
+    r"(?:\s*\}?\s*(?P<sub>_))?"
+)
+
+
+#: a capital Latin letter written bold (``\\mathbf{W}``, ``\\boldsymbol{R}_m``, ``\\bm W``): a matrix by its look
+_BOLD_CAPITAL = re.compile(
+    r"\\(?:mathbf|boldsymbol|bm|pmb)\s*(?:\{\s*([A-Z])\s*(?P<in>_)?|\s([A-Z])(?![A-Za-z]))"
+    r"(?:\s*\}?\s*(?P<sub>_))?"
+)
+
+
+def _bold_names(text: str, lhs: Any, rhs: Any, pattern: re.Pattern[str] = _BOLD_SMALL) -> list[str]:
+    """The names left in the sides that the claim writes bold (``pattern``: small letters, or capitals), in order."""
+    free = sorted(str(x) for side in (lhs, rhs) for x in side.free_symbols)
+    out: list[str] = []
+    for m in pattern.finditer(text):
+        letter, sub = m.group(1) or m.group(3), m.group("in") or m.group("sub")
+        out += [n for n in free if (n.startswith(letter + "_") if sub else n == letter) and n not in out]
+    return out
+
+
+def _bold_numbers(text: str, lhs: MatrixBase, rhs: Any) -> str:
+    """``R(a)\\mathbf{q} = \\mathbf{q} R(a)``: a letter written bold (a vector or a matrix by its look) that the claim
+    does not write out is read as a number; beside a matrix that says another thing (a matrix scaled, products that
+    commute), so the claim is not read. The name, or "" where no such name is left in the sides."""
+    found = _bold_names(text, lhs, rhs) or _bold_names(text, lhs, rhs, _BOLD_CAPITAL)
+    return found[0] if found else ""
+
+
+def _commuted_bold(text: str, lhs: Any, rhs: Any, stated: Mapping[str, str]) -> str:
+    """``\\mathbf{A}\\mathbf{B} = \\mathbf{B}\\mathbf{A}``: where a claim PROVED with its bold capitals read as numbers
+    (the claim writes none of them out) is not also proved with its bold letters read as general matrices and vectors
+    in their written order (:mod:`.general_matrices`), the bold capitals; else "".
+
+    A matrix identity holds of scalar matrices too, so a counterexample in numbers refutes it; only a proof can
+    rest on numbers commuting.
+    """
+    names = _bold_names(text, lhs, rhs, _BOLD_CAPITAL)
+    if not names or isinstance(lhs, MatrixBase) or isinstance(rhs, MatrixBase):
+        return ""
+    arrays = frozenset(names + _bold_names(text, lhs, rhs))
+    try:
+        body, clauses = split_where(text)
+        scope = _with_clauses(Scope(domains=stated, general_matrices=True, array_names=arrays), clauses)
+        left, right, _ = _parse(body, "latex", scope)
+        if isinstance(left, MatrixExpr) and isinstance(right, MatrixExpr) and left.shape == right.shape:
+            difference = expand((left - right).doit())
+            if difference == 0 or getattr(difference, "is_ZeroMatrix", False):
+                return ""
+    except (RopeCheckError, RecursionError, ValueError, TypeError, AttributeError):
+        pass  # not read as matrices: the proof for numbers is not kept
+    return ", ".join(names)
 
 
 #: what stands right before ``@``, and right after it: a written-out matrix, a bracket, or a name (bold or not,
@@ -578,7 +643,45 @@ def _decided_once(
         method = f"none (a sum over {', '.join(letters)} with no range (or no lower end) written: {_OPEN_RANGE_DOUBT})"
     if used == "latex" and verdict != Verdict.UNDECIDED and not _decorated_agrees(text, syntax, domains, verdict):
         verdict, method, cex = Verdict.UNDECIDED, "none (a letter written decorated and bare: one name or two?)", None
+    if used == "latex" and verdict == Verdict.PROVED and (bold := _commuted_bold(text, lhs, rhs, stated)):
+        why = f"{bold} written bold, matrices by their look: proved as numbers, not as matrices (they need not commute)"
+        verdict, method, cex = Verdict.UNDECIDED, f"none ({why})", None
+    if verdict == Verdict.REFUTED and cex is not None and (why := _default_doubt(text, used, lhs, rhs, cex, stated)):
+        verdict, method, cex = Verdict.UNDECIDED, f"none ({why})", None
+    if used == "latex" and verdict != Verdict.UNDECIDED and (other := _other_log_base(text, syntax, domains, verdict)):
+        method = f"none (\\log with no base: {verdict.value} read as the natural log, {other})"
+        verdict, cex = Verdict.UNDECIDED, None
     return ClaimResult(text, used, lhs, rhs, verdict, method, cex, time.perf_counter() - t0, domains=described)
+
+
+def _default_doubt(text: str, used: str, lhs: Any, rhs: Any, cex: Counterexample, stated: Mapping[str, str]) -> str:
+    """Why a REFUTED claim rests on a reader's default, not the text (:mod:`.default_doubts`); "" where not: a log or
+    root of a real name refuted only at a negative value of it, a norm read as a name beside the name inside it, j
+    real only by default in an exponent of e."""
+    root = negative_under_root_at(lhs, rhs, cex.values, real_only=True)
+    if root:
+        return f"refuted only where {root}, under a root or a log, is negative: the log or root of a name is a real one"
+    if norm := norm_beside_name(lhs, rhs):
+        return f"the norm {norm} read as a name of its own beside the name inside it: their values refute nothing"
+    if used == "latex" and "j" not in stated and j_in_exponent(text, cex.values):
+        return "refuted with j real, but j stands in an exponent of e, where it may be the imaginary unit"
+    return ""
+
+
+def _other_log_base(text: str, syntax: Syntax, domains: Mapping[str, str] | None, verdict: Verdict) -> str:
+    """``\\log 100 = 2``: where the claim writes a log with no base (and nothing that makes it natural), the verdict
+    with base 10 or 2 where one differs from ``verdict`` (read as the natural log), else "" (:mod:`.default_doubts`)."""
+    if not unbased_logs(text):
+        return ""
+    for base in (10, 2):
+        try:
+            lhs, rhs, _, _ = _parse_claim(with_log_base(text, base), syntax, domains)
+            other = decide(lhs, rhs)[0]
+        except (RopeCheckError, RecursionError, ValueError, TypeError):
+            return f"not read with base {base}"
+        if other != verdict:
+            return f"{other.value} with base {base}"
+    return ""
 
 
 def _decorated_agrees(text: str, syntax: Syntax, domains: Mapping[str, str] | None, verdict: Verdict) -> bool:

@@ -7,14 +7,22 @@ SymPy ``MatrixSymbol``: an upper-case one ``d x d`` (a weight or rotation matrix
 ``d x 1`` (a vector); every other name stays a number (a position ``m`` inside ``cos(m theta)``). Products
 keep their written order and SymPy's matrix algebra checks the shapes. A written-out matrix among them
 (``q_m^T R_m^T R_n k_n`` with ``R_m`` defined entry by entry) stands as a general matrix of its own
-(:func:`written_symbol`), and its entries are given back where a decision needs them.
+(:func:`written_symbol`), and its entries are given back where a decision needs them. The exponential of a
+square general matrix expression (``\\exp(n B)``, ``e^{B}``) is a matrix of that shape (:func:`exponential`).
 
 Design constraints: an identity of such matrix expressions that SymPy's rewrites (transpose of a
 product, distribution) reduce to zero holds for every matrix and vector of those shapes, so a proof
 under this reading is a proof of the step whatever the names stand for; a difference that does not
 vanish decides nothing (the document's own meaning of the names may make it vanish). Only sums,
-products, scalar multiples and transposes are read: a function of a matrix or a power of one is
-refused, and so is a written-out matrix that is neither square nor a column.
+products, scalar multiples, transposes and the exponential are read: any other function of a matrix, or a
+power of one, is refused, and so is a written-out matrix that is neither square nor a column. Of the
+exponential only rules that hold for every square matrix are used (:func:`exponential_form`): ``(exp X)^T =
+exp(X^T)``; ``exp(X) exp(Y) = exp(X + Y)`` only where the coefficients of X and Y are proportional, so that
+they are multiples of one matrix and commute (``exp(m B) exp(n B)``; never ``exp(A) exp(B)``); ``exp(k X) =
+exp(X)^k`` for a whole k; the exponential of the zero matrix is the identity. Exponents are kept expanded, their
+like terms collected, so equal exponents are equal expressions; two exponentials with different exponents are
+different matrices as far as the reading knows, which decides nothing. The exponential of a 1 x 1 expression
+(``e^{q^T k}``, a number) is left to the other readings.
 """
 
 from __future__ import annotations
@@ -33,6 +41,9 @@ from ...errors import ClaimParseError
 __all__ = [
     "DIMENSION",
     "WRITTEN_PREFIX",
+    "MatrixExponential",
+    "exponential",
+    "exponential_form",
     "general_inner",
     "general_name",
     "general_product",
@@ -185,11 +196,11 @@ def general_transpose(base: Any) -> Any:
     return base.T
 
 
-_ALGEBRA = (sympy.MatAdd, sympy.MatMul, sympy.Transpose, MatrixSymbol)
+_ALGEBRA = (sympy.MatAdd, sympy.MatMul, sympy.Transpose, MatrixSymbol, sympy.Identity)
 
 
 def plain_algebra(value: Any) -> bool:
-    """Whether every general matrix in ``value`` sits only in sums, products, scalings and transposes.
+    """Whether every general matrix in ``value`` sits only in sums, products, scalings, transposes and exponentials.
 
     Example:
         >>> x = general_name("x")
@@ -200,6 +211,135 @@ def plain_algebra(value: Any) -> bool:
         return not any(isinstance(a, MatrixExpr) for a in sympy.preorder_traversal(value))
     if isinstance(value, MatrixSymbol):
         return True
+    if isinstance(value, MatrixExponential):
+        return plain_algebra(value.exponent)
     if not isinstance(value, _ALGEBRA):
         return False
     return all(plain_algebra(a) for a in value.args)
+
+
+class MatrixExponential(MatrixExpr):  # type: ignore[misc]
+    """``exp(X)`` of a square general matrix expression X: a matrix of X's shape, made by :func:`exponential`.
+
+    Its only rule of its own is the transpose, ``exp(X)^T = exp(X^T)`` (the series term by term); products of
+    exponentials are merged by :func:`exponential_form`. A substitution reaches into the exponent.
+    """
+
+    def __new__(cls, exponent: Any) -> Any:
+        return super().__new__(cls, sympy.sympify(exponent))
+
+    @property
+    def exponent(self) -> Any:
+        return self.args[0]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.exponent.shape
+
+    def _eval_transpose(self) -> Any:
+        return exponential(self.exponent.T)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"exp({printer._print(self.exponent)})"
+
+
+def _linear(value: Any) -> dict[Any, Any]:
+    """An expanded matrix expression as its matrix products (keys) and their scalar coefficients."""
+    out: dict[Any, Any] = {}
+    for term in value.args if isinstance(value, sympy.MatAdd) else (value,):
+        if isinstance(term, sympy.MatMul):
+            coeff, matrices = term.as_coeff_matrices()
+            key: Any = sympy.MatMul(*matrices) if len(matrices) > 1 else matrices[0]
+        else:
+            coeff, key = sympy.S.One, term
+        out[key] = sympy.expand(out.get(key, sympy.S.Zero) + coeff)
+    return {k: c for k, c in out.items() if c != 0}
+
+
+def _expanded(value: Any) -> Any:
+    """``value`` with transposes taken inside, products distributed and like terms collected, in one order."""
+    value = sympy.expand(value.doit())
+    if getattr(value, "is_ZeroMatrix", False) or not isinstance(value, MatrixExpr):
+        return value
+    terms = _linear(value)
+    if not terms:
+        return sympy.ZeroMatrix(*value.shape)
+    parts = [c * k if c != 1 else k for k, c in sorted(terms.items(), key=lambda kv: sympy.default_sort_key(kv[0]))]
+    return sympy.MatAdd(*parts) if len(parts) > 1 else parts[0]
+
+
+def exponential(argument: Any) -> Any:
+    """``exp`` of a square general matrix expression, its exponent in one canonical form; the identity where the
+    exponent is the zero matrix. A ClaimParseError where the argument is not square, or is 1 x 1 (a number).
+
+    Example:
+        >>> b = general_name("B")
+        >>> exponential(Symbol("m") * b).T, exponential(b - b)
+        (exp(m*B.T), I)
+    """
+    rows, cols = argument.shape
+    if rows != cols or rows == 1:
+        raise ClaimParseError(f"exp of {argument}, a matrix that is not square (or a number), is not read")
+    exponent = _expanded(exponential_form(argument))
+    if getattr(exponent, "is_ZeroMatrix", False):
+        return sympy.Identity(rows)
+    return MatrixExponential(exponent)
+
+
+def _commute(x: Any, y: Any) -> bool:
+    """Whether ``x`` and ``y`` are, for every value of their scalars, multiples of one matrix expression (so they
+    commute): their coefficient vectors over the same matrix products are proportional identically."""
+    a, b = _linear(x), _linear(y)
+    keys = list({**a, **b})
+    pairs = [(a.get(k, sympy.S.Zero), b.get(k, sympy.S.Zero)) for k in keys]
+    return all(
+        sympy.cancel(sympy.expand(p[0] * q[1] - p[1] * q[0])) == 0 for i, p in enumerate(pairs) for q in pairs[i + 1 :]
+    )
+
+
+def _power_merged(value: Any) -> Any:
+    """``exp(X)^k`` as ``exp(k X)`` for a whole k (X commutes with itself); anything else as it was."""
+    if isinstance(value, sympy.MatPow) and isinstance(value.base, MatrixExponential) and value.exp.is_integer:
+        return exponential(value.exp * value.base.exponent)
+    return value
+
+
+def _merged(product: Any) -> Any:
+    """A product with each run of adjacent exponentials of commuting exponents as one exponential."""
+    coeff, factors = product.as_coeff_matrices()
+    out: list[Any] = []
+    for f in factors:
+        f = _power_merged(f)
+        last = out[-1] if out else None
+        if isinstance(last, MatrixExponential) and isinstance(f, MatrixExponential):
+            if _commute(last.exponent, f.exponent):
+                out[-1] = exponential(last.exponent + f.exponent)
+                continue
+        out.append(f)
+    return sympy.MatMul(coeff, *out).doit() if out else coeff * sympy.Identity(product.shape[0])
+
+
+def exponential_form(value: Any) -> Any:
+    """``value`` with every exponential in canonical form: transposes taken inside, and adjacent exponentials of
+    commuting exponents (multiples of one matrix) merged. Where this changes nothing, ``value`` as it was.
+
+    Example:
+        >>> b, m, n = general_name("B"), Symbol("m"), Symbol("n")
+        >>> exponential_form(exponential(m * b) * exponential(n * b))
+        exp((m + n)*B)
+        >>> exponential_form(exponential(-b) * exponential(b))
+        I
+        >>> exponential_form(exponential(b).T * exponential(b))
+        exp(B.T)*exp(B)
+    """
+    if not isinstance(value, MatrixExpr) or not value.has(MatrixExponential):
+        return value
+    for _ in range(8):  # each round merges at least one pair or stops
+        changed = value.replace(lambda e: isinstance(e, MatrixExponential), lambda e: exponential(e.exponent))
+        changed = sympy.expand(changed.doit())
+        changed = changed.replace(lambda e: isinstance(e, sympy.MatPow), _power_merged)
+        changed = changed.replace(lambda e: isinstance(e, sympy.MatMul), _merged)
+        if changed == value:
+            break
+        value = changed
+    return value

@@ -156,6 +156,19 @@ _BOLD = re.compile(
 )
 #: ``\vec z``, ``\mathbf q``, ``\bm\theta``: the one token after the command, unbraced (never ``vec`` times z)
 _BOLD_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow)(?:\s+([A-Za-z])(?![A-Za-z])|\s*(\\[A-Za-z]+))")
+#: ``\mathbf{a} \times \mathbf{b}``, ``\vec a \times (\vec b + \vec c)``: beside a vector written bold or with an
+#: arrow, ``\times`` is the cross product (``a \times b = -b \times a``), never the product of two numbers: not read
+_BOLD_OPERAND = r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)(?![A-Za-z])"
+_CROSS = re.compile(
+    _BOLD_OPERAND + r"\s*(?:\{[^{}]*\}|[A-Za-z]|\\[A-Za-z]+)(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))*"
+    r"\s*(?:\\right\s*)?[)\]]?\s*(?P<after>\\times)(?![A-Za-z])"
+    r"|(?P<before>\\times)\s*(?:\\left\s*)?[(\[]?\s*" + _BOLD_OPERAND
+)
+#: ``\ast``: raised, a conjugate (``k^\ast``); between factors (``f \ast g``) a convolution or a product, not read
+_INFIX_AST = re.compile(r"\\ast(?![A-Za-z])")
+#: ``\bar z``, ``\bar\theta``: the one token after the command, unbraced, is what it conjugates (never the name
+#: ``bar`` times z, which SymPy's parser reads)
+_BAR_BARE = re.compile(r"\\bar(?:\s+([A-Za-z0-9])(?![A-Za-z0-9])|\s*(\\[A-Za-z]+))")
 #: a command's name just before a place (``\cdot`` before ``\mathbf{x}``)
 _AFTER_COMMAND = re.compile(r"\\[A-Za-z]+$")
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
@@ -404,6 +417,25 @@ _SIZED_DELIMITER = re.compile(
     r"\\(?:big|Big|bigg|Bigg)[lr]?\s*(?:\.|(?=[()\[\]|/]|\\[{}|]|\\(?:[lr]angle|langle|rangle|[lr]vert|[lr]Vert|[lr]floor"
     r"|[lr]ceil)(?![A-Za-z])))"
 )
+
+
+def _square_block(value: Any) -> bool:
+    """Whether ``value`` is a matrix that is no row and no column (its ``\\otimes`` is Kronecker's)."""
+    return isinstance(value, MatrixBase) and value.rows > 1 and value.cols > 1
+
+
+def _check_products(src: Src) -> None:
+    """Products written with a sign that reads two ways are refused before the bold is dropped: ``\\ast`` between
+    factors (a convolution?) and ``\\times`` beside a vector written bold or with an arrow (the cross product)."""
+    text = src.text.replace("×", r"\times ").replace("∗", r"\ast ")
+    shift = len(src.text) - len(text)  # a sign written × or ∗ lengthens the text: the column is then the side's
+    for star in _INFIX_AST.finditer(text):
+        if not re.search(r"\^\s*\{?\s*$", text[: star.start()]):
+            at = star.start() if not shift else 0
+            raise src.error(r"\ast between factors (a convolution, or a product?) is not read", at)
+    if cross := _CROSS.search(text):
+        at = (cross.start("after") if cross.group("after") else cross.start("before")) if not shift else 0
+        raise src.error(r"\times beside a vector written bold or with an arrow is the cross product, not read", at)
 
 
 def _normalize(src: Src) -> Src:
@@ -1458,6 +1490,9 @@ class _Reader:
             if len(ops) < 2:
                 continue
             values = [self.read(p, bound) for p in ops]
+            if "\\otimes" in term.text and any(_square_block(v) for v in values):
+                # between matrices \otimes is the Kronecker product (a 2x2 by a 2x2 is 4x4), never entry by entry
+                raise term.error(r"\otimes beside a matrix is the Kronecker product, not read", 0)
             acc = values[0]
             for v in values[1:]:
                 acc = elementwise(acc, v, term)
@@ -1535,6 +1570,7 @@ class _Reader:
         text = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", text)
         text = re.sub(r"(\)|\})\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)", r"\1^{\\mathit{ZQMKC}}", text)
         text = _STAR.sub(self.star, self.starred_calls(src, text))
+        text = _BAR_BARE.sub(lambda m: r"\overline{" + (m.group(1) or m.group(2)) + "}", text)
         text = re.sub(r"\\bar\s*\{", r"\\overline{", text)
         text = _TOP.sub(r"^{\\mathit{ZQMKT}}", text)
         text = _PRIME.sub(r"^{\\mathit{ZQMKP}}", text)
@@ -1726,6 +1762,7 @@ def read_latex_side(
         return read_cases(src, lambda t, at, b: read_latex_side(t, at, scope, narrow=narrow, bound=b), bound)
     if leibniz_at(side) is not None:  # a derivative, never a quotient
         return derivative_side(side, offset, lambda t, at: read_latex_side(t, at, scope, narrow=narrow, bound=bound))
+    _check_products(src)
     src = open_sum_ranges(apply_aliases(_normalize(src), scope.aliases))  # \sum_j: a range not written
     src = upper_only_ranges(src)  # \sum_j^{d/2}: no lower end written
     _check(src, scope)

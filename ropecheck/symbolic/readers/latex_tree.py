@@ -22,7 +22,15 @@ import sympy
 from sympy import E, I, ImmutableMatrix, MatrixBase, Symbol
 
 from ...errors import ClaimLimitError, ClaimParseError
-from .general_matrices import general_name, general_product, general_sum, general_transpose, is_array, is_general
+from .general_matrices import (
+    exponential,
+    general_name,
+    general_product,
+    general_sum,
+    general_transpose,
+    is_array,
+    is_general,
+)
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
 from .scope import DOMAINS, Definition, Scope, domain_key
@@ -104,7 +112,10 @@ def _decode(code: tuple[Any, ...]) -> Any:
 
 
 def elementwise(a: Any, b: Any, where: Src) -> Any:
-    """``a \\odot b``: entry by entry for two vectors of one shape; a scalar operand scales."""
+    """``a \\odot b``: entry by entry for two vectors of one shape; a scalar operand scales. A general matrix
+    (of symbolic size) is not read: its product here would be the matrix product, not the product entry by entry."""
+    if is_general(a) or is_general(b):
+        raise where.error("an elementwise product of a matrix never written out is not read", 0)
     if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
         if a.shape != b.shape:
             raise where.error(f"an elementwise product of a {a.rows}x{a.cols} and a {b.rows}x{b.cols}", 0)
@@ -334,8 +345,12 @@ class _Converter:
             if not any(is_general(p) for p in parts):
                 return None
             return general_product(parts) if isinstance(expr, sympy.Mul) else general_sum(parts)
+        if isinstance(expr, sympy.exp):  # exp(n B): the matrix exponential of a square general matrix
+            return self._exponential(expr.args[0])
         if isinstance(expr, sympy.Pow):
             base = self.convert(expr.base)
+            if base in (E, Symbol("e")):  # e^{n B}: Euler's number raised to a matrix is its exponential
+                return self._exponential(expr.exp)
             if not is_general(base):
                 return None
             if expr.exp == _TRANSPOSE:
@@ -349,6 +364,13 @@ class _Converter:
                 argument = self.convert(expr.args[0])
                 return general_product([matrix, argument]) if is_general(argument) else None
         return None
+
+    def _exponential(self, exponent: Any) -> Any:
+        """``exp`` of ``exponent`` where it reads as a square general matrix (not 1 x 1); else None."""
+        value = self.convert(exponent)
+        if not is_general(value) or value.shape[0] != value.shape[1] or value.shape == (1, 1):
+            return None
+        return exponential(value)
 
 
 #: Why a product of one block's vectors to a number is not read.
