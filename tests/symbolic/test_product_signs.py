@@ -108,4 +108,4 @@ def test_an_entrywise_product_of_general_matrices_is_not_the_matrix_product() ->
 def test_bold_capitals_are_proved_only_as_matrices(claim: str, verdict: Verdict) -> None:
     """A claim proved with bold capitals read as numbers stands only where it is also proved with them read as
     general matrices in their written order; a counterexample in numbers (scalar matrices) still refutes."""
-    assert check_claim(claim).verdict is verdict
+    assert _claim(claim) is verdict

@@ -238,12 +238,17 @@ def parse_claim(
 
 
 def _parse_claim(
-    text: str, syntax: Syntax, domains: Mapping[str, str] | None, choices: Mapping[str, str] | None = None
+    text: str,
+    syntax: Syntax,
+    domains: Mapping[str, str] | None,
+    choices: Mapping[str, str] | None = None,
+    arrays: frozenset[str] = frozenset(),
 ) -> tuple[Any, Any, str, dict[str, str]]:
     """:func:`parse_claim`, also returning every stated domain (flags and clause).
 
     ``choices``: the readings picked for notation that reads two ways (``{"i_reading": "index"}``,
     :class:`~.scope.Scope`); without one, such notation raises :class:`.latex_syntax.AmbiguousReading`.
+    ``arrays``: names read as general matrices and vectors, in their written order (:mod:`.general_matrices`).
     """
     if not isinstance(text, str) or not text.strip():
         raise ClaimParseError("the claim is empty; write it as 'LHS == RHS'", 0)
@@ -261,6 +266,8 @@ def _parse_claim(
         "i_reading": picked.get("i_reading", ""),
         "star_reading": picked.get("star_reading", ""),
         "word_reading": picked.get("word_reading", ""),
+        "general_matrices": bool(arrays),
+        "array_names": arrays,
     }
     check_ellipsis(text)
     used = _detect(text) if syntax == "auto" else syntax
@@ -347,7 +354,7 @@ def _bold_numbers(text: str, lhs: MatrixBase, rhs: Any) -> str:
     return found[0] if found else ""
 
 
-def _commuted_bold(text: str, lhs: Any, rhs: Any, stated: Mapping[str, str]) -> str:
+def _commuted_bold(text: str, lhs: Any, rhs: Any, domains: Mapping[str, str] | None, choices: Mapping[str, str]) -> str:
     """``\\mathbf{A}\\mathbf{B} = \\mathbf{B}\\mathbf{A}``: where a claim PROVED with its bold capitals read as numbers
     (the claim writes none of them out) is not also proved with its bold letters read as general matrices and vectors
     in their written order (:mod:`.general_matrices`), the bold capitals; else "".
@@ -360,9 +367,7 @@ def _commuted_bold(text: str, lhs: Any, rhs: Any, stated: Mapping[str, str]) -> 
         return ""
     arrays = frozenset(names + _bold_names(text, lhs, rhs))
     try:
-        body, clauses = split_where(text)
-        scope = _with_clauses(Scope(domains=stated, general_matrices=True, array_names=arrays), clauses)
-        left, right, _ = _parse(body, "latex", scope)
+        left, right, _, _ = _parse_claim(text, "latex", domains, choices, arrays)
         if isinstance(left, MatrixExpr) and isinstance(right, MatrixExpr) and left.shape == right.shape:
             difference = expand((left - right).doit())
             if difference == 0 or getattr(difference, "is_ZeroMatrix", False):
@@ -643,7 +648,7 @@ def _decided_once(
         method = f"none (a sum over {', '.join(letters)} with no range (or no lower end) written: {_OPEN_RANGE_DOUBT})"
     if used == "latex" and verdict != Verdict.UNDECIDED and not _decorated_agrees(text, syntax, domains, verdict):
         verdict, method, cex = Verdict.UNDECIDED, "none (a letter written decorated and bare: one name or two?)", None
-    if used == "latex" and verdict == Verdict.PROVED and (bold := _commuted_bold(text, lhs, rhs, stated)):
+    if used == "latex" and verdict == Verdict.PROVED and (bold := _commuted_bold(text, lhs, rhs, domains, choices)):
         why = f"{bold} written bold, matrices by their look: proved as numbers, not as matrices (they need not commute)"
         verdict, method, cex = Verdict.UNDECIDED, f"none ({why})", None
     if verdict == Verdict.REFUTED and cex is not None and (why := _default_doubt(text, used, lhs, rhs, cex, stated)):
