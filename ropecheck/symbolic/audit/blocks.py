@@ -39,6 +39,7 @@ __all__ = [
     "names_open_vector",
     "open_vector",
     "open_vector_definition",
+    "periodic_column",
     "written_block",
 ]
 
@@ -46,6 +47,8 @@ _VDOTS = re.compile(r"^\s*(?:\\vdots|⋮)\s*$")
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\quad|\\qquad|~")
 #: a name a line may define as a vector of blocks: ``PE_{pos}``, ``P_t``, ``x``
 _NAME = re.compile(r"^\s*(?P<base>\\?[A-Za-z]+)\s*(?:_\s*(?:\{\s*(?P<sub>[A-Za-z]+)\s*\}|(?P<one>[A-Za-z])))?\s*$")
+#: a bold name with no subscript (``\\boldsymbol{b}``), as a column of repeated pairs may be named
+_BOLD_NAME = re.compile(r"^\s*\\(?:boldsymbol|mathbf|bm)\s*\{\s*[A-Za-z]\s*\}\s*$")
 _USE = re.compile(
     r"(?<![\\A-Za-z])(?P<base>\\(?:boldsymbol|mathbf|bm)\{(?:\\mathcal\{[A-Za-z]\}|[A-Za-z])\}|\\mathcal\{[A-Za-z]\}"
     r"|\\?[A-Za-z]+)\s*(?:_\s*(?:\{(?P<sub>[^{}]*)\}|(?P<one>[A-Za-z0-9])))?"
@@ -72,11 +75,16 @@ class OpenVector:
     words: int = 0
     #: a block-diagonal matrix written open-ended (:mod:`.open_diagonals`), not a vector of blocks
     diagonal: bool = False
+    #: a column that repeats one pair of entries (``[a, 0, a, 0, \\cdots]^T``): every block is the same two entries,
+    #: so it has no first block of its own (``start`` is None) and meets 2x2 blocks written out only
+    periodic: bool = False
 
     def listed(self, line: int, tex: str) -> AuditDefinition:
         """The definition as the audit lists it: block j, and where the blocks start."""
         block = self.block.replace("{j}", "j")
-        if self.start is None:
+        if self.periodic:
+            said = f"the column repeating the pair {block} (block j for every j), read block by block"
+        elif self.start is None:
             said = f"block-diagonal with the blocks {block}, block j beside block j of what it multiplies (in words)"
         elif self.diagonal:
             at = f"j = {self.start}, {self.start + 1}, ..."
@@ -84,6 +92,7 @@ class OpenVector:
         else:
             said = f"the blocks {block} for j = {self.start}, {self.start + 1}, ..., read block by block"
         name, params = (f"{self.base}({self.param})", ()) if self.call else (self.base, (self.param,))
+        params = params if self.param else ()
         return AuditDefinition(line, name, "pattern", tex, sympy.Symbol(block), "", "", params, said)
 
 
@@ -127,6 +136,54 @@ def open_vector(env: str) -> tuple[str, int] | None:
     return _pattern(rows[:-1])
 
 
+#: a column written as a list: ``[a, 0, a, 0, \\ldots]^\\top`` (also ``\\left[ ... \\right]^T``)
+_LISTED_COLUMN = re.compile(
+    r"^\s*(?:\\left\s*)?\[(?P<body>[^\[\]]*)(?:\\right\s*)?\]\s*\^\s*(?:\{\s*(?:T|\\top)\s*\}|T(?![A-Za-z])|\\top(?![A-Za-z]))\s*$"
+)
+_LIST_DOTS = re.compile(r"^\s*(?:\\(?:cdots|ldots|dots|vdots)|⋯|…|\.\.\.)\s*$")
+
+
+def _split_top(body: str, sep: str) -> list[str]:
+    """``body`` split at ``sep`` outside braces and brackets."""
+    out, depth, start = [], 0, 0
+    for k, c in enumerate(body):
+        depth += 1 if c in "{([" else -1 if c in "})]" else 0
+        if c == sep and depth == 0:
+            out.append(body[start:k])
+            start = k + 1
+    return [*out, body[start:]]
+
+
+def periodic_column(text: str) -> str | None:
+    """A column that repeats one pair of entries, written open-ended: ``[a, 0, a, 0, \\cdots]^T`` or with the pair
+    once more after the dots (``..., \\cdots, a, 0]^T``), or as a ``bmatrix`` with a ``\\vdots`` row; its block j
+    (the pair as a 2x1 column), or None where any entry breaks the period (or the pair is shown only once).
+
+    Example:
+        >>> periodic_column(r"[\\sqrt{\\lambda}, 0, \\sqrt{\\lambda}, 0, \\ldots]^{\\top}")
+        '\\\\begin{pmatrix} \\\\sqrt{\\\\lambda} \\\\\\\\ 0 \\\\end{pmatrix}'
+    """
+    listed = _LISTED_COLUMN.match(text)
+    env = MATRIX_ENV.fullmatch(text.strip()) if listed is None else None
+    if listed is not None:
+        entries = [e.strip() for e in _split_top(listed.group("body"), ",")]
+    elif env is not None and "&" not in env.group(2):
+        entries = [e.strip() for e in _rows(env.group(2))]
+    else:
+        return None
+    dots = [k for k, e in enumerate(entries) if _LIST_DOTS.match(e)]
+    if len(dots) != 1:
+        return None
+    before, after = entries[: dots[0]], entries[dots[0] + 1 :]
+    if len(before) < 4 or len(before) % 2 or len(after) not in (0, 2) or any(not e for e in before + after):
+        return None
+    pair = [re.sub(r"\s+", " ", e) for e in before[:2]]
+    shown = [re.sub(r"\s+", " ", e) for e in before + after]
+    if any(e != pair[k % 2] for k, e in enumerate(shown)) or "_" in "".join(pair):
+        return None  # an entry off the period, or a subscript (a number that may move: another reader's)
+    return rf"\begin{{pmatrix}} {before[0]} \\ {before[1]} \end{{pmatrix}}"
+
+
 def _open_diagonal(env: str) -> tuple[str, int] | None:
     """``\\begin{bmatrix} R_0 & & \\\\ & R_1 & \\\\ & & \\ddots \\end{bmatrix}``: (block j, first number), or None."""
     m = MATRIX_ENV.fullmatch(env.strip())
@@ -146,6 +203,11 @@ def open_vector_definition(name: str, body: str) -> OpenVector | None:
     """``PE_{pos} = [v_{pos}^{(0)}; v_{pos}^{(1)}; \\vdots]``: the vector of blocks the line names, or None."""
     m = _NAME.match(name)
     found = open_vector(body)
+    bold = _BOLD_NAME.match(name)
+    pair = periodic_column(body) if found is None else None
+    if pair is not None and (bold is not None or (m is not None and not (m.group("sub") or m.group("one")))):
+        base = re.sub(r"\s+", "", bold.group(0)) if bold is not None else m.group("base")  # type: ignore[union-attr]
+        return OpenVector(base, "", pair, None, periodic=True)
     if m is None or found is None:
         named, diagonal = diagonal_name(name), open_block_diagonal(body)
         if named is None or diagonal is None or not re.search(rf"(?<![\\A-Za-z]){named[1]}(?![A-Za-z])", diagonal[0]):
@@ -170,6 +232,10 @@ def _named_block(use: re.Match[str], known: dict[str, OpenVector]) -> tuple[str,
         rx = r"(_\s*\{\s*)" + re.escape(v.param) + r"(\s*\})|(?<![\\A-Za-z])" + re.escape(v.param) + r"(?![A-Za-z])"
         block = re.sub(rx, lambda m: "_{" + at + "}" if m.group(1) else "(" + at + ")", block)
     return block, v.start
+
+
+#: the size :func:`_side_blocks` gives a column of repeated pairs: 2, but never beside a block of no written size
+_PERIODIC = -2
 
 
 def _written_size(block: str) -> int:
@@ -215,6 +281,8 @@ def _side_blocks(side: str, known: dict[str, OpenVector]) -> tuple[str, set[int 
             named = known.get(re.sub(r"\s+", "", use.group("base")))
             matrix = found if found is not None and named is not None and named.diagonal else None
             sizes.append(_written_size(named.block) if matrix is not None and named is not None else 0)
+            if named is not None and named.periodic:
+                sizes[-1] = _PERIODIC
         if found is None:
             return None
         transposed = _BLOCKS_TRANSPOSED.match(text, end)
@@ -282,6 +350,9 @@ def block_step(left: str, right: str, known: dict[str, OpenVector], letters: str
     # blocks written out entry by entry have a size: block j of each factor is the same rows only where every factor's
     # blocks are written so, all of one size (2x2 turns beside 1x1 phases pair other coordinates)
     sizes = set(sides[0][3] + sides[1][3])
+    if _PERIODIC in sizes and not sizes <= {_PERIODIC, 2}:
+        return None  # a column of repeated pairs meets only 2x2 blocks written out: its block j is a pair there
+    sizes = {2 if n == _PERIODIC else n for n in sizes}
     if sizes - {0} and len(sizes) > 1:
         return None
     texts = (sides[0][0] + " " + sides[1][0]).replace("{j}", " ")

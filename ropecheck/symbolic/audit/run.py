@@ -34,10 +34,12 @@ from ..readers.latex_syntax import (
 from ..readers.limits import CLAIM_MEMORY_LIMIT
 from ..readers.scope import Scope, domain_key, parse_declaration
 from .block_families import DOTTED_FAMILY
+from .blocks_named_after import blocks_named_after
 from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
 from .example_cues import opens_as_example
 from .general import array_names
 from .implied_bounds import implied_run
+from .inline_conditions import inline_condition
 from .label_families import labels_after
 from .patterns import read_with_patterns, touched_by_dots
 from .primed_names import primed_number_aliases, primes_named_in_words
@@ -159,9 +161,17 @@ def _audit_text(
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
     worded = WordedSections(auditor.heading_levels)  # names declared in words, each up to its section's end
     supposing = SuppositionEnds()  # "suppose $x + y = 1$", up to its section's end or "for any $x, y$"
+    read_early: set[int] = set()  # displays read before their turn: they give the blocks a drawing names
     for at, block in enumerate(blocks):
         auditor.tending = stated_limits(prose) if block.kind == "display" else []
         prose = [] if block.kind == "display" else prose + [(block.line, block.src.text)]
+        if at in read_early:
+            above.passed(block, None)
+            continue
+        if (early := blocks_named_after(text, blocks, at, lines, auditor.scope)) is not None:
+            read_early.add(early)  # "$$R = (M_1 & 0 & \cdots)$$ where $M_i$ is ... $$M_i = ...$$": M_i first
+            for chain in chains(blocks[early], lines):
+                auditor.chain(chain, audited=True)
         supposing.before_block(auditor, text, (blocks, at))
         worded.declare(auditor, text, (blocks, at))  # "for complex $z$", "$$..$$ where $z \in \mathbb{C}$"
         found = _declarations(block.src.text)
@@ -181,6 +191,7 @@ def _audit_text(
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
         auditor.example = block.kind == "inline" and opens_as_example(text, blocks, at)
+        auditor.inline_condition = inline_condition(text, blocks, at)  # "当 $b = [...]^T$ 时": a condition
         auditor.hedged = bound_hedged(text, blocks, at)  # "if $k > 1$": a case, no sign for k
         supposed = supposition_before(text, blocks, at) if block.kind == "display" else ""
         auditor.bounds_ahead(read)
@@ -205,7 +216,7 @@ def _audit_text(
             audited = block.kind == "display" and n not in passing  # a value given in passing stays one
             auditor.supposed = supposed if n == 0 else ""  # the chain the words before the display lead into
             auditor.chain(chain, audited=audited, continued=continued and n == 0, condition=posed.get(n, ""))
-        auditor.setting, auditor.where_after, auditor.supposed = None, {}, ""
+        auditor.setting, auditor.where_after, auditor.supposed, auditor.inline_condition = None, {}, "", ""
         last = read[-1].links[-1] if read and block.kind == "display" else None
         above.passed(block, last if last is not None and not ends_open(last.text) else None)
     worded.finish(auditor)

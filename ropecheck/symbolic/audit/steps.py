@@ -115,6 +115,7 @@ from .family_names import family_name, raised_families
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
 from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
+from .inline_conditions import conditional_column
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, without_label_uses
 from .labelled_heads import labelled_call_head
@@ -378,6 +379,8 @@ class Auditor:
     setting: tuple[int, int] | None = None  # the inline math being read sets values for its section: (line, end)
     example: bool = False  # the inline math being read is opened as an example ("for instance, take $b = a$")
     hedged: bool = False  # the math being read stands in a sentence that poses a case or a falsehood ("if $k > 1$")
+    #: the word that poses the inline math being read as a condition ("当 $b = [...]$ 时", "if $b = ...$"), or ""
+    inline_condition: str = ""
     #: names the words make complex only as a case ("if $z$ is complex"), by domain key, with the line of the words
     cased_complex: dict[str, int] = field(default_factory=dict)
     #: names the words made complex in a section that has ended (see :mod:`.worded_sections`): read both ways too
@@ -481,6 +484,8 @@ class Auditor:
             links = links[1:]
             if len(links) < 2:
                 return
+        if not audited and self.condition_on_column(links):
+            return
         if not audited and len(links) >= 3 and self.chain_of_names(links, audited=audited):
             return
         links = self.define_last_side(links, audited=audited)
@@ -544,6 +549,28 @@ class Auditor:
         self.define_braced(links, audited=audited)
         if defines:
             self.record_written(first, links)
+
+    def condition_on_column(self, links: list[Link]) -> bool:
+        """``当 $b = [\\sqrt{\\lambda}, 0, \\cdots]^\\top$ 时``: inline math that a word poses as a condition,
+        giving names a written column or matrix, is a condition, not their definition: never substituted, and since the
+        names keep no value a step that uses them is not read (read as free numbers, a correct step could look
+        false; nor is a name defined before, which the condition may change). A number or a name so given is an
+        example or a condition read as before (True: consumed)."""
+        word = self.inline_condition
+        if not word or len(links) < 2 or any(x.relation != "=" for x in links[1:]):
+            return False
+        if not conditional_column(links[-1].text):
+            return False
+        heads = [(h, x) for x in links[:-1] if (h := _head(x.text, self.scope)) is not None]
+        if len(heads) != len(links) - 1:
+            return False
+        for head, link in heads:
+            why = f"given a value only in a condition (posed by '{word}', line {link.line}), not a definition"
+            self.unread.append((head, link, why))  # a value given before may not hold under the condition either
+            self.conditions.append(
+                AuditDefinition(link.line, link.text, "condition", links[-1].text, reason=f"{why}: not read")
+            )
+        return True
 
     def define_labelled(self, first: Link, body: Link, stated_range: str, *, audited: bool) -> bool:
         """``f_{t:t\\in\\{q,k,v\\}}(x_i, i) = W_t(x_i + p_i)``: one definition per listed label, each read as any
@@ -1375,6 +1402,9 @@ class Auditor:
         if found is None or any(self.scope.defines(k) for k in (found.base, found.base.lstrip("\\"))):
             return False
         self.open_vectors[found.base] = found
+        if found.periodic:  # b ~ N(0, I), then b = [a, 0, a, 0, ...]^T: the column from here on, as a new definition
+            named = _head(link.text, self.scope)
+            self.unread = [u for u in self.unread if u[0] != named]
         # elsewhere than block by block the name is no number: a step that uses it so is not read
         spelled = normalize_latex(found.base).strip() if found.diagonal else found.base  # as steps are checked
         use = re.escape(spelled) + (r"\s*_" if found.param else r"(?![A-Za-z_])")
