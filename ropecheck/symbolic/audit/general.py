@@ -22,7 +22,8 @@ names leaves the step unread, except the exponential of a square one (``exp(n B)
 and transposed only by rules that hold for every matrix (:func:`..readers.general_matrices.exponential_form`). A
 written-out matrix among them stands as a matrix of its own: the step is
 also PROVED when, around the same general factors, the written-out products sum to exactly the zero
-matrix (then the difference is zero for every value of the general ones). Values given in passing
+matrix (then the difference is zero for every value of the general ones), or when the terms cancel once each run
+of adjacent written-out matrices is their exact product (:mod:`.written_products`). Values given in passing
 (``n = 5``, ``W_q = I``) are read for every value, which covers theirs.
 """
 
@@ -57,6 +58,7 @@ from ..readers.latex_text import skip_group
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 from .sized_vectors import general_size_fits, sized_step
 from .unformulated_families import family_note, rotation_note
+from .written_products import merged_written
 
 __all__ = [
     "all_read_as_general",
@@ -668,6 +670,13 @@ def _shapes(left: Any, right: Any) -> str:
     )
 
 
+def _merged_note(made: list[MatrixSymbol]) -> str:
+    """What the reason adds where adjacent written-out matrices were multiplied out (:mod:`.written_products`)."""
+    said = "; adjacent written-out matrices multiplied out, equal products one matrix"
+    shown = [f"{s.name} = {value.tolist()}" for s in made if (value := written_value(s)) is not None]
+    return said + (f" ({'; '.join(shown)})" if shown else "")
+
+
 def _factors(term: Any) -> tuple[Any, list[Any]]:
     """A term of a sum of matrix products as its scalar coefficient and its matrix factors in order."""
     if isinstance(term, sympy.MatMul):
@@ -798,6 +807,15 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
     if _written_cancel(difference, scope.domains):
         why = f"{reading}: the sides agree by the rules of matrix algebra and the entries of the written-out matrices"
         return GeneralStep("PROVED", why, left, right)
+    merged = merged_written(difference, scope.domains)
+    if merged is not None:
+        difference = merged[0]
+        reading += _merged_note(merged[1])
+        if difference == 0 or getattr(difference, "is_ZeroMatrix", False) or _written_cancel(difference, scope.domains):
+            why = (
+                f"{reading}: the sides agree by the rules of matrix algebra and the entries of the written-out matrices"
+            )
+            return GeneralStep("PROVED", why, left, right)
     sized = sized_step(left, right, scope)
     if sized is not None and sized.status != "UNDECIDED":
         why = f"{reading}; {sized.reason}"
