@@ -1,6 +1,7 @@
 """A claim refuted only through a reader's default is not refuted (``ropecheck.symbolic.readers.default_doubts``):
 a log or root of a real name at a negative value, a norm read as a name beside the name inside it, j real in an
-exponent of e, and a log with no base whose verdict depends on the base. The audit's doubts use the same
+exponent of e, a log with no base whose verdict depends on the base, and a decorated name (``\\hat{x}``,
+``\\dot{x}``) read as a name of its own. The audit's doubts use the same
 functions; its documents are ``tests/fixtures/audit/world/`` (``engineering_j``, ``log_without_base``). In the
 audit, a name complex only because the text conjugates it may still be one the document never defines
 (``conjugated_undefined`` and its twin)."""
@@ -34,6 +35,12 @@ from ropecheck.symbolic.readers.claim import check_claim
         (r"\log 100 = 3", Verdict.REFUTED, ""),
         (r"\log(ab) = \log a \log b", Verdict.REFUTED, ""),
         (r"\log e^{x} = x", Verdict.PROVED, ""),
+        # once REFUTED with a decorated name free: \dot{x} may be a derivative, \hat{x} an estimate of x
+        (r"\dot{x} = 0", Verdict.UNDECIDED, "name of its own"),
+        (r"\hat{x} = x", Verdict.UNDECIDED, "name of its own"),
+        (r"w^{\star} = w", Verdict.UNDECIDED, "name of its own"),
+        (r"\tilde{w} = 2\tilde{w} - \tilde{w}", Verdict.PROVED, ""),  # true whatever the name stands for
+        (r"x + 1 = x", Verdict.REFUTED, ""),
     ],
 )
 def test_a_verdict_resting_on_a_default_reading_is_not_kept(claim: str, verdict: Verdict, words: str) -> None:

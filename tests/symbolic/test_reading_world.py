@@ -107,7 +107,7 @@ def test_prime_command_reads_as_prime() -> None:
         read_latex_side(r"b^{\prime} + b")
 
 
-@pytest.mark.parametrize("command", [r"\mathcal{O}(n)", r"\mathscr{M}", r"\tilde{u}"])
+@pytest.mark.parametrize("command", [r"\mathcal{O}(n)", r"\mathscr{M}", r"\mathring{u}"])
 def test_other_commands_stay_unread(command: str) -> None:
     with pytest.raises((ClaimParseError, ClaimLimitError), match="unknown LaTeX command"):
         read_latex_side(command + " + 1")
@@ -148,3 +148,9 @@ def sympy_I() -> object:
     import sympy
 
     return sympy.I
+
+
+def test_a_decorated_name_is_a_name_of_its_own() -> None:
+    # a tilde, a hat or a dot on a letter makes another name, never the letter itself nor a product
+    assert str(read_latex_side(r"\tilde{u} + 1")) == "utilde + 1"
+    assert read_latex_side(r"\hat{x}") != read_latex_side("x")

@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..readers.latex_text import GREEK, PROSE_WORDS, WORDS_NAME, Src, top_level, words_name
+from .loose_subscripts import braced_loose_subscripts
 from .spellings import usual_spelling
+from .star_conjugates import raised_bracket_stars, star_said_conjugate
 from .units import unit_word_at
 
 __all__ = ["CONNECTIVES", "Chain", "Link", "MathBlock", "chains", "continues", "math_blocks", "stated_equality"]
@@ -174,7 +176,11 @@ def math_blocks(text: str, *, latex: bool = False) -> tuple[list[MathBlock], _Li
         blocks.append(MathBlock(kind, src if latex else _markdown_escapes(src), lines.line(m.end())))
         pos = end + len(close)
     blocks.sort(key=lambda b: b.src.col(0))
-    return blocks, lines
+    # R^d_\Theta,m where the document writes R^d_{\Theta,m} elsewhere: that name (.loose_subscripts)
+    braced = braced_loose_subscripts([b.src for b in blocks])
+    if star_said_conjugate(text, braced):  # (z_1z_2)* where the text says its star conjugates (.star_conjugates)
+        braced = [raised_bracket_stars(s) for s in braced]
+    return [replace(b, src=s) for b, s in zip(blocks, braced)], lines
 
 
 #: ```$$ 1 = 2 $$```: a code span, a run of backticks to the same run, inside one paragraph

@@ -70,8 +70,13 @@ _DECORATION = re.compile(
 _WRAPPER = re.compile(r"\\(?:boldsymbol|mathbf|bm|mathit)\s*\{\s*([^{}]*?)\s*\}")
 #: primes on a name: ``q'``, ``q^{\\prime}``, ``\\theta_i^{'}``
 _PRIMES = re.compile(r"\^\s*\{\s*(?:'+|\\prime)\s*\}|\^\s*\\prime(?![A-Za-z])|'+")
+#: a star on a name, ``w^{\\star}`` (never ``*``, which may conjugate)
+_STAR_MARK = re.compile(r"\^\s*(?:\{\s*\\star\s*\}|\\star(?![A-Za-z]))")
 #: ``R \\in \\mathbb{R}^{d\\times d}`` after the name a line defines: where the value lives, not part of the name
-_MEMBERSHIP = re.compile(r"\s*\\in\s*\\mathbb\s*\{\s*[RCZN]\s*\}\s*(?:\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*$")
+#: (the size may hold braces of its own: ``\\mathbb{R}^{\\frac{D}{2}\\times\\frac{D}{2}}``)
+_MEMBERSHIP = re.compile(
+    r"\s*\\in\s*\\mathbb\s*\{\s*[RCZN]\s*\}\s*(?:\^\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9]))?\s*$"
+)
 
 
 def without_membership(tex: str) -> str:
@@ -80,6 +85,8 @@ def without_membership(tex: str) -> str:
     Example:
         >>> without_membership(r"W \\in \\mathbb{R}^{d\\times d}"), without_membership("x + y")
         ('W', 'x + y')
+        >>> without_membership(r"\\text{diag}(s) \\in \\mathbb{R}^{\\frac{D}{2}\\times\\frac{D}{2}}")
+        '\\\\text{diag}(s)'
     """
     stripped = _MEMBERSHIP.sub("", tex)
     return stripped if stripped.strip() else tex
@@ -104,13 +111,18 @@ def decorated_head(tex: str, scope: Scope) -> tuple[Head, Head, str] | None:
         if not n and not k:
             break
     plain, primes = _PRIMES.subn("", plain)
-    if not marks and not primes:
+    plain, stars = _STAR_MARK.subn("", plain)
+    if not marks and not primes and not stars:
         return None
     undecorated = head(plain, scope)
+    if undecorated is None and marks and re.fullmatch(r"\s*[A-Za-z]{2,}\s*", plain):
+        undecorated = Head("symbol", plain.strip())  # \hat{base}: a word under the decoration is one name
     base = re.match(r"\s*(\\[A-Za-z]+|[A-Za-z]+)", plain)
     if undecorated is None or base is None:
         return None
     rx = ""
+    if stars:  # later steps that write the base starred (w^\star) use this name
+        rx = r"(?<![A-Za-z\\])" + re.escape(base.group(1)) + r"(?![A-Za-z])\s*" + _STAR_MARK.pattern
     if primes:  # later steps that write the base primed (q', q'_p, \lambda^{\prime}_d) use this name
         rx = (
             r"(?<![A-Za-z\\])" + re.escape(base.group(1)) + r"(?![A-Za-z])\s*(?:_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|\w)\s*)?"

@@ -71,6 +71,7 @@ from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .unstated_pairs import hedged_verdict, unstated_reading
 from .wanted import SENTENCE_END, requirement_before
+from .written_columns import exponent_argument, with_written_column
 from .written_quotients import zero_written_denominator
 
 __all__ = [
@@ -131,7 +132,8 @@ _FUNCTION_HEAD = re.compile(
     rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?|{_GREEK_FUNCTION})\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
 )
 _COMMA_HEAD = re.compile(
-    rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{[^{{}}]*,\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}}\s*$"
+    rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{(?:\\mathrm\{{[A-Za-z]+\}})?[^{{}}]*,"
+    r"\s*(?P<param>[A-Za-z]|\\[A-Za-z]+)\s*\}\s*$"
 )
 _SUPERSCRIPT_LAST = re.compile(
     rf"^\s*({_BASE})\s*(_\s*\{{[^{{}}]*,[^{{}}]*\}})\s*(\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))\s*$"
@@ -816,7 +818,7 @@ def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outc
     if m is None or m.group(1) in scope.symbols or m.group(1) in scope.patterns:
         return None
     name = m.group(1)
-    text = normalize_latex(lhs.text + " " + rhs.text)
+    text = normalize_latex(lhs.text + " " + rhs.text).replace("\\\\", " \\\\ ")  # a row break glued on: \\x_1
     found = re.findall(rf"(?<![\\A-Za-z]){name}\s*_\s*(?:\{{\s*(\d+)\s*\}}|(\d+))", text)
     written = {int(a or b) for a, b in found}
     subscripts = [str(k) for k in sorted(written)]
@@ -837,6 +839,29 @@ def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outc
     note = f"{name} read as the column ({entries[0]}, ..., {entries[-1]}) of the components the step writes"
     o.reason = "; ".join(x for x in (note, o.reason) if x)
     return o
+
+
+def _vector_as_column(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outcome | None:
+    """The step with its undefined vector read as the column of entries the step writes: a bare letter beside its
+    components (``u`` and ``u_1 ... u_N``), or a name with a subscript beside a column of its letter's entries
+    (``q_m`` beside ``(q_0, q_1)``: :mod:`.written_columns`); or, for ``\\exp(A) = \\exp(B)``, PROVED where
+    ``A = B`` is. None where none applies."""
+    components = _components_vector(lhs, rhs, scope, problem)
+    if components is not None:
+        return components
+    column = with_written_column(lhs.text, rhs.text, scope, problem, lambda s: step_in_child(lhs, rhs, s))
+    arguments = [exponent_argument(x.text) for x in (lhs, rhs)]
+    if column is not None or VECTOR_PROBLEM not in problem or arguments[0] is None or arguments[1] is None:
+        return column
+    # exp(A) = exp(B), the vectors' products a number: the same function of arguments proved equal
+    inner = step_in_child(replace(lhs, text=arguments[0]), replace(rhs, text=arguments[1]), scope)
+    if inner.status == UNREAD:
+        return None
+    if inner.status != "PROVED":  # free entries of vectors the document never writes out refute nothing
+        why = f"the arguments of the exponentials, compared: {inner.status} ({inner.reason or 'no proof'}): not decided"
+        return Outcome("UNDECIDED", "none", why, None, inner.lhs, inner.rhs)
+    inner.reason = "; ".join(x for x in ("the exponentials of arguments proved equal", inner.reason) if x)
+    return inner
 
 
 def _block_entries(name: str, text: str) -> list[str]:
@@ -938,9 +963,9 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         paired = paired_verdict(lhs.text, rhs.text, scope, named=False) if scope.complex_pairs else None
         if paired is not None:  # q = [a \\ b] and q = a + ib in the document: the pair read as that number
             return Outcome(*paired)
-        components = _components_vector(lhs, rhs, scope, problem)
-        if components is not None:
-            return components
+        columns = _vector_as_column(lhs, rhs, scope, problem)
+        if columns is not None:
+            return columns
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
         as_matrices = any(w in problem for w in (TRANSPOSE_PROBLEM, VECTOR_PROBLEM, "\\mathcal", _SHAPES_DIFFER))
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None

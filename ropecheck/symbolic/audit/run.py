@@ -205,17 +205,7 @@ def _audit_text(
         auditor.names_ahead(
             [c for c in read + _prose_after(blocks, at, lines) if c.links[0].text.strip() not in auditor.where_after]
         )
-        for n, chain in enumerate(read):
-            if n in hoisted:
-                continue
-            if len(chain.links) == 1:
-                found = _declarations(chain.links[0].text)
-                if found is not None:
-                    auditor.declare(found)
-                    continue
-            audited = block.kind == "display" and n not in passing  # a value given in passing stays one
-            auditor.supposed = supposed if n == 0 else ""  # the chain the words before the display lead into
-            auditor.chain(chain, audited=audited, continued=continued and n == 0, condition=posed.get(n, ""))
+        _read_chains(auditor, (block, read), (hoisted, passing, posed), supposed, continued=continued)
         auditor.setting, auditor.where_after, auditor.supposed, auditor.inline_condition = None, {}, "", ""
         last = read[-1].links[-1] if read and block.kind == "display" else None
         above.passed(block, last if last is not None and not ends_open(last.text) else None)
@@ -227,6 +217,31 @@ def _audit_text(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
+
+
+def _read_chains(
+    auditor: Auditor,
+    read: tuple[MathBlock, list[Chain]],
+    kept: tuple[list[int], frozenset[int], dict[int, str]],
+    supposed: str,
+    *,
+    continued: bool,
+) -> None:
+    """The chains of one block, in order: a declaration declared, every other chain read as a step or a definition
+    (``kept``: the chains read before, hoisted; those given in passing; the conditions the words pose, by chain)."""
+    block, chains_read = read
+    hoisted, passing, posed = kept
+    for n, chain in enumerate(chains_read):
+        if n in hoisted:
+            continue
+        if len(chain.links) == 1:
+            found = _declarations(chain.links[0].text)
+            if found is not None:
+                auditor.declare(found)
+                continue
+        audited = block.kind == "display" and n not in passing  # a value given in passing stays one
+        auditor.supposed = supposed if n == 0 else ""  # the chain the words before the display lead into
+        auditor.chain(chain, audited=audited, continued=continued and n == 0, condition=posed.get(n, ""))
 
 
 def _implications(text: str, read: tuple[MathBlock, list[Chain]], lines: Any, *, continued: bool) -> dict[Any, Any]:

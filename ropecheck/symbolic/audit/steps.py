@@ -63,6 +63,7 @@ from ...errors import RopeCheckError
 from ..engine import memo
 from ..readers.complex_forms import said_by_form
 from ..readers.components import without_components
+from ..readers.decorated_names import undefined_decorations
 from ..readers.decorated_plain import as_own_name, decorated_beside_plain
 from ..readers.decorated_values import alias_word, expansion_alias
 from ..readers.decorations import apply_aliases, decorated_alias, is_entry
@@ -465,8 +466,9 @@ class Auditor:
         condition = self.implication_role(chain, condition)  # a < b \implies 2a < 2b: a condition, a step given it
         if self.sign_ends:
             self.expire_signs(links[0].line)
-        # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives
-        links[-1] = replace(links[-1], text=without_membership(links[-1].text))
+        # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives; so too
+        # after a side between two relations (``J = \text{diag}(s) \in \mathbb{R}^{d \times d} = [...]``): no math
+        links = [links[0], *(replace(link, text=without_membership(link.text)) for link in links[1:])]
         self.stated_upto = len(self.stated)  # this chain's own equations are no statement before its steps
         self.stated += [Premise(b.line, a, b, self.scope) for a, b in zip(links, links[1:]) if b.relation == "="]
         if not continued and _set_body(links[-1]) is not None and len(links) <= 2:
@@ -540,6 +542,7 @@ class Auditor:
                 self.record_written(first, links)
             return
         standalone = not continued and len(links) == 2 and not supposed  # posed as following, not to be solved
+        links[0] = first  # diag(s) \in \mathbb{R}^{d \times d} = [...]: the set says where the side lives, no math
         filled = fill_placeholders(links[start:])
         for at, (left, right) in enumerate(zip(links[start:], links[start + 1 :])):
             if filled is not None and any(f.note or f.unread for f in filled[at : at + 2]):
@@ -2019,6 +2022,13 @@ class Auditor:
             self.zero_under_stated(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
             self.premises.append(Premise(right.line, left, right, self.scope))  # a step about blocks is no premise
+        if s.status == "REFUTED" and (decorated := self.undefined_decorations(left.text + " = " + right.text)):
+            s.status, s.method, s.counterexample = "UNDECIDED", "none", None
+            s.reason = (
+                f"uses {decorated[0]}, a name written with a decoration that the document gives no value: read as a "
+                "name of its own, which the text may relate to another in words; the counterexample may not hold: "
+                "not decided"
+            )
         kept = s.status in ("PROVED", "UNDECIDED") and right.relation in INEQUALITIES and s.counterexample is None
         self.row_above = (self.block, left, right, self.scope) if kept else None
         s.seconds = time.perf_counter() - t0
@@ -2070,6 +2080,11 @@ class Auditor:
                          f"{self.scope.symbols[k].line})" for k, v in given)  # fmt: skip
         s.status, s.method, s.counterexample = "UNDECIDED", "none", None
         s.reason = f"false at {said}, which need not be the value given: not decided"
+
+    def undefined_decorations(self, text: str) -> list[str]:
+        """The names ``text`` writes with a decoration (``\\hat{x}_m``, ``w^\\star``) that no definition of the
+        document reads (:mod:`..readers.decorated_names`): names of their own, without a value."""
+        return undefined_decorations(apply_aliases(Src.of(normalize_latex(text)), self.scope.aliases).text)
 
     def notation_doubt(self, s: AuditStep, read: tuple[Link, Link]) -> None:
         """A decided step whose notation may mean another statement (see :mod:`..readers.decorated_plain` and

@@ -59,6 +59,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, RopeCheckError, UsageError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict, expr_text
+from .decorated_names import undefined_decorations
 from .decorated_plain import as_own_name, decorated_beside_plain
 from .default_doubts import j_in_exponent, negative_under_root_at, norm_beside_name, unbased_logs, with_log_base
 from .expectation import expectations_left
@@ -662,7 +663,7 @@ def _decided_once(
 def _default_doubt(text: str, used: str, lhs: Any, rhs: Any, cex: Counterexample, stated: Mapping[str, str]) -> str:
     """Why a REFUTED claim rests on a reader's default, not the text (:mod:`.default_doubts`); "" where not: a log or
     root of a real name refuted only at a negative value of it, a norm read as a name beside the name inside it, j
-    real only by default in an exponent of e."""
+    real only by default in an exponent of e, a decorated name (``\\hat{x}``, ``\\dot{x}``) read as one of its own."""
     root = negative_under_root_at(lhs, rhs, cex.values, real_only=True)
     if root:
         return f"refuted only where {root}, under a root or a log, is negative: the log or root of a name is a real one"
@@ -670,6 +671,12 @@ def _default_doubt(text: str, used: str, lhs: Any, rhs: Any, cex: Counterexample
         return f"the norm {norm} read as a name of its own beside the name inside it: their values refute nothing"
     if used == "latex" and "j" not in stated and j_in_exponent(text, cex.values):
         return "refuted with j real, but j stands in an exponent of e, where it may be the imaginary unit"
+    if used == "latex" and (decorated := undefined_decorations(text)):
+        named = ", ".join(dict.fromkeys(decorated))
+        return (
+            f"{named} read as a name of its own, whose relation to other names (an estimate, a derivative, an "
+            "optimum) the claim does not write: its values refute nothing"
+        )
     return ""
 
 

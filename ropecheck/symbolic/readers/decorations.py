@@ -34,10 +34,12 @@ _SUB = r"_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])"
 _PRIMES = r"(?:'+|\^\s*\{\s*'+\s*\})"
 #: ``\tilde{k}_m``, ``\hat q``: one decoration over a letter, a subscript after it
 _DECORATED = re.compile(
-    rf"^\\(?P<deco>{'|'.join(_WORDS)})(?![A-Za-z])\s*(?:\{{\s*(?P<a>{_BASE})\s*\}}|(?P<b>{_BASE}))\s*(?P<sub>{_SUB})?$"
+    rf"^\\(?P<deco>{'|'.join(_WORDS)})(?![A-Za-z])\s*(?:\{{\s*(?P<a>{_BASE}|[A-Za-z]{{2,}})\s*\}}|(?P<b>{_BASE}))\s*(?P<sub>{_SUB})?$"
 )
 #: ``b'``, ``\lambda'_d``, ``\theta_i^{'}``: primes on a letter, a subscript before or after them
 _PRIMED = re.compile(rf"^(?P<base>{_BASE})\s*(?P<sub1>{_SUB})?\s*(?P<primes>{_PRIMES})\s*(?P<sub2>{_SUB})?$")
+#: ``w^{\star}``, ``\theta^\star``: a starred letter (an optimum, a value found), no subscript
+_STARRED = re.compile(rf"^(?P<base>{_BASE})\s*\^\s*(?:\{{\s*\\star\s*\}}|\\star(?![A-Za-z]))$")
 #: the subscript of a family: one letter (its parameter)
 _LETTER_SUB = re.compile(r"_\s*(?:\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\}|[A-Za-z]|\\[A-Za-z]+)\s*")
 #: begins the pattern of one primed entry (a regular-expression comment: it matches nothing)
@@ -55,12 +57,24 @@ def decorated_alias(text: str) -> tuple[str, str, str] | None:
         ('\\\\mathrm{lambdaprime}_d', '\\\\mathrm{ktilde}')
         >>> decorated_alias(r"x'_{2j + 1}")[0]
         '\\\\mathrm{xprime}_{2j+1}'
+        >>> decorated_alias(r"\\hat{base}")[0], decorated_alias(r"w^{\\star}")[0]
+        ('\\\\mathrm{basehat}', '\\\\mathrm{wstar}')
     """
     text = text.strip()
     m = _DECORATED.match(text)
+    star = _STARRED.match(text)
+    if star is not None:
+        base = star.group("base")
+        if base.lstrip("\\") in _NOT_LETTERS:
+            return None
+        used = rf"(?<![A-Za-z\\]){re.escape(base)}(?![A-Za-z])\s*\^\s*(?:\{{\s*\\star\s*\}}|\\star(?![A-Za-z]))(?!\s*_)"
+        name = base.lstrip("\\") + "star"
+        return rf"\mathrm{{{name}}}", used, name
     if m is not None:
         base, sub, word = m.group("a") or m.group("b"), m.group("sub"), _WORDS[m.group("deco")]
         letter = rf"(?:\{{\s*{re.escape(base)}\s*\}}|{re.escape(base)}(?![A-Za-z]))"
+        if re.fullmatch(r"[A-Za-z]{2,}", base):  # a word (\hat{base}): only braced, \hat base is b's hat, then ase
+            letter = rf"\{{\s*{base}\s*\}}"
         used = rf"\\(?:{'|'.join(k for k, v in _WORDS.items() if v == word)})(?![A-Za-z])\s*{letter}"
     else:
         m = _PRIMED.match(text)

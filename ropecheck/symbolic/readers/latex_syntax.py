@@ -56,6 +56,7 @@ from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .cases import CASES_OPEN, read_cases
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
+from .decorated_names import DECORATED_WORD, decorated_as_names, decorated_as_words, spaced_labels
 from .decorations import apply_aliases
 from .derivatives import derivative_side, leibniz_at
 from .determinants import DETERMINANT, determinants_read
@@ -164,6 +165,10 @@ _CROSS = re.compile(
     r"\s*(?:\\right\s*)?[)\]]?\s*(?P<after>\\times)(?![A-Za-z])"
     r"|(?P<before>\\times)\s*(?:\\left\s*)?[(\[]?\s*" + _BOLD_OPERAND
 )
+#: a name read whole (a placeholder) with a star after it
+_STARRED_PLACEHOLDER = re.compile(
+    r"\\mathit\{(" + _PREFIX + r"[a-z]+)\}\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast(?![A-Za-z]))"
+)
 #: ``\ast``: raised, a conjugate (``k^\ast``); between factors (``f \ast g``) a convolution or a product, not read
 _INFIX_AST = re.compile(r"\\ast(?![A-Za-z])")
 #: ``\bar z``, ``\bar\theta``: the one token after the command, unbraced, is what it conjugates (never the name
@@ -197,15 +202,23 @@ _SUBSCRIPT_WORD = re.compile(
     r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*_\s*(?:\{\s*\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*"
     r"(?!ZQ)([A-Za-z]{2,})\s*\}\s*\}|\\(?:operatorname|mathrm|text|textrm|mathit)\s*\{\s*(?!ZQ)([A-Za-z]{2,})\s*\})"
 )
+#: (an upright word first in the subscript, ``p_{\mathrm{wrap},i}``, is part of the name)
 _COMMA_SUBSCRIPT = re.compile(
-    r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{[^{}]*,[^{}]*\}"
+    r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*_\s*\{(?:\\mathrm\{[A-Za-z]+\})?[^{}]*,[^{}]*\}"
+)
+#: ``p_{\text{wrap}, i}``: an upright word labelling a family over the index after the comma, one spelling of it
+#: (``p_{\mathrm{wrap},i}``), read as ``\theta_{p,i}`` is: one name per index
+_UPRIGHT_IN_COMMA_SUBSCRIPT = re.compile(
+    r"(_\s*\{)\s*\\(?:text|textrm|mathrm|operatorname)\s*\{\s*([A-Za-z]+)\s*\}\s*,(?=[^{}]*\})"
 )
 _COMMA_SUBSCRIPT_LAST = re.compile(
     r"(?P<name>(?:\\[A-Za-z]+|[A-Za-z])\s*_\s*\{[^{}]*,[^{}]*\})\s*\^\s*(?P<sup>\{[A-Za-z0-9]+\}|[A-Za-z0-9])"
 )
 #: ``q^{(1)}``, ``W^{(1,2)}``: a name with a label above it (after a row break ``\\x^{(2)}``, the name is x)
+#: (a decorated name read as one of its own, ``\\mathrm{Sigmadot}^{(l)}``, is labelled so too: see .decorated_names)
 _LABEL = re.compile(
-    r"((?:(?<!\\)\\[A-Za-z]+|(?<=\\\\)\\[A-Za-z]+|[A-Za-z])(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*"
+    r"((?:(?<!\\)\\[A-Za-z]+|(?<=\\\\)\\[A-Za-z]+|[A-Za-z]|" + DECORATED_WORD + r")"
+    r"(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?)\s*\^\s*"
     r"\{\s*\(\s*([A-Za-z0-9]+"
     r"(?:\s*,\s*[A-Za-z0-9]+)*)\s*\)\s*\}"
 )
@@ -445,6 +458,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
     src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
+    src = src.sub(_UPRIGHT_IN_COMMA_SUBSCRIPT, lambda m: m.group(1) + r"\mathrm{" + m.group(2) + "},")
     # after a command (``\\cdot\\mathbf{x}``) the name stays apart from it: ``\\cdot x``, never ``\\cdotx``
     src = src.sub(_BOLD, lambda m: (" " if _AFTER_COMMAND.search(m.string, 0, m.start()) else "") + m.group(1) + " ")
     src = src.sub(_BOLD_BARE, lambda m: " " + (m.group(1) or m.group(2)) + " ")
@@ -1091,7 +1105,8 @@ class _Reader:
             d = self.scope.patterns.get(family_key(m.group(1).split("_")[0]))
             under = m.group(1).find("_")
             if d is None or under < 0 or "," in m.group(2):  # W^{(1,2)}: a pair, never an exponent, labels an entry
-                return named(f"{m.group(1).lstrip(chr(92))}^{{({re.sub(r'[ ]+', '', m.group(2))})}}")
+                base = re.sub(r"^\\mathrm\{([A-Za-z]+)\}", r"\1", m.group(1)).lstrip(chr(92))
+                return named(f"{base}^{{({re.sub(r'[ ]+', '', m.group(2))})}}")
             braced = m.group(1)[under + 1] == "{"
             sub = src.slice(m.start(1) + under + 1 + braced, m.end(1) - braced)
             at = [self.read(piece, bound | {"i", "e"}) for piece in (sub, src.slice(m.start(2), m.end(2)))]
@@ -1521,6 +1536,17 @@ class _Reader:
             return self.placeholder(apply_domains(Symbol(name.lstrip("\\") + "^{*}"), self.scope.domains))
         return r"\overline{" + name + "}"
 
+    def starred_name(self, m: re.Match[str]) -> str:
+        """A name read whole before the star (``\\mathrm{xhat}_{m}^*``, a decorated name of its own) starred: read as
+        :meth:`star` reads ``b^*``, both ways where the name is never conjugated otherwise."""
+        value = self.values.get(m.group(1))
+        if not isinstance(value, Symbol) or domain_key(value.name) not in self.scope.star_names:
+            return m.group(0)
+        written = re.match(r"(.+)(\^\*)$", value.name + "^*")
+        if written is None or not self.own_star_name(written):
+            return m.group(0)
+        return self.placeholder(apply_domains(Symbol(value.name + "^{*}"), self.scope.domains))
+
     def starred_calls(self, src: Src, text: str) -> str:
         """``f^*(k, n)``: the conjugate of the value f(k, n), where f^* conjugates; a function of its own named f^*
         (the other reading of a name never conjugated otherwise) is not read. Only a call for certain: f is a
@@ -1568,6 +1594,7 @@ class _Reader:
     def rewrite(self, src: Src) -> str:
         text = src.text
         text = _PART.sub(lambda m: r"\mathit{" + (m.group(1) or m.group(2)) + "}", text)
+        text = _STARRED_PLACEHOLDER.sub(self.starred_name, text)  # \hat{x}^*: xhat's conjugate, or a name?
         text = re.sub(r"(\)|\})\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)", r"\1^{\\mathit{ZQMKC}}", text)
         text = _STAR.sub(self.star, self.starred_calls(src, text))
         text = _BAR_BARE.sub(lambda m: r"\overline{" + (m.group(1) or m.group(2)) + "}", text)
@@ -1763,7 +1790,9 @@ def read_latex_side(
     if leibniz_at(side) is not None:  # a derivative, never a quotient
         return derivative_side(side, offset, lambda t, at: read_latex_side(t, at, scope, narrow=narrow, bound=bound))
     _check_products(src)
-    src = open_sum_ranges(apply_aliases(_normalize(src), scope.aliases))  # \sum_j: a range not written
+    # a decorated name the document defined is read by its definition; any other is a name of its own
+    src = decorated_as_names(apply_aliases(_normalize(spaced_labels(src)), scope.aliases))
+    src = open_sum_ranges(src)  # \sum_j: a range not written
     src = upper_only_ranges(src)  # \sum_j^{d/2}: no lower end written
     _check(src, scope)
     _check_upright(src, scope)
@@ -1844,13 +1873,16 @@ _NAME = r"\\?[A-Za-z]+(?:\s*_\{[^{}]*\}|\s*_[A-Za-z0-9])?"
 _CONJUGATED = re.compile(
     r"\\(?:bar|overline)\s*(?:\{\s*(" + _NAME + r")\s*\}|(" + _NAME + r"))"
     r"|(" + _NAME + r")\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
+    # (z_1)^*: one name in brackets, starred -- its conjugate (a bracket is never a name of its own)
+    r"|\(\s*(" + _NAME + r")\s*\)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
 )
 
 
 def _unbolded(text: str) -> str:
     r"""``text`` with each bold or arrowed name as the name itself (``\boldsymbol{k}_n^*`` -> `` k_n^*``), so that
     a mark after its subscript is read as the whole name's, never as the subscript's."""
-    return _BOLD_BARE.sub(lambda m: " " + (m.group(1) or m.group(2)), _BOLD.sub(lambda m: " " + m.group(1), text))
+    text = _BOLD_BARE.sub(lambda m: " " + (m.group(1) or m.group(2)), _BOLD.sub(lambda m: " " + m.group(1), text))
+    return decorated_as_words(text)  # \hat{x}^*_m: the name xhat_m conjugated
 
 
 def conjugated_names(text: str) -> set[str]:
@@ -1893,7 +1925,9 @@ def conjugated_forms(text: str) -> dict[str, str]:
     for m in _CONJUGATED.finditer(_unbolded(text)):
         name = next(g for g in m.groups() if g)
         if name.lstrip("\\") not in ("mathit", "mathrm", "mathsf"):
-            out.setdefault(domain_key(name), re.sub(r"\s+", " ", m.group(0)).strip())
+            form = re.sub(r"\s+", " ", m.group(0)).strip()
+            form = re.sub(r"\\(?=[A-Za-z]+(?:hat|tilde|check|breve|dot|star)(?![A-Za-z]))", "", form)  # \xhat: xhat
+            out.setdefault(domain_key(name), form)
     return out
 
 

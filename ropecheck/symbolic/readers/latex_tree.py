@@ -33,7 +33,8 @@ from .general_matrices import (
 )
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
-from .scope import DOMAINS, Definition, Scope, domain_key
+from .matrix_powers import whole_power
+from .scope import DOMAINS, Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import combine, rotation
 from .transposed_pairs import check_related
 
@@ -207,6 +208,15 @@ class _Converter:
             return self.memo[expr]
         return self._convert(expr)
 
+    def _power(self, base: Any, exp_: Any) -> Any:
+        """``base ** exp_``; a matrix raised to a symbolic whole number >= 0 by its domain (``J^{2k}``, k natural) is
+        computed exactly where it can be (:mod:`.matrix_powers`), else refused as any non-whole exponent is."""
+        if isinstance(base, MatrixBase) and not getattr(exp_, "is_Integer", True):
+            whole = whole_power(base, apply_domains(exp_, self.scope.domains))
+            if whole is not None:
+                return whole
+        return power(base, exp_)
+
     def _convert(self, expr: Any) -> Any:
         scope, bound = self.scope, self.bound
         conv = self.convert
@@ -292,7 +302,7 @@ class _Converter:
                 return base.T if exp_ == _TRANSPOSE else base.H
             if exp_ == -_TRANSPOSE and isinstance(base, MatrixBase):
                 return base.T.inv()
-            return power(base, exp_)
+            return self._power(base, exp_)
         args = [conv(a) for a in expr.args]
         if any(isinstance(a, MatrixBase) for a in args):
             if isinstance(expr, sympy.conjugate):
