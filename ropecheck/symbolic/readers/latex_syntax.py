@@ -169,6 +169,8 @@ _CROSS = re.compile(
 _STARRED_PLACEHOLDER = re.compile(
     r"\\mathit\{(" + _PREFIX + r"[a-z]+)\}\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast(?![A-Za-z]))"
 )
+#: the spelling of a decorated name read as one of its own (:mod:`.decorated_names`): ``xhat_{m}``, ``wstar``
+_DECORATED_SYMBOL = re.compile(r"[A-Za-z]+(?:hat|tilde|check|breve|dot|star)(?![A-Za-z])")
 #: ``\ast``: raised, a conjugate (``k^\ast``); between factors (``f \ast g``) a convolution or a product, not read
 _INFIX_AST = re.compile(r"\\ast(?![A-Za-z])")
 #: ``\bar z``, ``\bar\theta``: the one token after the command, unbraced, is what it conjugates (never the name
@@ -1541,6 +1543,8 @@ class _Reader:
         :meth:`star` reads ``b^*``, both ways where the name is never conjugated otherwise."""
         value = self.values.get(m.group(1))
         if not isinstance(value, Symbol) or domain_key(value.name) not in self.scope.star_names:
+            return m.group(0)
+        if not _DECORATED_SYMBOL.match(value.name):  # k_{c,i}^*, another name read whole: its conjugate, as before
             return m.group(0)
         written = re.match(r"(.+)(\^\*)$", value.name + "^*")
         if written is None or not self.own_star_name(written):
