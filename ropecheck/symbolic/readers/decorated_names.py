@@ -25,15 +25,24 @@ import re
 
 from .latex_text import GREEK, Src
 
-__all__ = ["DECORATED_WORD", "decorated_as_names", "decorated_as_words", "spaced_labels", "undefined_decorations"]
+__all__ = [
+    "DECORATED_WORD",
+    "DECORATION_SUFFIX",
+    "decorated_as_names",
+    "decorated_as_words",
+    "spaced_labels",
+    "undefined_decorations",
+]
 
 #: the decorations that make a name of their own, and the word the name is spelled with
 _WORDS = {
     "hat": "hat", "widehat": "hat", "tilde": "tilde", "widetilde": "tilde", "check": "check", "breve": "breve",
     "dot": "dot", "ddot": "ddot",
 }  # fmt: skip
+#: the word a decorated name read as one of its own ends with (``xhat``, ``Sigmadot``, ``wstar``)
+DECORATION_SUFFIX = "(?:" + "|".join(sorted({*_WORDS.values(), "star"})) + ")"
 #: the upright name a decorated name is read as (this module's, or a definition's: ``\\mathrm{ktilde}``)
-DECORATED_WORD = r"\\mathrm\{[A-Za-z]+(?:hat|tilde|check|breve|dot|star|prime)\}"
+DECORATED_WORD = r"\\mathrm\{[A-Za-z]+(?:" + DECORATION_SUFFIX + r"|prime)\}"
 _LETTERS = r"(?:[A-Za-z]+|\\[A-Za-z]+)"
 _SCRIPT = r"(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])"
 #: ``\hat{x}``, ``\hat x``, ``\tilde{p_r^v}``, ``\hat{\theta_j}``: a decoration over one name, its scripts inside

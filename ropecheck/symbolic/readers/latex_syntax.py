@@ -56,7 +56,7 @@ from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .cases import CASES_OPEN, read_cases
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
-from .decorated_names import DECORATED_WORD, decorated_as_names, decorated_as_words, spaced_labels
+from .decorated_names import DECORATED_WORD, DECORATION_SUFFIX, decorated_as_names, decorated_as_words, spaced_labels
 from .decorations import apply_aliases
 from .derivatives import derivative_side, leibniz_at
 from .determinants import DETERMINANT, determinants_read
@@ -170,7 +170,9 @@ _STARRED_PLACEHOLDER = re.compile(
     r"\\mathit\{(" + _PREFIX + r"[a-z]+)\}\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast(?![A-Za-z]))"
 )
 #: the spelling of a decorated name read as one of its own (:mod:`.decorated_names`): ``xhat_{m}``, ``wstar``
-_DECORATED_SYMBOL = re.compile(r"[A-Za-z]+(?:hat|tilde|check|breve|dot|star)(?![A-Za-z])")
+_DECORATED_SYMBOL = re.compile(r"[A-Za-z]+" + DECORATION_SUFFIX + r"(?![A-Za-z])")
+#: the backslash before such a name where a conjugate's form spells it as a command (``\\xhat``)
+_DECORATED_COMMAND = re.compile(r"\\(?=[A-Za-z]+" + DECORATION_SUFFIX + r"(?![A-Za-z]))")
 #: ``\ast``: raised, a conjugate (``k^\ast``); between factors (``f \ast g``) a convolution or a product, not read
 _INFIX_AST = re.compile(r"\\ast(?![A-Za-z])")
 #: ``\bar z``, ``\bar\theta``: the one token after the command, unbraced, is what it conjugates (never the name
@@ -1930,7 +1932,7 @@ def conjugated_forms(text: str) -> dict[str, str]:
         name = next(g for g in m.groups() if g)
         if name.lstrip("\\") not in ("mathit", "mathrm", "mathsf"):
             form = re.sub(r"\s+", " ", m.group(0)).strip()
-            form = re.sub(r"\\(?=[A-Za-z]+(?:hat|tilde|check|breve|dot|star)(?![A-Za-z]))", "", form)  # \xhat: xhat
+            form = _DECORATED_COMMAND.sub("", form)  # \xhat: xhat
             out.setdefault(domain_key(name), form)
     return out
 
