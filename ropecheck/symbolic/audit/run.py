@@ -24,6 +24,7 @@ from typing import Any
 from ...errors import RopeCheckError
 from ..readers.complex_sums import writes_complex_parts
 from ..readers.components import component_vectors
+from ..readers.latex_parser import warm_up
 from ..readers.latex_syntax import (
     conjugated_forms,
     i_in_exponent_of_e,
@@ -100,6 +101,8 @@ def audit_document(
     text = text.replace("\r\n", "\n")
     stated = {domain_key(k): v for k, v in (domains or {}).items()}
     limits = _Limits(timeout, memory_limit, deadline, document_timeout)
+    if timeout is not None or memory_limit is not None:  # the steps are decided in forked children
+        warm_up()  # what the parser learns here, the children forked for each step start with
     result = _audit_text(text, path, latex, stated, limits, progress)
     # a step read through a family drawn with dots: the reading of the dots still lists the drawing's pattern
     if touched_by_dots(result) or any(DOTTED_FAMILY in s.reason for s in result.steps):

@@ -66,6 +66,7 @@ from .general_matrices import general_inner, written_value
 from .index_arguments import index_argument_at
 from .inner_fields import in_inner_field_mark, inner_field_at
 from .label_powers import power_beside_labels
+from .latex_parser import parse_latex
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
     RAISED_CALL_LATEX,
@@ -1040,7 +1041,6 @@ class _Reader:
         try:
             from sympy.parsing.latex import (  # needs the ANTLR runtime: imported when a LaTeX claim is read
                 LaTeXParsingError,
-                parse_latex,
             )
         except ImportError as exc:  # pragma: no cover - SymPy without its LaTeX parser package
             raise UsageError(antlr_runtime_problem(exc)) from None
@@ -1050,7 +1050,7 @@ class _Reader:
         try:  # strict: text the grammar cannot consume is an error, not silently dropped
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=r"antlr4\..* is not installed", category=UserWarning)
-                tree = parse_latex(text, strict=True)
+                tree = parse_latex(text)  # SymPy's parse, SLL first (see .latex_parser)
         except LaTeXParsingError as exc:
             first = str(exc).splitlines()[0]
             raise src.error(f"cannot parse LaTeX {self.piece(src)!r}: {first}", _caret(str(exc), text)) from None
