@@ -65,6 +65,7 @@ from .default_doubts import j_in_exponent, negative_under_root_at, norm_beside_n
 from .expectation import expectations_left
 from .identity_matrix import IDENTITY_TOKEN, identity_note, identity_sides
 from .latex_decimals import exact_closed_claim
+from .latex_parser import warm_up
 from .latex_syntax import (
     AmbiguousReading,
     check_ellipsis,
@@ -712,6 +713,11 @@ def _decorated_agrees(text: str, syntax: Syntax, domains: Mapping[str, str] | No
         return False
 
 
+#: how many LaTeX claims this process has forked a child for: from the second, the parser is warmed up first
+#: (:func:`.latex_parser.warm_up`, about a second, once), which one claim alone would not repay
+_LATEX_CLAIMS = [0]
+
+
 @functools.cache
 def _load_latex_parser() -> None:
     """Import SymPy's LaTeX parser and its ANTLR grammar (0.4 s) in this process, before forking."""
@@ -788,6 +794,9 @@ def check_claim(
             return _limited(text, syntax if syntax != "auto" else _detect(text), "memory", "out of memory", t0)
     if syntax == "latex" or (syntax == "auto" and "==" not in text):
         _load_latex_parser()  # once, here: not again in every child
+        _LATEX_CLAIMS[0] += 1
+        if _LATEX_CLAIMS[0] > 1:  # a process deciding many: what the parser learns here, every later child starts with
+            warm_up()
     # SymPy only, which starts no process: no guardian to fork besides the child (one fork, not two)
     outcome = isolate.run_isolated(
         _in_child, text, syntax, domains, timeout=timeout, memory_limit=memory_limit, contain=False
