@@ -220,6 +220,26 @@ def test_a_function_of_vectors_and_their_offset_is_defined_with_general_matrices
     assert twin[39].status in {"UNDECIDED", "UNREAD"}  # u depends on a, not on b - a alone: its call is not read
 
 
+def test_a_function_whose_body_turns_a_vector_never_written_out_is_read_and_refutes_nothing() -> None:
+    # g_u(u_a, a) = R(a phi) u_a (the vector a parameter) and g_u(y_u, a) = P_{phi,a} u (a name of its own)
+    for name in ("turned_parameter_vector.md", "turned_free_vector.md"):
+        r = audited(name)
+        assert sum(d.name.startswith("g_") and d.read for d in r.definitions) == 2
+        assert [s.status for s in r.steps] == ["PROVED", "PROVED"]
+        twin = audited(name.replace(".md", "_twin.md")).steps
+        assert [s.status for s in twin] == ["UNDECIDED", "UNDECIDED"]
+        # at a size the written-out matrix fixes they differ, but only at entries the document never writes
+        assert all(s.counterexample is None and "never writes out: not refuted" in s.reason for s in twin)
+
+
+def test_the_norm_of_a_bare_letter_of_a_defined_family_is_a_name_never_refuted() -> None:
+    r = audited("norm_of_family_letter.md")
+    assert any(d.line == 10 and d.read for d in r.definitions)
+    assert [(s.line, s.status) for s in r.steps] == [(14, "PROVED")]
+    (twin,) = audited("norm_of_family_letter_twin.md").steps
+    assert twin.status == "UNDECIDED" and "family of that letter" in twin.reason and twin.counterexample is None
+
+
 def test_a_family_named_as_a_call_takes_the_function_once_it_is_defined() -> None:
     # u_a = h_u(y_a, a); u_a = A(y_a + c_a) as an example; h_u(y_a, a) = P_a A y_a: u_a is P_a A y_a from there on
     r = audited("family_named_by_call.md")

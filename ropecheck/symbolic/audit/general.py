@@ -65,6 +65,8 @@ __all__ = [
     "spelled_name",
     "GENERAL_READING",
     "GeneralStep",
+    "MULTIPLIED_PROBLEM",
+    "MultiplyingFunction",
     "TRANSPOSE_PROBLEM",
     "VECTOR_PROBLEM",
     "VectorFunction",
@@ -72,6 +74,7 @@ __all__ = [
     "array_names",
     "commuted_arrays",
     "general_step",
+    "unwritten_vectors",
     "vector_function",
 ]
 
@@ -86,6 +89,8 @@ TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
 GENERAL_READING = "names read as general matrices and vectors"
 #: the words of the default reader's stop at an undefined name a written-out matrix multiplies (``R_m x``)
 VECTOR_PROBLEM = "multiplies a matrix from the right, so it is a vector"
+#: the words of a call, read as numbers, of a function whose body multiplies a vector never written out
+MULTIPLIED_PROBLEM = "multiplies in its body a vector the document never writes out"
 
 
 @dataclass(frozen=True)
@@ -296,16 +301,58 @@ class VectorFunction(Definition):
         )
 
 
-def vector_function(d: Definition, scope: Scope) -> VectorFunction | None:
+@dataclass(frozen=True)
+class MultiplyingFunction(VectorFunction):
+    """A function whose body multiplies a vector the document never writes out: a parameter (``f_q(q_m, m) =
+    R(m\\theta) q_m``) or a name of its own (``f_q(x_q, m) = R_{\\theta,m} q``). Read as a
+    :class:`VectorFunction`: a call is read with general matrices only, each such vector of any size beside a
+    general matrix and of a written-out matrix's size beside one. Its entries are written nowhere, so a step
+    refuted only at entries chosen for them is not decided (:func:`unwritten_vectors`)."""
+
+    def apply(self, args: list[Any]) -> Any:
+        raise ClaimParseError(
+            f"{self.name} {MULTIPLIED_PROBLEM} (line {self.line}), so a call of it is read with general matrices only"
+        )
+
+    def vectors(self) -> list[str]:
+        """The vectors of the body that are not written out (``q_{m}``), as the reader spells them."""
+        return sorted(s.name for s in self.body.atoms(MatrixSymbol) if written_value(s) is None and s.shape[1] == 1)
+
+
+def unwritten_vectors(sides: tuple[Any, Any], scope: Scope) -> str:
+    """The vectors of ``sides`` (read with general matrices) that the body of a function of the scope multiplies and
+    the document never writes out (:class:`MultiplyingFunction`), in words with the lines that define them; "" where
+    there is none: however the step reaches them (a call, a family named as a call, the name itself), their entries
+    are written nowhere.
+
+    Example:
+        >>> body = MatrixSymbol("q_{m}", DIMENSION, 1)
+        >>> f = MultiplyingFunction("function", "f_{q}", body, (Symbol("q_{m}"),), "f_q(q_m)", 3, False, "q_m")
+        >>> unwritten_vectors((body, body), Scope(functions={"f_{q}": f}))
+        'q_{m} (multiplied in the body of f_{q}, line 3)'
+    """
+    used = {s.name for side in sides for s in side.atoms(MatrixSymbol)}
+    said = [
+        f"{', '.join(found)} (multiplied in the body of {d.name}, line {d.line})"
+        for d in scope.functions.values()
+        if isinstance(d, MultiplyingFunction) and (found := [v for v in d.vectors() if v in used])
+    ]
+    return "; ".join(sorted(said))
+
+
+def vector_function(d: Definition, scope: Scope, *, multiplied: bool = False) -> VectorFunction | None:
     """A function definition whose body, read as numbers, transposes a vector (``d.body`` is None), as a
     :class:`VectorFunction` when the body reads as sums, products and transposes of general matrices, else None.
+    With ``multiplied`` the body stopped instead at a vector the document never writes out, which a matrix
+    multiplies (``R(m\\theta) q_m``): a :class:`MultiplyingFunction`.
 
     Example:
         >>> d = Definition("function", "g", None, (Symbol("x"), Symbol("y")), body_source="x^T y")
         >>> vector_function(d, Scope(array_names=frozenset("xy"))).body
         x.T*y
     """
-    return _read_general(d, calligraphic_as_names(d.body_source), _general_scope(scope), scope, VectorFunction)
+    kind = MultiplyingFunction if multiplied else VectorFunction
+    return _read_general(d, calligraphic_as_names(d.body_source), _general_scope(scope), scope, kind)
 
 
 def _read_general(d: Definition, source: str, reading: Scope, scope: Scope, kind: type[_D]) -> _D | None:
@@ -817,6 +864,13 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
             )
             return GeneralStep("PROVED", why, left, right)
     sized = sized_step(left, right, scope)
+    unwritten = unwritten_vectors((left, right), scope) if sized is not None and sized.status == "REFUTED" else ""
+    if sized is not None and unwritten:  # a counterexample that chooses entries the document never writes
+        why = (
+            f"{sized.reason.split(': the sides differ')[0]}: the sides differ only at entries chosen for "
+            f"{unwritten}, which the document never writes out: not refuted"
+        )
+        sized = replace(sized, status="UNDECIDED", reason=why, counterexample=None)
     if sized is not None and sized.status != "UNDECIDED":
         why = f"{reading}; {sized.reason}"
         return GeneralStep(sized.status, why, sized.lhs, sized.rhs, sized.counterexample, "entrywise")

@@ -36,7 +36,7 @@ from sympy import MatrixBase, Symbol
 from sympy.core.function import AppliedUndef
 
 from ...errors import ClaimLimitError, ClaimParseError
-from ..readers.default_doubts import norm_beside_name
+from ..readers.default_doubts import norm_beside_name, norm_of_family
 from ..readers.latex_syntax import PLAIN_FUNCTIONS, normalize_latex
 from ..readers.scope import Definition, Scope, domain_symbol
 from ..readers.sympy_syntax import suggest_function
@@ -52,6 +52,7 @@ __all__ = [
     "false_for_every_value",
     "glued_head",
     "norm_beside_name",
+    "norm_of_family",
     "operator_head",
     "value_of_entry",
     "named_by_call",

@@ -65,7 +65,15 @@ from .cancel_given import zero_denominator_at_given
 from .complex_pairs import paired_verdict
 from .defined_i import UNIT_AS_DEFINED, read_definition_side, unit_as_defined
 from .document import Chain, Link, MathBlock, chains
-from .general import TRANSPOSE_PROBLEM, VECTOR_PROBLEM, array_names, commuted_arrays, general_step, vector_function
+from .general import (
+    MULTIPLIED_PROBLEM,
+    TRANSPOSE_PROBLEM,
+    VECTOR_PROBLEM,
+    array_names,
+    commuted_arrays,
+    general_step,
+    vector_function,
+)
 from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
@@ -587,7 +595,13 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
         # a vector written transposed in a function's body (g(x, y, n - m) = x^T W R_{n-m} y): the body is read
         # with general matrices, and so is every call of the function
         d = Definition(head.kind, head.key, None, params, link.text, link.line, body_source=body.text)
-        general = vector_function(d, bound_scope) if head.kind == "function" and TRANSPOSE_PROBLEM in str(exc) else None
+        # a vector the document never writes out, which the body multiplies (f_q(q_m, m) = R(m\theta) q_m): so too
+        multiplied = VECTOR_PROBLEM in str(exc)
+        general = (
+            vector_function(d, bound_scope, multiplied=multiplied)
+            if head.kind == "function" and (TRANSPOSE_PROBLEM in str(exc) or multiplied)
+            else None
+        )
         if general is not None:
             return Outcome("DEFINED", definition=general)
         return Outcome(UNREAD, reason=error_text(exc, body))
@@ -785,6 +799,11 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
 _SHAPES_DIFFER = "they cannot be equal"
 
 
+#: the words of a reason for reading a step again with general matrices: a transposed or multiplied vector, a
+#: call of a function read so, a calligraphic name, sides of different shapes
+_AS_MATRICES = (TRANSPOSE_PROBLEM, VECTOR_PROBLEM, MULTIPLIED_PROBLEM, "\\mathcal", _SHAPES_DIFFER)
+
+
 _SUBSCRIPTED = re.compile(r"^(.+?)_\{(.+)\}$")
 
 
@@ -967,7 +986,7 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         if columns is not None:
             return columns
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
-        as_matrices = any(w in problem for w in (TRANSPOSE_PROBLEM, VECTOR_PROBLEM, "\\mathcal", _SHAPES_DIFFER))
+        as_matrices = any(w in problem for w in _AS_MATRICES)
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None
         unstated = unstated_reading(lhs.text, rhs.text, scope) if "2x1 matrix" in problem else None
         if matrices is None and unstated is not None:  # a number beside a column, no identification stated

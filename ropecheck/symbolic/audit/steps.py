@@ -130,6 +130,7 @@ from .names import (
     false_for_every_value,
     glued_head,
     norm_beside_name,
+    norm_of_family,
     operator_head,
     optimum_head,
     renewed_calls,
@@ -326,6 +327,11 @@ def _keep_parse(message: Any) -> None:
         remember_parse(message[1], message[2])
 
 
+#: why a step refuted through the norm of a bare letter whose family the document defines is not (``\|q\|``)
+_FAMILY_NORM_DOUBT = (
+    "reads the norm {} as a name of its own, where the document defines a family of that letter: it may be the norm "
+    "of a member, whose value it does not carry, so it is not refuted"
+)
 #: why a step with ``\cdot`` between names the document conjugates is not refuted
 _DOT_OF_CONJUGATED = (
     "\\cdot between names the document conjugates may be the dot product of the 2-vectors they stand for "
@@ -1544,6 +1550,8 @@ class Auditor:
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it or "
                 "another norm of it: the counterexample may give the two values no vector has, so it is not refuted"
             )
+        elif family_norm := norm_of_family(frozenset(k.lstrip("\\") for k in self.scope.patterns), s.lhs, s.rhs):
+            why = _FAMILY_NORM_DOUBT.format(family_norm)
         elif (
             standalone
             and _bare_product(left.text)

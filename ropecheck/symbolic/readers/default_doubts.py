@@ -7,7 +7,8 @@ value, ``j`` read as a real number in an exponent of e, ``\\log`` read as the na
 * ``e^{j\\theta} = \\cos\\theta + j\\sin\\theta`` refuted with j real: in an exponent of e, j may be the imaginary
   unit as engineers write it (:func:`j_in_exponent`).
 * ``z z = \\|z\\|^2`` refuted with ``‖z‖`` a positive name of its own: the norm says nothing of z read so, so
-  values of the two refute nothing (:func:`norm_beside_name`).
+  values of the two refute nothing (:func:`norm_beside_name`); so is the norm of a bare letter whose family the
+  document defines (``\\|q\\|`` beside ``q_m = ...``): it may be the norm of a member (:func:`norm_of_family`).
 * ``\\log 100 = 2``: a log with no base is natural in mathematics, of base 10 or 2 elsewhere; a verdict is kept
   only where every one of those bases gives it (:func:`unbased_logs`, :func:`with_log_base`), unless the text
   writes e raised or ``\\exp`` beside the log (``\\log e^{x} = x``: natural by the text itself).
@@ -27,7 +28,14 @@ from sympy import MatrixBase
 
 from .latex_syntax import NORM_CLOSE, NORM_OPEN
 
-__all__ = ["j_in_exponent", "negative_under_root_at", "norm_beside_name", "unbased_logs", "with_log_base"]
+__all__ = [
+    "j_in_exponent",
+    "negative_under_root_at",
+    "norm_beside_name",
+    "norm_of_family",
+    "unbased_logs",
+    "with_log_base",
+]
 
 #: ``e^{j s}``, ``e^{-j\\omega t}``: j in an exponent of e, where it is the imaginary unit as engineers write it
 _J_EXPONENT = re.compile(r"(?<![A-Za-z\\])e\s*\^\s*\{?\s*-?\s*j(?![A-Za-z])")
@@ -115,6 +123,19 @@ def norm_beside_name(*sides: Any) -> str:
         if inner and any(normed[n] == inner for n in names if n != name):  # \|q\| beside \|q\|_2: which norm?
             return name
     return ""
+
+
+def norm_of_family(families: frozenset[str], *sides: Any) -> str:
+    """``‖q‖`` read as a name where ``q``, a bare letter, is the letter of a family the document defines
+    (``families``: ``q_m = ...``): the norm, or "" where there is none such. The text may mean the norm of a
+    member, whose value the name does not carry, so its values refute nothing.
+
+    Example:
+        >>> norm_of_family(frozenset({"q"}), sympy.Symbol(NORM_OPEN + "q" + NORM_CLOSE) * 2, sympy.Integer(1))
+        '‖q‖'
+    """
+    names = {str(x) for side in sides if isinstance(side, (sympy.Basic, MatrixBase)) for x in side.free_symbols}
+    return next((n for n in sorted(names) if (inner := _normed_name(n)) and inner in families), "")
 
 
 def _normed_name(name: str) -> str:

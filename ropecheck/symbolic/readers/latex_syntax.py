@@ -1405,7 +1405,8 @@ class _Reader:
         The norm of a name the document does not define is read as a name, never as a function of the
         name inside it; a step that also uses that name is not refuted (:func:`norm_names`). The norm of a
         vector the document writes out is its Euclidean length (:mod:`.written_norms`); that of another
-        defined name or of an expression is not read.
+        defined name, of a member of a defined family, or of an expression is not read. A bare letter of a
+        defined family (``q`` beside ``q_m``) is no member: its norm is a name.
         """
 
         def length(m: re.Match[str]) -> str:
@@ -1417,7 +1418,9 @@ class _Reader:
 
         def norm(m: re.Match[str]) -> str:
             inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
-            if inner in self.scope.symbols or inner.split("_")[0] in self.scope.patterns:
+            # a bare letter whose family is defined (q beside q_m = ...) is no member: its norm is a name (a step
+            # refuted through it is not decided: default_doubts.norm_of_family)
+            if inner in self.scope.symbols or ("_" in inner and inner.split("_")[0] in self.scope.patterns):
                 raise src.error(f"the norm of {inner}, which the document defines, is not read", m.start())
             return self.placeholder(Symbol(NORM_OPEN + inner + NORM_CLOSE + norm_subscript(m), positive=True))
 
