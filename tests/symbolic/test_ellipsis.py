@@ -221,12 +221,13 @@ def test_a_size_given_in_inline_math_is_an_example_that_fixes_nothing() -> None:
 
 
 def test_a_matrix_with_dots_read_in_no_reading_says_what_stopped_them() -> None:
-    # the dots fit a pattern; what is not read is `cosm`, a function name without a backslash
+    # the dots fit a pattern; what is not read is `cosm`, a function name without a backslash, its sines glued to
+    # another letter (`sint`): no cosine and sine of one angle, as a turn is drawn
     doc = (
-        "$$R_m = \\begin{pmatrix} cosm\\theta_0 & -sinm\\theta_0 & \\cdots & 0 & 0 \\\\ "
-        "sinm\\theta_0 & cosm\\theta_0 & \\cdots & 0 & 0 \\\\ \\vdots & \\vdots & \\ddots & \\vdots & \\vdots \\\\ "
-        "0 & 0 & \\cdots & cosm\\theta_{d/2-1} & -sinm\\theta_{d/2-1} \\\\ "
-        "0 & 0 & \\cdots & sinm\\theta_{d/2-1} & cosm\\theta_{d/2-1} \\end{pmatrix}$$\n\n"
+        "$$R_m = \\begin{pmatrix} cosm\\theta_0 & -sint\\theta_0 & \\cdots & 0 & 0 \\\\ "
+        "sint\\theta_0 & cosm\\theta_0 & \\cdots & 0 & 0 \\\\ \\vdots & \\vdots & \\ddots & \\vdots & \\vdots \\\\ "
+        "0 & 0 & \\cdots & cosm\\theta_{d/2-1} & -sint\\theta_{d/2-1} \\\\ "
+        "0 & 0 & \\cdots & sint\\theta_{d/2-1} & cosm\\theta_{d/2-1} \\end{pmatrix}$$\n\n"
         "$$R_m^T R_m = R_0$$\n"
     )
     r = audit_document(doc, timeout=30.0)
@@ -234,6 +235,22 @@ def test_a_matrix_with_dots_read_in_no_reading_says_what_stopped_them() -> None:
     assert not definition.read and "its dots read as a pattern (block-diagonal" in definition.reason
     assert "then: 'cosm' spells a function name without a backslash" in definition.reason
     assert "fit no pattern" not in definition.reason and [s.status for s in r.steps] == ["UNREAD"]
+
+
+def test_a_turn_drawn_with_its_functions_glued_to_the_position_is_read() -> None:
+    # `cosm\theta_0 & -sinm\theta_0 \\ sinm\theta_0 & cosm\theta_0`: a cosine and a sine of each angle, glued to one
+    # letter, as the blocks of a turn are drawn: read as \cos m\theta_0, ...; a turn by the wrong gap is refuted
+    doc = (
+        "$$R_m = \\begin{pmatrix} cosm\\theta_0 & -sinm\\theta_0 & \\cdots & 0 & 0 \\\\ "
+        "sinm\\theta_0 & cosm\\theta_0 & \\cdots & 0 & 0 \\\\ \\vdots & \\vdots & \\ddots & \\vdots & \\vdots \\\\ "
+        "0 & 0 & \\cdots & cosm\\theta_{d/2-1} & -sinm\\theta_{d/2-1} \\\\ "
+        "0 & 0 & \\cdots & sinm\\theta_{d/2-1} & cosm\\theta_{d/2-1} \\end{pmatrix}$$\n\n"
+        "$$R_m^T R_m = R_0$$\n\n$$R_m R_m = R_0$$\n"
+    )
+    r = audit_document(doc, timeout=30.0)
+    (definition,) = [d for d in r.definitions if d.line == 1]
+    assert definition.read and "block-diagonal" in definition.pattern
+    assert [s.status for s in r.steps] == ["PROVED", "REFUTED"]
 
 
 def test_a_family_with_a_superscript_written_with_dots_is_listed_as_its_pattern() -> None:

@@ -20,7 +20,16 @@ from string import ascii_uppercase
 
 from ..readers.latex_text import skip_group
 
-__all__ = ["FamilyName", "family_name", "free_calligraphic", "plain_members", "raised_families", "stand_in"]
+__all__ = [
+    "FamilyName",
+    "family_name",
+    "free_calligraphic",
+    "plain_members",
+    "raised_families",
+    "raised_sibling",
+    "stand_in",
+    "without_raised",
+]
 
 _BASE = r"\\(?:boldsymbol|mathbf|bm)\s*\{\s*[A-Za-z]\s*\}|\\mathbf\s+[A-Za-z]|(?<![\\A-Za-z])[A-Z]"
 _BASE_AT = re.compile(_BASE)
@@ -154,4 +163,50 @@ def plain_members(text: str, name: FamilyName, written: str) -> str | None:
             return None
         out.append(text[pos : m.start()] + f"{written}_{{{position.strip()}}}" + ("^{\\top}" if transposed else ""))
         pos = end
+    return "".join(out) + text[pos:]
+
+
+#: a pattern's key as the reader spells it: the base, a raised size or none, and the label before the position
+_PATTERN_KEY = re.compile(
+    r"^\\?(?P<base>[A-Za-z]+)(?:\^(?:\{(?P<braced>[A-Za-z]+)\}|(?P<one>[A-Za-z])))?_\{(?P<sub>.*),\*\}$"
+)
+
+
+def raised_sibling(key: str, other: str) -> tuple[str, str, str] | None:
+    r"""Where the pattern ``other`` is the pattern ``key`` with a raised size added (``R^d_{\Theta,*}`` beside
+    ``R_{\Theta,*}``): (base, raised size, label); else None.
+
+    Example:
+        >>> raised_sibling(r"R_{\Theta,*}", r"R^d_{\Theta,*}")
+        ('R', 'd', '\\Theta')
+    """
+    plain, raised = _PATTERN_KEY.match(key), _PATTERN_KEY.match(other)
+    if plain is None or raised is None or plain.group("braced") or plain.group("one"):
+        return None
+    size = raised.group("braced") or raised.group("one")
+    same = plain.group("base") == raised.group("base") and plain.group("sub") == raised.group("sub")
+    return (raised.group("base"), size, re.sub(r"\s+", "", raised.group("sub"))) if size and same else None
+
+
+def without_raised(text: str, base: str, raised: str, label: str) -> str:
+    r"""``text`` with each member of the family named with the raised size ``raised`` and the label ``label`` written
+    as ``0``: a name of its own, which a use of the same letter without the size (``R_{\Theta,m}``) does not
+    mention.
+
+    Example:
+        >>> without_raised(r"(R_{\Theta,m}^d)^T R^d_{\Theta,n} = R_{\Theta,n-m}", "R", "d", r"\Theta")
+        '(0)^T 0 = R_{\\Theta,n-m}'
+    """
+    out, pos = [], 0
+    for m in _BASE_AT.finditer(text):
+        if m.start() < pos or re.sub(r"\s+", "", m.group(0)).lstrip("\\") != base:
+            continue
+        found = _member(text, m.start())
+        if found is None or found[1] != raised:
+            continue
+        label_written, comma, _ = found[2].rpartition(",")
+        if not comma or re.sub(r"\s+", "", label_written) != label:
+            continue
+        out.append(text[pos : m.start()] + "0")
+        pos = found[4]
     return "".join(out) + text[pos:]

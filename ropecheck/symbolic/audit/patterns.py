@@ -18,8 +18,10 @@ only when every pattern has one length, and a step is decided so only when each 
 those sums; otherwise UNDECIDED, with what each reading gave. Where a display gives its size name a
 value (``$$d = 4$$``), the dots stay unread from there on: a general statement and its example would be
 mixed. A value in inline math (``$d = 128$``) is an example: the steps are read, never REFUTED. Patterns in two
-size names are written out only where the document defines one from the other (``d = 2k``, which gives d no
-value), at sizes that keep that relation; only the first name is then given its value in the other steps.
+size names are written out where the document defines one from the other (``d = 2k``, which gives d no
+value), at sizes that keep that relation; only the first name is then given its value in the other steps. Names the
+math never relates are set apart, each written out at a size of its own: the steps are then read, never REFUTED (the
+text may relate them in words).
 
 Design constraints: the audit itself is not changed; a reading is the same audit of another text,
 and the readings are matched step by step (same count, same lines) or not used.
@@ -106,7 +108,12 @@ def read_with_patterns(
     if not found:
         return _explained(original, _NO_PATTERN)
     names = sorted({n for f in found for n in f.size_names()})
-    sizes = concrete_sizes(found, _size_relations(original, names))
+    relations = _size_relations(original, names)
+    sizes = concrete_sizes(found, relations)
+    # size names the math never relates (d and K): each written out at its own size, never REFUTED so (the text
+    # may relate them in words: a counterexample where they disagree need not be one of the document)
+    apart = tuple(names) if not sizes and len(names) > 1 else ()
+    sizes = sizes or (concrete_sizes(found, relations, apart=True) if apart else [])
     given = _sizes_given(blocks, names, lines.line)
     dotted = _dotted_definitions(original)
     fixed = given.fixed if given else None
@@ -145,7 +152,7 @@ def read_with_patterns(
     for b, fs in per_block:
         for f in fs:
             by_line.setdefault(lines.line(b.src.col(f.span[0])), []).append((f, b.src.text[f.span[0] : f.span[1]]))
-    return _merge(original, concrete, generic, index, by_line, given)
+    return _merge(original, concrete, generic, index, by_line, given, apart)
 
 
 @dataclass(frozen=True)
@@ -284,6 +291,7 @@ def _merge(
     index: str,
     by_line: dict[int, list[tuple[Found, str]]],
     given: SizeGiven | None,
+    apart: tuple[str, ...] = (),
 ) -> AuditResult:
     """The original with its steps UNREAD for dots decided by the readings. Where the document gives the size a
     value (``given``), the steps are never REFUTED: the text may mean that size alone; where a display gives it,
@@ -303,7 +311,7 @@ def _merge(
             continue
         at = [(size, keyed[n][place]) for n, (size, _) in enumerate(concrete)]
         blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
-        steps[i] = _decided(s, at, blockwise, index, given.first if given else None)
+        steps[i] = _decided(s, at, blockwise, index, given.first if given else None, apart)
     definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
     why = _NO_PATTERN if fixed is None else _given_reason(fixed)
     return _explained(replace(original, steps=steps, definitions=definitions), why, frozenset(by_line))
@@ -337,11 +345,13 @@ def _decided(
     blockwise: list[tuple[str, AuditStep]],
     j: str,
     given: tuple[str, int] | None = None,
+    apart: tuple[str, ...] = (),
 ) -> AuditStep:
     """The verdict of a step with dots from its readings at the concrete sizes and as a generic block (never
-    REFUTED where the document gives the size a value: ``given``)."""
+    REFUTED where the document gives the size a value: ``given``, or where size names it never relates were set
+    apart: ``apart``)."""
     for size, c in at:
-        if c.status == "REFUTED" and given is None:
+        if c.status == "REFUTED" and given is None and not apart:
             why = f"its dots written out at {_sizes_text(size)}: refuted there, so for the general size"
             return replace(c, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
     if not blockwise:  # the patterns have a number of entries, not a size name: written out is the statement
@@ -360,6 +370,8 @@ def _decided(
         )
         if given is not None:
             why += f" (the text gives {given[0]} a value at line {given[1]}: it holds there too)"
+        if apart:
+            why += f" ({_apart_text(apart)}, each for every value)"
         if g.reason:  # how the block was read (``x read as the column (x_{2 j}, x_{2 j + 1}) ...``)
             why += f"; as block {j}: {g.reason}"
         shown = {BLOCK_MARK: sympy.Symbol(f"sum_over_{j}")}
@@ -381,6 +393,8 @@ def _decided(
     says = [f"at {_sizes_text(size)}: {c.status}" for size, c in at]
     if given is not None and any(c.status == "REFUTED" for _, c in at):
         says.append(f"refuted at a size the text may not mean: it gives {given[0]} a value at line {given[1]}")
+    if apart and any(c.status == "REFUTED" for _, c in at):
+        says.append(f"refuted at sizes the text may not mean: {_apart_text(apart)}, and it may relate them in words")
     says += [
         f"as block {j} ({layout} layout): {_generic_status(g)}" + (f" ({g.reason})" if g.reason else "")
         for layout, g in blockwise
@@ -392,6 +406,17 @@ def _decided(
         base, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, status="UNDECIDED", method="none",
         counterexample=None, reason="its dots read as a pattern; " + "; ".join(says), end_line=s.end_line,
     )  # fmt: skip
+
+
+def _unslashed(name: str) -> str:
+    """A name with its spacing and backslashes dropped: ``R_{\\Theta}(m)`` and ``R_{Theta}(m)`` are one."""
+    return re.sub(r"[\s\\]", "", name)
+
+
+def _apart_text(apart: tuple[str, ...]) -> str:
+    """The size names set apart, in words (``d and K set apart: the math never relates them``)."""
+    names = ", ".join(apart[:-1]) + " and " + apart[-1]
+    return f"{names} set apart: the math never relates them"
 
 
 def _member_name(name: str, family: str) -> bool:
@@ -431,7 +456,9 @@ def _definition(
             # (``\mathbf{R}_{\Theta, m}``: the head as the reader spells it, its font dropped)
             head = _spelled(e.head)
             member = _member_name(d.name, e.name) or head in (_spelled(d.name), _spelled(normalize_latex(d.name)))
-            same = e.name == d.name or (e.kind == d.kind == "pattern" and member)
+            # R_{\Theta}(m), read as the function R_{Theta}: its head as written, the backslashes dropped
+            called = e.kind == d.kind == "function" and _unslashed(e.head) == _unslashed(normalize_latex(d.name))
+            same = e.name == d.name or (e.kind == d.kind == "pattern" and member) or called
             if e.line == d.line and same and e.read:
                 return replace(e, tex=d.tex, pattern=pattern)
     # read in no reading: where the readings stop at the same thing, not the dots, that is why it is not read

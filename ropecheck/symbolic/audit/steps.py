@@ -112,7 +112,7 @@ from .doubts import (
     unit_j,
 )
 from .families import brace_names, define_family_in_child, family_head
-from .family_names import family_name, raised_families
+from .family_names import family_name, raised_families, raised_sibling, without_raised
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
 from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
@@ -315,10 +315,15 @@ def _unread_why(link: Link, reason: str) -> str:
     return f"whose definition (line {link.line}) could not be read"
 
 
+#: why a family drawn open-ended gives a step no value: its size is not written (:meth:`Auditor.define_open_family`)
+OPEN_FAMILY = "draws it open-ended, its size not written"
+
+
 def _tainted_status(taint: str) -> str:
     """A step that uses a name without a value: UNREAD, or UNDECIDED where a limit of this run, not the text, left
-    the name without one (the same text read with more time may decide it)."""
-    return "UNDECIDED" if LIMIT_TAINT in taint else UNREAD
+    the name without one (the same text read with more time may decide it), or where the name is a family drawn
+    open-ended (read, but its size, which the step may need, is not written)."""
+    return "UNDECIDED" if LIMIT_TAINT in taint or OPEN_FAMILY in taint else UNREAD
 
 
 def _keep_parse(message: Any) -> None:
@@ -1021,6 +1026,8 @@ class Auditor:
         """A new name whose definition (``line``: the name and its value) cannot be read: steps that use it are not
         decided (UNREAD), since read as a free number it could make a correct step look false."""
         link, body = line
+        if self.define_open_family(head, line, audited=audited):
+            return
         why = _unread_why(link, reason)
         self.unread.append((head, link, why))
         self.unread_bodies[(link.line, link.text)] = body.text
@@ -1032,6 +1039,28 @@ class Auditor:
             self.definitions.append(
                 AuditDefinition(link.line, link.text, head.kind, body.text, reason=reason, params=head.params)
             )
+
+    def define_open_family(self, head: _Head, line: tuple[Link, Link], *, audited: bool) -> bool:
+        """``R^d_{\\Theta,m} = `` a block-diagonal matrix drawn open-ended, its name written with a label or a raised
+        size (:mod:`.open_diagonals`, :mod:`.family_names`): a family read block by block, whose size the drawing
+        does not write. A step that is a product of its members is read so (:meth:`through_blocks`); any other
+        step that uses it is UNDECIDED, since its size, which the step may need, is not written."""
+        link, body = line
+        named = family_name(link.text)
+        found = dotted_family(named.base, named.param, body.text, link.line) if named is not None else None
+        if found is None or found.dotted:
+            return False
+        block = found.block.replace("{j}", "j")
+        why = f"whose definition (line {link.line}) {OPEN_FAMILY} (block j = {block}, j = {found.start}, "
+        why += f"{found.start + 1}, ...): read only block by block"
+        self.unread.append((head, link, why))
+        self.unread_bodies[(link.line, link.text)] = body.text
+        if audited:
+            said = f"block-diagonal with the blocks {block} for j = {found.start}, {found.start + 1}, ..., read block "
+            said += "by block (drawn open-ended: its size is not written)"
+            d = AuditDefinition(link.line, link.text, head.kind, body.text, sympy.Symbol(block), "", "", head.params)
+            self.definitions.append(replace(d, pattern=said))
+        return True
 
     def bare(self, head: _Head | None, audited: bool) -> bool:
         """Whether ``head``, in math in passing, is a bare name beside a sequence of its letter (``m = 0`` beside
@@ -1482,9 +1511,22 @@ class Auditor:
             if head.kind == "symbol":  # W_k (and k_j, where k is a number): names of their own, never k's value
                 number = (head, where.line, why) in self.numbers_unread
                 seen = without_label_uses(head.key, seen, self.family_bases(), number=number)
+            seen = self.without_raised_defined(head, where.line, seen)
             if _mentions(head, seen, members=not self.family_defined(head)):
                 return where, why
         return None
+
+    def without_raised_defined(self, head: _Head, line: int, text: str) -> str:
+        """``text`` without the members of a family named with a raised size (``R^d_{\\Theta,m}``) that a definition
+        read after ``line`` gives, where ``head`` is the same family without the size (``R_{\\Theta,m}``, not read
+        at ``line``): those members are that later definition, not the name whose definition was not read."""
+        if head.kind != "pattern":
+            return text
+        for key, d in self.scope.patterns.items():
+            sibling = raised_sibling(head.key, key) if d.line > line else None
+            if sibling is not None:
+                text = without_raised(text, *sibling)
+        return text
 
     def family_bases(self) -> frozenset[str]:
         """The bases of the families and functions defined so far, whose subscripts may be read at a value."""

@@ -851,19 +851,21 @@ def expand(
 
 
 def concrete_sizes(
-    found: list[Found], relations: dict[sympy.Symbol, sympy.Expr] | None = None
+    found: list[Found], relations: dict[sympy.Symbol, sympy.Expr] | None = None, *, apart: bool = False
 ) -> list[dict[sympy.Symbol, int]]:
     """Two sizes at which every pattern can be written out (a size name set to 8, 12, 16 or 24), or none.
 
     Patterns in two size names are written out only where ``relations`` (what the document defines: ``d = 2k``)
-    gives the other name from the first, as a positive whole number."""
+    gives the other name from the first, as a positive whole number; with ``apart``, a name no relation gives is
+    set to a number of its own, larger than the first's (the caller then refutes nothing: the text may relate
+    them in words)."""
     names = {s for f in found for seg in f.segments for s in sympy.sympify(seg.last).free_symbols}
     if not names:
         return [{}]
     fits = []
     for name in sorted(names, key=str):
         for n in _SIZES:
-            size = _related_size(name, n, names, relations or {})
+            size = _related_size(name, n, names, relations or {}, apart=apart)
             if size is not None and all(_written_at(f, size) for f in found):
                 fits.append(size)
         if fits:
@@ -879,17 +881,27 @@ def _written_at(f: Found, size: dict[sympy.Symbol, int]) -> bool:
 
 
 def _related_size(
-    name: sympy.Symbol, n: int, names: set[sympy.Symbol], relations: dict[sympy.Symbol, sympy.Expr]
+    name: sympy.Symbol,
+    n: int,
+    names: set[sympy.Symbol],
+    relations: dict[sympy.Symbol, sympy.Expr],
+    *,
+    apart: bool = False,
 ) -> dict[sympy.Symbol, int] | None:
     """``name`` set to ``n`` and every other size name to the value a relation gives it; None where one has none
-    (or one larger than the sizes tried: every entry is written out)."""
+    (or one larger than the sizes tried: every entry is written out). With ``apart``, a name that no relation ties
+    to any size name is set to a size of its own, 4 more than the last one set (``n + 4``, ``n + 8``, ...): never
+    the same as another's, so that a step equating a thing of one size with a thing of another is not proved where
+    the two happen to agree."""
     size = {name: n}
-    for other in names - {name}:
+    for other in sorted(names - {name}, key=str):
         if other in relations and relations[other].free_symbols == {name}:
             value = relations[other].subs(name, n)
         elif name in relations and relations[name].free_symbols == {other}:
             roots = sympy.solve(sympy.Eq(relations[name], n), other)
             value = roots[0] if len(roots) == 1 else None
+        elif apart and not any(other in r.free_symbols or k == other for k, r in relations.items()):
+            value = sympy.Integer(max(size.values()) + 4)
         else:
             return None
         if value is None or not value.is_Integer or not 0 < value <= max(_SIZES):  # as small as the sizes tried

@@ -591,6 +591,40 @@ def _differentials(src: Src) -> Src:
 WORD_CHOICES = {"name": "glued letters as one name (pos)", "product": "glued letters as a product (p·o·s)"}
 
 
+#: ``cosm\\theta_1``: a cosine or a sine glued to one letter, then a Greek letter (the angle's other factor)
+_GLUED_TURN = re.compile(r"(?<![\\A-Za-z])(cos|sin)([A-Za-z])(?=\s*\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
+
+
+def _drawn_turns(src: Src) -> Src:
+    """``cosm\\theta_1 & -sinm\\theta_1 \\\\ sinm\\theta_1 & cosm\\theta_1`` in a matrix: the cosine and the sine
+    of one angle, glued to the same one letter, as the 2x2 blocks of a rotation are drawn (``\\cos m\\theta_1``).
+
+    Only where the text draws a matrix, every run that spells a function name without its backslash is such a
+    cosine or sine, all glued to one letter, and each angle written with a cosine is written with a sine too
+    (and the other way round): a product of the letters c, o, s and i, n would not pair so. Anything else is
+    left to :func:`_glued`, which does not read it.
+    """
+    if not re.search(r"\\begin\s*\{[pbBvV]?matrix\}", src.text):
+        return src
+    text = _COMMAND_ARGUMENT.sub(lambda m: " " * len(m.group(0)), src.text)
+    runs = list(_GLUED.finditer(text))
+    turns = [_GLUED_TURN.match(text, m.start()) for m in runs]
+    if not runs or any(t is None or t.end(2) != m.end() for t, m in zip(turns, runs)):
+        return src
+    found = [t for t in turns if t is not None]
+    if len({t.group(2) for t in found}) != 1:
+        return src
+    angles: dict[str, set[str]] = {"cos": set(), "sin": set()}
+    for t in found:  # the angle: the letter and the Greek letter with its subscript, as written
+        angle = re.match(r"\s*\\[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?", src.text[t.end() :])
+        angles[t.group(1)].add(re.sub(r"\s+", "", angle.group(0)) if angle else "")
+    if angles["cos"] != angles["sin"]:
+        return src
+    for t in reversed(found):
+        src = src.splice(t.start(), t.end(), "\\" + t.group(1) + " " + t.group(2))
+    return src
+
+
 def _glued(src: Src, scope: Scope) -> Src:
     """Glued letters, read as the scope's ``word_reading`` picks.
 
@@ -603,6 +637,7 @@ def _glued(src: Src, scope: Scope) -> Src:
     with the word a free name holds for any value of it, and a counterexample to the product is
     one to every reading. Otherwise the word is not read with certainty.
     """
+    src = _drawn_turns(src)
     text = _COMMAND_ARGUMENT.sub(lambda m: " " * len(m.group(0)), src.text)
     text = _SCRIPT_LETTER_BEFORE_LETTERS.sub(lambda m: m.group(1) + " ", text)  # `_qx`: the script is q alone
     for m in _GLUED.finditer(text):
