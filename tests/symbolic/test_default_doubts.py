@@ -9,9 +9,11 @@ audit, a name complex only because the text conjugates it may still be one the d
 from __future__ import annotations
 
 import pytest
+import sympy
 
 from ropecheck.symbolic.engine.proof import Verdict
 from ropecheck.symbolic.readers.claim import check_claim
+from ropecheck.symbolic.readers.default_doubts import norm_of_family
 
 
 @pytest.mark.parametrize(
@@ -62,3 +64,9 @@ def test_a_name_complex_only_because_it_is_conjugated_may_still_be_lone_in_an_au
     assert by_line[17].status == "UNDECIDED" and "z_{k}, which the document never defines" in by_line[17].reason
     twin = {s.line: s for s in audited("conjugated_undefined_twin.md").steps}
     assert twin[13].status == "REFUTED" and twin[17].status == "UNDECIDED"
+
+
+def test_a_norm_read_as_a_name_beside_a_family_on_its_letter_is_found() -> None:
+    norm, x = sympy.Symbol("\u2016q\u2016", positive=True), sympy.Symbol("x")
+    assert norm_of_family(["q"], norm * x, x) == "\u2016q\u2016"
+    assert norm_of_family([r"\theta"], norm * x) == ""

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ropecheck.symbolic.audit.label_uses import family_bases, index_arithmetic, without_label_uses
+from ropecheck.symbolic.audit.label_uses import (
+    family_bases,
+    index_arithmetic,
+    subscript_count,
+    without_family_members,
+    without_label_uses,
+)
 from ropecheck.symbolic.readers.latex_syntax import normalize_latex
 
 
@@ -62,3 +68,23 @@ def test_only_arithmetic_of_indices_is_a_number() -> None:
     assert not index_arithmetic("j - v", math)  # v is no index the document writes
     assert not index_arithmetic("2j - i", math)  # a product
     assert not index_arithmetic(r"R_{\Theta} v", math) and not index_arithmetic("j", math)
+
+
+@pytest.mark.parametrize(
+    ("count", "text", "patterns", "kept"),
+    [
+        (0, r"\frac{2\pi}{\theta_j}", [r"\theta"], False),  # the family member, read at the family's value
+        (0, r"\theta_{5} + \theta", [r"\theta"], True),  # the bare name itself stays a use
+        (0, r"\frac{2\pi}{\theta_j}", [r"\phi"], True),  # no family on the letter: a possible entry
+        (1, r"\theta_{i,d}", ["theta_{i,*}"], False),  # two subscripts, read by the family over the last one
+        (1, r"\theta_{k,d}", ["theta_{i,*}"], True),  # another first subscript: no member of that family
+        (1, r"\theta_d", [r"\theta"], True),  # as many subscripts as the unread name: a use
+    ],
+)
+def test_members_of_a_family_on_the_letter_are_blanked(count: int, text: str, patterns: list[str], kept: bool) -> None:
+    out = without_family_members("theta", count, normalize_latex(text), patterns)
+    assert ("theta" in out) is kept
+
+
+def test_subscripts_are_counted_at_top_level_commas() -> None:
+    assert [subscript_count(k) for k in ("q", "q_{m}", "R_{\\theta,*}", "a_{{i,j},k}")] == [0, 1, 2, 2]

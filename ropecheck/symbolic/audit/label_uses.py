@@ -12,6 +12,12 @@ also spells other names, which the reader reads as names of their own whatever t
   are labels, read as one symbol each (a family defined over its subscript, ``\theta_i = ...``, is read at the
   subscript's value, and then the bare name's value is used: that use stays).
 
+A family the document defines by a pattern on the same letter with another number of subscripts also spells names
+of its own: where ``\theta = \mathrm{diag}(\theta_1, \cdots)`` is not read but ``\theta_j = b^{-2j/d}`` is,
+``\theta_j`` is read at the family's value, never the bare name's (and where a vector ``\theta_d = [\theta_{0,d},
+\dots]`` is not read but ``\theta_{i,d} = \theta^{2i/d}`` is, so is ``\theta_{i,d}``); a use with as many subscripts
+as the unread name (``\theta_d`` itself, or ``\theta_5``) stays a use (:func:`without_family_members`).
+
 Those spellings are blanked before the taint is looked for, so a step that writes only them is read; every
 other use stays a use -- the bare name anywhere else, in a superscript (``\mathbf T^k``, ``\Phi^k_m``), after a
 command that is no letter (``\sum_{k=1}``), under a decoration the reader does not strip, or as a subscript of a
@@ -27,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["family_bases", "index_arithmetic", "without_label_uses"]
+__all__ = ["family_bases", "index_arithmetic", "subscript_count", "without_family_members", "without_label_uses"]
 
 #: a bare name the blanking applies to: a letter or a Greek letter's command, nothing attached
 _BARE_NAME_KEY = re.compile(r"\\?[A-Za-z]+")
@@ -128,3 +134,72 @@ def _label_of(text: str, at: int, families: frozenset[str]) -> bool:
     if command is not None and command not in _GREEK_LETTER_NAMES:
         return False
     return (command or letter) not in families
+
+
+#: a name's letter (a Greek letter's command or a lone letter) and its subscript, braced (one level of nesting) or not
+_SUBSCRIPTED = re.compile(
+    r"(?:\\(?P<cmd>[A-Za-z]+)|(?<![A-Za-z\\])(?P<letter>[A-Za-z]))\s*_\s*"
+    r"(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<one>[A-Za-z0-9]))"
+)
+
+
+def subscript_count(key: str) -> int:
+    """How many subscripts a name's key carries, split at its top-level commas (``theta`` 0, ``theta_{d}`` 1,
+    ``theta_{i,*}`` 2).
+
+    Example:
+        >>> subscript_count("theta"), subscript_count("theta_{d}"), subscript_count("theta_{i,*}")
+        (0, 1, 2)
+    """
+    _, sep, sub = key.partition("_")
+    if not sep:
+        return 0
+    sub = sub.strip()
+    if sub.startswith("{") and sub.endswith("}"):
+        sub = sub[1:-1]
+    depth, count = 0, 1
+    for ch in sub:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        count += ch == "," and depth == 0
+    return count
+
+
+def without_family_members(base: str, count: int, text: str, patterns: Iterable[str]) -> str:
+    r"""``text`` (normalized LaTeX) with each name on the letter ``base`` blanked whose subscripts, other in
+    number than ``count`` (those of an unread name on that letter), a pattern in ``patterns`` reads: a plain
+    pattern (``\theta``, over one subscript) reads one subscript, a pattern over its last subscript
+    (``theta_{i,*}``) reads those with the same subscripts before it.
+
+    Example:
+        >>> without_family_members("theta", 0, r"\frac{1}{\theta_j} + \theta", [r"\theta"])
+        '\\frac{1}{\\@@@@@_j} + \\theta'
+        >>> without_family_members("theta", 1, r"\theta_{i,d} + \theta_{k,d} + \theta_d", ["theta_{i,*}"])
+        '\\@@@@@_{i,d} + \\theta_{k,d} + \\theta_d'
+    """
+    keys = {k.strip().lstrip("\\") for k in patterns}
+    out, last = [], 0
+    for m in _SUBSCRIPTED.finditer(text):
+        if (m.group("cmd") or m.group("letter")) != base:
+            continue
+        sub = m.group("braced") if m.group("braced") is not None else m.group("one")
+        parts = [p.strip() for p in _top_commas(sub)]
+        if len(parts) == count:
+            continue
+        plain = len(parts) == 1 and base in keys
+        last_free = len(parts) > 1 and f"{base}_{{{','.join(parts[:-1])},*}}" in keys
+        if plain or last_free:
+            start = m.start("cmd") if m.group("cmd") else m.start("letter")
+            out += [text[last:start], "@" * len(base)]
+            last = start + len(base)
+    return "".join(out) + text[last:]
+
+
+def _top_commas(sub: str) -> list[str]:
+    """``sub`` split at its commas outside braces."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(sub):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(sub[start:i])
+            start = i + 1
+    return [*parts, sub[start:]]

@@ -14,7 +14,7 @@ names a family's definition reads again (``R_{\\theta,n-m}`` once ``R_{\\theta,t
 :func:`without_subscripts` drops the subscripts that only label a name (``R_{\\Theta,t}``),
 :func:`without_set_labels` as well the names a set's name only begins (``\\Theta_q`` beside the set ``\\Theta``), and
 :func:`norm_beside_name` finds a norm read as a name of its own beside the name inside it (``‖q‖`` and ``q``,
-or ``‖q‖`` and ``‖q‖_{2}``),
+or ``‖q‖`` and ``‖q‖_{2}``), and :func:`norm_of_family` one beside a family on its letter (``‖q‖`` and ``q_m = ...``),
 which a counterexample may not respect. :func:`bracket_part_head` says which new name a left side gives only a
 part of, as a subscript on a bracket (``\\left(R_{\\theta,m}\\right)_{i}``, its block i); :func:`word_call_head` which
 word in italics a left side calls as a new function (``Attention(Q, K, V)_i``).

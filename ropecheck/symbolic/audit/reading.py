@@ -1027,8 +1027,8 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             )
             results.append(Outcome("UNDECIDED", "none", why, None, left, right))
             continue
-        if verdict == Verdict.REFUTED and I_CHOICES["index"] in note and _index_not_whole(cex):
-            why = "read with i an index, refuted only where i is not a whole number: not decided"
+        why = _reading_doubt(lhs, rhs, scope, note, cex) if verdict == Verdict.REFUTED else ""
+        if why:
             results.append(Outcome("UNDECIDED", "none", why, None, left, right))
             continue
         starred = _complex_star_names(cex, scope) if verdict == Verdict.REFUTED else []
@@ -1065,6 +1065,31 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
 
 #: an exponential written in a step (``\exp``, ``e^``): where its argument is a matrix, the step is read so too
 _EXPONENTIAL = re.compile(r"\\exp(?![A-Za-z])|(?<![\\A-Za-z])e\s*\^")
+
+
+def _reading_doubt(lhs: Link, rhs: Link, scope: Scope, note: str, cex: Any) -> str:
+    """Why a step refuted in the reading ``note`` is not refuted after all, or "": i read as an index, refuted only
+    where i is not a whole number; exp of a written-out matrix read as the matrix exponential."""
+    if I_CHOICES["index"] in note and _index_not_whole(cex):
+        return "read with i an index, refuted only where i is not a whole number: not decided"
+    if _written_exponential_used(lhs, rhs, scope):
+        return (
+            "refuted with exp of a written-out matrix read as the matrix exponential; exp of a matrix may be meant "
+            "entry by entry: not decided"
+        )
+    return ""
+
+
+def _written_exponential_used(lhs: Link, rhs: Link, scope: Scope) -> bool:
+    """Whether a step read in ``scope`` is read only with the exponential of a written-out matrix: read again with
+    it refused, it stops (or, stopped by a limit, may have used one)."""
+    if not _EXPONENTIAL.search(lhs.text + rhs.text):
+        return False
+    try:
+        found, _ = step_readings(lhs, rhs, replace(scope, matrix_exponentials=False))
+    except ClaimLimitError:
+        return True
+    return not found
 
 
 def _zero_written(lhs: Link, rhs: Link, scope: Scope) -> str:

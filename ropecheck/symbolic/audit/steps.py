@@ -118,7 +118,7 @@ from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
 from .inline_conditions import conditional_column
 from .label_families import label_definitions, position_renamed
-from .label_uses import family_bases, index_arithmetic, without_label_uses
+from .label_uses import family_bases, index_arithmetic, subscript_count, without_family_members, without_label_uses
 from .labelled_heads import labelled_call_head
 from .named_product import define_named_product
 from .names import (
@@ -1512,6 +1512,8 @@ class Auditor:
                 number = (head, where.line, why) in self.numbers_unread
                 seen = without_label_uses(head.key, seen, self.family_bases(), number=number)
             seen = self.without_raised_defined(head, where.line, seen)
+            if head.kind in ("symbol", "pattern"):  # \theta_j read by a family \theta_j = ...: no use of \theta
+                seen = self.without_other_families(head, seen)
             if _mentions(head, seen, members=not self.family_defined(head)):
                 return where, why
         return None
@@ -1527,6 +1529,14 @@ class Auditor:
             if sibling is not None:
                 text = without_raised(text, *sibling)
         return text
+
+    def without_other_families(self, head: _Head, text: str) -> str:
+        """``text`` with the names on ``head``'s letter that a family read by a pattern spells, with another
+        number of subscripts than ``head`` (:func:`.label_uses.without_family_members`), blanked."""
+        base = head.key.split("_")[0].lstrip("\\")
+        plain = head.kind == "pattern" and not head.key.endswith(",*}")
+        count = len(head.params) if plain else subscript_count(head.key.lstrip("\\"))
+        return without_family_members(base, count, text, self.scope.patterns)
 
     def family_bases(self) -> frozenset[str]:
         """The bases of the families and functions defined so far, whose subscripts may be read at a value."""
@@ -1592,7 +1602,7 @@ class Auditor:
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it or "
                 "another norm of it: the counterexample may give the two values no vector has, so it is not refuted"
             )
-        elif family_norm := norm_of_family(frozenset(k.lstrip("\\") for k in self.scope.patterns), s.lhs, s.rhs):
+        elif family_norm := norm_of_family(self.scope.patterns, s.lhs, s.rhs):
             why = _FAMILY_NORM_DOUBT.format(family_norm)
         elif (
             standalone

@@ -7,8 +7,10 @@ value, ``j`` read as a real number in an exponent of e, ``\\log`` read as the na
 * ``e^{j\\theta} = \\cos\\theta + j\\sin\\theta`` refuted with j real: in an exponent of e, j may be the imaginary
   unit as engineers write it (:func:`j_in_exponent`).
 * ``z z = \\|z\\|^2`` refuted with ``‖z‖`` a positive name of its own: the norm says nothing of z read so, so
-  values of the two refute nothing (:func:`norm_beside_name`); so is the norm of a bare letter whose family the
-  document defines (``\\|q\\|`` beside ``q_m = ...``): it may be the norm of a member (:func:`norm_of_family`).
+  values of the two refute nothing (:func:`norm_beside_name`).
+* ``\\|q\\|^2 = q_m^T q_m`` refuted with ``‖q‖`` a name of its own where the document defines the family ``q_m``:
+  the norm may be meant of a member (of every member, of one the text fixed), so it refutes nothing
+  (:func:`norm_of_family`).
 * ``\\log 100 = 2``: a log with no base is natural in mathematics, of base 10 or 2 elsewhere; a verdict is kept
   only where every one of those bases gives it (:func:`unbased_logs`, :func:`with_log_base`), unless the text
   writes e raised or ``\\exp`` beside the log (``\\log e^{x} = x``: natural by the text itself).
@@ -20,7 +22,7 @@ text, the sides and a counterexample's values; each only ever turns a verdict in
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import sympy
@@ -125,17 +127,25 @@ def norm_beside_name(*sides: Any) -> str:
     return ""
 
 
-def norm_of_family(families: frozenset[str], *sides: Any) -> str:
-    """``‖q‖`` read as a name where ``q``, a bare letter, is the letter of a family the document defines
-    (``families``: ``q_m = ...``): the norm, or "" where there is none such. The text may mean the norm of a
-    member, whose value the name does not carry, so its values refute nothing.
+def norm_of_family(families: Iterable[str], *sides: Any) -> str:
+    """``‖q‖`` read as a name in a step where ``families`` (the bases of the families a document defines) has q's
+    letter: the norm, or "" when there is none such.
 
     Example:
-        >>> norm_of_family(frozenset({"q"}), sympy.Symbol(NORM_OPEN + "q" + NORM_CLOSE) * 2, sympy.Integer(1))
-        '‖q‖'
+        >>> q, x = sympy.Symbol("‖q‖"), sympy.Symbol("x")
+        >>> norm_of_family(["q", "R"], q - x), norm_of_family(["R"], q - x)
+        ('‖q‖', '')
     """
-    names = {str(x) for side in sides if isinstance(side, (sympy.Basic, MatrixBase)) for x in side.free_symbols}
-    return next((n for n in sorted(names) if (inner := _normed_name(n)) and inner in families), "")
+    bases = {f.strip().lstrip("\\").split("_")[0] for f in families}
+    names = set()
+    for side in sides:
+        if isinstance(side, (sympy.Basic, MatrixBase)):
+            names |= {str(x) for x in side.free_symbols}
+    for name in sorted(names):
+        inner = _normed_name(name)
+        if inner and inner.lstrip("\\").split("_")[0] in bases:
+            return name
+    return ""
 
 
 def _normed_name(name: str) -> str:

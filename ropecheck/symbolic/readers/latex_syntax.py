@@ -1438,7 +1438,8 @@ class _Reader:
         """``\\|D\\|`` (a size, or the length of a vector): one positive name ``‖D‖`` of its own.
 
         The norm of a name the document does not define is read as a name, never as a function of the
-        name inside it; a step that also uses that name is not refuted (:func:`norm_names`). The norm of a
+        name inside it; a step that also uses that name is not refuted (:func:`norm_names`), nor one where the
+        document defines a family on its letter (``\\|q\\|`` beside ``q_m = ...``: the audit's doubts). The norm of a
         vector the document writes out is its Euclidean length (:mod:`.written_norms`); that of another
         defined name, of a member of a defined family, or of an expression is not read. A bare letter of a
         defined family (``q`` beside ``q_m``) is no member: its norm is a name.

@@ -33,7 +33,7 @@ from .general_matrices import (
 )
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
-from .matrix_powers import whole_power
+from .matrix_powers import whole_power, written_exponential
 from .scope import DOMAINS, Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import combine, rotation
 from .transposed_pairs import check_related
@@ -211,6 +211,8 @@ class _Converter:
     def _power(self, base: Any, exp_: Any) -> Any:
         """``base ** exp_``; a matrix raised to a symbolic whole number >= 0 by its domain (``J^{2k}``, k natural) is
         computed exactly where it can be (:mod:`.matrix_powers`), else refused as any non-whole exponent is."""
+        if base == E and isinstance(exp_, MatrixBase):  # e^{M}: the matrix exponential, as exp(M)
+            return self._written_exponential(exp_)
         if isinstance(base, MatrixBase) and not getattr(exp_, "is_Integer", True):
             whole = whole_power(base, apply_domains(exp_, self.scope.domains))
             if whole is not None:
@@ -305,9 +307,7 @@ class _Converter:
             return self._power(base, exp_)
         args = [conv(a) for a in expr.args]
         if any(isinstance(a, MatrixBase) for a in args):
-            if isinstance(expr, sympy.conjugate):
-                return args[0].applyfunc(sympy.conjugate)
-            raise ClaimParseError(f"{type(expr).__name__} of a vector or matrix cannot be read")
+            return self._of_matrix(expr, args)
         if isinstance(expr, _COMBINATORIAL):  # 10^{9}! would be computed digit by digit: refused past the limit
             for a in args:
                 if isinstance(a, sympy.Rational) and abs(a) > MAX_EXPONENT:
@@ -316,6 +316,23 @@ class _Converter:
                     )
         out = expr.func(*args)
         return check_number(out) if isinstance(out, sympy.Rational) else check_matrix(out)
+
+    def _of_matrix(self, expr: Any, args: list[Any]) -> Any:
+        """A function of a vector or matrix: the conjugate entry by entry, the exponential of a written-out square
+        matrix; any other is not read."""
+        if isinstance(expr, sympy.conjugate):
+            return args[0].applyfunc(sympy.conjugate)
+        if isinstance(expr, sympy.exp):
+            return self._written_exponential(args[0])
+        raise ClaimParseError(f"{type(expr).__name__} of a vector or matrix cannot be read")
+
+    def _written_exponential(self, argument: Any) -> Any:
+        """``exp`` of a written-out square matrix: the matrix exponential (:mod:`.matrix_powers`), unless the scope
+        refuses it (a reading that checks whether a step used one)."""
+        found = written_exponential(argument) if self.scope.matrix_exponentials else None
+        if found is None:
+            raise ClaimParseError("exp of a vector or matrix cannot be read")
+        return found
 
     def _raised_call(self, head: Any, bracket: Any, exponent: Any) -> Any:
         """``x(G)^E``, the exponent written on the bracket: a function's value raised where x is a function the

@@ -524,7 +524,8 @@ class Scope:
     the document writes as rows (``x_i W_Q``), read ``1 x d``; ``column_names``: capitals it uses as vectors
     (``<R X, Y>``), read ``d x 1`` (see :mod:`ropecheck.symbolic.audit.vector_conventions`).
     ``ordered_functions``: the value of an undefined function (``R_f(q, m)``) may be a matrix, so products of
-    such values keep their written order (SymPy's noncommutative functions).
+    such values keep their written order (SymPy's noncommutative functions). ``matrix_exponentials``: ``exp`` of a
+    written-out square matrix is read as its matrix exponential (see :mod:`.matrix_powers`); False refuses it.
     ``aliases``: decorated names the document defined (``\\tilde{k}``, ``\\lambda'_d``), each a pattern of its uses
     and the upright name it stands for (see :mod:`.decorations`), or its right side to write out where that side
     was not read as a value (see :mod:`.decorated_values`).
@@ -557,6 +558,7 @@ class Scope:
     row_names: frozenset[str] = frozenset()
     column_names: frozenset[str] = frozenset()
     ordered_functions: bool = False
+    matrix_exponentials: bool = True
     aliases: tuple[tuple[str, str], ...] = ()
     components: frozenset[str] = frozenset()
     complex_pairs: tuple[tuple[str, Any, int], ...] = ()
