@@ -18,6 +18,8 @@ from ropecheck.symbolic.readers.ellipsis import expand, find_patterns, layouts_f
 from ropecheck.symbolic.readers.latex_syntax import read_latex_side
 from ropecheck.symbolic.readers.scope import Scope
 
+GENERAL = sympy.MatrixSymbol("M", sympy.Symbol("d"), sympy.Symbol("d"))
+
 a, b = sympy.symbols("a b")
 ROT = sympy.ImmutableMatrix([[sympy.cos(a), -sympy.sin(a)], [sympy.sin(a), sympy.cos(a)]])
 BLOCKS = r"R_m = \mathrm{blockdiag}\big(R(m\theta_1), R(m\theta_2), \dots, R(m\theta_{d/2})\big)"
@@ -40,6 +42,8 @@ def test_numbers_give_the_diagonal_matrix_and_blocks_the_block_diagonal_one() ->
         (DIAGONAL_BLOCK, [sympy.eye(3), a, b]),  # a 3x3 block is no block of a pair
         ("diag", [sympy.Symbol("B_{t,1}"), sympy.Symbol("B_{t,2}")]),  # named as matrices are, with no value
         (DIAGONAL_SCALARS, [sympy.Function("G")(a), b]),
+        ("diag", [GENERAL.T * GENERAL, GENERAL]),  # general matrices (of any size): no written entries to place
+        (DIAGONAL_BLOCK, [GENERAL.T * GENERAL, a, b]),
     ],
     ids=[
         "mixed",
@@ -50,6 +54,8 @@ def test_numbers_give_the_diagonal_matrix_and_blocks_the_block_diagonal_one() ->
         "block-of-three",
         "capital-names",
         "capital-call",
+        "general-product",
+        "general-block",
     ],  # fmt: skip
 )
 def test_what_is_no_diagonal_is_refused(name: str, args: list[object]) -> None:

@@ -96,6 +96,8 @@ def diagonal_call(name: str, args: list[Any]) -> ImmutableMatrix:
         )
         if _CAPITAL_NAME.match(named):
             raise ValueError(f"{named} has no value and is named as a matrix is: a block or a number?")
+        if isinstance(arg, sympy.MatrixExpr) and not isinstance(arg, MatrixBase):  # M_1(m)^T M_1(n), M general
+            raise ValueError(f"{name}(...) of general matrices (of any size) is not read")
     if name == DIAGONAL_BLOCK:
         if len(args) == 3 and _square(args[0]) == 2:
             return ImmutableMatrix(args[0])
