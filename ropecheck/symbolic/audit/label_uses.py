@@ -157,11 +157,7 @@ def subscript_count(key: str) -> int:
     sub = sub.strip()
     if sub.startswith("{") and sub.endswith("}"):
         sub = sub[1:-1]
-    depth, count = 0, 1
-    for ch in sub:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        count += ch == "," and depth == 0
-    return count
+    return len(_top_commas(sub))
 
 
 def without_family_members(base: str, count: int, text: str, patterns: Iterable[str]) -> str:
