@@ -15,6 +15,9 @@ same files and network; it can write files, spawn processes or damage the machin
 child is only a fence around crashes, exits, hangs and memory blow-ups. ropecheck's own
 computations (a SymPy decision, ``contain=False``) get the same fence without the guardian a
 target's child gets: they start no process for it to hold, and one fork costs half of two.
+Many of them in a row (an audit's steps, a file of claims) go to one :class:`WarmChild`
+(:func:`run_warm`), which answers call after call under the same limits and keeps its caches:
+a child forked per call would learn them afresh each time, most of a short decision.
 
 Design constraints: POSIX ``fork`` only (where it is missing, :func:`available` is False and
 callers run in-process, saying so); the child never returns into the caller's stack (it
@@ -26,6 +29,7 @@ objects (torch's, SymPy's) would copy every page they lie on, much of a SymPy ch
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import faulthandler
 import gc
@@ -52,10 +56,15 @@ __all__ = [
     "TargetProcess",
     "available",
     "describe_outcome",
+    "fresh_for_each_call",
     "in_child",
     "kill_tree",
+    "WarmChild",
+    "close_warm",
     "run_isolated",
+    "run_warm",
     "send",
+    "warm_pids",
 ]
 
 #: Extra private writable memory (RLIMIT_DATA) a child may map beyond what it had at fork time (bytes).
@@ -182,23 +191,7 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     try:
         _enter_child((wfd,), out_fd, err_fd, memory_limit)
         _CHANNEL = wfd
-        try:
-            value = fn(*args, **kwargs)
-            frame: tuple[Any, ...] = ("ok", value)
-        except SystemExit as exc:
-            code_ = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            frame = ("exited", code_, f"SystemExit({exc.code!r})")
-        except MemoryError as exc:
-            frame = ("memory", str(exc) or "MemoryError")
-        except BaseException as exc:  # every escape is reported, KeyboardInterrupt included
-            frame = ("raised", type(exc).__name__, f"{type(exc).__name__}: {exc}", traceback.format_exc())
-        with contextlib.suppress(Exception):  # what it printed is in the files before the result is read
-            sys.stdout.flush()
-            sys.stderr.flush()
-        try:
-            _write_frame(wfd, frame)
-        except Exception as exc:  # an unpicklable result is reported, not lost
-            _write_frame(wfd, ("raised", type(exc).__name__, f"the result could not be sent back: {exc}", ""))
+        _send_final(wfd, _call(fn, args, kwargs))
     except BaseException:  # nothing may return into the parent's stack
         code = 70
     finally:
@@ -206,6 +199,30 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """In a child: the final frame of calling ``fn`` -- its value, how it exited, or what escaped it."""
+    try:
+        return ("ok", fn(*args, **kwargs))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return ("exited", code, f"SystemExit({exc.code!r})")
+    except MemoryError as exc:
+        return ("memory", str(exc) or "MemoryError")
+    except BaseException as exc:  # every escape is reported, KeyboardInterrupt included
+        return ("raised", type(exc).__name__, f"{type(exc).__name__}: {exc}", traceback.format_exc())
+
+
+def _send_final(wfd: int, frame: tuple[Any, ...]) -> None:
+    """In a child: the final frame down the pipe, once what the call printed is in the files."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    try:
+        _write_frame(wfd, frame)
+    except Exception as exc:  # an unpicklable result is reported, not lost
+        _write_frame(wfd, ("raised", type(exc).__name__, f"the result could not be sent back: {exc}", ""))
 
 
 def _read_tail(fh: Any) -> str:
@@ -850,3 +867,224 @@ class TargetProcess:
                 with contextlib.suppress(Exception):
                     fh.close()
         return self.outcome
+
+
+# --------------------------------------------------------------------------- ropecheck's own calls in one child
+
+#: calls one warm child answers before a fresh one replaces it (what the calls leave behind grows with each)
+WARM_CALLS = 400
+
+
+class WarmChild:
+    """A forked child that runs ropecheck's own functions one call after another, each under its own time limit.
+
+    What a call leaves behind in the child -- SymPy's caches, the LaTeX parser's prediction tables -- the next call
+    finds; a child forked per call starts from the parent's state each time and learns it all again, most of a short
+    SymPy decision. A call here is a :func:`run_isolated` call with ``contain=False`` in all that matters: the same
+    :class:`Outcome`, the child's messages passed on as they come, the same time and memory limits. Only the way in
+    differs: the function and its arguments go down a pipe pickled (a module-level function, picklable arguments;
+    anything else runs in a child of its own). A call that does not end with a value or an exception -- past its time
+    limit, out of memory, exited, killed -- ends the child, and the next call forks a fresh one. A call that ran out of
+    memory in a child that had answered calls before is run again in a child of its own, since what the earlier calls
+    kept counts against the child's limit: the limit means what it means for one call.
+
+    For ropecheck's own code only, which starts no process and whose calls depend on what earlier ones left only
+    through caches: a target is never run here.
+
+    Example:
+        >>> child = WarmChild(memory_limit=None)
+        >>> [child.call(pow, (2, n), timeout=10).value for n in (3, 4)]
+        [8, 16]
+        >>> child.close()
+    """
+
+    def __init__(self, memory_limit: int | None) -> None:
+        self.memory_limit = memory_limit
+        self.pid: int | None = None
+        self.calls = 0  # calls the running child has answered
+        self._owner = os.getpid()
+        self._marks = [0, 0]  # where the running call's output starts in the child's stdout and stderr files
+
+    def call(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], *, timeout: float | None,
+        on_message: Callable[[Any], None] | None = None,
+    ) -> Outcome:  # fmt: skip
+        """``fn(*args)`` in the warm child, its outcome as :func:`run_isolated` reports it."""
+        try:
+            request = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # what does not pickle runs in a child of its own, which inherits it
+            return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit, on_message=on_message,
+                                contain=False)  # fmt: skip
+        if self.pid is not None and self.calls >= WARM_CALLS:
+            self.close()
+        t0 = time.perf_counter()
+        fresh = self._deliver(struct.pack("!Q", len(request)) + request)
+        deadline = None if timeout is None or not math.isfinite(timeout) else t0 + timeout
+        outcome = self._answer(deadline, timeout, on_message)
+        outcome.seconds = time.perf_counter() - t0
+        if outcome.status not in ("ok", "raised"):
+            self.close()
+            if outcome.status == "memory" and not fresh:
+                return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit,
+                                    on_message=on_message, contain=False)  # fmt: skip
+        return outcome
+
+    def _deliver(self, frame: bytes) -> bool:
+        """Send the request (to a fresh child if none runs, or the one running has gone); whether the child is fresh."""
+        for _ in range(2):
+            fresh = self.pid is None
+            if fresh:
+                self._launch()
+            # where this call's output starts: taken before the child can read the request, let alone print
+            self._marks = [os.fstat(fh.fileno()).st_size for fh in (self._out, self._err)]
+            try:
+                view = memoryview(frame)
+                while view:
+                    view = view[os.write(self._down, view) :]
+                self.calls += 1
+                return fresh
+            except BrokenPipeError:  # the child ended between calls (killed from outside): a fresh one
+                self.close()
+        raise RuntimeError("a fresh child could not take the call")
+
+    def _answer(
+        self, deadline: float | None, timeout: float | None, on_message: Callable[[Any], None] | None
+    ) -> Outcome:
+        outcome = Outcome(status="lost", timeout=timeout, memory_limit=self.memory_limit)
+        try:
+            final, _, timed_out = _read_result(self._up, None, deadline, outcome, on_message)
+        except BaseException:  # Ctrl-C in the wait: the child does not outlive the call
+            self.close()
+            raise
+        outcome.stdout, outcome.stderr = (
+            _tail_since(fh, mark) for fh, mark in zip((self._out, self._err), self._marks)
+        )
+        if timed_out:
+            outcome.status = "timeout"
+        elif final is not None:
+            _take_final(outcome, final)
+        else:  # it ended without a word: how, from its wait status
+            raw = self._reap()
+            if raw is not None and os.WIFSIGNALED(raw):
+                outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(raw)
+            elif raw is not None and os.WIFEXITED(raw):
+                outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(raw)
+        return outcome
+
+    def _launch(self) -> None:
+        self._out, self._err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        down_r, self._down = os.pipe()
+        self._up, up_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        down, up, out, err, limit = self._down, self._up, self._out.fileno(), self._err.fileno(), self.memory_limit
+
+        def worker() -> None:  # pragma: no cover - the child
+            os.close(down)
+            os.close(up)
+            _warm_loop(down_r, up_w, out, err, limit)
+
+        self.pid, self.calls, self._owner = _spawn_plain(worker), 0, os.getpid()
+        os.close(down_r)
+        os.close(up_w)
+
+    def _reap(self) -> int | None:
+        """Kill the child (if it still runs), wait for it and close its pipes; its raw wait status."""
+        pid, self.pid = self.pid, None
+        raw = None
+        if pid is not None and self._owner == os.getpid():  # a forked copy of this object kills nothing
+            _kill_group(pid)
+            with contextlib.suppress(ChildProcessError):
+                raw = os.waitpid(pid, 0)[1]
+        for fd in (self._down, self._up):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        return raw
+
+    def close(self) -> None:
+        """End the child (the next call forks a fresh one)."""
+        if self.pid is None:
+            return
+        self._reap()
+        for fh in (self._out, self._err):
+            with contextlib.suppress(Exception):
+                fh.close()
+
+
+def _tail_since(fh: Any, mark: int) -> str:
+    """What the child wrote to ``fh`` past byte ``mark``, its last :data:`_TAIL` characters (the shared offset of
+    a file the child still writes to is left alone: ``pread``)."""
+    end = os.fstat(fh.fileno()).st_size
+    start = max(mark, end - 4 * _TAIL)
+    text = os.pread(fh.fileno(), end - start, start).decode("utf-8", errors="replace") if end > start else ""
+    return text[-_TAIL:]
+
+
+def _warm_loop(rfd: int, wfd: int, out_fd: int, err_fd: int, memory_limit: int | None) -> None:  # pragma: no cover
+    """The warm child: one call per request until the pipe closes, or a call exits or runs out of memory."""
+    global _CHANNEL
+    code = 0
+    try:
+        _enter_child((rfd, wfd), out_fd, err_fd, memory_limit)
+        _CHANNEL = wfd
+        put_back = [keep() for keep in _FRESH]
+        while (prefix := _read_exact(rfd, 8)) is not None:
+            body = _read_exact(rfd, struct.unpack("!Q", prefix)[0])
+            if body is None:
+                break
+            fn, args = pickle.loads(body)
+            for restore in put_back:
+                restore()
+            frame = _call(fn, args, {})
+            _send_final(wfd, frame)
+            if frame[0] == "exited":
+                code = frame[1]
+                break
+            if frame[0] == "memory":
+                break
+    except BaseException:  # nothing may return into the parent's stack
+        code = 70
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+
+_WARM: dict[tuple[int, int | None], WarmChild] = {}
+#: what keeps a piece of module state as a warm child found it when forked: called once there, each gives the
+#: function that puts that state back, run before every call (:func:`fresh_for_each_call`)
+_FRESH: list[Callable[[], Callable[[], None]]] = []
+
+
+def fresh_for_each_call(keep: Callable[[], Callable[[], None]]) -> None:
+    """Register state that a call must find as a child forked for it would: a registry that names what a call
+    makes in the order it makes it (``written#1``, ``written#2``), which a warm child would otherwise carry from
+    one call into the next. ``keep()`` runs in the warm child when it starts and returns the function that puts
+    the state back as it was then; that function runs before every call."""
+    _FRESH.append(keep)
+
+
+def run_warm(
+    fn: Callable[..., Any], *args: Any, timeout: float | None, memory_limit: int | None,
+    on_message: Callable[[Any], None] | None = None,
+) -> Outcome:  # fmt: skip
+    """:func:`run_isolated` with ``contain=False``, for ropecheck's own calls: in this process's :class:`WarmChild`
+    for ``memory_limit`` (a forked copy of a parent's is never used)."""
+    key = (os.getpid(), memory_limit)
+    child = _WARM.get(key)
+    if child is None:
+        child = _WARM[key] = WarmChild(memory_limit)
+    return child.call(fn, args, timeout=timeout, on_message=on_message)
+
+
+def warm_pids() -> set[int]:
+    """The process ids of this process's warm children (which stay between calls, by design)."""
+    return {c.pid for k, c in _WARM.items() if k[0] == os.getpid() and c.pid is not None}
+
+
+@atexit.register
+def close_warm() -> None:
+    """End this process's warm children (at exit; a test that must see fresh ones)."""
+    for key in [k for k in _WARM if k[0] == os.getpid()]:
+        _WARM.pop(key).close()

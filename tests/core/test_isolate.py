@@ -7,10 +7,22 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from ropecheck.isolate import describe_outcome, in_child, run_isolated, send
+from ropecheck.isolate import (
+    WarmChild,
+    close_warm,
+    describe_outcome,
+    fresh_for_each_call,
+    in_child,
+    run_isolated,
+    run_warm,
+    send,
+    warm_pids,
+)
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (POSIX)")
 
@@ -159,3 +171,150 @@ def test_the_child_leaves_the_objects_it_inherited_to_the_parent(contain: bool) 
     assert gc.get_freeze_count() == 0
     frozen = run_isolated(gc.get_freeze_count, contain=contain).value
     assert frozen > 1000 and gc.get_freeze_count() == 0
+
+
+# ---------------------------------------------------------------- the warm child (ropecheck's own calls)
+
+_KEPT_HERE: list[bytearray] = []  # what calls leave behind in the warm child (never filled in this process)
+
+
+def _forty_two() -> int:
+    return 42
+
+
+def _sys_exit_0() -> None:
+    sys.exit(0)
+
+
+def _os_exit_3() -> None:
+    os._exit(3)
+
+
+def _interrupt() -> None:
+    raise KeyboardInterrupt
+
+
+WARM_CASES = [
+    ("returns", _forty_two, "ok", "finished"),
+    ("sys-exit-0", _sys_exit_0, "exited", "SystemExit(0), exit code 0"),
+    ("os-exit-3", _os_exit_3, "exited", "exit code 3"),
+    ("segfault", _segfault, "signaled", "SIGSEGV (a segmentation fault)"),
+    ("abort", os.abort, "signaled", "SIGABRT"),
+    ("raises", _raise, "raised", "raised ValueError: bad value"),
+    ("keyboard-interrupt", _interrupt, "raised", "KeyboardInterrupt"),
+    ("memory", _grab_memory, "memory", "ran out of memory"),
+]
+
+
+@pytest.fixture
+def warm() -> Iterator[WarmChild]:
+    child = WarmChild(memory_limit=1 << 30)
+    yield child
+    child.close()
+
+
+def _keep_and_count(size: int) -> tuple[int, int]:
+    """Keep ``size`` bytes in this process; (this process's id, how many blocks it keeps now)."""
+    _KEPT_HERE.append(bytearray(size))
+    return os.getpid(), len(_KEPT_HERE)
+
+
+@pytest.mark.parametrize("fn, status, words", [c[1:] for c in WARM_CASES], ids=[c[0] for c in WARM_CASES])
+def test_every_way_out_of_a_warm_call_is_the_outcome_a_child_of_its_own_gives(
+    warm: WarmChild, fn: Any, status: str, words: str
+) -> None:
+    first = warm.call(_keep_and_count, (1,), timeout=20)
+    outcome = warm.call(fn, (), timeout=20)
+    assert outcome.status == status and words in describe_outcome(outcome)
+    assert run_isolated(fn, timeout=20, memory_limit=1 << 30, contain=False).status == status
+    after = warm.call(_keep_and_count, (1,), timeout=20)  # the child goes on only after a value or an exception
+    assert after.status == "ok" and (after.value == (first.value[0], 2)) is (status in ("ok", "raised"))
+    assert after.value[0] != os.getpid() and _KEPT_HERE == []
+
+
+def test_a_warm_child_keeps_what_calls_leave_and_a_hang_ends_it(warm: WarmChild) -> None:
+    pids = [warm.call(_keep_and_count, (1,), timeout=20).value for _ in range(3)]
+    assert [n for _, n in pids] == [1, 2, 3] and len({pid for pid, _ in pids}) == 1
+    t0 = time.perf_counter()
+    seen: list[int] = []
+    hung = warm.call(_pid_after_sleep, (60,), timeout=0.5, on_message=seen.append)
+    assert hung.status == "timeout" and time.perf_counter() - t0 < 30 and seen == [pids[0][0]]
+    with pytest.raises(ProcessLookupError):  # killed and reaped: gone, no zombie left
+        os.kill(seen[0], 0)
+    fresh = warm.call(_keep_and_count, (1,), timeout=20).value
+    assert fresh[1] == 1 and fresh[0] != pids[0][0]
+
+
+def test_a_warm_call_out_of_memory_only_for_what_earlier_calls_kept_runs_again_in_a_child_of_its_own() -> None:
+    child = WarmChild(memory_limit=300 << 20)
+    try:
+        assert child.call(_keep_and_count, (200 << 20,), timeout=20).value[1] == 1
+        again = child.call(_keep_and_count, (200 << 20,), timeout=20)  # 400 MB in the warm child: over its limit
+        assert again.status == "ok" and again.value[1] == 1  # in a fresh child, within the limit
+        alone = child.call(_keep_and_count, (400 << 20,), timeout=20)  # over the limit on its own: memory
+        assert alone.status == "memory"
+    finally:
+        child.close()
+
+
+def _print_then(text: str) -> str:
+    print(text)
+    send(text.upper())
+    return text
+
+
+def test_a_warm_call_reports_its_own_output_and_messages(warm: WarmChild) -> None:
+    for text in ("first", "second"):
+        seen: list[str] = []
+        outcome = warm.call(_print_then, (text,), timeout=20, on_message=seen.append)
+        assert outcome.value == text and outcome.stdout == f"{text}\n" and seen == [text.upper()] == outcome.messages
+
+
+def test_a_call_that_does_not_pickle_runs_in_a_child_of_its_own(warm: WarmChild) -> None:
+    assert warm.call(lambda: os.getpid(), (), timeout=20).value not in (os.getpid(), None)
+    assert warm.pid is None  # no warm child was started for it
+
+
+def _warm_pid_here() -> tuple[int, int]:
+    outcome = run_warm(_keep_and_count, 1, timeout=20, memory_limit=None)
+    return os.getpid(), outcome.value[0]
+
+
+def test_a_forked_process_uses_a_warm_child_of_its_own() -> None:
+    ours = run_warm(_keep_and_count, 1, timeout=20, memory_limit=None).value[0]
+    assert ours in warm_pids()
+    inner, theirs = run_isolated(_warm_pid_here, contain=False).value
+    assert theirs not in (ours, inner, os.getpid())
+    assert run_warm(_keep_and_count, 1, timeout=20, memory_limit=None).value[0] == ours  # ours still answers
+    close_warm()
+    assert warm_pids() == set()
+    with pytest.raises(ProcessLookupError):
+        os.kill(ours, 0)
+
+
+_NAMED: list[str] = []  # a registry a call fills, numbering what it makes, registered to start afresh each call
+
+
+def _named_as_forked() -> Callable[[], None]:
+    kept = list(_NAMED)
+
+    def put_back() -> None:
+        _NAMED[:] = kept
+
+    return put_back
+
+
+fresh_for_each_call(_named_as_forked)
+
+
+def _name_one(what: str) -> tuple[str, int]:
+    """A name for ``what`` in the order made (the registered registry), and the blocks kept (the unregistered one)."""
+    _NAMED.append(what)
+    return f"made#{len(_NAMED)}", _keep_and_count(1)[1]
+
+
+def test_registered_state_is_as_a_child_forked_for_the_call_would_find_it(warm: WarmChild) -> None:
+    made = [warm.call(_name_one, (what,), timeout=20).value for what in ("a", "b", "c")]
+    assert [name for name, _ in made] == ["made#1"] * 3  # each call numbers from where a fresh child would
+    assert [kept for _, kept in made] == [1, 2, 3]  # what is not registered stays from call to call
+    assert [run_isolated(_name_one, what, contain=False).value[0] for what in ("a", "b")] == ["made#1"] * 2

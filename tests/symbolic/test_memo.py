@@ -23,13 +23,13 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The functions run in a child from now on (nothing kept before this test)."""
     monkeypatch.setattr(memo, "_KEPT", {})
     ran: list[str] = []
-    real = isolate.run_isolated
+    real = isolate.run_warm
 
     def counted(fn: Any, *args: Any, **kwargs: Any) -> isolate.Outcome:
         ran.append(fn.__name__)
         return real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(isolate, "run_isolated", counted)
+    monkeypatch.setattr(isolate, "run_warm", counted)
     return ran
 
 
@@ -71,9 +71,9 @@ def test_what_is_given_back_is_a_copy_and_only_within_the_time_it_took() -> None
 
 
 def test_a_limit_reached_is_not_kept(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = isolate.run_isolated
-    monkeypatch.setattr(isolate, "run_isolated", lambda fn, *a, **k: isolate.Outcome(status="timeout", timeout=1.0))
+    real = isolate.run_warm
+    monkeypatch.setattr(isolate, "run_warm", lambda fn, *a, **k: isolate.Outcome(status="timeout", timeout=1.0))
     timed_out = audit_document("$$(a + b)^2 = a^2 + 2 a b + b^2$$\n", timeout=1.0)
     assert [s.status for s in timed_out.steps] == ["UNDECIDED"] and not memo._KEPT
-    monkeypatch.setattr(isolate, "run_isolated", real)
+    monkeypatch.setattr(isolate, "run_warm", real)
     assert [s.status for s in audit_document("$$(a + b)^2 = a^2 + 2 a b + b^2$$\n", timeout=30.0).steps] == ["PROVED"]

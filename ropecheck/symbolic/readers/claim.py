@@ -797,10 +797,8 @@ def check_claim(
         _LATEX_CLAIMS[0] += 1
         if _LATEX_CLAIMS[0] > 1:  # a process deciding many: what the parser learns here, every later child starts with
             warm_up()
-    # SymPy only, which starts no process: no guardian to fork besides the child (one fork, not two)
-    outcome = isolate.run_isolated(
-        _in_child, text, syntax, domains, timeout=timeout, memory_limit=memory_limit, contain=False
-    )
+    # SymPy only, which starts no process: one child answers claim after claim, keeping its caches
+    outcome = isolate.run_warm(_in_child, text, syntax, domains, timeout=timeout, memory_limit=memory_limit)
     if outcome.ok:
         if isinstance(outcome.value, RopeCheckError):
             raise outcome.value

@@ -30,12 +30,14 @@ from __future__ import annotations
 import functools
 import operator
 import re
+from collections.abc import Callable
 from typing import Any
 
 import sympy
 from sympy import MatrixBase, MatrixExpr, MatrixSymbol, Symbol
 from sympy.matrices.exceptions import ShapeError
 
+from ... import isolate
 from ...errors import ClaimParseError
 
 __all__ = [
@@ -120,6 +122,20 @@ def _checked(fn: Any, *args: Any) -> Any:
 _WRITTEN: dict[str, MatrixBase] = {}
 #: how the symbol standing for a written-out matrix is named: never a name a document writes
 WRITTEN_PREFIX = "written#"
+
+
+def _written_as_forked() -> Callable[[], None]:
+    """In a warm child: each call numbers the written-out matrices it meets as a child forked for it would."""
+    kept = dict(_WRITTEN)
+
+    def put_back() -> None:
+        _WRITTEN.clear()
+        _WRITTEN.update(kept)
+
+    return put_back
+
+
+isolate.fresh_for_each_call(_written_as_forked)
 
 
 def written_symbol(value: MatrixBase) -> MatrixSymbol:
