@@ -6,6 +6,12 @@ listed with the conditions and the names keep no value from it (a step that uses
 why). A number or a name given so (``当 $m = n$ 时``) is read as before: a value given in passing, an example or
 a condition, never substituted.
 
+A step that uses such a name (or a name whose definition uses one) is read with the name free, whatever a
+definition gave it before (:func:`without_values`): PROVED where it holds for every value and the name was read
+as a general vector or matrix -- the condition gives it a column or a matrix, so a proof with it a number covers
+nothing -- and the reason says for which names (:func:`case_outcome`); otherwise UNDECIDED, never REFUTED: a
+counterexample at another value refutes nothing where the step may hold under the condition.
+
 Design constraints: text in, text out. Only the words that pose a case ("when", "if", "suppose", "assume",
 "provided", 当, 若, 如果, 假设), in the clause right before the inline math; words that define ("let", "set",
 令, 设, 取) are left as they were read. The value must be written as a column or a matrix (a bracket list with
@@ -15,11 +21,40 @@ commas, or a matrix environment).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
 
+from sympy import MatrixSymbol, Symbol
+
+from ..readers.latex_syntax import calligraphic_as_names, read_quiet
+from ..readers.scope import Scope
 from .document import MathBlock
-from .reading import condition_before
+from .reading import Head, Outcome, condition_before, mentions
 
-__all__ = ["conditional_column", "inline_condition"]
+__all__ = [
+    "CONDITION_TAINT",
+    "case_outcome",
+    "cases_said",
+    "condition_taint",
+    "conditional_column",
+    "inline_condition",
+    "unsettled_kind",
+    "without_values",
+]
+
+#: why a name given a column only in a condition has no value (a step that uses it says so)
+CONDITION_TAINT = "given a value only in a condition"
+#: how such a why ends where the condition draws a matrix of several columns
+MATRIX_TAIL = ", a matrix, not a definition"
+#: such a why, as :func:`condition_taint` writes it
+_POSED = re.compile(
+    re.escape(CONDITION_TAINT) + r" \(posed by '(?P<word>[^']*)', line (?P<line>\d+)\)(?:, a matrix)?, not a definition"
+)
+#: why a proof with a name read as a number (or not read as one name) covers no column
+_AS_NUMBER = "it holds with such a name read as a number, but the condition gives it a column or a matrix"
+#: a matrix drawn with several columns (a ``&`` in a matrix environment)
+_DRAWN_MATRIX = re.compile(r"\\begin\s*\{[bpBvV]?matrix\}(?:(?!\\end)[^&])*&")
 
 #: the words, among those that pose an equation (:data:`.reading.CONDITION_WORDS`), that pose a case
 _CASE_WORDS = frozenset({"when", "if", "suppose", "assume", "assuming", "provided", "当", "若", "如果", "假设"})
@@ -51,3 +86,111 @@ def conditional_column(value: str) -> bool:
         (True, False)
     """
     return _COLUMN.search(value) is not None
+
+
+def condition_taint(word: str, line: int, value: str) -> str:
+    """Why a name that ``word`` gives ``value`` (a column or a matrix) only in a condition at ``line`` has no value;
+    a matrix of several columns is said (a step must read the name as one).
+
+    Example:
+        >>> condition_taint("when", 7, "[1, 0, 1, 0, \\\\cdots]^T")
+        "given a value only in a condition (posed by 'when', line 7), not a definition"
+    """
+    tail = MATRIX_TAIL if _DRAWN_MATRIX.search(value) else ", not a definition"
+    return f"{CONDITION_TAINT} (posed by '{word}', line {line}){tail}"
+
+
+def cases_said(cases: Iterable[tuple[str, str]]) -> str:
+    """The names a step uses that have a value only in a condition, each with why (its taint), in words: those one
+    condition gives together, and each name whose definition uses such a name.
+
+    Example:
+        >>> column, drawn = "[1, 0, 1, 0]^T", r"\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}"
+        >>> cases_said([("a", condition_taint("when", 7, column)), ("C", condition_taint("when", 7, drawn))])
+        "a and C, which line 7 gives values only in a condition (posed by 'when')"
+        >>> cases_said([("k", "whose definition (line 9) uses c, " + condition_taint("if", 7, column))])
+        "k, whose definition (line 9) uses c, given a value only in a condition (posed by 'if', line 7)"
+    """
+    posed: dict[tuple[str, str], list[str]] = {}
+    through = []
+    for name, why in cases:
+        found = _POSED.fullmatch(why)
+        if found is not None:
+            posed.setdefault((found["line"], found["word"]), []).append(name)
+        else:  # whose definition uses such a name
+            through.append(f"{name}, {why.removesuffix(MATRIX_TAIL).removesuffix(', not a definition')}")
+    said = [
+        f"{' and '.join(names)}, which line {line} gives {'a value' if len(names) == 1 else 'values'} only in a "
+        f"condition (posed by '{word}')"
+        for (line, word), names in posed.items()
+    ]
+    return "; and of ".join(said + through)
+
+
+def without_values(scope: Scope, heads: Iterable[Head]) -> Scope:
+    """The scope with no value for ``heads`` (symbols and families, with the members of a family given values of
+    their own, ``q_m = [q_1, q_2]^T`` beside ``q_m = W x_m``): free names, whatever a definition gave them before
+    the condition (which may not hold under it)."""
+    heads = list(heads)
+    drop = {(h.kind, h.key) for h in heads}
+    families = [h for h in heads if h.kind == "pattern"]
+    return replace(
+        scope,
+        symbols={
+            k: d
+            for k, d in scope.symbols.items()
+            if ("symbol", k) not in drop and not any(mentions(h, k) for h in families)
+        },
+        patterns={k: d for k, d in scope.patterns.items() if ("pattern", k) not in drop},
+    )
+
+
+def unsettled_kind(sides: tuple[Any, Any], names: list[str], matrices: list[str], scope: Scope) -> str:
+    """Why a proof of a step with ``sides`` as read does not cover the names a condition gives columns (``names``,
+    read as general vectors or matrices) and matrices of several columns (``matrices``, read as general matrices
+    of several columns: ``w^T A w`` is 1 x 1, so equal to its transpose, only where w is a vector); "" where it
+    does.
+
+    Example:
+        >>> import sympy
+        >>> d = sympy.Symbol("d")
+        >>> unsettled_kind((MatrixSymbol("W", d, d), MatrixSymbol("w", d, 1)), ["w"], ["W"], Scope())
+        ''
+        >>> unsettled_kind((MatrixSymbol("W", d, d), MatrixSymbol("w", d, 1)), [], ["w"], Scope())
+        'it holds with such a name read as a vector, but the condition draws it as a matrix'
+    """
+    if None in sides:
+        return _AS_NUMBER
+    read = {m.name: m for side in sides for m in side.atoms(MatrixSymbol)}
+    spelled = [read_quiet(calligraphic_as_names(where), Scope(domains=scope.domains)) for where in names + matrices]
+    if any(not isinstance(n, Symbol) or n.name not in read for n in spelled):
+        return _AS_NUMBER
+    if any(read[n.name].shape[1] == 1 for n in spelled[len(names) :]):
+        return "it holds with such a name read as a vector, but the condition draws it as a matrix"
+    return ""
+
+
+def case_outcome(o: Outcome, said: str, *, unsettled: str = "") -> Outcome | None:
+    """A step read with the names ``said`` describes free: PROVED where it holds for every value and each of them
+    was read as its condition gives it (``unsettled`` says how not: see :func:`unsettled_kind`); else UNDECIDED,
+    saying what the reading gave -- never REFUTED, the step may hold under the condition; None where the step was
+    not read.
+
+    Example:
+        >>> case_outcome(Outcome("REFUTED"), "c").status
+        'UNDECIDED'
+    """
+    if o.status == "PROVED" and not unsettled:
+        return replace(o, reason=f"proved for every value of {said}" + (f"; {o.reason}" if o.reason else ""))
+    if o.status == "PROVED":
+        why = unsettled
+    elif o.status == "REFUTED":
+        values = o.counterexample.values if o.counterexample is not None else {}
+        at = ", ".join(f"{k} = {v}" for k, v in sorted(values.items(), key=str))
+        why = f"false at {at}" if at else "false at some value"
+    elif o.status == "UNDECIDED":
+        why = o.reason.removesuffix(": not decided") or "no rewrite reduced the difference to 0"
+    else:
+        return None
+    why = f"read for every value of {said}: {why}; the step may hold under the condition: not decided"
+    return Outcome("UNDECIDED", "none", why, None, o.lhs, o.rhs)

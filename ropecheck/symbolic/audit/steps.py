@@ -116,7 +116,16 @@ from .family_names import family_name, raised_families, raised_sibling, without_
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
 from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
-from .inline_conditions import conditional_column
+from .inline_conditions import (
+    CONDITION_TAINT,
+    MATRIX_TAIL,
+    case_outcome,
+    cases_said,
+    condition_taint,
+    conditional_column,
+    unsettled_kind,
+    without_values,
+)
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, subscript_count, without_family_members, without_label_uses
 from .labelled_heads import labelled_call_head
@@ -564,10 +573,10 @@ class Auditor:
 
     def condition_on_column(self, links: list[Link]) -> bool:
         """``当 $b = [\\sqrt{\\lambda}, 0, \\cdots]^\\top$ 时``: inline math that a word poses as a condition,
-        giving names a written column or matrix, is a condition, not their definition: never substituted, and since the
-        names keep no value a step that uses them is not read (read as free numbers, a correct step could look
-        false; nor is a name defined before, which the condition may change). A number or a name so given is an
-        example or a condition read as before (True: consumed)."""
+        giving names a written column or matrix, is a condition, not their definition: never substituted. The names
+        keep no value, not even one a definition gave them before (the condition may change it): a step that uses
+        them is read with them free (:meth:`for_every_case`). A number or a name so given is an example or a
+        condition read as before (True: consumed)."""
         word = self.inline_condition
         if not word or len(links) < 2 or any(x.relation != "=" for x in links[1:]):
             return False
@@ -577,11 +586,12 @@ class Auditor:
         if len(heads) != len(links) - 1:
             return False
         for head, link in heads:
-            why = f"given a value only in a condition (posed by '{word}', line {link.line}), not a definition"
-            self.unread.append((head, link, why))  # a value given before may not hold under the condition either
+            why = condition_taint(word, link.line, links[-1].text)
+            self.unread.append((head, link, why))
             self.conditions.append(
                 AuditDefinition(link.line, link.text, "condition", links[-1].text, reason=f"{why}: not read")
             )
+        self.scope = without_values(self.scope, [h for h, _ in heads])
         return True
 
     def define_labelled(self, first: Link, body: Link, stated_range: str, *, audited: bool) -> bool:
@@ -1161,6 +1171,8 @@ class Auditor:
         why = f"whose definition (line {link.line}) uses {where.text.strip()}, {taint}"
         self.unread = [u for u in self.unread if u[0] != head]
         self.unread.append((head, link, why))
+        if CONDITION_TAINT in taint:  # any value, as the name in the condition: not the one it had before
+            self.scope = without_values(self.scope, [head])
         if audited:
             note = f"uses {where.text.strip()}, {taint}: its value is not known"
             self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=note))
@@ -1738,9 +1750,38 @@ class Auditor:
         o = self.with_approximations(left, right) or self.for_every_matrix(left, right)
         o = o or self.through_blocks(left, right) or self.raised_for_every_matrix(left, right)
         o = o or self.any_column(left, right)
+        o = self.for_every_case(left, right, o)
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
-        return self.outcome_step(number, left, right, o, f"{why}; {o.reason}")
+        said = CONDITION_TAINT in taint and o.reason  # a name free in a condition: the reason says which, and why
+        return self.outcome_step(number, left, right, o, o.reason if said else f"{why}; {o.reason}")
+
+    def for_every_case(self, left: Link, right: Link, found: _Outcome | None) -> _Outcome | None:
+        """A step that uses names given a value only in a condition (or names whose definition uses one), read with
+        them free (:mod:`.inline_conditions`): ``found`` (a reading of the names as general matrices, through blocks)
+        said so, never REFUTED; else, where no other name without a value is used, the step read as any other:
+        PROVED where each such name is read as a general vector or matrix, otherwise UNDECIDED; None where it is
+        not read."""
+        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
+        text = apply_aliases(Src.of(text), self.scope.aliases).text  # as :meth:`uses_unread` reads it
+        used = {h: (w, y) for h, w, y in self.unread if _mentions(h, text, members=not self.family_defined(h))}
+        cases = {h: (w, y) for h, (w, y) in used.items() if CONDITION_TAINT in y}  # each name's latest taint
+        if not cases:
+            return found
+        said = cases_said((w.text.strip(), y) for w, y in cases.values())
+        matrices = [w.text for w, y in cases.values() if y.endswith(MATRIX_TAIL)]  # a vector's proof covers none
+        if found is not None:  # read by the readers of names without a value: as general matrices, or as columns
+            unsettled = unsettled_kind((found.lhs, found.rhs), [], matrices, self.scope) if matrices else ""
+            return case_outcome(found, said, unsettled=unsettled)
+        if any(h.kind not in ("symbol", "pattern") for h in cases):
+            return None  # a function or a decorated name: its value is not freed (see .inline_conditions)
+        if replace(self, unread=[u for u in self.unread if u[0] not in cases]).uses_unread(left, right):
+            return None  # another name without a value, for another reason: not read, as before
+        timeout, _ = self.limits()
+        o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        columns = [w.text for w, y in cases.values() if not y.endswith(MATRIX_TAIL)]
+        unsettled = unsettled_kind((o.lhs, o.rhs), columns, matrices, self.scope) if o.status == "PROVED" else ""
+        return case_outcome(o, said, unsettled=unsettled)
 
     def member_step(self, number: int, left: Link, right: Link) -> AuditStep | None:
         """A step left unread that meets names without a value only as a member at a letter (``k_n``) of a family the

@@ -181,6 +181,9 @@ _INFIX_AST = re.compile(r"\\ast(?![A-Za-z])")
 _BAR_BARE = re.compile(r"\\bar(?:\s+([A-Za-z0-9])(?![A-Za-z0-9])|\s*(\\[A-Za-z]+))")
 #: a command's name just before a place (``\cdot`` before ``\mathbf{x}``)
 _AFTER_COMMAND = re.compile(r"\\[A-Za-z]+$")
+#: ``P_n\mathbf{t}``: after a one-character subscript or power, a bold name is a factor of its own (``P_n t``), never
+#: glued into the script (``P_nt``, which a reader of names takes for the subscript ``nt``)
+_AFTER_SCRIPT = re.compile(r"[_^]\s*[A-Za-z0-9]$")
 #: ``\mathcal{R}``, ``\boldsymbol{\mathcal{R}}``: a calligraphic capital is a letter of its own, read as the
 #: upright name ``calR`` (never as the plain R); ``\mathcal{O}`` (an order of growth) is no name and stays unread
 _CALLIGRAPHIC = re.compile(r"(\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?\\mathcal\s*\{\s*([A-NP-Z])\s*\}(?(1)\s*\})")
@@ -456,6 +459,11 @@ def _check_products(src: Src) -> None:
         raise src.error(r"\times beside a vector written bold or with an arrow is the cross product, not read", at)
 
 
+def _apart(text: str, at: int) -> bool:
+    """Whether a bold name at ``at`` needs a space before it: after a command or a one-character script."""
+    return bool(_AFTER_COMMAND.search(text, 0, at) or _AFTER_SCRIPT.search(text, 0, at))
+
+
 def _normalize(src: Src) -> Src:
     src = without_row_spacing(src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)]))
     src = src.sub(COLOUR, lambda m: " ")
@@ -464,8 +472,9 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
     src = src.sub(_UPRIGHT_IN_COMMA_SUBSCRIPT, lambda m: m.group(1) + r"\mathrm{" + m.group(2) + "},")
-    # after a command (``\\cdot\\mathbf{x}``) the name stays apart from it: ``\\cdot x``, never ``\\cdotx``
-    src = src.sub(_BOLD, lambda m: (" " if _AFTER_COMMAND.search(m.string, 0, m.start()) else "") + m.group(1) + " ")
+    # after a command (``\\cdot\\mathbf{x}``) the name stays apart from it: ``\\cdot x``, never ``\\cdotx``; after
+    # a one-character script too (``P_n\\mathbf{t}``: ``P_n t``, never ``P_nt``)
+    src = src.sub(_BOLD, lambda m: (" " if _apart(m.string, m.start()) else "") + m.group(1) + " ")
     src = src.sub(_BOLD_BARE, lambda m: " " + (m.group(1) or m.group(2)) + " ")
     src = src.sub(_SPACING, lambda m: m.group(1) + " ")
     src = src.sub(_CITATION, lambda m: " ")
