@@ -186,13 +186,27 @@ def _one_torch_thread_if_inherited() -> None:
 
 def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], wfd: int,
            out_fd: int, err_fd: int, memory_limit: int | None) -> None:  # fmt: skip
-    global _CHANNEL
-    code = 0
-    try:
+
+    def body() -> int:
+        global _CHANNEL
         _enter_child((wfd,), out_fd, err_fd, memory_limit)
         _CHANNEL = wfd
         _send_final(wfd, _call(fn, args, kwargs))
-    except BaseException:  # nothing may return into the parent's stack
+        return 0
+
+    _child_main(body)
+
+
+def _child_main(body: Callable[[], int]) -> None:  # pragma: no cover - runs in the child
+    """Run a child's ``body`` and leave through ``os._exit`` with the code it returns, once what it printed is
+    flushed: nothing returns into the parent's stack. A ``SystemExit`` (a target that called ``exit``) leaves with
+    its code, for the parent to read from the wait status; anything else that escapes, with 70."""
+    code = 70
+    try:
+        code = body()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
         code = 70
     finally:
         with contextlib.suppress(Exception):
@@ -686,20 +700,14 @@ def _serve(setup: Callable[[], Any], rfd: int, wfd: int) -> None:  # pragma: no 
 
 def _target_child(setup: Callable[[], Any], rfd: int, wfd: int, out_fd: int, err_fd: int,
                   memory_limit: int | None) -> None:  # fmt: skip  # pragma: no cover - runs in the child
-    code = 0
-    try:
+
+    def body() -> int:
         _enter_child((rfd, wfd), out_fd, err_fd, memory_limit)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        _serve(setup, rfd, wfd)
-    except SystemExit as exc:  # the target called exit: the parent reads the code from the status
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except BaseException:
-        code = 70
-    finally:
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code)
+        _serve(setup, rfd, wfd)  # a target's exit: SystemExit, whose code the parent reads from the status
+        return 0
+
+    _child_main(body)
 
 
 class TargetProcess:
@@ -1022,33 +1030,28 @@ def _tail_since(fh: Any, mark: int) -> str:
 
 def _warm_loop(rfd: int, wfd: int, out_fd: int, err_fd: int, memory_limit: int | None) -> None:  # pragma: no cover
     """The warm child: one call per request until the pipe closes, or a call exits or runs out of memory."""
-    global _CHANNEL
-    code = 0
-    try:
+
+    def body() -> int:
+        global _CHANNEL
         _enter_child((rfd, wfd), out_fd, err_fd, memory_limit)
         _CHANNEL = wfd
         put_back = [keep() for keep in _FRESH]
         while (prefix := _read_exact(rfd, 8)) is not None:
-            body = _read_exact(rfd, struct.unpack("!Q", prefix)[0])
-            if body is None:
+            request = _read_exact(rfd, struct.unpack("!Q", prefix)[0])
+            if request is None:
                 break
-            fn, args = pickle.loads(body)
+            fn, args = pickle.loads(request)
             for restore in put_back:
                 restore()
             frame = _call(fn, args, {})
             _send_final(wfd, frame)
             if frame[0] == "exited":
-                code = frame[1]
-                break
+                return int(frame[1])
             if frame[0] == "memory":
                 break
-    except BaseException:  # nothing may return into the parent's stack
-        code = 70
-    finally:
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code)
+        return 0
+
+    _child_main(body)
 
 
 _WARM: dict[tuple[int, int | None], WarmChild] = {}
