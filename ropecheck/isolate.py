@@ -893,8 +893,10 @@ class WarmChild:
     differs: the function and its arguments go down a pipe pickled (a module-level function, picklable arguments;
     anything else runs in a child of its own). A call that does not end with a value or an exception -- past its time
     limit, out of memory, exited, killed -- ends the child, and the next call forks a fresh one. A call that ran out of
-    memory in a child that had answered calls before is run again in a child of its own, since what the earlier calls
-    kept counts against the child's limit: the limit means what it means for one call.
+    memory, or was killed by a signal, in a child that had answered calls before is run again in a child of its own,
+    since what the earlier calls kept counts against the child's limit: the limit means what it means for one call
+    (and a crash is the call's own only where a fresh child crashes too). A call the child cannot unpickle runs in a
+    child of its own as well.
 
     For ropecheck's own code only, which starts no process and whose calls depend on what earlier ones left only
     through caches: a target is never run here.
@@ -930,9 +932,14 @@ class WarmChild:
         deadline = None if timeout is None or not math.isfinite(timeout) else t0 + timeout
         outcome = self._answer(deadline, timeout, on_message)
         outcome.seconds = time.perf_counter() - t0
+        if outcome.status == "request":  # the child could not unpickle the call: one of its own, which inherits it
+            return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit, on_message=on_message,
+                                contain=False)  # fmt: skip
         if outcome.status not in ("ok", "raised"):
             self.close()
-            if outcome.status == "memory" and not fresh:
+            # out of memory, or killed (the kernel's last word on memory), after earlier calls: what they kept
+            # counts against the child, so the call is run again in a child of its own
+            if outcome.status in ("memory", "signaled") and not fresh:
                 return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit,
                                     on_message=on_message, contain=False)  # fmt: skip
         return outcome
@@ -969,6 +976,8 @@ class WarmChild:
         )
         if timed_out:
             outcome.status = "timeout"
+        elif final is not None and final[0] == "request":
+            outcome.status, outcome.error = "request", final[1]
         elif final is not None:
             _take_final(outcome, final)
         else:  # it ended without a word: how, from its wait status
@@ -1040,7 +1049,11 @@ def _warm_loop(rfd: int, wfd: int, out_fd: int, err_fd: int, memory_limit: int |
             request = _read_exact(rfd, struct.unpack("!Q", prefix)[0])
             if request is None:
                 break
-            fn, args = pickle.loads(request)
+            try:
+                fn, args = pickle.loads(request)
+            except Exception as exc:  # a call this child cannot take: the caller runs it in a child of its own
+                _send_final(wfd, ("request", f"{type(exc).__name__}: {exc}"))
+                continue
             for restore in put_back:
                 restore()
             frame = _call(fn, args, {})

@@ -318,3 +318,26 @@ def test_registered_state_is_as_a_child_forked_for_the_call_would_find_it(warm: 
     assert [name for name, _ in made] == ["made#1"] * 3  # each call numbers from where a fresh child would
     assert [kept for _, kept in made] == [1, 2, 3]  # what is not registered stays from call to call
     assert [run_isolated(_name_one, what, contain=False).value[0] for what in ("a", "b")] == ["made#1"] * 2
+
+
+def _load_unloadable() -> _Unloadable:
+    if in_child():
+        raise RuntimeError("not loaded in a child")
+    return _Unloadable()
+
+
+class _Unloadable:
+    """Pickles here; its unpickling fails in a child (as a class the child lacks would)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return (_load_unloadable, ())
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def test_a_call_the_warm_child_cannot_unpickle_runs_in_a_child_of_its_own(warm: WarmChild) -> None:
+    before = warm.call(_keep_and_count, (1,), timeout=20).value
+    assert warm.call(_type_name, (_Unloadable(),), timeout=20).value == "_Unloadable"
+    assert warm.call(_keep_and_count, (1,), timeout=20).value == (before[0], 2)  # the warm child goes on
