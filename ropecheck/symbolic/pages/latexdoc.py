@@ -19,7 +19,7 @@ from typing import Any
 import sympy
 
 from ..engine.proof import Counterexample, Proof, Step, Verdict
-from .mathlines import aligned_latex, rows_latex
+from .mathlines import aligned_latex, latex_of, rows_latex
 from .prose import display_rows, segments
 from .render import MAX_LATEX, counterexample_displays, formula_latex, rule_sentence
 
@@ -113,7 +113,7 @@ def _verdict(step: Step) -> str:
 
 def _equation(step: Step) -> list[str]:
     lhs, rhs = step.shown_sides
-    if len(sympy.latex(lhs)) > MAX_LATEX or len(sympy.latex(rhs)) > MAX_LATEX:
+    if len(latex_of(lhs)) > MAX_LATEX or len(latex_of(rhs)) > MAX_LATEX:
         ops = max(sympy.count_ops(lhs), sympy.count_ops(rhs))
         return [rf"\emph{{Both sides are too large to print here ({ops} operations); the JSON holds them.}}", ""]
     return [r"\[", aligned_latex(lhs, step.relation, rhs), r"\]"]

@@ -31,6 +31,7 @@ Design constraints: pure functions; terms print in SymPy's own order (the order
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,7 @@ __all__ = [
     "formula_rows",
     "inline_mathml",
     "inline_pieces",
+    "latex_of",
     "latex_to_mathml",
     "list_rows",
     "rows_from_latex",
@@ -56,6 +58,28 @@ __all__ = [
     "rows_mathml",
     "visual_length",
 ]
+
+
+def latex_of(expr: Any) -> str:
+    """``sympy.latex(expr)``, printed once per expression: a page prints the same sides and their parts many times
+    (in Markdown, MathML and LaTeX, and once more for each cut of a side too long for a line). Expressions that
+    compare equal are the same tree, so they print alike; the type is part of the key (``True`` is not ``1``).
+
+    Example:
+        >>> x = sympy.Symbol("x")
+        >>> print(latex_of(x**2 / 2), latex_of(sympy.Matrix([[x]])))
+        \\frac{x^{2}}{2} \\left[\\begin{matrix}x\\end{matrix}\\right]
+    """
+    try:
+        return _latex_once(type(expr), expr)
+    except TypeError:  # unhashable (a mutable matrix): printed each time
+        return sympy.latex(expr)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _latex_once(kind: type, expr: Any) -> str:
+    return sympy.latex(expr)
+
 
 #: Rendered characters per line: fits a 390 px screen at the report's font size.
 LINE_WIDTH = 34
@@ -147,18 +171,18 @@ def _block_diagonal(m: Any) -> list[Any] | None:
 def _matrix_chunks(m: Any, width: int) -> list[_Chunk]:
     blocks = _block_diagonal(m)
     if blocks is not None:
-        chunks = [_chunk(sympy.latex(b)) for b in blocks]
+        chunks = [_chunk(latex_of(b)) for b in blocks]
         chunks = [_suffixed([c], ",")[0] for c in chunks[:-1]] + chunks[-1:]
         return _bracketed(r"\operatorname{diag}\Big(", chunks, r"\Big)")
     # a cell is never broken: the matrix is one chunk as wide as its widest cells (an equation
     # too wide for the line is then shown entry by entry, see equation_rows)
-    column_widths = [max(visual_length(sympy.latex(m[i, j])) for i in range(m.rows)) for j in range(m.cols)]
-    return [_Chunk(sympy.latex(m), sum(column_widths) + 2 * m.cols)]  # column gaps and brackets
+    column_widths = [max(visual_length(latex_of(m[i, j])) for i in range(m.rows)) for j in range(m.cols)]
+    return [_Chunk(latex_of(m), sum(column_widths) + 2 * m.cols)]  # column gaps and brackets
 
 
 def _pieces(expr: Any, width: int, depth: int = 0) -> list[_Chunk]:
     """``expr`` cut into chunks, each at most ``width`` wide where a cut exists."""
-    tex = sympy.latex(expr)
+    tex = latex_of(expr)
     if (visual_length(tex) <= width and not isinstance(expr, sympy.MatrixBase)) or depth > 12:
         return [_chunk(tex)]
     inner = max(width - 2, 8)
@@ -195,13 +219,11 @@ def _pieces(expr: Any, width: int, depth: int = 0) -> list[_Chunk]:
                 out += _pieces(f, width, depth + 1)
         return _prefixed(sign, out)
     if isinstance(expr, sympy.Sum):
-        prefix = "".join(
-            rf"\sum_{{{sympy.latex(i)}={sympy.latex(a)}}}^{{{sympy.latex(b)}}} " for i, a, b in expr.limits
-        )
+        prefix = "".join(rf"\sum_{{{latex_of(i)}={latex_of(a)}}}^{{{latex_of(b)}}} " for i, a, b in expr.limits)
         room = max(width - visual_length(prefix) - 1, 8)
         return _bracketed(prefix + r"\Big(", _pieces(expr.function, room, depth + 1), r"\Big)")
     if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0 and expr.base.is_Add:
-        return _bracketed(r"\Big(", _pieces(expr.base, inner, depth + 1), rf"\Big)^{{{sympy.latex(expr.exp)}}}")
+        return _bracketed(r"\Big(", _pieces(expr.base, inner, depth + 1), rf"\Big)^{{{latex_of(expr.exp)}}}")
     if isinstance(expr, sympy.Abs):
         return _bracketed(r"\Big|", _pieces(expr.args[0], inner, depth + 1), r"\Big|")
     return [_chunk(tex)]  # a function application and its argument stay on one line
@@ -232,7 +254,7 @@ Rows = list[tuple[str, str]]
 def equation_rows(lhs: Any, relation: str, rhs: Any, *, width: int = LINE_WIDTH) -> Rows:
     """``lhs = rhs`` as (relation column, LaTeX line) rows: one row when it fits ``width``."""
     rel = _RELATION_TEX.get(relation, relation)
-    lhs_tex, rhs_tex = sympy.latex(lhs), sympy.latex(rhs)
+    lhs_tex, rhs_tex = latex_of(lhs), latex_of(rhs)
     matrices = isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase)
     if matrices and (_too_wide(lhs, width) or _too_wide(rhs, width - 2)):
         return _entry_rows(lhs, rel, rhs, width)

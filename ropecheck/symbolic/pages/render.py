@@ -23,6 +23,7 @@ from .mathlines import (
     aligned_mathml,
     equation_rows,
     inline_mathml,
+    latex_of,
     latex_to_mathml,
     list_rows,
     rows_latex,
@@ -57,7 +58,7 @@ _RELATION_TEX = {"==": "=", "<=": r"\le"}
 
 
 def _latex(expr: Any) -> str:
-    text = sympy.latex(expr)
+    text = latex_of(expr)
     if len(text) <= MAX_LATEX:
         return text
     if isinstance(expr, sympy.MatrixBase):
@@ -77,7 +78,7 @@ def _verdict_text(step: Step) -> str:
 def _equation_latex(step: Step) -> str:
     """The step's equation, broken over lines at top-level terms; very long sides are summarised."""
     lhs, rhs = step.shown_sides
-    if len(sympy.latex(lhs)) > MAX_LATEX or len(sympy.latex(rhs)) > MAX_LATEX:
+    if len(latex_of(lhs)) > MAX_LATEX or len(latex_of(rhs)) > MAX_LATEX:
         return f"{_latex(lhs)} {_RELATION_TEX[step.relation]} {_latex(rhs)}"
     return aligned_latex(lhs, step.relation, rhs)
 
@@ -129,7 +130,7 @@ def counterexample_displays(cex: Counterexample) -> list[Rows]:
     left, right = sympy.Symbol(r"\text{left}"), sympy.Symbol(r"\text{right}")
     difference = sympy.Symbol(r"\text{left} - \text{right}")
     return [
-        list_rows([f"{sympy.latex(k)} = {sympy.latex(v)}" for k, v in cex.values.items()]),
+        list_rows([f"{latex_of(k)} = {latex_of(v)}" for k, v in cex.values.items()]),
         equation_rows(left, "==", cex.lhs),
         equation_rows(right, "==", cex.rhs),
         equation_rows(difference, "==", cex.difference),
@@ -325,7 +326,7 @@ def render_proof_html(proof: Proof, *, number: int | None = None) -> str:
         expected = s.expect != Verdict.PROVED
         parts.append(f'<div class="step"><p><b>Step {i}</b> <code>{e(s.name)}</code>: {prose_html(s.statement)}</p>')
         lhs, rhs = s.shown_sides
-        if len(sympy.latex(lhs)) > MAX_LATEX or len(sympy.latex(rhs)) > MAX_LATEX:
+        if len(latex_of(lhs)) > MAX_LATEX or len(latex_of(rhs)) > MAX_LATEX:
             parts.append(f'<p class="eq">{e(_latex(lhs))} = {e(_latex(rhs))} (in full in the JSON)</p>')
         else:
             parts.append(f'<div class="eq">{step_mathml(s)}</div>')
