@@ -71,13 +71,13 @@ def latex_of(expr: Any) -> str:
         \\frac{x^{2}}{2} \\left[\\begin{matrix}x\\end{matrix}\\right]
     """
     try:
-        return _latex_once(type(expr), expr)
+        return _latex_once(f"{type(expr).__module__}.{type(expr).__qualname__}", expr)
     except TypeError:  # unhashable (a mutable matrix): printed each time
         return sympy.latex(expr)
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _latex_once(kind: type, expr: Any) -> str:
+def _latex_once(kind: str, expr: Any) -> str:
     return sympy.latex(expr)
 
 
