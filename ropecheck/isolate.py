@@ -899,7 +899,8 @@ class WarmChild:
     child of its own as well.
 
     For ropecheck's own code only, which starts no process and whose calls depend on what earlier ones left only
-    through caches: a target is never run here.
+    through caches: a target is never run here. The child sees this process as it was when forked: module state
+    changed here after that (a patch) reaches the calls only once the child is replaced (:func:`close_warm`).
 
     Example:
         >>> child = WarmChild(memory_limit=None)
