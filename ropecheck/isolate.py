@@ -315,10 +315,8 @@ def run_isolated(
         outcome.status = "timeout"
     elif final is not None:
         _take_final(outcome, final)
-    elif status is not None and os.WIFSIGNALED(status):
-        outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(status)
-    elif status is not None and os.WIFEXITED(status):
-        outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(status)
+    else:
+        _take_status(outcome, status)
     return outcome
 
 
@@ -401,6 +399,14 @@ def _take_final(outcome: Outcome, final: tuple[Any, ...]) -> None:
         outcome.status, outcome.error_type, outcome.error, outcome.traceback = "raised", final[1], final[2], final[3]
         if _looks_like_memory(outcome.error):
             outcome.status = "memory"
+
+
+def _take_status(outcome: Outcome, status: int | None) -> None:
+    """How a child that ended without a final frame ended, from its raw wait status (None: unknown, ``lost``)."""
+    if status is not None and os.WIFSIGNALED(status):
+        outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(status)
+    elif status is not None and os.WIFEXITED(status):
+        outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(status)
 
 
 def _looks_like_memory(error: str | None) -> bool:
@@ -924,8 +930,7 @@ class WarmChild:
         try:
             request = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # what does not pickle runs in a child of its own, which inherits it
-            return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit, on_message=on_message,
-                                contain=False)  # fmt: skip
+            return self._alone(fn, args, timeout, on_message)
         if self.pid is not None and self.calls >= WARM_CALLS:
             self.close()
         t0 = time.perf_counter()
@@ -934,16 +939,22 @@ class WarmChild:
         outcome = self._answer(deadline, timeout, on_message)
         outcome.seconds = time.perf_counter() - t0
         if outcome.status == "request":  # the child could not unpickle the call: one of its own, which inherits it
-            return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit, on_message=on_message,
-                                contain=False)  # fmt: skip
+            return self._alone(fn, args, timeout, on_message)
         if outcome.status not in ("ok", "raised"):
             self.close()
             # out of memory, or killed (the kernel's last word on memory), after earlier calls: what they kept
             # counts against the child, so the call is run again in a child of its own
             if outcome.status in ("memory", "signaled") and not fresh:
-                return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit,
-                                    on_message=on_message, contain=False)  # fmt: skip
+                return self._alone(fn, args, timeout, on_message)
         return outcome
+
+    def _alone(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], timeout: float | None,
+        on_message: Callable[[Any], None] | None,
+    ) -> Outcome:  # fmt: skip
+        """The call in a child of its own, which inherits it (:func:`run_isolated`, as the warm child would run it)."""
+        return run_isolated(fn, *args, timeout=timeout, memory_limit=self.memory_limit, on_message=on_message,
+                            contain=False)  # fmt: skip
 
     def _deliver(self, frame: bytes) -> bool:
         """Send the request (to a fresh child if none runs, or the one running has gone); whether the child is fresh."""
@@ -982,11 +993,7 @@ class WarmChild:
         elif final is not None:
             _take_final(outcome, final)
         else:  # it ended without a word: how, from its wait status
-            raw = self._reap()
-            if raw is not None and os.WIFSIGNALED(raw):
-                outcome.status, outcome.signal_number = "signaled", os.WTERMSIG(raw)
-            elif raw is not None and os.WIFEXITED(raw):
-                outcome.status, outcome.exit_code = "exited", os.WEXITSTATUS(raw)
+            _take_status(outcome, self._reap())
         return outcome
 
     def _launch(self) -> None:
