@@ -1501,15 +1501,19 @@ class Auditor:
             self.definitions.append(AuditDefinition(link.line, name, "function", body.text, reason=note))
         return True
 
+    def step_text(self, left: Link, right: Link) -> str:
+        """The step ``left = right`` as the checks for names without a value read it: an entry q_m^1 of a vector
+        written [q_m^1 \\ q_m^2] is a number of its own, whatever q_m's value; a decorated name the document defined
+        is read as its definition, another spelling of it is not."""
+        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
+        return apply_aliases(Src.of(text), self.scope.aliases).text
+
     def uses_unread(
         self, left: Link, right: Link, *, before: bool = False, bound: tuple[str, ...] = ()
     ) -> tuple[Link, str] | None:
         """The name a step uses whose value is not known, and why (``before``: one tainted before the step's line;
         ``bound``: names that stand for a parameter there, never for the name tainted)."""
-        # an entry q_m^1 of a vector written [q_m^1 \\ q_m^2] is a number of its own, whatever q_m's value
-        # a decorated name the document defined is read as its definition; another spelling of it is not
-        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
-        text = apply_aliases(Src.of(text), self.scope.aliases).text
+        text = self.step_text(left, right)
         for head, where, why in reversed(self.unread):
             if (before and where.line >= left.line) or (head.kind == "symbol" and head.key in bound):
                 continue
@@ -1762,8 +1766,7 @@ class Auditor:
         said so, never REFUTED; else, where no other name without a value is used, the step read as any other:
         PROVED where each such name is read as a general vector or matrix, otherwise UNDECIDED; None where it is
         not read."""
-        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
-        text = apply_aliases(Src.of(text), self.scope.aliases).text  # as :meth:`uses_unread` reads it
+        text = self.step_text(left, right)
         used = {h: (w, y) for h, w, y in self.unread if _mentions(h, text, members=not self.family_defined(h))}
         cases = {h: (w, y) for h, (w, y) in used.items() if CONDITION_TAINT in y}  # each name's latest taint
         if not cases:
@@ -1788,8 +1791,7 @@ class Auditor:
         document does not define, beside an entry at a number that has none (``k_5 = R_5 v``, ``R_5`` given with
         ``\\approx``): read with the member a name of its own, any value, so the entry's too -- PROVED or UNDECIDED,
         never REFUTED (at n = 5 the member may be that entry). None where the step writes such a name otherwise."""
-        text = without_components(normalize_latex(left.text + " = " + right.text), self.scope.components)
-        text = apply_aliases(Src.of(text), self.scope.aliases).text  # as :meth:`uses_unread` reads it
+        text = self.step_text(left, right)
         members = [u for u in self.unread if _mentions(u[0], text) and not _mentions(u[0], text, members=False)]
         if not members or replace(self, unread=[u for u in self.unread if u not in members]).uses_unread(left, right):
             return None
