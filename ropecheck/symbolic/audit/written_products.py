@@ -74,17 +74,18 @@ def _print(value: MatrixBase) -> _Print:
 
     Two matrices whose prints differ are not equal, and no proof is looked for: numbers only spare the decision
     procedure here, they never prove anything."""
-    point = {s: _point(s) for s in value.free_symbols}
+    return tuple(tuple(_at(value[i, j]) for j in range(value.cols)) for i in range(value.rows))
 
-    def at(entry: Any) -> complex | None:
-        if entry == 0:
-            return 0j
-        try:
-            return complex(entry.xreplace(point).evalf(20))
-        except (TypeError, ValueError, AttributeError):
-            return None  # an entry with no value there (a sum, a function) may be anything
 
-    return tuple(tuple(at(value[i, j]) for j in range(value.cols)) for i in range(value.rows))
+@functools.lru_cache(maxsize=4096)  # the point depends on the names only: block matrices repeat their entries
+def _at(entry: Any) -> complex | None:
+    """``entry`` at the point :func:`_point` gives each of its names."""
+    if entry == 0:
+        return 0j
+    try:
+        return complex(entry.xreplace({s: _point(s) for s in entry.free_symbols}).evalf(20))
+    except (TypeError, ValueError, AttributeError):
+        return None  # an entry with no value there (a sum, a function) may be anything
 
 
 def _near(a: _Print, b: _Print, turned: bool = False) -> bool:

@@ -118,8 +118,9 @@ def _checked(fn: Any, *args: Any) -> Any:
         raise ClaimParseError(f"read as general matrices and vectors, the shapes do not fit ({exc})") from None
 
 
-#: the written-out matrices met among general ones, by the name of the symbol that stands for each
-_WRITTEN: dict[str, MatrixBase] = {}
+#: the written-out matrices met among general ones, by the name of the symbol that stands for each, with the
+#: ``srepr`` each is found by (printed once, when it is met)
+_WRITTEN: dict[str, tuple[MatrixBase, str]] = {}
 #: how the symbol standing for a written-out matrix is named: never a name a document writes
 WRITTEN_PREFIX = "written#"
 
@@ -154,17 +155,19 @@ def written_symbol(value: MatrixBase) -> MatrixSymbol:
         raise ClaimParseError("a written-out matrix that is not square, among general matrices, is not read")
     if any(isinstance(a, MatrixExpr) for e in value for a in sympy.preorder_traversal(e)):
         raise ClaimParseError("a general matrix inside a written-out matrix is not read")
-    key = sympy.srepr(sympy.ImmutableMatrix(value))
-    name = next((n for n, v in _WRITTEN.items() if sympy.srepr(sympy.ImmutableMatrix(v)) == key), None)
+    kept = sympy.ImmutableMatrix(value)
+    key = sympy.srepr(kept)
+    name = next((n for n, (_, k) in _WRITTEN.items() if k == key), None)
     if name is None:
         name = f"{WRITTEN_PREFIX}{len(_WRITTEN) + 1}"
-        _WRITTEN[name] = sympy.ImmutableMatrix(value)
+        _WRITTEN[name] = (kept, key)
     return MatrixSymbol(name, DIMENSION, 1 if value.cols == 1 else DIMENSION)
 
 
 def written_value(symbol: Any) -> MatrixBase | None:
     """The written-out matrix a symbol of :func:`written_symbol` stands for, or None for any other."""
-    return _WRITTEN.get(symbol.name) if isinstance(symbol, MatrixSymbol) else None
+    found = _WRITTEN.get(symbol.name) if isinstance(symbol, MatrixSymbol) else None
+    return None if found is None else found[0]
 
 
 def is_general(value: Any) -> bool:

@@ -43,6 +43,7 @@ order, so products of matrices keep their order.
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -464,6 +465,7 @@ def _apart(text: str, at: int) -> bool:
     return bool(_AFTER_COMMAND.search(text, 0, at) or _AFTER_SCRIPT.search(text, 0, at))
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the text and its columns, read again by every step
 def _normalize(src: Src) -> Src:
     src = without_row_spacing(src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)]))
     src = src.sub(COLOUR, lambda m: " ")

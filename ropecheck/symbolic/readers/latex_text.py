@@ -10,6 +10,7 @@ Design constraints: pure functions on immutable values; no SymPy here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -153,37 +154,38 @@ def top_level(text: str, extra: tuple[tuple[str, str], ...] = ()) -> list[int]:
     """Bracket depth before each character (``(``, ``[``, ``{`` and the ``extra`` open/close pairs).
 
     An extra pair that ends in a brace (``\\begin{``, ``\\end{``) takes the name and its closing
-    brace with it, so ``\\begin{pmatrix} ... \\end{pmatrix}`` is one level.
+    brace with it, so ``\\begin{pmatrix} ... \\end{pmatrix}`` is one level. Where two tokens start at
+    one character, the first of ``extra`` wins (each pair's opener before its closer), then a bracket.
     """
+    tokens, steps = _tokens(extra)
     depth, out, i = 0, [], 0
-    while i < len(text):
-        for open_, close in extra:
-            for token, step in ((open_, 1), (close, -1)):
-                if not text.startswith(token, i):
-                    continue
-                end = i + len(token)
-                if token.endswith("{"):
-                    brace = text.find("}", end)
-                    end = brace + 1 if brace >= 0 else len(text)
-                if step < 0:
-                    depth -= 1
-                out.extend([depth] * (end - i))
-                if step > 0:
-                    depth += 1
-                i = end
-                break
-            else:
-                continue
-            break
-        else:
-            ch = text[i]
-            if ch in _CLOSERS:
-                depth -= 1
-            out.append(depth)
-            if ch in OPENERS:
-                depth += 1
-            i += 1
+    while (m := tokens.search(text, i)) is not None:
+        out.extend([depth] * (m.start() - i))
+        token = m.group()
+        step = steps[token] if token in steps else (1 if token in OPENERS else -1)
+        end = m.end()
+        if token in steps and token.endswith("{"):
+            brace = text.find("}", end)
+            end = brace + 1 if brace >= 0 else len(text)
+        if step < 0:
+            depth -= 1
+        out.extend([depth] * (end - m.start()))
+        if step > 0:
+            depth += 1
+        i = end
+    out.extend([depth] * (len(text) - i))
     return out
+
+
+@functools.lru_cache(maxsize=32)
+def _tokens(extra: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, int]]:
+    """The pattern of :func:`top_level`'s tokens (``extra``'s, in order, then one bracket) and each extra's step."""
+    steps: dict[str, int] = {}
+    for open_, close in extra:
+        steps.setdefault(open_, 1)
+        steps.setdefault(close, -1)
+    alternatives = [re.escape(t) for pair in extra for t in pair] + ["[" + re.escape("([{}])") + "]"]
+    return re.compile("|".join(alternatives)), steps
 
 
 def split_top(src: Src, sep: str, extra: tuple[tuple[str, str], ...] = ()) -> list[Src]:
