@@ -45,7 +45,7 @@ from .general import GeneralStep, array_names, general_step
 from .indexed_members import indexed_block
 from .open_diagonals import open_block_diagonal
 from .patterns import size_given
-from .reading import Outcome, readable
+from .reading import Outcome, for_every_value, readable
 
 __all__ = ["DOTTED_FAMILY", "BlockFamily", "dotted_family", "family_in_child", "family_step"]
 
@@ -346,6 +346,7 @@ def _names(sub: str) -> set[str]:
 def family_step(lhs: str, rhs: str, scope: Scope, family: BlockFamily) -> GeneralStep | None:
     """The step decided through the blocks of ``family`` (its sides as read with general matrices), or None where it
     is not read so (no member in it, other names than general vectors and matrices, a difference not grouped).
+    A limit met while reading the blocks (a name the text gives a value in passing: ``$m = 3$``) is raised.
 
     Example:
         >>> fam = BlockFamily(r"\\mathcal{R}", "m", r"\\begin{pmatrix} \\cos m & -\\sin m \\\\ \\sin m & \\cos m "
@@ -376,7 +377,9 @@ def family_step(lhs: str, rhs: str, scope: Scope, family: BlockFamily) -> Genera
     else:
         try:
             decided = _decide_groups((found.lhs, found.rhs), family, base, scope)
-        except (ClaimParseError, ClaimLimitError, RecursionError, TypeError, ValueError, sympy.ShapeError):
+        except ClaimLimitError:
+            raise  # a name the text gives a value in passing, met in a block: read for every value (family_in_child)
+        except (ClaimParseError, RecursionError, TypeError, ValueError, sympy.ShapeError):
             return None
     if decided is None:
         return None
@@ -411,11 +414,27 @@ def family_step(lhs: str, rhs: str, scope: Scope, family: BlockFamily) -> Genera
 
 
 def family_in_child(lhs: Link, rhs: Link, scope: Scope, family: BlockFamily) -> Outcome:
-    """:func:`family_step` as an outcome (UNDECIDED with no reason where it does not read the step)."""
+    """:func:`family_step` as an outcome (UNDECIDED with no reason where it does not read the step). Where a block
+    meets a name the text gives a value in passing (``$m = 3$`` beside ``\\mathcal{R}_m``), the step is read again with
+    such names free (:func:`.reading.for_every_value`): PROVED there holds at the value too; anything else is
+    UNDECIDED with no reason, as before (a counterexample at another value refutes nothing)."""
     unread = readable(lhs, rhs)
     if unread is not None:
         return unread
-    found = family_step(lhs.text, rhs.text, scope, family)
+    try:
+        found = family_step(lhs.text, rhs.text, scope, family)
+    except ClaimLimitError as stop:
+        stopped = Outcome("UNDECIDED", "none", str(stop))
+        again = for_every_value(functools.partial(_family_again, family=family), lhs, rhs, scope, stopped)
+        return again if again.status == "PROVED" else Outcome("UNDECIDED")
     if found is None:
         return Outcome("UNDECIDED")
     return Outcome(found.status, found.method or "none", found.reason, found.counterexample, found.lhs, found.rhs)
+
+
+def _family_again(lhs: Link, rhs: Link, scope: Scope, *, family: BlockFamily) -> Outcome:
+    """:func:`family_in_child` in ``scope`` (the names given values in passing free), a limit met again UNDECIDED."""
+    try:
+        return family_in_child(lhs, rhs, scope, family)
+    except ClaimLimitError as stop:
+        return Outcome("UNDECIDED", "none", str(stop))

@@ -111,6 +111,7 @@ from .doubts import (
     refuted_with,
     unit_j,
 )
+from .equal_expectations import equal_expectations, expectations_said
 from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families, raised_sibling, without_raised
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
@@ -222,6 +223,7 @@ from .result import (
     unread_reason_key,
 )
 from .sections import in_force
+from .spelled_definitions import as_defined, defined_said
 from .stated_before import broken_in_child, statements_to_check
 from .stated_signs import positive_from_bound, said_bound, section_end, sign_note
 from .tends import limit_in_child
@@ -430,6 +432,8 @@ class Auditor:
     written: dict[_Head, tuple[Any, Any, int]] = field(default_factory=dict)
     #: names the display after the one being read defines ("where $$R_{n-m} = ...$$"): see :mod:`.where_after`
     where_after: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: names whose display definition uses a name given a value only in a condition: the body as written and its line
+    spelled_bodies: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: limits the prose since the display before states (``\lambda \to 1``): name, value, line (see :mod:`.tends`)
     tending: list[tuple[str, str, int]] = field(default_factory=list)
     #: names a bound stated before makes positive (``k > 1``), by domain key: the bound as said, its line, the name
@@ -1173,6 +1177,8 @@ class Auditor:
         self.unread.append((head, link, why))
         if CONDITION_TAINT in taint:  # any value, as the name in the condition: not the one it had before
             self.scope = without_values(self.scope, [head])
+            if audited and not self.example:  # its definition still stands as text (.spelled_definitions)
+                self.spelled_bodies[link.text.strip()] = (body.text.strip(), link.line)
         if audited:
             note = f"uses {where.text.strip()}, {taint}: its value is not known"
             self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=note))
@@ -1755,10 +1761,24 @@ class Auditor:
         o = o or self.through_blocks(left, right) or self.raised_for_every_matrix(left, right)
         o = o or self.any_column(left, right)
         o = self.for_every_case(left, right, o)
+        o = (self.spelled_definition(left, right) or o) if o is None or o.status != "PROVED" else o
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
         said = CONDITION_TAINT in taint and o.reason  # a name free in a condition: the reason says which, and why
         return self.outcome_step(number, left, right, o, o.reason if said else f"{why}; {o.reason}")
+
+    def spelled_definition(self, left: Link, right: Link) -> _Outcome | None:
+        """A step that is the definition of a name without a value written out (:mod:`.spelled_definitions`):
+        PROVED by it where nothing has defined the name again since (its latest taint is that definition's); else
+        None."""
+        kept = {}
+        for name, (body, line) in self.spelled_bodies.items():
+            head = _head(name, self.scope)
+            latest = [w.line for h, w, _ in self.unread if h == head][-1:]
+            if head is not None and latest == [line] and not _defined(head, name, self.scope):
+                kept[name] = (body, line)
+        found = as_defined(left.text, right.text, kept) if kept else None
+        return _Outcome("PROVED", "definition", defined_said(*found), None) if found is not None else None
 
     def for_every_case(self, left: Link, right: Link, found: _Outcome | None) -> _Outcome | None:
         """A step that uses names given a value only in a condition (or names whose definition uses one), read with
@@ -2114,6 +2134,8 @@ class Auditor:
             s = self.parity_restated(s, left, restated)
         if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:
             s = self.with_written_values(s, left, right)
+        if s.status in ("UNDECIDED", UNREAD) and (inner := equal_expectations(left.text, right.text)) is not None:
+            s = self.expectation_step(s, left, right, inner)
         expectation_doubt(s, left.text + right.text)
         if s.status == "PROVED" and self.signs:
             self.sign_noted(s, left, right)
@@ -2137,6 +2159,32 @@ class Auditor:
         self.steps.append(s)
         if self.progress is not None:
             self.progress(s, number)
+
+    def expectation_step(self, s: AuditStep, left: Link, right: Link, inner: tuple[str, str]) -> AuditStep:
+        """``\\mathbb{E}[A] = \\mathbb{E}[B]``: PROVED where the step ``A = B``, decided as any other (its notation
+        doubted as any other's), is PROVED, the reason saying so (:mod:`.equal_expectations`); else ``s`` as it was."""
+        read = (replace(left, text=inner[0]), replace(right, text=inner[1]))
+        if self.out_of_time():
+            return s
+        # what it averages over may not be whole: the positions whole by default only are any real number here
+        real = {k: "real" for k in AUDIT_DEFAULT_DOMAINS if k not in self.declared and k not in self.inferred}
+        auditor = replace(self, scope=self.scope.with_domains({**self.domains(), **real}))
+        if self.uses_unread(*read):
+            found = auditor.tainted_step(s.number, *read)
+        else:
+            timeout, _ = self.limits()
+            o = _run(_step_in_child, *read, auditor.scope, timeout=timeout, memory_limit=self.memory_limit)
+            o = (auditor.through_blocks(*read) or o) if o.status == UNREAD else o
+            found = self.outcome_step(s.number, *read, o, o.reason)
+        if found.status == "PROVED" and not self.uses_unread(*read):  # the doubts of any step read so
+            auditor.notation_doubt(found, read)
+            where = (self.math_texts, auditor.scope, self.declared)
+            raised_t_doubt(found, (read[0].text, read[1].text), where, functools.partial(auditor.status_as, read))
+            if found.status == "PROVED" and (self.cased_complex or self.complex_ended):
+                auditor.complex_as_case(found, read)
+        if found.status != "PROVED":
+            return s
+        return replace(found, lhs_tex=left.text, rhs_tex=right.text, reason=expectations_said(found.reason, real))
 
     def status_as(self, read: tuple[Link, Link], left: str, right: str) -> str:
         """The status of the step ``read`` with its sides written ``left`` and ``right`` instead."""
