@@ -997,3 +997,15 @@ def test_a_function_stated_for_listed_labels_is_one_definition_per_label() -> No
     assert [(s.line, s.status) for s in r.steps] == [(12, "PROVED"), (22, "PROVED"), (28, "UNDECIDED")]
     twin = {s.line: s for s in audited("label_family_absolute_twin.md").steps}
     assert twin[12].status == "UNDECIDED" and "may vanish" in twin[12].reason
+
+
+def test_a_step_proved_from_an_undecided_step_says_so() -> None:
+    """A premise that is a step the audit left undecided is named as such in the reason of what it proves; one the
+    text poses as a requirement (a condition) is not."""
+    steps = {s.line: s for s in audited("premise_sums.md").steps}
+    assert steps[13].status == "PROVED" and "line 7 is a step left undecided" in steps[13].reason
+    stated = "$$F(a, m) F(b, n) = G(a, b, m - n)$$\n\nSo\n\n$$F(a, m) F(b, m) = G(a, b, 0)$$\n"
+    (first, then) = audit_document(stated, timeout=TIMEOUT).steps
+    assert first.status == "UNDECIDED" and then.status == "PROVED" and "line 1 is a step left undecided" in then.reason
+    (then,) = audit_document("The requirement is that\n\n" + stated, timeout=TIMEOUT).steps
+    assert then.status == "PROVED" and "left undecided" not in then.reason, then.reason

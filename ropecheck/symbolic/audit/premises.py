@@ -61,6 +61,7 @@ class Premise:
     left: Link
     right: Link
     scope: Scope
+    undecided: bool = False  # a step left UNDECIDED: not known to hold, so what follows from it is not proved
 
 
 def called_names(text: str) -> set[str]:
@@ -97,20 +98,9 @@ def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope
         return Outcome("UNDECIDED")
     every = [(p, *d) for p in premises if (d := _premise_difference(p, scope.matrix_names)) is not None]
     called = called_names(lhs.text + " " + rhs.text)
-    read = [(p, d) for p, d, fixed in every if not fixed and called & _called(p)]  # one instance: what the step calls
-    # several premises, added (see .premise_sums): those that may hold only at a value given in passing, as written
-    summing = ([(p, d) for p, d, fixed in every if not fixed], [(p, d) for p, d, fixed in every if fixed])
-    said: list[str] = []
-    for left, right in readings:
-        difference = left - right
-        if not _opaque(difference, scope.matrix_names):
-            return Outcome("UNDECIDED")
-        hit = next(((p, s) for p, d in read if (s := instance(difference, d)) is not None), None)
-        twice = None if hit is not None else next(filter(None, (_at_two(difference, p, d) for p, d in read)), None)
-        found = _said(*hit) if hit is not None else twice or premise_sum(difference, summing, substitutions)
-        if found is None:
-            return Outcome("UNDECIDED")
-        said.append(found)
+    said = _found(readings, every, called, scope)
+    if said is None:
+        return Outcome("UNDECIDED")
     left, right = readings[0]
     several = any(s.endswith(", summed") for s in said)
     stated = (
@@ -119,9 +109,38 @@ def premise_in_child(lhs: Link, rhs: Link, premises: list[Premise], scope: Scope
         else "equation stated there, at these values (a premise"
     )
     why = "; ".join(dict.fromkeys(said)) + f": the {stated} of the document)"
+    if taken := sorted({p.line for p in premises if p.undecided} & _lines_named(said)):  # said, never hidden
+        lines = ", ".join(map(str, taken))
+        why += f"; line {lines} is a step left undecided, taken as the document states it"
     given = {k: (d.body, d.line) for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Expr)}
     why = as_stated(why, given)
     return Outcome("PROVED", "premise", why, None, left, right)
+
+
+def _found(readings: list[tuple[Any, Any]], every: list[tuple[Premise, Any, bool]], called: set[str],
+           scope: Scope) -> list[str] | None:  # fmt: skip
+    """How each reading of the step follows from the premises ``every`` (each with its difference and whether it
+    holds only as written), said; None where one reading does not."""
+    read = [(p, d) for p, d, fixed in every if not fixed and called & _called(p)]  # one instance: what the step calls
+    # several premises, added (see .premise_sums): those that may hold only at a value given in passing, as written
+    summing = ([(p, d) for p, d, fixed in every if not fixed], [(p, d) for p, d, fixed in every if fixed])
+    said: list[str] = []
+    for left, right in readings:
+        difference = left - right
+        if not _opaque(difference, scope.matrix_names):
+            return None
+        hit = next(((p, s) for p, d in read if (s := instance(difference, d)) is not None), None)
+        twice = None if hit is not None else next(filter(None, (_at_two(difference, p, d) for p, d in read)), None)
+        found = _said(*hit) if hit is not None else twice or premise_sum(difference, summing, substitutions)
+        if found is None:
+            return None
+        said.append(found)
+    return said
+
+
+def _lines_named(said: list[str]) -> set[int]:
+    """The lines the sayings of :func:`_found` name (``from line 46 with n = m``)."""
+    return {int(n) for text in said for n in re.findall(r"\bline (\d+)", text)}
 
 
 def _at_two(step: Any, premise: Premise, difference: Any) -> str | None:

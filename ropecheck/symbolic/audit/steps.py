@@ -2144,7 +2144,8 @@ class Auditor:
         if s.status == "PROVED" and written_denominators(left.text + " " + right.text):
             self.zero_under_stated(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
-            self.premises.append(Premise(right.line, left, right, self.scope))  # a step about blocks is no premise
+            undecided = s.status == "UNDECIDED"
+            self.premises.append(Premise(right.line, left, right, self.scope, undecided))  # blocks: no premise
         if s.status == "REFUTED" and (decorated := self.undefined_decorations(left.text + " = " + right.text)):
             s.status, s.method, s.counterexample = "UNDECIDED", "none", None
             s.reason = (
