@@ -43,6 +43,7 @@ from sympy.matrices.exceptions import ShapeError
 
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import Verdict, decide
+from ..readers.commutators import commutators_written_out
 from ..readers.general_matrices import (
     DIMENSION,
     MatrixExponential,
@@ -54,7 +55,7 @@ from ..readers.general_matrices import (
     written_value,
 )
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side, read_quiet
-from ..readers.latex_text import skip_group
+from ..readers.latex_text import Src, skip_group
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
 from .sized_vectors import general_size_fits, sized_step
 from .unformulated_families import family_note, rotation_note
@@ -812,6 +813,18 @@ def _with_product_vectors(lhs: str, rhs: str, scope: Scope) -> Scope:
     return scope if arrays == set(scope.array_names) else replace(scope, array_names=frozenset(arrays))
 
 
+#: what a step that writes a bracket of two matrices says, where the document defines the bracket so
+_COMMUTATOR_NOTE = "; [X, Y] of matrices read as the commutator XY - YX, as the document defines it"
+
+
+def _writes_commutator(text: str, scope: Scope) -> bool:
+    """Whether ``text`` writes a bracket of two matrices that the reader takes for their commutator."""
+    if not scope.commutators:
+        return False
+    normalized = normalize_latex(text)
+    return commutators_written_out(Src.of(normalized), scope.array_names).text != normalized
+
+
 def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] = ()) -> GeneralStep | None:
     """The step read with general matrices and decided where the matrix algebra decides it, or None.
 
@@ -844,6 +857,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
     )
     if re.search(r"\\langle(?![A-Za-z])", lhs + rhs):
         reading += "; <u, v> of vectors read as u^T v (real entries)"
+    reading += _COMMUTATOR_NOTE if _writes_commutator(f"{lhs} + {rhs}", scope) else ""
     if left.has(MatrixExponential) or right.has(MatrixExponential):
         reading += _EXPONENTIAL_NOTE
     reading += identity

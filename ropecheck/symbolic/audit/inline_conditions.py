@@ -31,6 +31,7 @@ from ..readers.latex_syntax import calligraphic_as_names, read_quiet
 from ..readers.scope import Scope
 from .document import MathBlock
 from .reading import Head, Outcome, condition_before, mentions
+from .wanted import existence_before
 
 __all__ = [
     "CONDITION_TAINT",
@@ -39,6 +40,7 @@ __all__ = [
     "condition_taint",
     "conditional_column",
     "inline_condition",
+    "inline_existence",
     "unsettled_kind",
     "without_values",
 ]
@@ -76,6 +78,25 @@ def inline_condition(text: str, blocks: list[MathBlock], at: int) -> str:
     start = blocks[at - 1].end if at else 0
     word = condition_before(text[start : block.src.col(0)].strip("$"))
     return word if word is not None and word.lower() in _CASE_WORDS else ""
+
+
+def inline_existence(text: str, blocks: list[MathBlock], at: int) -> str:
+    """The existence word whose "such that" leads right into inline block ``at`` ("存在可逆矩阵 $P$，使得 $B = P D
+    P^{-1}$"), or "": the block states what the thing found satisfies, a condition on its names, never the value of
+    its left side (see :func:`.wanted.existence_before`).
+
+    Example:
+        >>> from ropecheck.symbolic.audit.document import math_blocks
+        >>> text = "存在可逆矩阵$P$，使得$B = P D P^{-1}$，于是"
+        >>> blocks, _ = math_blocks(text, latex=False)
+        >>> inline_existence(text, blocks, 1), inline_existence(text, blocks, 0)
+        ('存在', '')
+    """
+    block = blocks[at]
+    if block.kind != "inline":
+        return ""
+    shown = [b for b in blocks[:at] if b.kind == "display"]
+    return existence_before(text[shown[-1].end if shown else 0 : block.src.col(0)])
 
 
 def conditional_column(value: str) -> bool:

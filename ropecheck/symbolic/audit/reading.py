@@ -1155,9 +1155,10 @@ def _said(note: str) -> bool:
 def _commuted(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcome | None:
     """A step proved as numbers that names vectors or matrices (``W R x = R W x``: products of numbers commute),
     read again with general matrices: PROVED there, or UNDECIDED; None where it names none such."""
-    commuted = commuted_arrays(set().union(*(names(a) | names(b) for _, a, b in readings)), scope)
+    used = set().union(*(names(a) | names(b) for _, a, b in readings))
+    commuted = commuted_arrays(used, scope)
     if not commuted:
-        return None
+        return None if used else _cancelled(lhs, rhs, scope, readings)
     found = _with_general_matrices(lhs, rhs, scope)
     if found is not None and found.status == "PROVED":
         return found
@@ -1166,6 +1167,43 @@ def _commuted(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcom
         "the step holds, which does not prove it for matrices" + (f"; {found.reason}" if found else "")
     )
     return Outcome("UNDECIDED", "none", why, None, readings[0][1], readings[0][2])
+
+
+def _cancelled(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcome | None:
+    """A step proved as numbers whose names all cancel there (``A B - B A = B A - A B`` is ``0 = 0``: products of
+    numbers commute), read again with general matrices where it writes two vectors or matrices with no value (or
+    one transposed): PROVED there, or UNDECIDED (also where it cannot be read so); None where it writes no such
+    pair -- what holds for numbers holds for one matrix, whose powers and functions commute."""
+    if not _written_arrays(f"{lhs.text} + {rhs.text}", scope):
+        return None
+    found = _with_general_matrices(lhs, rhs, scope)
+    if found is not None and found.status == "PROVED":
+        return found
+    why = (
+        "read as numbers, whose products commute, its names cancel and the step holds, which does not prove it for "
+        "the vectors or matrices it names" + (f"; {found.reason}" if found is not None else "")
+    )
+    return Outcome("UNDECIDED", "none", why, None, readings[0][1], readings[0][2])
+
+
+#: a script: a braced group with no group inside, a command or one character after ``_`` or ``^``
+_SCRIPT = re.compile(r"[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[^\s{])")
+#: a transpose or a conjugate transpose, as normalized LaTeX writes it
+_TRANSPOSED = re.compile(r"\^\s*(?:\{\s*)?(?:T|H|\\top|\\intercal|\\dagger)(?![A-Za-z])")
+
+
+def _written_arrays(text: str, scope: Scope) -> bool:
+    """Whether ``text`` writes two letters that name vectors or matrices of the document with no value, or one
+    transposed (outside commands, upright words and scripts): a written-out one (``p = [3, 4]^T``) is read with its
+    entries, whose products commute."""
+    words = re.sub(r"\\(?:text|mathrm|operatorname|begin|end)\s*\{[^{}]*\}", " ", normalize_latex(text))
+    transposed = _TRANSPOSED.search(words) is not None
+    while (bare := _SCRIPT.sub(" ", words)) != words:  # a subscript or a power names no vector (W_q, k^T)
+        words = bare
+    letters = set(re.sub(r"\\[A-Za-z]+", " ", words))  # a word set upright or a command names nothing
+    valued = {k.split("_")[0] for k in (*scope.symbols, *scope.patterns)}
+    found = {b for n in scope.array_names | scope.matrix_names if (b := n.split("_")[0]) in letters} - valued
+    return len(found) >= 2 or (len(found) == 1 and transposed)
 
 
 def _readings_differ(readings: list[Any], results: list[Outcome], several: str) -> Outcome:

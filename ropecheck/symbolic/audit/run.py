@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import RopeCheckError
+from ..readers.commutators import defines_commutator
 from ..readers.complex_sums import writes_complex_parts
 from ..readers.components import component_vectors
 from ..readers.latex_parser import warm_up
@@ -40,7 +41,7 @@ from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_e
 from .example_cues import opens_as_example
 from .general import array_names
 from .implied_bounds import implied_run
-from .inline_conditions import inline_condition
+from .inline_conditions import inline_condition, inline_existence
 from .label_families import labels_after
 from .patterns import read_with_patterns, touched_by_dots
 from .primed_names import primed_number_aliases, primes_named_in_words
@@ -153,6 +154,7 @@ def _audit_text(
         column_names=column_capitals([b.src.text for b in blocks], arrays),
         components=frozenset().union(*(component_vectors(normalize_latex(b.src.text)) for b in blocks)),
         aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays | primes_named_in_words(text)),
+        commutators=defines_commutator([normalize_latex(b.src.text) for b in blocks], arrays),
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
@@ -188,7 +190,7 @@ def _audit_text(
         continued = (tail := above.goes_on_from(text, block, read, headings)) is not None
         if tail is not None:
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
-        posed = _posed(text, blocks, at, read, lines, auditor.scope) if block.kind == "display" else {}
+        posed = _posed_here(text, (blocks, at), read, lines, auditor.scope)
         read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
         auditor.implications = _implications(text, (block, read), lines, continued=continued)
         auditor.block = at
@@ -220,6 +222,18 @@ def _audit_text(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
         inferred_left, inline, auditor.conditions,
     )  # fmt: skip
+
+
+def _posed_here(
+    text: str, at: tuple[list[MathBlock], int], read: list[Chain], lines: Any, scope: Scope
+) -> dict[int, str]:
+    """The chains of block ``at`` that the words pose as conditions, each with the words: a display's (see
+    :func:`.reading.posed`), or every chain of inline math after the "such that" of an existence statement."""
+    blocks, n = at
+    if blocks[n].kind == "display":
+        return _posed(text, blocks, n, read, lines, scope)
+    word = inline_existence(text, blocks, n)  # "存在 $P$ 使得 $B = P D P^{-1}$": a condition on B, not its value
+    return dict.fromkeys(range(len(read)), word) if word else {}
 
 
 def _read_chains(

@@ -9,17 +9,25 @@ Design constraints: the words must stand in the sentence that leads into the dis
 sentence end before it, inline math included), or in the sentence just before one that only says "in formula"
 ("in other words", "写成公式"); an existence statement ("there exists a d such that ...", "存在正交矩阵 P 使得：",
 存在 counted only with 使得, 满足 or 使 after it in its clause) may end with a full stop, and the display after it
-is a condition on its names, never a definition of its left side. A word that turns the sentence into a claim after
-the requirement word ("we want to show that", "we want to compute", "we get", "可得", "证明") makes the display a
-step again. Only whole words count, and only a few (see :data:`REQUIREMENT_WORDS`); anything else is left to
-:func:`.reading.condition_before`.
+is a condition on its names, never a definition of its left side; so is inline math written right after the
+"such that" of such a statement ("存在可逆矩阵 $P$，使得 $B = P D P^{-1}$", :func:`existence_before`). A word
+that turns the sentence into a claim after the requirement word ("we want to show that", "we want to compute", "we
+get", "可得", "证明") makes the display a step again. Only whole words count, and only a few (see
+:data:`REQUIREMENT_WORDS`); anything else is left to :func:`.reading.condition_before`.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["REQUIREMENT_WORDS", "SENTENCE_END", "asks_for", "requirement_before", "states_existence"]
+__all__ = [
+    "REQUIREMENT_WORDS",
+    "SENTENCE_END",
+    "asks_for",
+    "existence_before",
+    "requirement_before",
+    "states_existence",
+]
 
 #: Words that pose what follows as a requirement, a goal or an assumption.
 REQUIREMENT_WORDS = (
@@ -138,3 +146,35 @@ def states_existence(word: str) -> bool:
 
 
 _EXISTING = frozenset({"there exists", "there exist", "存在"})
+
+
+#: the words after an existence word that introduce what the thing found satisfies
+_SUCH_THAT = re.compile(r"(?<![A-Za-z])such that(?![A-Za-z])|使得|使(?!用)|满足", re.I)
+#: inline math in the prose (an earlier equation of the same condition, the name that exists)
+_INLINE_MATH = re.compile(r"\$[^$]*\$|\\\((?:(?!\\\)).)*\\\)", re.S)
+#: what may stand between "such that" and the inline math it leads into: punctuation, "and", other inline math
+_JOINING = re.compile(r"[\s,，、:：]*(?:(?:and|且|和|以及|并且)[\s,，、:：]*)?", re.I)
+
+
+def existence_before(prose: str) -> str:
+    """The existence word ("存在", "there exists") whose "such that" leads right into the inline math after
+    ``prose`` (the text from the display before, inline math included, up to the math), or "": that math is a
+    condition the thing found satisfies, never a definition of its left side.
+
+    Example:
+        >>> existence_before("也就是说，存在可逆矩阵$P$，使得$")
+        '存在'
+        >>> existence_before("There exists an orthogonal $P$ such that $")
+        'There exists'
+        >>> existence_before("存在可逆矩阵$P$，使得$B$可以对角化，于是$"), existence_before("存在$")
+        ('', '')
+    """
+    clause = _sentences(_OPENING.sub("", prose).rstrip())[-1]
+    found = list(_EXISTENCE.finditer(clause))
+    if not found:
+        return ""
+    such = list(_SUCH_THAT.finditer(clause, found[-1].end()))
+    if not such:
+        return ""
+    gap = _INLINE_MATH.sub(" ", clause[such[-1].end() :])
+    return found[-1].group(0) if _JOINING.fullmatch(gap) else ""

@@ -55,6 +55,7 @@ from sympy import ImmutableMatrix, MatrixBase, Symbol
 from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .cases import CASES_OPEN, read_cases
+from .commutators import commutators_written_out
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorated_names import DECORATED_WORD, DECORATION_SUFFIX, decorated_as_names, decorated_as_words, spaced_labels
@@ -1848,6 +1849,8 @@ def read_latex_side(
     _check_products(src)
     # a decorated name the document defined is read by its definition; any other is a name of its own
     src = decorated_as_names(apply_aliases(_normalize(spaced_labels(src)), scope.aliases))
+    if scope.commutators:  # [A, B] = AB - BA in the document: a bracket of two matrices is their commutator
+        src = commutators_written_out(src, scope.array_names)
     src = open_sum_ranges(src)  # \sum_j: a range not written
     src = upper_only_ranges(src)  # \sum_j^{d/2}: no lower end written
     _check(src, scope)

@@ -535,6 +535,8 @@ class Scope:
     column (a, b) and then writes as the complex number a + ib, each with that number and its line (see
     :mod:`ropecheck.symbolic.audit.complex_pairs`). ``freed``: names the text gives a value in passing (``$I = 3$``),
     read here for every value: free, yet never a name nothing defines (see :mod:`.identity_matrix`).
+    ``commutators``: the document defines ``[A, B] = AB - BA``, so a bracket of two matrices is their commutator
+    (see :mod:`.commutators`).
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -563,6 +565,7 @@ class Scope:
     components: frozenset[str] = frozenset()
     complex_pairs: tuple[tuple[str, Any, int], ...] = ()
     freed: frozenset[str] = frozenset()
+    commutators: bool = False
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
