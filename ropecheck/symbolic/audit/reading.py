@@ -58,6 +58,7 @@ from ..readers.latex_syntax import (
 from ..readers.latex_text import top_level
 from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
+from ..readers.pair_families import pair_head, pair_key
 from ..readers.scope import Definition, Scope, domain_key, domain_symbol, indexed_by
 from ..readers.sign_pairs import SIGN_NAMES, kept_of_both, sign_sides
 from ..readers.sympy_syntax import INNER_PRODUCTS
@@ -79,6 +80,7 @@ from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .unstated_pairs import hedged_verdict, unstated_reading
 from .wanted import SENTENCE_END, requirement_before
+from .word_calls import word_call_head
 from .written_columns import exponent_argument, with_written_column
 from .written_quotients import zero_written_denominator
 
@@ -181,6 +183,7 @@ def _offset_names(param: str, scope: Scope) -> set[Any]:
 def head(tex: str, scope: Scope) -> Head | None:
     """What the left side of a possible definition would define, or None when it is not a bare name."""
     text = normalize_latex(tex)
+    text = word_call_head(text, scope) or text
     m = _FUNCTION_HEAD.match(text)
     if m:
         if m.group("text"):
@@ -211,6 +214,9 @@ def head(tex: str, scope: Scope) -> Head | None:
     late = _SUPERSCRIPT_LAST.match(text)
     if late:  # R_{\Theta, m}^d is R^d_{\Theta, m}
         text = late.group(1) + late.group(3) + late.group(2)
+    pair = pair_head(text)
+    if pair:  # R_{m_1, m_2}: a family over both subscripts
+        return Head("pattern", pair_key(pair[0]), pair[1:])
     m = _COMMA_HEAD.match(text)
     if m:  # R_{\theta, m}: a pattern over the last subscript
         name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")

@@ -145,6 +145,8 @@ class AuditDefinition:
     @property
     def head(self) -> str:
         """The name as defined: ``q``, ``theta_i``, ``f_{q}(x_{m}, m)``."""
+        if self.kind == "pattern" and self.name.endswith("_{*,*}"):  # R_{*,*}: both subscripts
+            return self.name.replace("{*,*}", "{" + ",".join(self.params) + "}")
         if self.kind == "pattern" and self.name.endswith(",*}"):  # R_{\theta,*}: the last subscript
             return self.name.replace(",*}", f",{self.params[0]}}}")
         if self.kind == "pattern":

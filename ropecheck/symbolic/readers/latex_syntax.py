@@ -85,6 +85,7 @@ from .limits import check_matrix
 from .maxima import extremum_list_at, maxima_read, read_maximum_at
 from .open_sums import name_open_ranges, open_sum_ranges, upper_only_ranges
 from .operator_subscripts import subscripted_operator
+from .pair_families import pair_key, pair_member
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
@@ -1168,12 +1169,22 @@ class _Reader:
         def comma(m: re.Match[str]) -> str:
             name = re.sub(r"\s+", "", m.group(0)).lstrip("\\")
             d = self.scope.patterns.get(comma_pattern_key(name))  # R_{\\theta,m}: the pattern R_{\\theta,*}
+            pair = pair_member(name) if d is None else None
+            if pair and pair_key(pair[0]) in self.scope.patterns and name not in self.scope.symbols:
+                # R_{n_1, n_2} where R_{m_1, m_2} is defined: the body at both values
+                return self.placeholder(self.scope.patterns[pair_key(pair[0])].apply(pair_values(m)))
             if d is None or name in self.scope.symbols:
                 return named(name)
             last = m.group(0).rstrip()[:-1].rsplit(",", 1)[1]
             offset = m.start() + len(m.group(0).rstrip()) - 1 - len(last)
             index = self.read(src.slice(offset, offset + len(last)), bound | {"i", "e"})
             return self.placeholder(d.apply([index]))
+
+        def pair_values(m: re.Match[str]) -> list[Any]:
+            open_ = m.start() + m.group(0).index("{", m.group(0).index("_"))
+            close = m.start() + len(m.group(0).rstrip()) - 1
+            cut = src.text.index(",", open_)
+            return [self.read(src.slice(a, b), bound | {"i", "e"}) for a, b in ((open_ + 1, cut), (cut + 1, close))]
 
         def superscript_last(m: re.Match[str]) -> str:
             # R_{\Theta,t}^d, the family R^d_{\Theta,t} defined: its superscript written last
