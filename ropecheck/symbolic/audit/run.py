@@ -39,7 +39,7 @@ from .block_families import DOTTED_FAMILY
 from .blocks_named_after import blocks_named_after
 from .document import Chain, MathBlock, chains, ends_open, math_blocks, stated_equality
 from .example_cues import opens_as_example
-from .general import array_names
+from .general import array_names, spelled_name
 from .implied_bounds import implied_run
 from .inline_conditions import inline_condition, inline_existence
 from .label_families import labels_after
@@ -63,6 +63,7 @@ from .tends import stated_limits
 from .vector_conventions import column_capitals, row_matrices, row_vectors
 from .where_after import where_after
 from .worded_blocks import define_worded_blocks
+from .worded_domains import matrices_in_words
 from .worded_sections import WordedSections
 
 __all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
@@ -122,6 +123,13 @@ class _Limits:
     document_timeout: float | None
 
 
+def _arrays(text: str, blocks: list[MathBlock]) -> tuple[frozenset[str], frozenset[str]]:
+    """The names written transposed, and those with every other name the document uses as a vector or matrix or
+    calls a matrix in words ("let $A$ and $B$ be matrices"): see :func:`.general.array_names`."""
+    transposed, arrays = array_names([b.src.text for b in blocks])
+    return transposed, arrays | {n for k in matrices_in_words(text, blocks) if (n := spelled_name(k)) is not None}
+
+
 def _audit_text(
     text: str,
     path: str,
@@ -140,7 +148,7 @@ def _audit_text(
     base = start if start is not None else Scope(strict_products=True)
     auditor = Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
-    transposed, arrays = array_names([b.src.text for b in blocks])
+    transposed, arrays = _arrays(text, blocks)
     rows = row_vectors([b.src.text for b in blocks], arrays)  # x_i W_Q: rows, and the capitals after them matrices
     arrays |= row_matrices([b.src.text for b in blocks], rows)
     auditor.scope = replace(

@@ -28,7 +28,11 @@ from .document import MathBlock
 from .result import AuditStep
 from .stated_signs import CASE_WORDS, NEGATING_WORDS, sentence_around
 
-__all__ = ["declare_in_words", "declared_after", "said_in_words", "worded_complex"]
+__all__ = ["declare_in_words", "declared_after", "matrices_in_words", "said_in_words", "worded_complex"]
+
+
+#: the words before and after inline math that declare its names (see :func:`_inline_names`)
+_Words = tuple[re.Pattern[str], re.Pattern[str]] | None
 
 
 class _Declares(Protocol):
@@ -67,11 +71,15 @@ def _gap(text: str, blocks: list[MathBlock], at: int) -> str:
     return text[blocks[at].end : end].strip("$ \t")
 
 
-def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0, cased: bool = False) -> dict[str, int]:
+def _inline_names(
+    text: str, blocks: list[MathBlock], at: int, step: int = 0, cased: bool | None = False, words: _Words = None
+) -> dict[str, int]:
     """The names of inline math ``blocks[at]`` that the words beside it declare complex: domain key -> line.
     ``step`` (-1, 1): the block is joined by "and" or a comma to the one before or after, which the words
     beside that one declare ("complex $q$ and $k$", "$q$ and $k$ are complex"). ``cased``: the names of a sentence
-    that poses them complex as a case ("if $z$ is complex") instead, and only those."""
+    that poses them complex as a case ("if $z$ is complex") instead, and only those; None: either. ``words``: the
+    words before and after that declare (complex where None)."""
+    before_words, after_words = words or (_COMPLEX_BEFORE, _COMPLEX_AFTER)
     block = blocks[at]
     if block.kind != "inline" or not _ONLY_NAMES.fullmatch(block.src.text):
         return {}
@@ -79,18 +87,48 @@ def _inline_names(text: str, blocks: list[MathBlock], at: int, step: int = 0, ca
     after = text[block.end : blocks[at + 1].src.col(0) if at + 1 < len(blocks) else len(text)].lstrip("$")
     if re.match(r"-[A-Za-z]", after):
         return {}
-    said = bool(step <= 0 and _COMPLEX_BEFORE.search(before)) or bool(step >= 0 and _COMPLEX_AFTER.match(after))
+    said = bool(step <= 0 and before_words.search(before)) or bool(step >= 0 and after_words.match(after))
     for side in (-1, 1) if not said and step == 0 else ():
         joined = at + side
         if 0 <= joined < len(blocks) and _JOINED.fullmatch(_gap(text, blocks, min(at, joined))):
-            said = bool(_inline_names(text, blocks, joined, side, cased))
+            said = bool(_inline_names(text, blocks, joined, side, cased, words))
             if said:
                 break
     sentence = sentence_around(text, blocks, at)
-    if not said or NEGATING_WORDS.search(sentence) or bool(CASE_WORDS.search(sentence)) != cased:
+    if not said or NEGATING_WORDS.search(sentence) or cased not in (None, bool(CASE_WORDS.search(sentence))):
         return {}  # "it fails for complex $z$", "$z$ is not complex": no declaration; "if $z$ is complex": a case
     names = [n.strip() for n in block.src.text.split(",")]
     return {domain_key(n): block.line for n in names if n not in _NOT_NAMES}
+
+
+#: the words just before inline math that make its names matrices ("the matrices $A$, $B$", "矩阵 $W$")
+_MATRIX_BEFORE = re.compile(r"(?i)(?<![A-Za-z-])matri(?:x|ces)\s*$|矩阵\s*$")
+#: the words just after it ("$A$ and $B$ are square matrices", "$W$ 是一个可逆矩阵")
+_MATRIX_AFTER = re.compile(
+    r"(?i)^\s*(?:is|are|be)\s+(?:(?:a|an|any|two|some|arbitrary|general|real|complex|square|invertible|orthogonal"
+    r"|symmetric|skew-symmetric|antisymmetric|diagonal|block-diagonal|rotation|weight|projection|learned|learnable"
+    r"|fixed|constant)\s+){0,3}matri(?:x|ces)(?![A-Za-z])(?!\s*\$)"
+    r"|^\s*(?:是|为)\s*(?:一个|两个|任意|可逆|正交|实|方|对称|反对称|旋转|权重|投影|的|\s)*矩阵(?!\s*\$)"
+)
+
+
+def matrices_in_words(text: str, blocks: list[MathBlock]) -> frozenset[str]:
+    """The names the prose says are matrices ("let $A$ and $B$ be matrices", "the matrix $W$", "矩阵 $W$"), as
+    inline math of names only beside those words: a name so called is a vector or matrix wherever the document
+    uses it, and its products do not commute (a case, "if $A$ is a matrix", counts: a matrix is the more general
+    reading). A sentence with a negating word declares nothing.
+
+    Example:
+        >>> from ..readers.latex_text import Src
+        >>> text = "Let $A$ and $B$ be matrices."
+        >>> at = [text.index("$A") + 1, text.index("$B") + 1]
+        >>> sorted(matrices_in_words(text, [MathBlock("inline", Src.of(text[i], i), 1) for i in at]))
+        ['A', 'B']
+    """
+    found: set[str] = set()
+    for at in range(len(blocks)):
+        found |= set(_inline_names(text, blocks, at, cased=None, words=(_MATRIX_BEFORE, _MATRIX_AFTER)))
+    return frozenset(found)
 
 
 def said_in_words(steps: list[AuditStep], worded: dict[str, int]) -> None:
