@@ -78,6 +78,7 @@ from .general import (
 from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
+from .solution_forms import OFFSET_ONLY, OFFSET_OTHERWISE, depends_through_offsets
 from .unstated_pairs import hedged_verdict, unstated_reading
 from .wanted import SENTENCE_END, requirement_before
 from .word_calls import word_call_head
@@ -612,7 +613,8 @@ def define_in_child(head: Head, link: Link, body: Link, scope: Scope) -> Outcome
             return Outcome("DEFINED", definition=general)
         return Outcome(UNREAD, reason=error_text(exc, body))
     if offsets:  # n - m as a parameter is read only where the body is read with general matrices
-        return Outcome(UNREAD, reason="a parameter written as a sum or difference of names, in a body of numbers")
+        through = depends_through_offsets(value, offsets.values())  # .solution_forms: maybe a definition still
+        return Outcome(UNREAD, reason=OFFSET_ONLY if through else OFFSET_OTHERWISE)
     used = names(value)
     if cancelled := _cancelled_arrays(body.text, used, scope):
         why = f"{', '.join(cancelled)}, a matrix of the document, beside its inverse: read as a number it cancels"

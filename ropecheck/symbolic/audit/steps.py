@@ -223,6 +223,7 @@ from .result import (
     unread_reason_key,
 )
 from .sections import in_force
+from .solution_forms import SOLVED_REASON, solution_form
 from .spelled_definitions import as_defined, defined_said
 from .stated_before import broken_in_child, statements_to_check
 from .stated_signs import positive_from_bound, said_bound, section_end, sign_note
@@ -625,14 +626,39 @@ class Auditor:
                 self.definitions[-1] = replace(d, reason="; ".join(x for x in (said, d.reason) if x))
         return True
 
-    def offsets_unread(self, head: _Head, link: Link, body: Link, why: str, *, audited: bool) -> bool:
+    def offsets_unread(self, head: _Head, line: tuple[Link, Link], why: str, *, audited: bool) -> bool:
         """``g(x, y, m - n) := ...`` not read: a definition (``:=`` is never a claim), listed with ``why``; the name
-        stays as free as before (no taint). ``g(x, y, n - m) = ...`` read neither way stays a step (the caller)."""
+        stays as free as before (no taint). ``g(x, y, n - m) = ...`` read neither way stays a step (the caller),
+        unless it is one of its display's set of definitions (:mod:`.solution_forms`: no premise then)."""
+        link, body = line
         if audited:
             self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=why))
         if body.relation in _STATED_AS_DEFINED and link.text and body.text:
             self.premises.append(Premise(body.line, link, body, self.scope))  # still an equation later steps use
         return True
+
+    def offsets_listed(self, head: _Head, line: tuple[Link, Link], why: str, *, explicit: bool, audited: bool) -> bool:
+        """A function at a sum or difference of names whose body was not read: listed as a definition where written
+        with ``:=``, or where it is one of its display's set (:meth:`solution_line`); else False, a step."""
+        solved = not explicit and self.solution_line(head, line[0], why)
+        if not (explicit or solved):
+            return False
+        return self.offsets_unread(head, line, SOLVED_REASON if solved else why, audited=audited)
+
+    def solution_line(self, head: _Head, link: Link, reason: str) -> bool:
+        """Whether ``g(x, y, m - n) = ...`` defines g beside the other functions its display defines
+        (:func:`.solution_forms.solution_form`)."""
+        if head.kind != "function" or self.block >= len(self.math_places):
+            return False
+        listed = [(d.line, d.name, d.kind, d.read) for d in self.definitions]
+        return solution_form(
+            head.key,
+            link.line,
+            reason,
+            display_start=self.math_places[self.block][0],
+            defined=listed,
+            written_before=self.used_before(head, link),
+        )
 
     def define_last_side(self, links: list[Link], *, audited: bool) -> list[Link]:
         """``A = R(s) := C``: a chain whose last relation is ``:=`` defines its side before it (R(s) is C), then
@@ -932,7 +958,7 @@ class Auditor:
         if self.bare(head, audited) and not self.in_passing(outcome):
             return False  # anything else said of the bare name is ignored, as before it was read
         if head.offsets and (outcome.status != "DEFINED" or outcome.definition is None):
-            return explicit and self.offsets_unread(head, link, body, outcome.reason, audited=audited)
+            return self.offsets_listed(head, (link, body), outcome.reason, explicit=explicit, audited=audited)
         if outcome.status != "DEFINED" or outcome.definition is None:
             self.not_read(head, (link, body), outcome.reason, audited=audited)
             return True
