@@ -1045,11 +1045,7 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
             results.append(again)
             continue
         if starred:
-            why = (
-                f"refuted only with {', '.join(starred)} not real; {', '.join(n + '^*' for n in starred)} may name "
-                "another quantity (an optimum), not a conjugate, and then the name is real: not decided"
-            )
-            results.append(Outcome("UNDECIDED", "none", why, None, left, right))
+            results.append(Outcome("UNDECIDED", "none", _starred_doubt(starred, scope), None, left, right))
             continue
         results.append(Outcome(verdict.value, method, "", cex, left, right))
     decided = _with_pair(_over_readings(lhs, rhs, scope, readings, results), lhs, rhs, scope)
@@ -1338,6 +1334,21 @@ def _values_given(o: Outcome, scope: Scope, stop: str) -> str:
     return f"{', '.join(k for k, _ in shown)} (the text gives {said}, an example or a condition)"
 
 
+def _starred_doubt(starred: list[str], scope: Scope) -> str:
+    """Why a step refuted only with ``starred`` complex is not decided: ``b^*`` may be an optimum, a conjugated
+    bracket says only that the bracket is complex."""
+    if not set(starred) <= scope.bracket_names:
+        return (
+            f"refuted only with {', '.join(starred)} not real; {', '.join(n + '^*' for n in starred)} may name "
+            "another quantity (an optimum), not a conjugate, and then the name is real: not decided"
+        )
+    held = "them" if len(starred) > 1 else "it"
+    return (
+        f"refuted only with {', '.join(starred)} not real; a conjugated bracket holds {held}, which says the "
+        "bracket is complex, not which of its names are: not decided"
+    )
+
+
 def _complex_star_names(cex: Counterexample | None, scope: Scope) -> list[str]:
     """The names written only ``b^*`` to which ``cex`` gives a value that is not real."""
     if cex is None or not scope.star_names:
@@ -1363,7 +1374,12 @@ def _refuted_with_real(lhs: Link, rhs: Link, scope: Scope, names: list[str]) -> 
         return None
     if verdict != Verdict.REFUTED:
         return None
-    why = f"refuted with {', '.join(names)} real: a counterexample whether {names[0]}^* is a conjugate or a name"
+    whether = (
+        "whether they are complex or real (a conjugated bracket holds them)"
+        if set(names) <= scope.bracket_names
+        else f"whether {names[0]}^* is a conjugate or a name"
+    )
+    why = f"refuted with {', '.join(names)} real: a counterexample {whether}"
     return Outcome("REFUTED", method, why, cex, left, right)
 
 

@@ -28,6 +28,7 @@ from ..readers.components import component_vectors
 from ..readers.latex_parser import warm_up
 from ..readers.latex_syntax import (
     conjugated_forms,
+    conjugated_group_names,
     i_in_exponent_of_e,
     normalize_latex,
     read_latex_side,
@@ -50,7 +51,7 @@ from .reading import is_defined as _is_defined
 from .reading import mentions as _mentions
 from .reading import posed as _posed
 from .reading import uses_index_i
-from .result import DOCUMENT_TIME_LIMIT_REASON, AuditDefinition, AuditResult, AuditStep
+from .result import AUDIT_DEFAULT_DOMAINS, DOCUMENT_TIME_LIMIT_REASON, AuditDefinition, AuditResult, AuditStep
 from .resumed import AboveBlock
 from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
@@ -123,11 +124,14 @@ class _Limits:
     document_timeout: float | None
 
 
-def _arrays(text: str, blocks: list[MathBlock]) -> tuple[frozenset[str], frozenset[str]]:
-    """The names written transposed, and those with every other name the document uses as a vector or matrix or
-    calls a matrix in words ("let $A$ and $B$ be matrices"): see :func:`.general.array_names`."""
-    transposed, arrays = array_names([b.src.text for b in blocks])
-    return transposed, arrays | {n for k in matrices_in_words(text, blocks) if (n := spelled_name(k)) is not None}
+def _arrays(text: str, blocks: list[MathBlock]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The names written transposed; those with every other name the document uses as a vector or matrix or calls
+    a matrix in words ("let $A$ and $B$ be matrices", see :func:`.general.array_names`); and the rows among them."""
+    texts = [b.src.text for b in blocks]
+    transposed, arrays = array_names(texts)
+    arrays |= {n for k in matrices_in_words(text, blocks) if (n := spelled_name(k)) is not None}
+    rows = row_vectors(texts, arrays)  # x_i W_Q: rows, and the capitals after them matrices
+    return transposed, arrays | row_matrices(texts, rows), rows
 
 
 def _audit_text(
@@ -144,18 +148,17 @@ def _audit_text(
     timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
     blocks, lines = math_blocks(text, latex=latex)
     blocks, promoted = sentence_displays(text, blocks, lines)  # "so $$A = B + C$$ where": a step, read as a display
-    inferred, starred = _conjugated(blocks, stated)
+    inferred, starred, bracketed = _conjugated(blocks, stated)
     base = start if start is not None else Scope(strict_products=True)
     auditor = Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
-    transposed, arrays = _arrays(text, blocks)
-    rows = row_vectors([b.src.text for b in blocks], arrays)  # x_i W_Q: rows, and the capitals after them matrices
-    arrays |= row_matrices([b.src.text for b in blocks], rows)
+    transposed, arrays, rows = _arrays(text, blocks)
     auditor.scope = replace(
         auditor.scope.with_domains(auditor.domains()),
         index_i=uses_index_i([b.src.text for b in blocks]),
         complex_sums="document" if _writes_unit([b.src.text for b in blocks]) else "",
         star_names=starred,
+        bracket_names=bracketed,
         matrix_names=transposed,
         array_names=arrays,
         row_names=rows,
@@ -278,8 +281,11 @@ def _implications(text: str, read: tuple[MathBlock, list[Chain]], lines: Any, *,
     )
 
 
-def _conjugated(blocks: list[MathBlock], stated: dict[str, str]) -> tuple[dict[str, str], frozenset[str]]:
-    """The names written conjugated (each with how it was written) and the names written starred only."""
+def _conjugated(
+    blocks: list[MathBlock], stated: dict[str, str]
+) -> tuple[dict[str, str], frozenset[str], frozenset[str]]:
+    """The names written conjugated (each with how it was written), the names read both ways (written starred only,
+    or standing in a conjugated bracket), and those of a conjugated bracket."""
     # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
     # unless a flag or the document declares its domain
     inferred: dict[str, str] = {}
@@ -294,7 +300,12 @@ def _conjugated(blocks: list[MathBlock], stated: dict[str, str]) -> tuple[dict[s
         inferred[key] += " -- if a conjugate; else a real name of its own, read both ways"
     for key in starred & _optimum_names(blocks):  # b^* = \inf ...: real in both readings, so b is real
         inferred.pop(key, None)
-    return inferred, starred
+    # (W_k x_n)^*: the bracket is complex, which of its names are is not said -- each read both ways
+    grouped = set().union(*(conjugated_group_names(b.src.text) for b in blocks)) - set(inferred) - set(stated)
+    grouped -= set(AUDIT_DEFAULT_DOMAINS)
+    for key in grouped:
+        inferred[key] = "inside a conjugated bracket -- complex, or real, read both ways"
+    return inferred, starred | grouped, frozenset(grouped)
 
 
 #: ``b^* = \inf ...``: a starred name given as an infimum, supremum, minimum or maximum (a real number)

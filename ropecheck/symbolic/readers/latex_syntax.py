@@ -1969,6 +1969,76 @@ def conjugated_names(text: str) -> set[str]:
     return {domain_key(n) for n in names if n.lstrip("\\") not in ("mathit", "mathrm", "mathsf")}
 
 
+#: a bracket conjugated: ``(...)^*``, ``\\left(...\\right)^*``, ``[...]^*``, ``\\overline{...}``, ``\\bar{...}``
+_GROUP_STAR = re.compile(r"(?:\\right)?[)\]]\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
+_GROUP_BAR = re.compile(r"\\(?:bar|overline)\s*\{")
+#: what inside a conjugated bracket is not one of its factors or terms: an exponent, a function's argument
+_NOT_A_FACTOR = re.compile(r"(?:\^|\\(?:exp|cos|sin|tan|log|ln|sqrt|frac))\s*(?=[{(])")
+#: exponents, written in braces (``e^{i\\phi}``: an i there is no part of the bracket)
+_NOT_A_FACTOR_ALL = re.compile(r"\^\s*\{[^{}]*\}|\^\s*[A-Za-z0-9]")
+
+
+def conjugated_group_names(text: str) -> set[str]:
+    r"""The names that stand as factors or terms of a conjugated bracket (``(W_k x_n)^*``, ``\overline{a + b}``), as
+    domain keys -- not those in its exponents or function arguments (``(q e^{i m \theta})^*``: q only).
+
+    One does not conjugate a real number, so such a bracket is complex; which of its names are is not said. A step
+    with them is read with them complex and refuted only where it is refuted with them real too.
+
+    Example:
+        >>> sorted(conjugated_group_names(r"\Re[(W_q x_m)(W_k x_n)^* e^{i\theta}] + \overline{a + b e^{i m t}}"))
+        ['W_k', 'a', 'b', 'x_n']
+        >>> conjugated_group_names(r"(z)^* + \overline{e^{i m \theta}}")
+        set()
+    """
+    text = _unbolded(text)
+    groups: list[str] = []
+    for m in _GROUP_STAR.finditer(text):
+        close = m.start() + (len("\\right") if text.startswith("\\right", m.start()) else 0)
+        opener = {")": "(", "]": "["}[text[close]]
+        depth, i = 0, close
+        while i >= 0:
+            depth += {text[close]: 1, opener: -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i -= 1
+        groups.append(text[i + 1 : close] if i >= 0 else "")
+    for m in _GROUP_BAR.finditer(text):
+        end = skip_group(text, m.end() - 1)
+        groups.append(text[m.end() : end - 1] if end > 0 else "")
+    found: set[str] = set()
+    for group in groups:
+        found |= _factor_names(group)
+    return found
+
+
+#: a function written without brackets and what it applies to (``\\cos m\\theta``), up to the next term
+_BARE_CALL = re.compile(r"\\(?:exp|cos|sin|tan|log|ln)(?![A-Za-z])\s*(?![{(])[^+\-)\]]*")
+#: the unit written as a part (``u + v i``, ``q_0 + i q_1``): the names beside it are the real and imaginary parts
+_UNIT_PART = re.compile(r"(?<![\\A-Za-z_^{])[A-Za-z]?i(?![A-Za-z_])")  # ``qi``: a letter glued to the unit
+
+
+def _factor_names(group: str) -> set[str]:
+    """The names of ``group`` outside its exponents and function arguments; none where it is one name (a name
+    conjugated, read by :func:`conjugated_names`) or writes the unit as a part (``\\overline{u - v i}``: u and v
+    are its real and imaginary parts, real by that form)."""
+    if _UNIT_PART.search(_NOT_A_FACTOR_ALL.sub(" ", group)) or re.fullmatch(r"\s*" + _NAME + r"\s*", group):
+        return set()
+    group = _BARE_CALL.sub(" ", group)
+    plain, at = "", 0
+    for m in _NOT_A_FACTOR.finditer(group):
+        if m.start() < at:
+            continue
+        end = skip_group(group, m.end())
+        plain += group[at : m.start()] + " "
+        at = end if end > 0 else len(group)
+    plain += group[at:]
+    names = {domain_key(m.group(0)) for m in re.finditer(_NAME, plain) if not m.group(0).startswith("\\")}
+    names |= {domain_key(m.group(0)) for m in re.finditer(_NAME, plain) if m.group(0).lstrip("\\") in GREEK}
+    names -= {"i", "e", "pi", "left", "right"}
+    return names
+
+
 def star_only_names(text: str) -> set[str]:
     r"""The names written ``b^*`` and never conjugated otherwise (``\bar b``, ``\overline{b}``, ``b^\dagger``,
     ``b^H``), as domain keys: ``b^*`` may be b's conjugate or a name of its own ("the optimal b").

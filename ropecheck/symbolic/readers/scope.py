@@ -550,6 +550,7 @@ class Scope:
     i_reading: str = ""
     complex_sums: str = ""
     star_names: frozenset[str] = frozenset()
+    bracket_names: frozenset[str] = frozenset()  # those of star_names that stand in a conjugated bracket
     star_reading: str = ""
     word_reading: str = ""
     generic_blocks: bool = False
