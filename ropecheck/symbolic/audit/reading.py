@@ -79,6 +79,7 @@ from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .solution_forms import OFFSET_ONLY, OFFSET_OTHERWISE, depends_through_offsets
+from .stated_inner import STATED_INNER, states_real_inner
 from .unstated_pairs import hedged_verdict, unstated_reading
 from .wanted import SENTENCE_END, requirement_before
 from .word_calls import word_call_head
@@ -765,7 +766,12 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
     # a trig argument without parentheses is read as this literature writes it: the function of the
     # product that follows (\cos m\theta is cos(m theta)); the reading is said, not decided both ways
     # an inner product marked _\\mathbb{R} or _\\mathbb{C} is read in its field's conventions (see .inner_fields)
-    options = inner_field_options(lhs.text + " = " + rhs.text, INNER_PRODUCTS, _CONVENTION_NOTE) if inner else []
+    conventions: tuple[str, ...] = INNER_PRODUCTS
+    notes = _CONVENTION_NOTE
+    if scope.inner_stated and not states_real_inner(lhs.text + " = " + rhs.text):  # the document says which
+        conventions = ("real",)
+        notes = {"real": f"{_CONVENTION_NOTE['real']}, {STATED_INNER} (line {scope.inner_stated})"}
+    options = inner_field_options(lhs.text + " = " + rhs.text, conventions, notes) if inner else []
     for convention, hermitian, said in options or [("real", "conjugate-second", "")]:
         parts = ["the trig argument as the product that follows it (this literature's convention)"]
         note = ", ".join(parts[: int(ambiguous)] + ([said] if said else []))
@@ -1153,7 +1159,8 @@ def _over_readings(lhs: Link, rhs: Link, scope: Scope, readings: list[Any], resu
 
 def _said(note: str) -> bool:
     """Whether the one reading of a decided step is said in its reason: how its i was read, where that was chosen."""
-    return INDEX_IN_STEP in note or UNIT_AS_DEFINED in note or said_by_form(note) or FIELD_SAID in note
+    said = (INDEX_IN_STEP, UNIT_AS_DEFINED, FIELD_SAID, STATED_INNER)
+    return any(s in note for s in said) or said_by_form(note)
 
 
 def _commuted(lhs: Link, rhs: Link, scope: Scope, readings: list[Any]) -> Outcome | None:

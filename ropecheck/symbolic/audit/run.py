@@ -56,6 +56,7 @@ from .resumed import AboveBlock
 from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
 from .stated_false import asked_or_conditional_after, stated_false_after, stated_false_before, stated_false_tag
+from .stated_inner import real_inner_line
 from .stated_signs import bound_hedged, heading_levels
 from .steps import STEP_TIMEOUT, Auditor
 from .supposed_displays import supposition_before
@@ -166,6 +167,7 @@ def _audit_text(
         components=frozenset().union(*(component_vectors(normalize_latex(b.src.text)) for b in blocks)),
         aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays | primes_named_in_words(text)),
         commutators=defines_commutator([normalize_latex(b.src.text) for b in blocks], arrays),
+        inner_stated=real_inner_line(blocks),
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()
@@ -228,10 +230,9 @@ def _audit_text(
     worded.finish(auditor)
     seconds = time.perf_counter() - t0
     inferred_left = {k: v for k, v in auditor.inferred.items() if k not in auditor.declared}
-    inline = sum(1 for b in blocks if b.kind == "inline")
     return AuditResult(
         path, auditor.steps, auditor.definitions, auditor.declared, seconds, timeout, limits.document_timeout,
-        inferred_left, inline, auditor.conditions,
+        inferred_left, sum(1 for b in blocks if b.kind == "inline"), auditor.conditions,
     )  # fmt: skip
 
 

@@ -1036,6 +1036,8 @@ class _Reader:
     original: str
     offset: int
     values: dict[str, Any] = field(default_factory=dict)
+    #: placeholders of lists in square brackets written without ^T: a row where a matrix follows (.written_rows)
+    listed: set[str] = field(default_factory=set)
 
     def placeholder(self, value: Any) -> str:
         name = _PREFIX + _names(len(self.values))
@@ -1074,7 +1076,7 @@ class _Reader:
         text = self.rewrite(src)
         parsed = self.parse(text, src)
         try:
-            value = build(parsed, self.values, self.scope, bound)
+            value = build(parsed, self.values, self.scope, bound, frozenset(self.listed))
         except ClaimParseError as exc:
             if exc.position is not None:
                 raise
@@ -1246,9 +1248,11 @@ class _Reader:
         """Whether ``name`` is a function whose value is a matrix: the rotation ``R`` (not otherwise defined or
         bound), or a one-argument function the document defined with a matrix."""
         scope = self.scope
-        if name == "R":
-            return "R" not in bound and not scope.defines("R")
-        d = scope.functions.get(name)
+        if name in bound:
+            return False
+        if name == "R" and not scope.defines("R"):
+            return True
+        d = scope.functions.get(name)  # R too, where the document defines it (R(\theta) = a matrix)
         return d is not None and len(d.params) == 1 and isinstance(d.body, MatrixBase)
 
     def matrices(self, src: Src, bound: frozenset[str]) -> Src:
@@ -1546,7 +1550,10 @@ class _Reader:
             stop = end
             if t:
                 stop = t.end()
-            src = src.splice(m.start(), stop, self.placeholder(check_matrix(ImmutableMatrix(items))))
+            name = self.placeholder(check_matrix(ImmutableMatrix(items)))
+            if t is None and not rows and src.text[open_] == "[":  # maybe a row (.written_rows)
+                self.listed.add(name.strip()[len("\\mathit{") : -1])
+            src = src.splice(m.start(), stop, name)
             pos = m.start()
 
     def hadamard(self, src: Src, bound: frozenset[str]) -> Src:

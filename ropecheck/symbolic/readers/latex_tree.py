@@ -37,6 +37,7 @@ from .matrix_powers import whole_power, written_exponential
 from .scope import DOMAINS, Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import combine, rotation
 from .transposed_pairs import check_related
+from .written_rows import rows_in_front
 
 __all__ = [
     "BLOCK_MARK",
@@ -138,14 +139,21 @@ _COMBINATORIAL = (sympy.factorial, sympy.factorial2, sympy.subfactorial, sympy.b
                   sympy.RisingFactorial, sympy.FallingFactorial)  # fmt: skip
 
 
-def build(tree: Any, values: Mapping[str, Any], scope: Scope, bound: frozenset[str] = frozenset()) -> Any:
+def build(
+    tree: Any,
+    values: Mapping[str, Any],
+    scope: Scope,
+    bound: frozenset[str] = frozenset(),
+    listed: frozenset[str] = frozenset(),
+) -> Any:
     """The expression a parsed tree stands for: placeholders (``values``), definitions, i, e, pi,
     Re/Im, R(phi) and transposes interpreted, products of matrices in their written order.
 
     ``bound``: names bound here (summation variables, a definition's parameters); they stay
-    symbols, so ``\\sum_{i} x_i`` sums over i rather than over the imaginary unit.
+    symbols, so ``\\sum_{i} x_i`` sums over i rather than over the imaginary unit. ``listed``: placeholders of
+    lists in square brackets written without ^T, read as a row in front of a matrix (:mod:`.written_rows`).
     """
-    return _Converter(values, scope, bound).convert(tree)
+    return _Converter(values, scope, bound, listed).convert(tree)
 
 
 def _name_text(value: Any) -> str:
@@ -180,8 +188,10 @@ _RAISED_UNKNOWN = (
 
 
 class _Converter:
-    def __init__(self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str]) -> None:
-        self.values, self.scope, self.bound = values, scope, bound
+    def __init__(
+        self, values: Mapping[str, Any], scope: Scope, bound: frozenset[str], listed: frozenset[str] = frozenset()
+    ) -> None:
+        self.values, self.scope, self.bound, self.listed = values, scope, bound, listed
         self.memo: dict[Any, Any] = {}
 
     def _product_head(self, expr: Any) -> Any:
@@ -246,7 +256,7 @@ class _Converter:
             # imaginary unit written so that it is never an index (\mathrm{i}, or i in an exponent of e)
             return {"i": I, "ZQIU": I, "ZQEU": E, "pi": sympy.pi}.get(name, expr)
         if isinstance(expr, (sympy.Sum, sympy.Product)):
-            inner = _Converter(self.values, scope, bound | {str(lim[0]) for lim in expr.limits})
+            inner = _Converter(self.values, scope, bound | {str(lim[0]) for lim in expr.limits}, self.listed)
             limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
             body = inner.convert(expr.function)
             if isinstance(body, MatrixBase):
@@ -273,7 +283,7 @@ class _Converter:
             return expr
         if isinstance(expr, sympy.Mul):
             product = functools.partial(times, blocks=scope.generic_blocks, sums=scope.block_sums)
-            factors = [conv(a) for a in expr.args]
+            factors = rows_in_front(expr.args, [conv(a) for a in expr.args], self.listed)
             if scope.strict_products:
                 _check_vector_products(factors)
             for part, fn in (("Re", sympy.re), ("Im", sympy.im)):

@@ -497,7 +497,9 @@ class Scope:
     ``inner_product``: how ``\\langle u, v \\rangle`` of complex values is read (see
     :func:`.sympy_syntax.inner_product`; the real inner product unless an audit tries another);
     ``inner_product_complex``: the Hermitian convention of one marked ``\\rangle_\\mathbb{C}`` (see
-    :mod:`.inner_fields`; one marked ``_\\mathbb{R}`` is the real one).
+    :mod:`.inner_fields`; one marked ``_\\mathbb{R}`` is the real one); ``inner_stated``: the line where the
+    document writes ``<A, B> = Re[A conj(B)]``, so its unmarked inner products are the real one only (0: none, see
+    :mod:`ropecheck.symbolic.audit.stated_inner`).
 
     Notation with two readings, each an :class:`~.latex_syntax.AmbiguousReading` unless a reading is
     chosen: ``index_i`` says ``i`` is also an index here (``\\theta_i``, ``x_{2i}``), so a bare ``i``
@@ -546,6 +548,7 @@ class Scope:
     strict_products: bool = False
     inner_product: str = "real"
     inner_product_complex: str = "conjugate-second"
+    inner_stated: int = 0
     index_i: bool = False
     i_reading: str = ""
     complex_sums: str = ""
