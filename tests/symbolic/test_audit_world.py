@@ -1009,3 +1009,16 @@ def test_a_step_proved_from_an_undecided_step_says_so() -> None:
     assert first.status == "UNDECIDED" and then.status == "PROVED" and "line 1 is a step left undecided" in then.reason
     (then,) = audit_document("The requirement is that\n\n" + stated, timeout=TIMEOUT).steps
     assert then.status == "PROVED" and "left undecided" not in then.reason, then.reason
+
+
+def test_a_conjugated_bracket_makes_its_names_read_both_ways_but_not_its_vectors() -> None:
+    """``(W_k x_n)^*``: names read both ways; where the document uses them as vectors and matrices, the bracket is a
+    plane vector taken as a complex number and they stay what they are."""
+    from ropecheck.symbolic.audit.document import math_blocks
+    from ropecheck.symbolic.audit.run import _conjugated
+
+    blocks, _ = math_blocks("$$\\mathrm{Re}[(W_q x_m)(W_k x_n)^* e^{i\\theta}] = 0$$\n")
+    _, starred, bracketed = _conjugated(blocks, {}, frozenset())
+    assert bracketed == {"W_k", "x_n"} and bracketed <= starred
+    _, starred, bracketed = _conjugated(blocks, {}, frozenset({"W_{k}", "x_{n}"}))
+    assert bracketed == frozenset() and not starred

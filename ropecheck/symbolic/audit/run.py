@@ -149,11 +149,11 @@ def _audit_text(
     timeout, memory_limit, deadline = limits.timeout, limits.memory_limit, limits.deadline
     blocks, lines = math_blocks(text, latex=latex)
     blocks, promoted = sentence_displays(text, blocks, lines)  # "so $$A = B + C$$ where": a step, read as a display
-    inferred, starred, bracketed = _conjugated(blocks, stated)
+    transposed, arrays, rows = _arrays(text, blocks)
+    inferred, starred, bracketed = _conjugated(blocks, stated, arrays)
     base = start if start is not None else Scope(strict_products=True)
     auditor = Auditor(path, base, dict(stated) | dict(base.domains), timeout, memory_limit, progress, deadline)
     auditor.inferred = {k: v for k, v in inferred.items() if k not in stated}
-    transposed, arrays, rows = _arrays(text, blocks)
     auditor.scope = replace(
         auditor.scope.with_domains(auditor.domains()),
         index_i=uses_index_i([b.src.text for b in blocks]),
@@ -283,10 +283,11 @@ def _implications(text: str, read: tuple[MathBlock, list[Chain]], lines: Any, *,
 
 
 def _conjugated(
-    blocks: list[MathBlock], stated: dict[str, str]
+    blocks: list[MathBlock], stated: dict[str, str], arrays: frozenset[str]
 ) -> tuple[dict[str, str], frozenset[str], frozenset[str]]:
     """The names written conjugated (each with how it was written), the names read both ways (written starred only,
-    or standing in a conjugated bracket), and those of a conjugated bracket."""
+    or standing in a conjugated bracket), and those of a conjugated bracket but the vectors and matrices
+    (``arrays``: a bracket of those is a plane vector taken as a complex number, not complex names)."""
     # a name written conjugated anywhere is complex everywhere (one does not conjugate a real number),
     # unless a flag or the document declares its domain
     inferred: dict[str, str] = {}
@@ -303,7 +304,7 @@ def _conjugated(
         inferred.pop(key, None)
     # (W_k x_n)^*: the bracket is complex, which of its names are is not said -- each read both ways
     grouped = set().union(*(conjugated_group_names(b.src.text) for b in blocks)) - set(inferred) - set(stated)
-    grouped -= set(AUDIT_DEFAULT_DOMAINS)
+    grouped -= set(AUDIT_DEFAULT_DOMAINS) | {k for k in grouped if spelled_name(k) in arrays}
     for key in grouped:
         inferred[key] = "inside a conjugated bracket -- complex, or real, read both ways"
     return inferred, starred | grouped, frozenset(grouped)
