@@ -2144,12 +2144,7 @@ class Auditor:
                 number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
                 o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
             )  # fmt: skip
-            if s.status in ("PROVED", "REFUTED"):
-                self.notation_doubt(s, read)
-                where = (self.math_texts, self.scope, self.declared)  # R^T_m where T is a number: which reading?
-                raised_t_doubt(s, (read[0].text, read[1].text), where, functools.partial(self.status_as, read))
-            if s.status in ("PROVED", "REFUTED") and (self.cased_complex or self.complex_ended):
-                self.complex_as_case(s, read)
+            self.reading_doubts(s, read)
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
             if s.status == "REFUTED":
@@ -2187,6 +2182,16 @@ class Auditor:
         if self.progress is not None:
             self.progress(s, number)
 
+    def reading_doubts(self, s: AuditStep, read: tuple[Link, Link]) -> None:
+        """The doubts a decided step meets whatever it says: its notation (:meth:`notation_doubt`), ``R^T_m`` beside
+        a number T (:func:`.raised_t.raised_t_doubt`), and a name complex only as a case (:meth:`complex_as_case`)."""
+        if s.status in ("PROVED", "REFUTED"):
+            self.notation_doubt(s, read)
+            where = (self.math_texts, self.scope, self.declared)  # R^T_m where T is a number: which reading?
+            raised_t_doubt(s, (read[0].text, read[1].text), where, functools.partial(self.status_as, read))
+        if s.status in ("PROVED", "REFUTED") and (self.cased_complex or self.complex_ended):
+            self.complex_as_case(s, read)
+
     def expectation_step(self, s: AuditStep, left: Link, right: Link, inner: tuple[str, str]) -> AuditStep:
         """``\\mathbb{E}[A] = \\mathbb{E}[B]``: PROVED where the step ``A = B``, decided as any other (its notation
         doubted as any other's), is PROVED, the reason saying so (:mod:`.equal_expectations`); else ``s`` as it was."""
@@ -2203,12 +2208,8 @@ class Auditor:
             o = _run(_step_in_child, *read, auditor.scope, timeout=timeout, memory_limit=self.memory_limit)
             o = (auditor.through_blocks(*read) or o) if o.status == UNREAD else o
             found = self.outcome_step(s.number, *read, o, o.reason)
-        if found.status == "PROVED" and not self.uses_unread(*read):  # the doubts of any step read so
-            auditor.notation_doubt(found, read)
-            where = (self.math_texts, auditor.scope, self.declared)
-            raised_t_doubt(found, (read[0].text, read[1].text), where, functools.partial(auditor.status_as, read))
-            if found.status == "PROVED" and (self.cased_complex or self.complex_ended):
-                auditor.complex_as_case(found, read)
+        if found.status == "PROVED" and not self.uses_unread(*read):
+            auditor.reading_doubts(found, read)  # the doubts of any step read so
         if found.status != "PROVED":
             return s
         return replace(found, lhs_tex=left.text, rhs_tex=right.text, reason=expectations_said(found.reason, real))
