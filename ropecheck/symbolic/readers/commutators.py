@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .latex_text import Src
+from .latex_text import Src, split_top
 
 __all__ = ["commutators_written_out", "defines_commutator"]
 
@@ -49,19 +49,10 @@ def defines_commutator(texts: Iterable[str], arrays: frozenset[str]) -> bool:
 
 
 def _parts(inner: str) -> list[str] | None:
-    """The two parts of a bracket's inside split at its one comma outside groups, or None."""
-    depth, cuts = 0, []
-    for i, c in enumerate(inner):
-        if c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-        if c == "," and depth == 0:
-            cuts.append(i)
-    if len(cuts) != 1:
-        return None
-    left, right = inner[: cuts[0]].strip(), inner[cuts[0] + 1 :].strip()
-    return [left, right] if left and right and ":" not in inner else None
+    """The two parts of a bracket's inside split at its one comma outside groups (a ``\\,`` space is no comma), or
+    None."""
+    parts = [p.text.strip() for p in split_top(Src.of(inner), ",")]
+    return parts if len(parts) == 2 and all(parts) and ":" not in inner else None
 
 
 def _innermost(text: str) -> list[tuple[int, int]]:

@@ -1976,8 +1976,7 @@ def conjugated_names(text: str) -> set[str]:
     return {domain_key(n) for n in names if n.lstrip("\\") not in ("mathit", "mathrm", "mathsf")}
 
 
-#: a bracket conjugated: ``(...)^*``, ``\\left(...\\right)^*``, ``[...]^*``, ``\\overline{...}``, ``\\bar{...}``
-_GROUP_STAR = re.compile(r"(?:\\right)?[)\]]\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)")
+#: a bracket conjugated by a bar: ``\\overline{...}``, ``\\bar{...}`` (one starred is found by :data:`_STAR_AFTER`)
 _GROUP_BAR = re.compile(r"\\(?:bar|overline)\s*\{")
 #: what inside a conjugated bracket is not one of its factors or terms: an exponent, a function's argument
 _NOT_A_FACTOR = re.compile(r"(?:\^|\\(?:exp|cos|sin|tan|log|ln|sqrt|frac))\s*(?=[{(])")
@@ -2000,23 +1999,13 @@ def conjugated_group_names(text: str) -> set[str]:
     """
     text = _unbolded(text)
     groups: list[str] = []
-    for m in _GROUP_STAR.finditer(text):
-        close = m.start() + (len("\\right") if text.startswith("\\right", m.start()) else 0)
-        opener = {")": "(", "]": "["}[text[close]]
-        depth, i = 0, close
-        while i >= 0:
-            depth += {text[close]: 1, opener: -1}.get(text[i], 0)
-            if depth == 0:
-                break
-            i -= 1
-        groups.append(text[i + 1 : close] if i >= 0 else "")
+    for at, ch in enumerate(text):  # (...)^*, [...]^*, \left( ... \right)^*: a bracket and a star after it
+        if ch in "([" and (end := skip_group(text, at)) > 0 and _STAR_AFTER.match(text, end):
+            groups.append(text[at + 1 : end - 1])
     for m in _GROUP_BAR.finditer(text):
         end = skip_group(text, m.end() - 1)
         groups.append(text[m.end() : end - 1] if end > 0 else "")
-    found: set[str] = set()
-    for group in groups:
-        found |= _factor_names(group)
-    return found
+    return set().union(*map(_factor_names, groups))
 
 
 #: a function written without brackets and what it applies to (``\\cos m\\theta``), up to the next term
@@ -2040,10 +2029,9 @@ def _factor_names(group: str) -> set[str]:
         plain += group[at : m.start()] + " "
         at = end if end > 0 else len(group)
     plain += group[at:]
-    names = {domain_key(m.group(0)) for m in re.finditer(_NAME, plain) if not m.group(0).startswith("\\")}
-    names |= {domain_key(m.group(0)) for m in re.finditer(_NAME, plain) if m.group(0).lstrip("\\") in GREEK}
-    names -= {"i", "e", "pi", "left", "right"}
-    return names
+    written = (m.group(0) for m in re.finditer(_NAME, plain))
+    names = {domain_key(n) for n in written if not n.startswith("\\") or n.lstrip("\\") in GREEK}
+    return names - {"i", "e", "pi", "left", "right"}
 
 
 def star_only_names(text: str) -> set[str]:
