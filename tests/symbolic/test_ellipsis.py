@@ -361,6 +361,19 @@ def test_a_subscript_that_lists_indices_moves_in_the_part_that_moves() -> None:
     assert find_patterns(r"\text{diag}\left(\phi_{a,1}, \phi_{b,2}, \cdots, \phi_{a,n}\right)")[0] == []
 
 
+def test_a_list_that_ends_at_its_group_size_runs_to_that_size() -> None:
+    # the last index names the size of the group another part labels (n_k beside k): one size name, n_k
+    listed = r"\text{diag}\left(e^{i\phi_{k,1}t}, e^{i\phi_{k,2}t}, \cdots, e^{i\phi_{k,n_k}t}\right)"
+    f = _one(listed)
+    assert f.describe() == r"block-diagonal, block e^{i\phi_{k,j + 1}t} for j = 0 … n_{k} - 1"
+    assert f.size_names() == {"n_k"}
+    assert r"e^{i\phi_{k,3}t}\right)" in expand(listed, [f], size={sympy.Symbol("n_k"): 3})
+    assert _one(listed.replace("n_k", "n_{k}")).size_names() == {"n_k"}
+    # a size labelled by a letter that is not a part of the list, or by the size's own letter, is no group's size
+    for other in ("n_j", "k_k", "n_{12}", "n_k + 1"):
+        assert find_patterns(listed.replace("n_k", other))[0] == [], other
+
+
 def test_rows_cut_short_end_in_blank_cells() -> None:
     # the second row stops after its block, as LaTeX allows
     short = r"\begin{bmatrix} A_{0} & & & \\ & A_{1} & \\ & & \ddots & \\ & & & A_{h-1} \end{bmatrix}"

@@ -24,7 +24,8 @@ math never relates are set apart, each written out at a size of its own: the ste
 text may relate them in words).
 
 Design constraints: the audit itself is not changed; a reading is the same audit of another text,
-and the readings are matched step by step (same count, same lines) or not used.
+and the readings are matched step by step (same count, same lines) or not used. Inline math (a matrix between
+single dollars) is written out on as many lines as well, none of them blank: a blank line would end it.
 """
 
 from __future__ import annotations
@@ -129,7 +130,10 @@ def read_with_patterns(
         out = text
         for block, fs in sorted(per_block, key=lambda bf: -bf[0].src.col(0)):
             a, b = block.src.col(0), block.src.col(len(block.src.text))
-            out = out[:a] + expand(block.src.text, fs, **how) + out[b:]  # type: ignore[arg-type]
+            new = expand(block.src.text, fs, **how)  # type: ignore[arg-type]
+            if block.kind == "inline":  # the lines its patterns leave, kept, but never blank: a blank line ends $...$
+                new = re.sub(r"\n(?=\n)", "\n ", new)
+            out = out[:a] + new + out[b:]
         return out
 
     concrete = []
@@ -300,6 +304,10 @@ def _merge(
     keyed = [_by_place(r) for r in readings]
     steps = list(original.steps)
     dotted = _dotted_definitions(original)
+    definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
+    # the dotted definitions the readings read: a name unread only for one of them is unread for its own reason
+    lifted = {d.line for d in definitions if d.line in dotted and d.read}
+    definitions = [_dependent(d, readings, lifted) for d in definitions]
     fixed = given.fixed if given else None
     for i, (place, s) in enumerate(_by_place(original).items()):
         if fixed and s.line >= fixed[1] and _touched(s, dotted):  # the size is fixed from there on
@@ -311,8 +319,9 @@ def _merge(
             continue
         at = [(size, keyed[n][place]) for n, (size, _) in enumerate(concrete)]
         blockwise = [(layout, keyed[len(concrete) + n][place]) for n, (layout, _) in enumerate(generic)]
-        steps[i] = _decided(s, at, blockwise, index, given.first if given else None, apart)
-    definitions = [_definition(d, readings, by_line, index) for d in original.definitions]
+        cited = _CITED.search(s.reason)
+        read_now = cited is not None and int(cited.group(1)) in lifted
+        steps[i] = _decided(s, at, blockwise, index, given.first if given else None, apart, lifted=read_now)
     why = _NO_PATTERN if fixed is None else _given_reason(fixed)
     return _explained(replace(original, steps=steps, definitions=definitions), why, frozenset(by_line))
 
@@ -346,10 +355,13 @@ def _decided(
     j: str,
     given: tuple[str, int] | None = None,
     apart: tuple[str, ...] = (),
+    *,
+    lifted: bool = False,
 ) -> AuditStep:
     """The verdict of a step with dots from its readings at the concrete sizes and as a generic block (never
     REFUTED where the document gives the size a value: ``given``, or where size names it never relates were set
-    apart: ``apart``)."""
+    apart: ``apart``). ``lifted``: the step was unread for a dotted definition that the readings read, so where
+    every reading stops at one other name, that is why it is unread."""
     for size, c in at:
         if c.status == "REFUTED" and given is None and not apart:
             why = f"its dots written out at {_sizes_text(size)}: refuted there, so for the general size"
@@ -385,6 +397,9 @@ def _decided(
         if unread_for_dots(s.reason) and unread_for_dots(c.reason):
             return replace(s, reason=f"{s.reason}; some of its dots read as a pattern, others not: {_NO_PATTERN}")
         unread_definition = "could not be read" in s.reason  # a definition with dots, read in the reading
+        stops = {_WRITTEN_AT.sub("", x.reason) for x in [c for _, c in at] + [g for _, g in blockwise]}
+        if lifted and len(stops) == 1 and not unread_for_dots(c.reason):  # each reading stops at one other name
+            return replace(s, reason=f"its dots read as a pattern; then: {stops.pop()}")
         if unread_for_dots(c.reason) or "could not be read" in c.reason:
             return s
         if not unread_for_dots(s.reason) and not unread_definition:
@@ -408,9 +423,31 @@ def _decided(
     )  # fmt: skip
 
 
+#: where a reason says which definition left a name without a value
+_CITED = re.compile(r"whose definition \(line (\d+)\) could not be read")
+
+
+def _dependent(d: AuditDefinition, readings: list[AuditResult], lifted: set[int]) -> AuditDefinition:
+    """A definition unread only for a name whose definition with dots the readings read (``lifted``: their
+    lines): where every reading stops at one other thing, that is why it is unread (``q_m = R(m) q``, once R(m) is
+    read: q has no value). Otherwise as it was."""
+    cited = _CITED.search(d.reason)
+    if cited is None or int(cited.group(1)) not in lifted:
+        return d
+    same = [e for r in readings for e in r.definitions if e.line == d.line and e.name == d.name]
+    why = {_WRITTEN_AT.sub("", e.reason) for e in same}
+    if len(same) != len(readings) or any(e.read for e in same) or len(why) != 1:
+        return d
+    stop = why.pop()
+    if unread_for_dots(stop):
+        return d
+    return replace(d, reason=f"its dots read as a pattern (line {cited.group(1)}); then: {stop}")
+
+
 def _unslashed(name: str) -> str:
-    """A name with its spacing and backslashes dropped: ``R_{\\Theta}(m)`` and ``R_{Theta}(m)`` are one."""
-    return re.sub(r"[\s\\]", "", name)
+    """A name with its spacing and backslashes dropped, a one-letter subscript braced: ``R_{\\Theta}(m)`` and
+    ``R_{Theta}(m)`` are one, as are ``R_{G_k}(m)`` and ``R_{G_{k}}(m)``."""
+    return re.sub(r"_([A-Za-z0-9])", r"_{\1}", re.sub(r"[\s\\]", "", name))
 
 
 def _apart_text(apart: tuple[str, ...]) -> str:

@@ -176,6 +176,7 @@ from .parity_calls import (
     restated_half,
     used_before,
 )
+from .patterns import unread_for_dots
 from .placeholders import PlaceholderSide, fill_placeholders
 from .premises import Premise, premise_in_child, premises_for
 from .primed_names import prime_read_otherwise
@@ -1073,7 +1074,9 @@ class Auditor:
             self.numbers_unread.add((head, link.line, why))  # k = j - i: a number, so k_j is no entry of it
         if lists_members(link.text, body.text):
             self.listing.add(head)
-        if audited:
+        # one in inline math that stops at its dots is listed too: the document read with its patterns written out
+        # may read it (:mod:`.patterns`), and the steps that use it with it
+        if audited or unread_for_dots(reason):
             self.definitions.append(
                 AuditDefinition(link.line, link.text, head.kind, body.text, reason=reason, params=head.params)
             )

@@ -191,18 +191,33 @@ def _listed_subscript(content: str, at: int) -> list[tuple[tuple[int, int], Any]
     """A subscript that lists several indices (``k,1``, ``\\Theta, m, 1``): each part's span (from ``at``) and its
     value (a number, an affine expression, or the part's text as a label); None where it lists none, where a part
     is empty or carries subscripts of its own, or where every part is a label (the whole is then one label)."""
-    if "," not in content or "{" in content or "_" in content:
+    if "," not in content:
         return None
     out, start = [], 0
+    labels = {p.strip() for p in content.split(",")}
     for part in content.split(","):
         lead = len(part) - len(part.lstrip())
         text = part.strip()
-        if not text:
+        if not text or (("{" in text or "_" in text) and _group_size(text, labels) is None):
             return None
-        value = _index_value(text)
+        value = _index_value(text) if "_" not in text else _group_size(text, labels)
         out.append(((at + start + lead, at + start + lead + len(text)), value if value is not None else text))
         start += len(part) + 1
     return out if any(not isinstance(v, str) for _, v in out) else None
+
+
+#: a one-letter name with a one-letter subscript (``d_k``, ``d_{k}``)
+_SUBSCRIPTED_LETTER = re.compile(r"([A-Za-z])_(?:([A-Za-z])|\{\s*([A-Za-z])\s*\})")
+
+
+def _group_size(part: str, labels: set[str]) -> Any | None:
+    """A part of a listed subscript that names the size of the group another part labels (``d_k`` in
+    ``\\theta_{k,d_k}``, k a part of the same list): the last index of a list that runs over group k, as one size
+    name (``d_k``, a symbol of its own); None for any other part with a subscript."""
+    m = _SUBSCRIPTED_LETTER.fullmatch(part)
+    if m is None or (label := m.group(2) or m.group(3)) not in labels or label == m.group(1):
+        return None
+    return sympy.Symbol(f"{m.group(1)}_{label}")
 
 
 def _nested_entry(content: str) -> Entry | None:
