@@ -8,7 +8,10 @@ wheel). Commands then run from a temporary working directory, never the checkout
 
 Design constraints: building and installing take a minute or more, so each is done once per
 test session and shared by every xdist worker (a file lock in the session's shared temporary
-folder; the first worker to get it builds, the others reuse the result). When the build or the
+folder; the first worker to get it builds, the others reuse the result). The tests that use the
+build run on one worker under xdist (the ``dist`` group, see :func:`pytest_collection_modifyitems`):
+a second worker would only wait on the lock while the first builds, where it can run other tests.
+When the build or the
 install cannot reach a package index (no network), the tests that need them skip with the
 reason; any other failure fails them.
 """
@@ -22,6 +25,17 @@ from pathlib import Path
 
 import pytest
 from distenv import CONSTRAINTS, ROOT, Dist, Venv, build_dist, copy_source, new_venv, pip_install
+
+#: the fixtures whose tests share one worker: each waits for the build (and the venv) the first of them makes
+_BUILD_FIXTURES = frozenset({"dist", "wheel_venv"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the group marks (``--dist loadgroup``)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put every test that uses the build or the venv in the xdist group ``dist``."""
+    for item in items:
+        if _BUILD_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("dist"))
 
 
 def _lock(path: Path):  # type: ignore[no-untyped-def]

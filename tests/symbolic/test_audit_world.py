@@ -8,6 +8,7 @@ verdicts that are right there (a false REFUTED or PROVED never is).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import sympy
@@ -22,7 +23,13 @@ def test_every_world_document_has_expectations() -> None:
     assert sorted(p.name for p in WORLD.glob("*.md")) == sorted(EXPECTED)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+def _with_its_twin(name: str) -> Any:
+    """A document and its twin run on one xdist worker (``--dist loadgroup``): the twin shares every step before its
+    first change, which that worker's audit of the first already decided (:mod:`ropecheck.symbolic.engine.memo`)."""
+    return pytest.param(name, marks=pytest.mark.xdist_group(f"world-{name.removesuffix('.md').removesuffix('_twin')}"))
+
+
+@pytest.mark.parametrize("name", [_with_its_twin(n) for n in sorted(EXPECTED)])
 def test_world_document_gets_only_acceptable_verdicts(name: str) -> None:
     spec = EXPECTED[name]
     r = audited(name)
