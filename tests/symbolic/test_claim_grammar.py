@@ -277,6 +277,14 @@ DOMAIN_CASES = [
     ("re-product-conjugated", r"\Re[q \cdot k^*] = q k", None, Verdict.REFUTED),
     ("re-product-real", r"q, k \in \mathbb{R}: \Re[q \cdot k^*] = q k", None, Verdict.PROVED),
     ("re-product-complex", r"q, k \in \mathbb{C}: \Re[q \cdot k^*] = q k", None, Verdict.REFUTED),
+    # a conjugated bracket is complex, but which of its names are is not said: both readings are decided, and a
+    # verdict stands only where both give it (true for real names, false for complex ones: not decided)
+    ("bracket-conjugated-product", r"(a b)^* = a b", None, Verdict.UNDECIDED),
+    ("bracket-overline-sum", r"\overline{a + b} = a + b", None, Verdict.UNDECIDED),
+    ("bracket-both-ways-true", r"\overline{a b} = \overline{a}\,\overline{b}", None, Verdict.PROVED),
+    ("bracket-both-ways-false", r"(a + b)^* = a - b", None, Verdict.REFUTED),
+    ("bracket-stated-real", r"a, b \in \mathbb{R}: (a b)^* = a b", None, Verdict.PROVED),
+    ("bracket-stated-complex", r"a, b \in \mathbb{C}: (a b)^* = a b", None, Verdict.REFUTED),
     ("abs-square-real", "Abs(z)**2 == z**2", None, Verdict.PROVED),
     ("abs-square-complex", "Abs(z)**2 == z**2", {"z": "complex"}, Verdict.REFUTED),
     ("abs-square-complex-true", "Abs(z)**2 == z*conjugate(z)", {"z": "complex"}, Verdict.PROVED),

@@ -69,6 +69,7 @@ from .latex_parser import warm_up
 from .latex_syntax import (
     AmbiguousReading,
     check_ellipsis,
+    conjugated_group_names,
     conjugated_names,
     read_latex_side,
     reading_notes,
@@ -296,6 +297,7 @@ def _parse_claim(
         # a name written conjugated is complex in the whole claim
         named = options["star_names"] if options["star_reading"] == "name" else frozenset()
         conjugated = {n: "complex" for n in conjugated_names(text) if n not in stated and n not in named}
+        conjugated |= _bracket_reading(text, stated, conjugated, arrays | named, picked.get("bracket_reading", ""))
         if conjugated:
             scope = _with_clauses(Scope(domains={**stated, **conjugated}, **options), clauses)
             lhs, rhs, col = _parse(text, used, scope)
@@ -377,6 +379,36 @@ def _commuted_bold(text: str, lhs: Any, rhs: Any, domains: Mapping[str, str] | N
     except (RopeCheckError, RecursionError, ValueError, TypeError, AttributeError):
         pass  # not read as matrices: the proof for numbers is not kept
     return ", ".join(names)
+
+
+#: the two readings of the names in a conjugated bracket (``(a b)^*``, ``\\overline{W_k x_n}``)
+BRACKET_CHOICES = {
+    "complex": "the names of a conjugated bracket complex",
+    "real": "the names of a conjugated bracket real (the bracket complex only through i or exponentials)",
+}
+
+
+def _bracket_reading(
+    text: str, stated: Mapping[str, str], conjugated: Mapping[str, str], left: frozenset[str], picked: str
+) -> dict[str, str]:
+    """``(a b)^* = a b``: the bracket is conjugated, so complex, but which of its names are the claim does not say
+    (``(W_k x_n)^*``: a real matrix and a complex vector). Its names -- the factors and terms of the bracket, not
+    those in its exponents or calls (:func:`.latex_syntax.conjugated_group_names`) -- are read both ways: complex
+    (``picked == "complex"``: returned with that domain) and real (nothing returned). Unpicked, where some such name
+    has no domain yet, :class:`.latex_syntax.AmbiguousReading`: the claim is decided in both readings, and a verdict
+    stands only where both give it (a proof for complex names holds for real ones; a refutation must hold for both).
+    ``left``: names read otherwise (vectors and matrices, a starred name read as one of its own)."""
+    grouped = {n for n in conjugated_group_names(text) if n not in stated and n not in conjugated and n not in left}
+    if not grouped:
+        return {}
+    if picked not in BRACKET_CHOICES:
+        names = ", ".join(sorted(grouped))
+        raise AmbiguousReading(
+            f"{names} stand in a conjugated bracket: complex, or real with the bracket complex otherwise",
+            "bracket_reading",
+            BRACKET_CHOICES,
+        )
+    return dict.fromkeys(grouped, "complex") if picked == "complex" else {}
 
 
 #: what stands right before ``@``, and right after it: a written-out matrix, a bracket, or a name (bold or not,
