@@ -45,6 +45,7 @@ from .implied_bounds import implied_run
 from .inline_conditions import inline_condition, inline_existence
 from .label_families import labels_after
 from .patterns import read_with_patterns, touched_by_dots
+from .posed_functions import posed_calls
 from .primed_names import primed_number_aliases, primes_named_in_words
 from .reading import head as _head
 from .reading import is_defined as _is_defined
@@ -203,7 +204,7 @@ def _audit_text(
         continued = (tail := above.goes_on_from(text, block, read, headings)) is not None
         if tail is not None:
             read[0] = replace(read[0], links=(tail,) + read[0].links[1:], line=tail.line)
-        posed = _posed_here(text, (blocks, at), read, lines, auditor.scope)
+        posed = _posed_here(auditor, text, (blocks, at), read, lines, continued=continued)
         read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
         auditor.implications = _implications(text, (block, read), lines, continued=continued)
         auditor.block = at
@@ -237,15 +238,23 @@ def _audit_text(
 
 
 def _posed_here(
-    text: str, at: tuple[list[MathBlock], int], read: list[Chain], lines: Any, scope: Scope
+    auditor: Auditor, text: str, at: tuple[list[MathBlock], int], read: list[Chain], lines: Any, *, continued: bool
 ) -> dict[int, str]:
     """The chains of block ``at`` that the words pose as conditions, each with the words: a display's (see
-    :func:`.reading.posed`), or every chain of inline math after the "such that" of an existence statement."""
+    :func:`.reading.posed`), or every chain of inline math after the "such that" of an existence statement; then
+    the chains of a display that no words pose and that pose a function written there for the first time (see
+    :mod:`.posed_functions`), each with what poses it (the auditor keeps the functions by it). ``continued``: the
+    display goes on from the one before, its first chain is no such equation."""
     blocks, n = at
     if blocks[n].kind == "display":
-        return _posed(text, blocks, n, read, lines, scope)
-    word = inline_existence(text, blocks, n)  # "存在 $P$ 使得 $B = P D P^{-1}$": a condition on B, not its value
-    return dict.fromkeys(range(len(read)), word) if word else {}
+        out = _posed(text, blocks, n, read, lines, auditor.scope)
+    else:
+        word = inline_existence(text, blocks, n)  # "存在 $P$ 使得 $B = P D P^{-1}$": a condition on B, not its value
+        out = dict.fromkeys(range(len(read)), word) if word else {}
+    skip = set(out) | ({0} if continued else set())
+    found = {k: call for k, call in posed_calls(text, at, read, lines, auditor.scope).items() if k not in skip}
+    auditor.posed_calls = {call.word: call for call in found.values()}
+    return out | {k: call.word for k, call in found.items()}
 
 
 def _read_chains(

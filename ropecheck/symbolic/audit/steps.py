@@ -178,6 +178,7 @@ from .parity_calls import (
 )
 from .patterns import unread_for_dots
 from .placeholders import PlaceholderSide, fill_placeholders
+from .posed_functions import PosedCall
 from .premises import Premise, premise_in_child, premises_for
 from .primed_names import prime_read_otherwise
 from .proportional import as_proportion
@@ -224,7 +225,7 @@ from .result import (
     unread_reason_key,
 )
 from .sections import in_force
-from .solution_forms import SOLVED_REASON, solution_form
+from .solution_forms import OFFSET_ONLY, SOLVED_REASON, solution_form
 from .spelled_definitions import as_defined, defined_said
 from .stated_before import broken_in_child, statements_to_check
 from .stated_signs import positive_from_bound, said_bound, section_end, sign_note
@@ -432,6 +433,10 @@ class Auditor:
     row_above: tuple[int, Link, Link, Scope] | None = None
     #: names whose defining chain ends in decimals (k_3 = R_3 v = [0.1759, ...]): their symbol, the decimals, the line
     written: dict[_Head, tuple[Any, Any, int]] = field(default_factory=dict)
+    #: the functions the display being read poses, by the words its conditions list them with (:mod:`.posed_functions`)
+    posed_calls: dict[str, PosedCall] = field(default_factory=dict)
+    #: why each function at a sum or difference of names that was kept a step was not read, by its line and call
+    offsets_kept: dict[tuple[int, str], str] = field(default_factory=dict)
     #: names the display after the one being read defines ("where $$R_{n-m} = ...$$"): see :mod:`.where_after`
     where_after: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: names whose display definition uses a name given a value only in a condition: the body as written and its line
@@ -547,19 +552,7 @@ class Auditor:
             )
         )
         start = 1 if defines else 0
-        relation = _POSED_RELATION if asks_for(condition) else _POSED_EQUATION  # "取绝对值并放缩": a step
-        relation = _POSED_RELATION if self.implication_condition else relation  # a < b \implies 2a < 2b
-        if not defines and condition and len(links) == 2 and relation.fullmatch(links[1].relation):
-            if self.implication_condition:
-                self.row_above = None  # a condition, not a row the document asserts
-            if audited:
-                why = f"a condition or an equation to solve (posed by '{condition}'), not a step"
-                self.conditions.append(
-                    AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why,
-                                    relation=links[1].relation)
-                )  # fmt: skip
-            if asks_for(condition) and links[1].relation == "=" and first.text and links[1].text:
-                self.premises.append(Premise(links[1].line, first, links[1], self.scope))  # what later steps use
+        if not defines and condition and self.posed_condition(first, links, condition, audited=audited):
             return
         if not audited:
             if defines:
@@ -576,6 +569,30 @@ class Auditor:
         self.define_braced(links, audited=audited)
         if defines:
             self.record_written(first, links)
+
+    def posed_condition(self, first: Link, links: list[Link], condition: str, *, audited: bool) -> bool:
+        """A one-equation chain that ``condition`` (the words, or a function written there for the first time: see
+        :mod:`.posed_functions`) poses: listed with the conditions, a premise of later steps where it asks for
+        something; True when consumed (no step)."""
+        relation = _POSED_RELATION if asks_for(condition) else _POSED_EQUATION  # "取绝对值并放缩": a step
+        relation = _POSED_RELATION if self.implication_condition else relation  # a < b \implies 2a < 2b
+        if len(links) != 2 or not relation.fullmatch(links[1].relation):
+            return False
+        if self.implication_condition:
+            self.row_above = None  # a condition, not a row the document asserts
+        call = self.posed_calls.get(condition)
+        if call and not call.right and self.offsets_kept.get((first.line, first.text.strip())) != OFFSET_ONLY:
+            return False  # g(x, y, m - n) = ... a body that depends on m and n otherwise too (or not read): a step
+        if audited:
+            why = call.reason if call else f"a condition or an equation to solve (posed by '{condition}'), not a step"
+            self.conditions.append(
+                AuditDefinition(first.line, first.text, "condition", links[1].text, reason=why,
+                                relation=links[1].relation)
+            )  # fmt: skip
+        asks = call.right if call else asks_for(condition)  # a new function on the left is given a value: no premise
+        if asks and links[1].relation == "=" and first.text and links[1].text:
+            self.premises.append(Premise(links[1].line, first, links[1], self.scope))  # what later steps use
+        return True
 
     def condition_on_column(self, links: list[Link]) -> bool:
         """``当 $b = [\\sqrt{\\lambda}, 0, \\cdots]^\\top$ 时``: inline math that a word poses as a condition,
@@ -643,6 +660,7 @@ class Auditor:
         with ``:=``, or where it is one of its display's set (:meth:`solution_line`); else False, a step."""
         solved = not explicit and self.solution_line(head, line[0], why)
         if not (explicit or solved):
+            self.offsets_kept[(line[0].line, line[0].text.strip())] = why  # a step, unless it poses a new function
             return False
         return self.offsets_unread(head, line, SOLVED_REASON if solved else why, audited=audited)
 
