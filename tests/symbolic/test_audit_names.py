@@ -40,8 +40,8 @@ def test_decorated_names_a_word_and_a_set_after_a_name_are_definitions() -> None
 def test_twin_a_derivative_an_equation_about_a_name_and_slips_stay_steps() -> None:
     r = audited("decorated_names_twin.md")
     # \tilde{w} = 2\tilde{w} - \tilde{w}: a step, the name one of its own, true for every value of it
-    assert verdicts(r) == [(8, "UNREAD"), (12, "PROVED"), (20, "REFUTED"), (22, "REFUTED")]
-    assert "prime" in r.steps[0].reason  # f' of a defined f may be its derivative: not a new name
+    assert verdicts(r) == [(8, "PROVED"), (12, "PROVED"), (20, "REFUTED"), (22, "REFUTED")]
+    assert "first derivative of f" in r.steps[0].reason  # f' of a defined f called: its derivative, not a new name
 
 
 def test_a_prime_defined_as_a_new_name_is_never_read_as_a_transpose() -> None:

@@ -95,6 +95,7 @@ from .blocks import (
     open_vector_definition,
     written_block,
 )
+from .colon_sides import named_on_right
 from .complex_pairs import column_after_number, paired_name, stated_pair
 from .document import Chain, Link
 from .doubts import (
@@ -181,6 +182,7 @@ from .placeholders import PlaceholderSide, fill_placeholders
 from .posed_functions import PosedCall
 from .premises import Premise, premise_in_child, premises_for
 from .primed_names import prime_read_otherwise
+from .primed_steps import point_names, primed_step, values_of_defined
 from .proportional import as_proportion
 from .quotients_stated import ZERO_DENOMINATOR, zero_under_stated_in_child
 from .raised_members import covered_by_reading, raised_in_child
@@ -451,6 +453,8 @@ class Auditor:
     implied_by: tuple[Link, Link] | None = None
     #: the rows of the display that runs of implications link, by their first side (see :meth:`implication_role`)
     implications: dict[Link, tuple[str, tuple[Link, Link] | None]] = field(default_factory=dict)
+    #: the names the document passes alone to a primed call (``\xi`` in ``a''(\xi)``; see :mod:`.primed_steps`)
+    primed_points: dict[str, str] | None = None
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -681,7 +685,11 @@ class Auditor:
 
     def define_last_side(self, links: list[Link], *, audited: bool) -> list[Link]:
         """``A = R(s) := C``: a chain whose last relation is ``:=`` defines its side before it (R(s) is C), then
-        claims the rest (A = R(s), decided with that definition); the links before the ``:=``, else ``links``."""
+        claims the rest (A = R(s), decided with that definition); the links before the ``:=``, else ``links``.
+        ``A \\le B =: M`` defines its last side, a name (M is B), the same way (:mod:`.colon_sides`)."""
+        turned = named_on_right(links, self.scope)
+        if turned is not None:
+            return links[:-1] if self.maybe_define(*turned, audited=audited) else links
         if len(links) < 3 or links[-1].relation not in _DEFINING:
             return links
         if any(link.relation in _DEFINING for link in links[1:-1]):
@@ -963,8 +971,8 @@ class Auditor:
         head = _head(link.text, self.scope)
         if head is None and self.define_by_parts(link, body, audited=audited):
             return True
-        if head is not None and head in self.approx:
-            return False  # S_2 = ... after S_2 \approx [...]: a claim about the name, a step
+        if head is not None and (head in self.approx or values_of_defined(head, body.text, self.scope, explicit)):
+            return False  # S_2 = ... after S_2 \approx [...], a(y) = a(x) + ... after a(x) = ...: a claim, a step
         again = head is not None and _redefines(head, self.scope)
         if head is None or (_defined(head, link.text, self.scope) and not again and not self.bare(head, audited)):
             if not audited and head is not None and self.pin(head, link, body):
@@ -2188,6 +2196,8 @@ class Auditor:
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
             undecided = s.status == "UNDECIDED"
             self.premises.append(Premise(right.line, left, right, self.scope, undecided))  # blocks: no premise
+        self.primed_points = point_names(self.math_texts) if self.primed_points is None else self.primed_points
+        primed_step(s, left.text + " = " + right.text, self.scope, self.primed_points)  # a''(s), f''(\xi)
         if s.status == "REFUTED" and (decorated := self.undefined_decorations(left.text + " = " + right.text)):
             s.status, s.method, s.counterexample = "UNDECIDED", "none", None
             s.reason = (

@@ -86,6 +86,7 @@ from .maxima import extremum_list_at, maxima_read, read_maximum_at
 from .open_sums import name_open_ranges, open_sum_ranges, upper_only_ranges
 from .operator_subscripts import subscripted_operator
 from .pair_families import pair_key, pair_member
+from .primed_calls import PRIMED_CALL, primed_calls_read
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
@@ -1057,6 +1058,7 @@ class _Reader:
         for step in (
             self.expectations,
             self.maxima,
+            self.primed_calls,
             self.slices,
             self.labels,
             self.raised_matrix_calls,
@@ -1208,6 +1210,11 @@ class _Reader:
     def maxima(self, src: Src, bound: frozenset[str]) -> Src:
         """``\\max_i |X_i|``: an unknown at least the body at every index (:mod:`.maxima`)."""
         return maxima_read(src, bound, self.read, self.placeholder)
+
+    def primed_calls(self, src: Src, bound: frozenset[str]) -> Src:
+        """``a''(s)``: a derivative of a defined function, or a function of its own (:mod:`.primed_calls`)."""
+        probe = functools.partial(_probe, Scope(domains=self.scope.domains))
+        return primed_calls_read(src, bound, self.scope, self.read, self.placeholder, probe)
 
     def expectations(self, src: Src, bound: frozenset[str]) -> Src:
         """``\\mathbb{E}_{q,k}[X]``: X read, then its expectation by linearity (:mod:`.expectation`)."""
@@ -1825,6 +1832,11 @@ def _caret(message: str, side: str) -> int:
 # --------------------------------------------------------------------------- API
 
 
+def _probe(scope: Scope, tex: str) -> Any:
+    """:func:`read_quiet` with the scope first (for :func:`functools.partial`)."""
+    return read_quiet(tex, scope)
+
+
 def read_quiet(tex: str, scope: Scope) -> Any:
     """``tex`` read as :func:`read_latex_side` reads it, or None where it cannot be read (a reading, a limit)."""
     try:
@@ -2080,7 +2092,13 @@ def reading_notes(text: str) -> list[str]:
         notes.append("`@` read as the matrix product")
     for m in _TRANSPOSE_SPELLING.finditer(text):
         notes.append(f"`{m.group(0).strip()}` read as transpose")
-    if _PRIME.search(text):
+    for m in PRIMED_CALL.finditer(text):
+        written = re.sub(r"\s+", "", m.group(0))
+        notes.append(
+            f"`{written}(...)` read as a derivative of a function defined of one argument, else as a function of "
+            "its own"
+        )
+    if _PRIME.search(PRIMED_CALL.sub("", text)):
         notes.append("`'` read as transpose (of a matrix or vector)")
     if not re.search(r"\\int(?![A-Za-z])", text) and _DIFFERENTIAL.search(text):
         notes.append("`d` read as a symbol, not a differential (only \\mathrm{d} in an integral is one)")
