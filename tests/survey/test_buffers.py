@@ -7,6 +7,11 @@ import torch
 
 from ropecheck.survey.buffers import COMPLEX_BUFFER_CAST, complex_buffer_findings
 
+#: the modules that survey transformers run on one xdist worker (``--dist loadgroup``): the first call of
+#: ``discover()`` in a process imports every model family (most of a survey test's time), later calls reuse it
+pytestmark = pytest.mark.xdist_group("transformers-survey")
+
+
 DTYPES = ("float32", "bfloat16", "float16")
 
 

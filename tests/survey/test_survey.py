@@ -31,6 +31,11 @@ from ropecheck.survey import (
     run_family,
 )
 
+#: the modules that survey transformers run on one xdist worker (``--dist loadgroup``): the first call of
+#: ``discover()`` in a process imports every model family (most of a survey test's time), later calls reuse it
+pytestmark = pytest.mark.xdist_group("transformers-survey")
+
+
 LLAMA_LIKE = """
 class NewThingRotaryEmbedding(nn.Module):
     pass

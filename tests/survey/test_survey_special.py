@@ -24,6 +24,11 @@ from ropecheck.survey.drive_special import built_from, patch_centres_spec, prepa
 from ropecheck.survey.drive_time import time_axes
 from ropecheck.survey.run import run_units
 
+#: the modules that survey transformers run on one xdist worker (``--dist loadgroup``): the first call of
+#: ``discover()`` in a process imports every model family (most of a survey test's time), later calls reuse it
+pytestmark = pytest.mark.xdist_group("transformers-survey")
+
+
 F32 = ("float32",)
 
 

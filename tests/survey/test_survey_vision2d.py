@@ -20,6 +20,10 @@ pytest.importorskip("transformers", reason="the survey drives the installed tran
 from ropecheck.survey import Driven, code_path, discover, vision2d
 from ropecheck.survey.vision2d import prepare_vision
 
+#: the modules that survey transformers run on one xdist worker (``--dist loadgroup``): the first call of
+#: ``discover()`` in a process imports every model family (most of a survey test's time), later calls reuse it
+pytestmark = pytest.mark.xdist_group("transformers-survey")
+
 
 def _labels(driven: Driven, mode: str = "fp32", dtype: str = "float32") -> list[str]:
     """The findings of one driven row in one mode and dtype, verified as the survey verifies it (in a child)."""
