@@ -191,11 +191,11 @@ def unsettled_kind(sides: tuple[Any, Any], names: list[str], matrices: list[str]
     return ""
 
 
-def case_outcome(o: Outcome, said: str, *, unsettled: str = "") -> Outcome | None:
+def case_outcome(o: Outcome, said: str, *, unsettled: str = "", where: str = "under the condition") -> Outcome | None:
     """A step read with the names ``said`` describes free: PROVED where it holds for every value and each of them
     was read as its condition gives it (``unsettled`` says how not: see :func:`unsettled_kind`); else UNDECIDED,
     saying what the reading gave -- never REFUTED, the step may hold under the condition; None where the step was
-    not read.
+    not read. ``where``: where the step may hold (under the condition; at the example, :mod:`.example_values`).
 
     Example:
         >>> case_outcome(Outcome("REFUTED"), "c").status
@@ -213,5 +213,5 @@ def case_outcome(o: Outcome, said: str, *, unsettled: str = "") -> Outcome | Non
         why = o.reason.removesuffix(": not decided") or "no rewrite reduced the difference to 0"
     else:
         return None
-    why = f"read for every value of {said}: {why}; the step may hold under the condition: not decided"
+    why = f"read for every value of {said}: {why}; the step may hold {where}: not decided"
     return Outcome("UNDECIDED", "none", why, None, o.lhs, o.rhs)

@@ -113,6 +113,7 @@ from .doubts import (
     unit_j,
 )
 from .equal_expectations import equal_expectations, expectations_said
+from .example_values import COLUMN_EXAMPLE_TAIL, example_taint, is_example_taint, refuted_at_example
 from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families, raised_sibling, without_raised
 from .general import GENERAL_READING, all_read_as_general, any_column_scopes
@@ -994,14 +995,7 @@ class Auditor:
             self.settings.pop(d.name, None)  # and no longer the value its section set
             return True  # m <- m - n in passing, m a free name: still any value of its domain, so still free
         if outcome.uses_head and not explicit and again:
-            # defined again in terms of itself: an update (x <- 2x) or an equation about x; neither a step
-            why = f"defined again in terms of itself (line {link.line}): an update or an equation, not read"
-            self.unread.append((head, link, why))
-            if audited:
-                self.definitions.append(
-                    AuditDefinition(link.line, link.text, head.kind, body.text, reason=why, params=head.params)
-                )
-            return True
+            return self.updated(head, link, body, audited=audited)
         if outcome.uses_head and not explicit:
             return False  # x = 2x - x: an equation about x, not a definition
         if self.taint_from_body(head, link, body, audited=audited):
@@ -1009,6 +1003,8 @@ class Auditor:
         # q_m = [q_m^1 \\ q_m^2], q_i = [q_{2i}, q_{2i+1}]^T name the entries of any vector: the most general
         # value, never an example
         listed = re.sub(r"[\s{}]", "", d.name) in self.scope.components or own_entries(head, d.body, self.scope)
+        if self.example and not audited and not listed and d.kind != "symbol":
+            return self.define_example(head, link, body)
         if self.bare(head, audited) or (
             not audited
             and not listed
@@ -1063,6 +1059,28 @@ class Auditor:
         if renewed:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
+        return True
+
+    def updated(self, head: _Head, link: Link, body: Link, *, audited: bool) -> bool:
+        """A name defined again in terms of itself: an update (x <- 2x) or an equation about x; neither a step, and
+        the name keeps no value the audit reads (True: consumed)."""
+        why = f"defined again in terms of itself (line {link.line}): an update or an equation, not read"
+        self.unread.append((head, link, why))
+        if audited:
+            self.definitions.append(
+                AuditDefinition(link.line, link.text, head.kind, body.text, reason=why, params=head.params)
+            )
+        return True
+
+    def define_example(self, head: _Head, link: Link, body: Link) -> bool:
+        """``- linear: $\\lambda_j = j$`` in a list the text opens as examples: a family or a function given a value
+        only as an example keeps none, not even one it had before (see :mod:`.example_values`); a second example of
+        the same name is an alternative to the first (True: consumed)."""
+        why = example_taint(link.line, body.text, [y for h, _, y in self.unread if h == head])
+        self.unread = [u for u in self.unread if u[0] != head] + [(head, link, why)]
+        self.scope = without_values(self.scope, [head])
+        note = f"{why}: the name keeps no value, a step that uses it is read with it free"
+        self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=note))
         return True
 
     def define_pair(self, link: Link, body: Link, *, audited: bool) -> bool:
@@ -1230,7 +1248,7 @@ class Auditor:
         why = f"whose definition (line {link.line}) uses {where.text.strip()}, {taint}"
         self.unread = [u for u in self.unread if u[0] != head]
         self.unread.append((head, link, why))
-        if CONDITION_TAINT in taint:  # any value, as the name in the condition: not the one it had before
+        if CONDITION_TAINT in taint or is_example_taint(taint):  # any value, as the name in the condition or example
             self.scope = without_values(self.scope, [head])
             if audited and not self.example:  # its definition still stands as text (.spelled_definitions)
                 self.spelled_bodies[link.text.strip()] = (body.text.strip(), link.line)
@@ -1819,7 +1837,7 @@ class Auditor:
         o = (self.spelled_definition(left, right) or o) if o is None or o.status != "PROVED" else o
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
-        said = CONDITION_TAINT in taint and o.reason  # a name free in a condition: the reason says which, and why
+        said = (CONDITION_TAINT in taint or is_example_taint(taint)) and o.reason  # the reason says which, and why
         return self.outcome_step(number, left, right, o, o.reason if said else f"{why}; {o.reason}")
 
     def spelled_definition(self, left: Link, right: Link) -> _Outcome | None:
@@ -1843,23 +1861,30 @@ class Auditor:
         not read."""
         text = self.step_text(left, right)
         used = {h: (w, y) for h, w, y in self.unread if _mentions(h, text, members=not self.family_defined(h))}
-        cases = {h: (w, y) for h, (w, y) in used.items() if CONDITION_TAINT in y}  # each name's latest taint
+        # each name's latest taint: a condition's, or an example's (.example_values)
+        cases = {h: (w, y) for h, (w, y) in used.items() if CONDITION_TAINT in y or is_example_taint(y)}
         if not cases:
             return found
         said = cases_said((w.text.strip(), y) for w, y in cases.values())
+        where = "under the condition" if any(CONDITION_TAINT in y for _, y in cases.values()) else "at the example"
         matrices = [w.text for w, y in cases.values() if y.endswith(MATRIX_TAIL)]  # a vector's proof covers none
         if found is not None:  # read by the readers of names without a value: as general matrices, or as columns
             unsettled = unsettled_kind((found.lhs, found.rhs), [], matrices, self.scope) if matrices else ""
-            return case_outcome(found, said, unsettled=unsettled)
+            return case_outcome(found, said, unsettled=unsettled, where=where)
         if any(h.kind not in ("symbol", "pattern") for h in cases):
             return None  # a function or a decorated name: its value is not freed (see .inline_conditions)
         if replace(self, unread=[u for u in self.unread if u[0] not in cases]).uses_unread(left, right):
             return None  # another name without a value, for another reason: not read, as before
         timeout, _ = self.limits()
         o = _run(_step_in_child, left, right, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-        columns = [w.text for w, y in cases.values() if not y.endswith(MATRIX_TAIL)]
+        # a number given as an example is read as one; a column (in a condition, or as an example) as a vector
+        columns = [
+            w.text
+            for w, y in cases.values()
+            if (CONDITION_TAINT in y and not y.endswith(MATRIX_TAIL)) or y.endswith(COLUMN_EXAMPLE_TAIL)
+        ]
         unsettled = unsettled_kind((o.lhs, o.rhs), columns, matrices, self.scope) if o.status == "PROVED" else ""
-        return case_outcome(o, said, unsettled=unsettled)
+        return case_outcome(o, said, unsettled=unsettled, where=where)
 
     def member_step(self, number: int, left: Link, right: Link) -> AuditStep | None:
         """A step left unread that meets names without a value only as a member at a letter (``k_n``) of a family the
@@ -2180,6 +2205,8 @@ class Auditor:
                 self.refuted_off_given(s)
             if s.status == "UNDECIDED" and self.settings:
                 s = self.at_settings(s, left, right)
+        if s.status == "REFUTED" and (why := refuted_at_example((s.lhs, s.rhs), self.unread)):
+            s.status, s.method, s.counterexample, s.reason = "UNDECIDED", "none", None, why  # a name free at an example
         if s.status != "PROVED" and (restated := restated_half(left.text, self.scope)) is not None:
             s = self.parity_restated(s, left, restated)
         if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:

@@ -87,6 +87,7 @@ from .open_sums import name_open_ranges, open_sum_ranges, upper_only_ranges
 from .operator_subscripts import subscripted_operator
 from .pair_families import pair_key, pair_member
 from .primed_calls import PRIMED_CALL, primed_calls_read
+from .radix_subscripts import RADIX_SUBSCRIPT, radix_subscript
 from .scope import Definition, Scope, apply_domains, domain_key, domain_symbol
 from .sympy_syntax import check_expression, inner_product, suggest_function
 from .transposed_pairs import inner_product_names
@@ -473,6 +474,7 @@ def _normalize(src: Src) -> Src:
     src = without_row_spacing(src.sub(_UNICODE_RE, lambda m: _UNICODE[m.group(0)]))
     src = src.sub(COLOUR, lambda m: " ")
     src = src.sub(BLACKBOARD_LABEL, blackboard_label)
+    src = src.sub(RADIX_SUBSCRIPT, radix_subscript)  # p_{(011)_2}: p_{3}
     src = src.sub(re.compile(r"\\([lr])brace(?![A-Za-z])"), lambda m: "\\{" if m.group(1) == "l" else "\\}")
     src = src.sub(_LESS_GREATER, lambda m: " < " if m.group(1) == "l" else " > ")  # MathJax's \lt, \gt
     src = src.sub(_CALLIGRAPHIC, _calligraphic_name)
