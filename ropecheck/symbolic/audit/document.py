@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..readers.latex_text import GREEK, PROSE_WORDS, WORDS_NAME, Src, top_level, words_name
+from .angle_pairs import glued_equals
 from .loose_subscripts import braced_loose_subscripts
 from .spellings import usual_spelling
 from .star_conjugates import raised_bracket_stars, star_said_conjugate
@@ -524,7 +525,9 @@ def _top_relations(src: Src) -> list[re.Match[str]]:
     """The relations outside every bracket (after a closing bracket with no opening one too: see :func:`_pieces`)."""
     depth = top_level(src.text, _BRACKETS)
     found = [m for m in _RELATIONS.finditer(src.text) if depth[m.start()] <= 0]
-    pair = "<" in src.text and ">" in src.text  # <q, k> (also <f, g>= g(...)): a pair of brackets
+    # ``<f, g>=g(...)``: the ``=`` glued to a pair of brackets is the relation, never half of ``>=``
+    found = sorted(found + [m for m in glued_equals(src.text) if depth[m.start()] <= 0], key=lambda m: m.start())
+    pair = "<" in src.text and ">" in src.text  # <q, k>: a pair of brackets
     return [m for m in found if m.group(0) not in "<>" or not pair]
 
 
