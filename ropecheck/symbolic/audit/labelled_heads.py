@@ -10,6 +10,9 @@ rows and entries the body names in its own way (``q_m`` for the m-th row of Q), 
 carry over with certainty -- so a later step that calls the name is not read, and the same side written again says
 something of the name: a step, not read either.
 
+A letter labelled by a word and called (``a_{\text{lin}}(s)``) is a function the reader reads as ``f(x)`` (see
+:mod:`..readers.labelled_calls`): :func:`labelled_call_step` says in a step's reason how each such call was read.
+
 Design constraints: pure functions of the text and the scope; the head found is a ``decorated`` one (a regular
 expression that finds the name again, spelled as the definition spells it).
 """
@@ -19,12 +22,14 @@ from __future__ import annotations
 import re
 
 from ..readers.diag_lists import DIAGONAL_CALLS
+from ..readers.labelled_calls import LABELLED_CALL, labelled_call_notes
 from ..readers.latex_syntax import PLAIN_FUNCTIONS, normalize_latex
 from ..readers.scope import Scope
 from ..readers.sympy_syntax import suggest_function
-from .reading import Head
+from .reading import Head, applied
+from .result import AuditStep
 
-__all__ = ["labelled_call_head"]
+__all__ = ["labelled_call_head", "labelled_call_step"]
 
 _UPRIGHT_WRAPPER = r"\\(?:text|textrm|mathrm|operatorname)"
 #: a bracket of arguments (no bracket inside), then perhaps one index: ``(Q, K, V)_m``, ``(x_m, m)_{j}``
@@ -91,3 +96,15 @@ def labelled_call_head(tex: str, body: str, scope: Scope) -> Head | None:
     if re.search(rx, normalize_latex(body)):
         return None  # f^{RoPE}(x) = 2 f^{RoPE}(x) - f^{RoPE}(x): an equation about the function
     return Head("decorated", rx)
+
+
+def labelled_call_step(s: AuditStep, text: str, scope: Scope) -> None:
+    r"""How the step's labelled calls (``a_{\text{lin}}(s)``) were read, said first in its reason (a step not read
+    says nothing of them)."""
+    compact = normalize_latex(text)
+    if s.status == "UNREAD" or not LABELLED_CALL.search(compact):
+        return
+    called = {f.func.__name__ for side in (s.lhs, s.rhs) for f in applied(side)}
+    notes = labelled_call_notes(compact, scope, called)
+    if notes:
+        s.reason = "; ".join(x for x in ("; ".join(notes), s.reason) if x)

@@ -27,7 +27,7 @@ from ..readers.latex_syntax import normalize_latex, read_quiet
 from ..readers.latex_text import skip_group
 from ..readers.primed_calls import PRIMED_CALL, primed_notes, unknown_primed
 from ..readers.scope import Scope
-from .reading import Head, mentions
+from .reading import Head, free, mentions
 from .result import AuditStep
 
 __all__ = ["point_names", "primed_step", "values_of_defined"]
@@ -35,20 +35,26 @@ __all__ = ["point_names", "primed_step", "values_of_defined"]
 
 def values_of_defined(head: Head | None, body: str, scope: Scope, explicit: bool) -> bool:
     """Whether ``head = body`` states values of a function the document defines of another argument, using it
-    on the right (``a(s_1) = a(s) + a'(s)(s_1 - s) + ...`` after ``a(s) = ...``): a step, not a definition.
+    on the right (``a(s_1) = a(s) + a'(s)(s_1 - s) + ...`` after ``a(s) = ...``), or at a name its definition holds
+    as a number (``h(t_1) = g(t_1)`` after ``h(t) = (t - t_1) ...``: t_1 is no new argument): a step, not a
+    definition.
 
     Example:
         >>> from ..readers.scope import Definition
-        >>> s = sympy.Symbol("s")
-        >>> scope = Scope(functions={"a": Definition("function", "a", s**2, (s,))})
+        >>> s, t_1 = sympy.Symbol("s"), sympy.Symbol("t_{1}")
+        >>> scope = Scope(functions={"a": Definition("function", "a", s**2 - t_1, (s,))})
         >>> values_of_defined(Head("function", "a", ("y",)), "a(s) + 2 s (y - s)", scope, False)
         True
+        >>> [values_of_defined(Head("function", "a", (y,)), "0", scope, False) for y in ("t_{1}", "y")]
+        [True, False]
     """
     if explicit or head is None or head.kind != "function" or head.key not in scope.functions:
         return False
-    if tuple(str(p) for p in scope.functions[head.key].params) == head.params:
+    d = scope.functions[head.key]
+    if tuple(str(p) for p in d.params) == head.params:
         return False
-    return mentions(head, normalize_latex(body))
+    held = {x.name for x in free(d.body) if isinstance(x, sympy.Symbol)} - {str(p) for p in d.params}
+    return mentions(head, normalize_latex(body)) or bool(held & set(head.params))
 
 
 def _arguments(text: str) -> list[tuple[int, int]]:

@@ -55,7 +55,7 @@ from ..readers.latex_syntax import (
     trig_ambiguities,
     upright_key,
 )
-from ..readers.latex_text import top_level
+from ..readers.latex_text import GREEK, top_level
 from ..readers.latex_tree import index_sums
 from ..readers.limits import check_text, check_work
 from ..readers.pair_families import pair_head, pair_key
@@ -139,9 +139,13 @@ _GREEK_FUNCTION = (
     r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|rho|sigma|"
     r"tau|upsilon|phi|varphi|chi|psi|omega)(?![A-Za-z])"
 )
+#: ``a_\\text{lin}``, ``\\lambda_{\\mathrm{ref}}``: a letter labelled by an upright word (a function's name where a
+#: bracket follows; see :mod:`..readers.labelled_calls`)
+_LABELLED_NAME = rf"(?:[A-Za-z]|{_GREEK_FUNCTION})\s*_\s*(?:\{{\s*{_UPRIGHT}\s*\}}|{_UPRIGHT})"
 _FUNCTION_HEAD = re.compile(
     r"^\s*(?P<name>\\(?:text|operatorname|mathrm|textrm|mathit)\s*\{(?P<text>[A-Za-z\\_]+)\}"
-    rf"|[A-Za-z](?:\s*_\s*(?:{_SUB}))?|{_GREEK_FUNCTION})\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
+    rf"|{_LABELLED_NAME}|[A-Za-z](?:\s*_\s*(?:{_SUB}))?|{_GREEK_FUNCTION})"
+    r"\s*(?:\\left\s*)?\((?P<args>[^()]*?)(?:\\right\s*)?\)\s*$"
 )
 _COMMA_HEAD = re.compile(
     rf"^\s*(?:{_BASE})(?:\s*\^\s*(?:\{{[^{{}}]*\}}|[A-Za-z0-9]))?\s*_\s*\{{(?:\\mathrm\{{[A-Za-z]+\}})?[^{{}}]*,"
@@ -308,6 +312,9 @@ def mentions(head: Head, text: str, *, members: bool = True) -> bool:
         name, _, sup = base.lstrip("\\").partition("^")
         if sup and re.search(_superscript_last(name, sup), text) is not None:
             return True  # R_{\Theta,m}^d, the family R^d_{\Theta,t}: its superscript written last, no power
+    elif head.kind == "function" and (labelled := _LABELLED_FUNCTION.fullmatch(head.key)) is not None:
+        # a_lin (written a_{\\text{lin}}(s)): the letter with its label in some spelling, never the function a
+        rx = _NAME_START + re.escape(labelled.group(1)) + _LABEL_AFTER + labelled.group(2) + r"(?![A-Za-z])"
     elif head.kind == "function":
         rx = _NAME_START + re.escape(head.key.split("_")[0].lstrip("\\")) + r"\s*(?:_\s*\{?[^()]*?\}?)?\s*\("
     elif (labelled := _LABELLED.fullmatch(head.key) or _LABELLED_INDEXED.fullmatch(head.key)) is not None:
@@ -363,6 +370,8 @@ _NUMBERED = re.compile(r"(.+?)_\{?\s*(-?\d+)\s*\}?")
 #: a name with a word as its subscript (d_new, read from d_{\\text{new}}): the letter and the word
 _LABELLED = re.compile(r"(\\?[A-Za-z]+)_([A-Za-z]{2,})")
 #: a name whose word subscript carries an index of its own (k_{rotated_{j}}, read from k_{\\text{rotated}_j})
+#: a function named by a letter labelled with a word (a_lin, read from a_{\\text{lin}}(s): .readers.labelled_calls)
+_LABELLED_FUNCTION = re.compile(r"([A-Za-z]|" + "|".join(GREEK) + r")_([A-Za-z]{2,})")
 _LABELLED_INDEXED = re.compile(r"(\\?[A-Za-z]+)_\{([A-Za-z]{2,})_.+\}")
 #: between a letter and its word subscript, in any spelling (``_{\\text{``, ``}_\\mathrm{``, ``\\_``): a superscript
 #: maybe, then anything but a letter outside a command

@@ -131,7 +131,7 @@ from .inline_conditions import (
 )
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, subscript_count, without_family_members, without_label_uses
-from .labelled_heads import labelled_call_head
+from .labelled_heads import labelled_call_head, labelled_call_step
 from .named_product import define_named_product
 from .names import (
     bind_late_calls,
@@ -2225,6 +2225,7 @@ class Auditor:
             self.premises.append(Premise(right.line, left, right, self.scope, undecided))  # blocks: no premise
         self.primed_points = point_names(self.math_texts) if self.primed_points is None else self.primed_points
         primed_step(s, left.text + " = " + right.text, self.scope, self.primed_points)  # a''(s), f''(\xi)
+        labelled_call_step(s, left.text + " = " + right.text, self.scope)  # a_{\text{lin}}(s)
         if s.status == "REFUTED" and (decorated := self.undefined_decorations(left.text + " = " + right.text)):
             s.status, s.method, s.counterexample = "UNDECIDED", "none", None
             s.reason = (

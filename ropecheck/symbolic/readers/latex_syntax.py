@@ -68,6 +68,7 @@ from .general_matrices import general_inner, written_value
 from .index_arguments import index_argument_at
 from .inner_fields import in_inner_field_mark, inner_field_at
 from .label_powers import power_beside_labels
+from .labelled_calls import labelled_call
 from .latex_parser import parse_latex
 from .latex_text import GREEK, WORDS_NAME, Src, closing, skip_group, split_top, top_level, words_name
 from .latex_tree import (
@@ -1373,6 +1374,7 @@ class _Reader:
                 (m.start(), m.group(1).replace("\\_", "_"), m.end()) for m in [_TEXT_CALL.search(src.text, pos)] if m
             ]
             found += [c for c in [_plain_call(src.text, pos, self.scope)] if c is not None]
+            found += [c for c in [labelled_call(src.text, pos, self.scope, bound)] if c is not None]  # a_{\text{x}}(s)
             found += [
                 (m.start(), _set_name(m), m.end())
                 for m in [_SET_NAME.search(src.text, pos)]
