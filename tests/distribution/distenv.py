@@ -190,16 +190,25 @@ def build_dist(src: Path, out: Path) -> Dist:
     return Dist(wheels[0], sdists[0], proc.stdout + proc.stderr, isolated)
 
 
-def new_venv(root: Path) -> Path:
-    """``python -m venv root`` (with pip), from the interpreter running the tests."""
-    proc = run([sys.executable, "-m", "venv", str(root)], cwd=root.parent, timeout=300)
+def new_venv(root: Path, *, with_pip: bool = True) -> Path:
+    """``python -m venv root``, from the interpreter running the tests: with pip, or without it for a venv that
+    this environment's pip installs into (:func:`pip_install` with ``outer=True``; installing pip is most of the
+    time ``venv`` takes)."""
+    cmd = [sys.executable, "-m", "venv", str(root)] + ([] if with_pip else ["--without-pip"])
+    proc = run(cmd, cwd=root.parent, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return root
 
 
-def pip_install(venv: Path, *args: str | os.PathLike[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``venv/bin/python -m pip install ARGS``; skips the test when no index is reachable."""
-    proc = run([venv / "bin" / "python", "-m", "pip", "install", *args], cwd=cwd, timeout=1200)
+def pip_install(
+    venv: Path, *args: str | os.PathLike[str], cwd: Path, outer: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``venv/bin/python -m pip install ARGS``; skips the test when no index is reachable. ``outer``: this
+    environment's pip, run for the venv (``pip --python``: it resolves and installs in the venv as the venv's own
+    pip would), for a venv made without pip."""
+    python = venv / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", python] if outer else [python, "-m", "pip"]
+    proc = run([*pip, "install", *args], cwd=cwd, timeout=1200)
     if proc.returncode != 0:
         reason = offline_reason(proc.stdout + proc.stderr)
         if reason is not None:

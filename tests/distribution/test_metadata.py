@@ -172,7 +172,7 @@ def _fake_torch(venv: Path, version: str) -> None:
 def _dry_run(venv: Path, *args: str | Path) -> dict[str, str]:
     """``pip install --dry-run --report`` in ``venv``: what it would install, name -> version."""
     report = venv / "report.json"
-    proc = pip_install(venv, "--dry-run", "--report", report, *args, cwd=venv)
+    proc = pip_install(venv, "--dry-run", "--report", report, *args, cwd=venv, outer=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     data = json.loads(report.read_text())
     return {item["metadata"]["name"].lower(): item["metadata"]["version"] for item in data["install"]}
@@ -183,7 +183,7 @@ def test_an_installed_torch_is_kept(dist: Dist, tmp_path: Path) -> None:
     """A venv holding torch 2.5.1 (not the 2.13.0 the constraints file names): installing the
     wheel the way a user does (no constraints file) leaves that torch alone; a torch below the
     lower bound is replaced, so the check can see torch in the install set when it is there."""
-    venv = new_venv(tmp_path / "user-venv")
+    venv = new_venv(tmp_path / "user-venv", with_pip=False)  # what pip would install is all that is asked
     _fake_torch(venv, "2.5.1")
     plan = _dry_run(venv, dist.wheel)
     assert plan.get("ropecheck") == __version__, plan

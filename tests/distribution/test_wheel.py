@@ -89,9 +89,19 @@ def test_version_is_the_metadata_version(wheel_venv: Venv, dist: Dist, workdir: 
 
 
 def test_prove_all(wheel_venv: Venv, workdir: Path) -> None:
-    proc = wheel_venv.run("ropecheck", "prove", "--all", "--no-write", cwd=workdir)
+    """Every theorem proved by the installed package, its pages written where ``--out`` says (the report's proofs
+    section writes the same pages, ``tests/report``: run once here, not again through the report)."""
+    out = workdir / "proofs"
+    proc = wheel_venv.run("ropecheck", "prove", "--all", "--out", out, cwd=workdir)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PROVED" in proc.stdout and "relative_position_general" in proc.stdout
+    assert {"index.md", "proofs.tex", "relative_position_general.md"} <= {p.name for p in out.iterdir()}
+    assert [p.name for p in workdir.iterdir()] == ["proofs"], "prove wrote outside --out"
+
+
+def test_prove_no_write(wheel_venv: Venv, workdir: Path) -> None:
+    proc = wheel_venv.run("ropecheck", "prove", "rotation_2d", "--no-write", cwd=workdir)
+    assert proc.returncode == 0 and "PROVED" in proc.stdout, proc.stdout + proc.stderr
     assert list(workdir.iterdir()) == [], "--no-write wrote files"
 
 
@@ -111,13 +121,13 @@ def test_verify(wheel_venv: Venv, workdir: Path, source: str, code: int, verdict
 
 def test_report_some_sections(wheel_venv: Venv, workdir: Path) -> None:
     out = workdir / "out"
-    proc = wheel_venv.run("ropecheck", "report", "--only", "reference,schedules,proofs", "--out", out, cwd=workdir)
+    proc = wheel_venv.run("ropecheck", "report", "--only", "reference,schedules", "--out", out, cwd=workdir)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = json.loads((out / "report.json").read_text())
-    assert [s["key"] for s in report["sections"]] == ["reference", "schedules", "proofs"]
+    assert [s["key"] for s in report["sections"]] == ["reference", "schedules"]
     assert report["all_expected_verdicts_held"] is True
     assert report["header"]["ropecheck"] == metadata_version(wheel_venv, workdir)
-    assert (out / "README.md").is_file() and (out / "index.html").is_file() and (out / "proofs" / "index.md").is_file()
+    assert (out / "README.md").is_file() and (out / "index.html").is_file() and (out / "reference.md").is_file()
 
 
 PLUGIN_TESTS = f"""\

@@ -630,6 +630,7 @@ def test_expected_findings_are_kept_per_library(tmp_path: Path) -> None:
     assert load_expected("5.0", path).labels("llama", "cast/bfloat16") == ["precision"]
 
 
+@pytest.mark.xdist_group("transformers-survey")  # it lists transformers' families (test_survey.py)
 def test_without_diffusers_the_default_is_transformers_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("transformers", reason="the default survey drives the installed transformers")
     import argparse
