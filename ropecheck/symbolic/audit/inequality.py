@@ -45,7 +45,10 @@ def inequality_in_child(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
     if rhs.relation in _STRICT and (how := _strict_numbers(readings, larger_left=rhs.relation == "\\gt")):
         return Outcome("PROVED", "exact", how, None, first[1], first[2])
     if rhs.relation in _STRICT:
-        why = f"{rhs.relation} is strict, and a rewrite shows only a nonnegative difference: not decided"
+        why = (
+            f"{rhs.relation} is strict: proved only between two closed numbers (a nonnegative difference may be "
+            "zero), never refuted here: not decided"
+        )
         return Outcome("UNDECIDED", "none", why, None, first[1], first[2])
     methods = [_proved(a, b, at_least=rhs.relation in _AT_LEAST) for _, a, b in readings]
     if all(methods):
