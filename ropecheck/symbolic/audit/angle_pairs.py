@@ -87,6 +87,8 @@ def glued_equals(text: str) -> list[re.Match[str]]:
         >>> [m.start() for m in glued_equals("<a, b>=<b, a>")], glued_equals("x >= 0"), glued_equals("<a, b> = c")
         ([6], [], [])
     """
+    if ">=" not in text:  # the = stands right after a pair's >: no such text, no pair to look for (every block)
+        return []
     equals = re.compile(r"=(?![=>:])")
     found = (equals.match(text, close + 1) for _, close in angle_pairs(text))
     return [m for m in found if m is not None]
