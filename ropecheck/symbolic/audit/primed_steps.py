@@ -24,8 +24,7 @@ from typing import Any
 import sympy
 
 from ..readers.latex_syntax import normalize_latex, read_quiet
-from ..readers.latex_text import skip_group
-from ..readers.primed_calls import PRIMED_CALL, primed_notes, unknown_primed
+from ..readers.primed_calls import PRIMED_CALL, primed_call_bracket, primed_notes, unknown_primed
 from ..readers.scope import Scope
 from .reading import Head, free, mentions
 from .result import AuditStep
@@ -61,8 +60,7 @@ def _arguments(text: str) -> list[tuple[int, int]]:
     """The spans of the arguments of every primed call in ``text``."""
     spans = []
     for m in PRIMED_CALL.finditer(text):
-        opening = m.end() + text[m.end() :].find("(")
-        end = skip_group(text, opening)
+        opening, end = primed_call_bracket(text, m)
         if end > 0:
             spans.append((opening + 1, end - 1))
     return spans

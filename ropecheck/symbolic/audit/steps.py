@@ -334,6 +334,11 @@ def _unread_why(link: Link, reason: str) -> str:
 OPEN_FAMILY = "draws it open-ended, its size not written"
 
 
+def _frees(taint: str) -> bool:
+    """Whether a taint leaves the name any value: given one only in a condition, or only as an example."""
+    return CONDITION_TAINT in taint or is_example_taint(taint)
+
+
 def _tainted_status(taint: str) -> str:
     """A step that uses a name without a value: UNREAD, or UNDECIDED where a limit of this run, not the text, left
     the name without one (the same text read with more time may decide it), or where the name is a family drawn
@@ -1248,7 +1253,7 @@ class Auditor:
         why = f"whose definition (line {link.line}) uses {where.text.strip()}, {taint}"
         self.unread = [u for u in self.unread if u[0] != head]
         self.unread.append((head, link, why))
-        if CONDITION_TAINT in taint or is_example_taint(taint):  # any value, as the name in the condition or example
+        if _frees(taint):  # any value, as the name in the condition or example
             self.scope = without_values(self.scope, [head])
             if audited and not self.example:  # its definition still stands as text (.spelled_definitions)
                 self.spelled_bodies[link.text.strip()] = (body.text.strip(), link.line)
@@ -1837,7 +1842,7 @@ class Auditor:
         o = (self.spelled_definition(left, right) or o) if o is None or o.status != "PROVED" else o
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
-        said = (CONDITION_TAINT in taint or is_example_taint(taint)) and o.reason  # the reason says which, and why
+        said = _frees(taint) and o.reason  # the reason says which, and why
         return self.outcome_step(number, left, right, o, o.reason if said else f"{why}; {o.reason}")
 
     def spelled_definition(self, left: Link, right: Link) -> _Outcome | None:
@@ -1862,7 +1867,7 @@ class Auditor:
         text = self.step_text(left, right)
         used = {h: (w, y) for h, w, y in self.unread if _mentions(h, text, members=not self.family_defined(h))}
         # each name's latest taint: a condition's, or an example's (.example_values)
-        cases = {h: (w, y) for h, (w, y) in used.items() if CONDITION_TAINT in y or is_example_taint(y)}
+        cases = {h: (w, y) for h, (w, y) in used.items() if _frees(y)}
         if not cases:
             return found
         said = cases_said((w.text.strip(), y) for w, y in cases.values())

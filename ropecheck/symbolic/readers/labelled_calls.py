@@ -22,17 +22,16 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .latex_text import GREEK
+from .latex_text import GREEK_NAMES
 from .scope import Scope
 
 __all__ = ["LABELLED_CALL", "labelled_call", "labelled_call_notes", "labelled_name"]
 
 _UPRIGHT = r"\\(?:text|textrm|mathrm|operatorname)\s*\{\s*"
-_BASE_GREEK = "|".join(g for g in GREEK if g not in ("pi", "varpi", "Pi"))
 #: ``a_{\text{lin}}(``, ``a_\mathrm{lin} \left(``: a letter (or a Greek one), a word of two letters or more set
 #: upright as its subscript, then the bracket (not a letter of a word or command, nor a subscript or power itself)
 LABELLED_CALL = re.compile(
-    rf"(?<![\\A-Za-z_^'])(?P<base>[A-Za-z]|\\(?:{_BASE_GREEK})(?![A-Za-z]))\s*_\s*"
+    rf"(?<![\\A-Za-z_^'])(?P<base>[A-Za-z]|\\(?:{GREEK_NAMES})(?![A-Za-z]))\s*_\s*"
     rf"(?:\{{\s*{_UPRIGHT}(?P<word1>[A-Za-z]{{2,}})\s*\}}\s*\}}|{_UPRIGHT}(?P<word2>[A-Za-z]{{2,}})\s*\}})"
     r"\s*(?=\\left\s*\(|\()"
 )

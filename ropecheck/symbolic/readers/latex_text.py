@@ -19,6 +19,7 @@ from ...errors import ClaimParseError
 
 __all__ = [
     "GREEK",
+    "GREEK_NAMES",
     "OPENERS",
     "PROSE_WORDS",
     "WORDS_NAME",
@@ -36,6 +37,8 @@ GREEK = (
     "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon "
     "Phi Psi Omega"
 ).split()
+#: The Greek commands that name a variable or a function, as a regex alternation (``\\pi`` and its kin are numbers).
+GREEK_NAMES = "|".join(g for g in GREEK if g not in ("pi", "varpi", "Pi"))
 #: Bracket openers and their closers; ``\\{``/``\\}`` count as braces.
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in OPENERS.items()}

@@ -30,19 +30,18 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from ...errors import ClaimParseError
-from .latex_text import GREEK, Src, skip_group, split_top
+from .latex_text import GREEK_NAMES, Src, skip_group, split_top
 from .latex_tree import index_sums
 from .scope import Scope
 
-__all__ = ["PRIMED_CALL", "PRIMED_WORD", "primed_calls_read", "primed_notes", "unknown_primed"]
+__all__ = ["PRIMED_CALL", "PRIMED_WORD", "primed_call_bracket", "primed_calls_read", "primed_notes", "unknown_primed"]
 
 #: the word a prime is spelled with in the name of a primed function the document does not define
 PRIMED_WORD = "prime"
-_GREEK_NAMES = "|".join(g for g in GREEK if g not in ("pi", "Pi", "varpi"))
 _SUB = r"\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9])"
 #: a letter (or a Greek one), a subscript before or after its primes, then an opening bracket
 PRIMED_CALL = re.compile(
-    rf"(?<![\\A-Za-z_^'])(?P<letter>[A-Za-df-hj-z]|\\(?:{_GREEK_NAMES})(?![A-Za-z]))"
+    rf"(?<![\\A-Za-z_^'])(?P<letter>[A-Za-df-hj-z]|\\(?:{GREEK_NAMES})(?![A-Za-z]))"
     rf"(?P<sub1>{_SUB})?\s*(?P<primes>'+)(?P<sub2>{_SUB})?\s*(?=\\left\s*\(|\()"
 )
 #: the fresh argument a defined function is differentiated in
@@ -51,6 +50,22 @@ _FRESH = sympy.Symbol("ZQPRIMEARG", real=True)
 _NOT_EXACT = (sympy.Derivative, sympy.Subs, sympy.Heaviside, sympy.DiracDelta, sympy.sign)
 #: the parts that are no holomorphic function of their argument
 _NOT_HOLOMORPHIC = (sympy.re, sympy.im, sympy.Abs, sympy.conjugate, sympy.arg)
+
+
+#: the name of a primed function of its own (:func:`unknown_primed`)
+_PRIMED_OWN = re.compile(rf"^[A-Za-z]+?(?:{PRIMED_WORD})+(?:_|$)")
+
+
+def primed_call_bracket(text: str, m: re.Match[str]) -> tuple[int, int]:
+    """Where the bracket of the :data:`PRIMED_CALL` match ``m`` opens in ``text``, and where it ends (past its
+    closer; negative where it does not close)."""
+    opening = m.end() + text[m.end() :].find("(")
+    return opening, skip_group(text, opening)
+
+
+def _plain(m: re.Match[str]) -> str:
+    """The name of a :data:`PRIMED_CALL` match as written without its primes: ``\\phi_j''`` -> ``\\phi_j``."""
+    return m.group("letter") + (m.group("sub1") or m.group("sub2") or "")
 
 
 def _call_key(plain: str, probe: Callable[[str], Any]) -> str | None:
@@ -125,11 +140,10 @@ def primed_calls_read(
     pos = 0
     while (m := PRIMED_CALL.search(src.text, pos)) is not None:
         pos = m.end()
-        open_at = m.end() + (src.text[m.end() :].find("("))
-        end = skip_group(src.text, open_at)
+        open_at, end = primed_call_bracket(src.text, m)
         if m.group("sub1") and m.group("sub2") or end < 0:
             continue
-        plain = m.group("letter") + (m.group("sub1") or m.group("sub2") or "")
+        plain = _plain(m)
         key = _call_key(plain, probe)
         inner = src.slice(open_at + 1, end - 1)
         inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
@@ -157,8 +171,7 @@ def unknown_primed(value: Any) -> list[str]:
     """The primed functions of their own (:func:`primed_calls_read`) a value holds, by name."""
     if not isinstance(value, (sympy.Basic, sympy.MatrixBase)):
         return []
-    rx = re.compile(rf"^[A-Za-z]+?(?:{PRIMED_WORD})+(?:_|$)")
-    return sorted({f.func.__name__ for f in value.atoms(AppliedUndef) if rx.match(f.func.__name__)})
+    return sorted({f.func.__name__ for f in value.atoms(AppliedUndef) if _PRIMED_OWN.match(f.func.__name__)})
 
 
 def primed_notes(text: str, scope: Scope, probe: Callable[[str], Any]) -> list[str]:
@@ -166,7 +179,7 @@ def primed_notes(text: str, scope: Scope, probe: Callable[[str], Any]) -> list[s
     :func:`primed_calls_read` takes it."""
     notes = []
     for m in PRIMED_CALL.finditer(text):
-        plain = m.group("letter") + (m.group("sub1") or m.group("sub2") or "")
+        plain = _plain(m)
         key = _call_key(plain, probe)
         written = re.sub(r"\s+", "", m.group(0))
         primes = len(m.group("primes"))
