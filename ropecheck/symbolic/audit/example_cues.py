@@ -1,4 +1,5 @@
-"""Inline math the text opens as an example: "for example, take $\\beta = \\alpha + \\pi$", or a list of examples.
+"""Math the text opens as an example: "for example, take $\\beta = \\alpha + \\pi$", a display after "For example,",
+or a list of examples.
 
 A sentence that gives a name a value "for example", "for instance", "as an example", "such as" (例如, 比如, 譬如)
 sets a case, not what the name means: the name stays free in the steps after it (as a value given in passing, see
@@ -7,7 +8,8 @@ a sentence opens ("For example:" then ``- linear: $\\lambda_j = j$``, ``- geomet
 each item is one example, and two items that give one name two values are alternatives, neither the definition.
 
 Design constraints: a pure function of the document's text; only the clause just before the math is read (from
-the last sentence end; a colon right after the example word does not end it), or, for math on a list item, the
+the last sentence end; a colon right after the example word does not end it, nor do the blank lines before a
+display, which goes on with the sentence before it), or, for math on a list item, the
 item's own words before the math and the line that opens the list, whose last clause must hold the example word
 and end the line with a colon. Only these explicit words count, so a definition stated plainly is read as before,
 and so is a list that a sentence without them opens, even where such a word stands in an earlier sentence.
@@ -29,12 +31,14 @@ _EXAMPLE_WORDS = re.compile(
 _SENTENCE_END = re.compile(r"(?<!\x00)[.!?:;](?:\s|$)|[。！？；]|(?<!\x00)[：]|\n[ \t]*\n")
 #: a list item's marker at the start of its line
 _ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+#: what opens a display, and the blank lines before it: the sentence before a display goes on through them
+_DISPLAY_OPENS = re.compile(r"\s*(?:\$\$|\\\[|\\begin\s*\{[A-Za-z*]+\})?\s*$")
 #: a line that opens a list of examples ends with a colon
 _OPENS_LIST = re.compile(r"[:：]\s*$")
 
 
 def opens_as_example(text: str, blocks: list[MathBlock], at: int) -> bool:
-    """Whether the clause just before inline math ``blocks[at]`` says that what it gives is an example, or the math
+    """Whether the clause just before the math ``blocks[at]`` says that what it gives is an example, or the math
     stands on an item of a list that a sentence opens as a list of examples.
 
     Example:
@@ -47,10 +51,16 @@ def opens_as_example(text: str, blocks: list[MathBlock], at: int) -> bool:
         >>> text = "Two choices, for example:\\n- flat: $w = 1$\\n"
         >>> opens_as_example(text, [MathBlock("inline", Src.of("w = 1", text.index("$") + 1), 2)], 0)
         True
+        >>> text = "One choice, for example,\\n\\n$$w = 2$$\\n"
+        >>> opens_as_example(text, [MathBlock("display", Src.of("w = 2", text.index("$$") + 2), 3)], 0)
+        True
     """
     start = blocks[at - 1].src.col(len(blocks[at - 1].src.text)) if at else 0
     here = blocks[at].src.col(0)
-    if _cue_in_clause(text[start:here]):
+    prose = text[start:here]
+    if blocks[at].kind == "display":  # a display set apart by blank lines goes on with the sentence before it
+        prose = _DISPLAY_OPENS.sub("", prose)
+    if _cue_in_clause(prose):
         return True
     return _opened_list_item(text, here)
 

@@ -209,7 +209,7 @@ def _audit_text(
         auditor.implications = _implications(text, (block, read), lines, continued=continued)
         auditor.block = at
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
-        auditor.example = block.kind == "inline" and opens_as_example(text, blocks, at)
+        auditor.example = opens_as_example(text, blocks, at)
         auditor.inline_condition = inline_condition(text, blocks, at)  # "当 $b = [...]^T$ 时": a condition
         auditor.hedged = bound_hedged(text, blocks, at)  # "if $k > 1$": a case, no sign for k
         supposed = supposition_before(text, blocks, at) if block.kind == "display" else ""

@@ -1008,10 +1008,10 @@ class Auditor:
         # q_m = [q_m^1 \\ q_m^2], q_i = [q_{2i}, q_{2i+1}]^T name the entries of any vector: the most general
         # value, never an example
         listed = re.sub(r"[\s{}]", "", d.name) in self.scope.components or own_entries(head, d.body, self.scope)
-        if self.example and not audited and not listed and d.kind != "symbol":
+        if self.example and not listed and d.kind != "symbol":
             return self.define_example(head, link, body)
         if self.bare(head, audited) or (
-            not audited
+            (not audited or self.example)
             and not listed
             and d.kind == "symbol"
             and (
