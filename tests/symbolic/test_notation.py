@@ -40,6 +40,11 @@ CLAIMS = [
     ("citation-bracket", r"e^{i\theta} = \cos(\theta) + i \sin(\theta) [4]", {Verdict.PROVED}),
     ("real-part-not-citation", r"\Re[4] = 4", {Verdict.PROVED}),
     ("citation-list", r"e^{i x} = \cos(x) + i \sin(x)^{[2, 7]}", {Verdict.PROVED}),
+    # whole numbers in square brackets where an operand stands cite nothing: three or more are a column
+    ("number-list-column", r"2 \cdot [0, 1, 1] = [0, 2, 2]", {Verdict.PROVED}),
+    ("number-list-column-slip", r"2 \cdot [0, 1, 1] = [0, 2, 1]", {Verdict.REFUTED}),
+    ("number-list-citation-after-operand", r"\cos(x)^2 = 1 - \sin(x)^2 [1, 2, 3]", {Verdict.PROVED}),
+    ("number-pair-interval-or-column", r"2 \cdot [0, 1] = [0, 2]", UNREAD),
     ("transpose-mathsf", r"(R(a) R(b))^\mathsf{T} = R(b)^\mathsf{T} R(a)^\mathsf{T}", {Verdict.PROVED}),
     ("transpose-mathsf-braced", r"R(a)^{\mathsf T} R(b) = R(b - a)", {Verdict.PROVED}),
     ("transpose-intercal", r"R(a)^\intercal R(b) = R(b - a)", {Verdict.PROVED}),

@@ -73,6 +73,8 @@ __all__ = [
     "VectorFunction",
     "any_column_scopes",
     "array_names",
+    "family_read_again",
+    "general_body",
     "commuted_arrays",
     "general_step",
     "unwritten_vectors",
@@ -501,6 +503,27 @@ class _ReadAgain(Definition):
         param = re.escape(str(self.params[0]))
         text = re.sub(r"(?<![A-Za-z\\])" + param + r"(?![A-Za-z])", "{(" + sympy.latex(index) + ")}", self.body_source)
         return read_latex_side(text, 0, self.scope)
+
+
+def general_body(source: str, scope: Scope) -> Any:
+    """A definition's right side ``source`` read with general matrices in ``scope`` (the scope of its line), where it
+    reads as sums, products and transposes of general matrices only (``R(n\\theta) k``: a written-out matrix times
+    a general vector); else None (:mod:`.multiplied_values`)."""
+    try:
+        body = read_latex_side(calligraphic_as_names(source), 0, _general_scope(scope))
+    except (ClaimParseError, ClaimLimitError, RecursionError):
+        return None
+    return body if _only_general(body, scope) else None
+
+
+def family_read_again(key: str, param: str, name: str, source: str, line: int, scope: Scope) -> Definition | None:
+    """A family with one subscript (``k_n = R(n\\theta) k``) whose member at an index is ``source`` read again with
+    general matrices in ``scope`` (the scope of its line), the index in the subscript's place; None where its
+    member at the subscript itself does not read so (:mod:`.multiplied_values`)."""
+    general = _general_scope(scope)
+    params = (domain_symbol(param, dict(scope.domains)),)
+    again = _ReadAgain("pattern", key, None, params, name, line, False, calligraphic_as_names(source), general)
+    return again if _only_general(_member(again, params[0]), scope) else None
 
 
 def _arrays_as_numbers(body: Any, scope: Scope) -> bool:

@@ -807,7 +807,9 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
             isinstance(left, MatrixBase) and left.shape != right.shape
         ):
             shape = lambda e: f"a {e.rows}x{e.cols} matrix" if isinstance(e, MatrixBase) else "a number"
-            problem = problem or f"the sides are {shape(left)} and {shape(right)}; {_SHAPES_DIFFER}"
+            problem = problem or f"the sides are {shape(left)} and {shape(right)}; {_SHAPES_DIFFER}" + _lone_name(
+                left, right, scope
+            )
             continue
         same = [k for k, (_, a, b) in enumerate(out) if (left, right) == (a, b)]
         if not same:
@@ -815,6 +817,19 @@ def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, 
         else:  # <u, v>_C read alike in both conventions here: one reading, said so
             out[same[0]] = (merged_field_note(out[same[0]][0], note), left, right)
     return out, problem
+
+
+def _lone_name(left: Any, right: Any, scope: Scope) -> str:
+    """Where one side of sides of different shapes is one name the document never defines, beside a matrix
+    (``p_3 = [0, 1, 1]``), the words that say so: that name is read as a number, and the step may give a vector its
+    value; else ""."""
+    for one, other in ((left, right), (right, left)):
+        if isinstance(one, Symbol) and isinstance(other, MatrixBase) and not scope.defines(one.name):
+            return (
+                f" ({one.name}, which the document never defines, is read as a number here: the step may give a "
+                "vector its value)"
+            )
+    return ""
 
 
 #: the end of the reason for sides of different shapes: a vector read as a number beside a written-out matrix

@@ -116,7 +116,7 @@ from .equal_expectations import equal_expectations, expectations_said
 from .example_values import COLUMN_EXAMPLE_TAIL, example_taint, is_example_taint, refuted_at_example
 from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families, raised_sibling, without_raised
-from .general import GENERAL_READING, all_read_as_general, any_column_scopes
+from .general import GENERAL_READING, VECTOR_PROBLEM, all_read_as_general, any_column_scopes
 from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
 from .inline_conditions import (
@@ -132,6 +132,7 @@ from .inline_conditions import (
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, subscript_count, without_family_members, without_label_uses
 from .labelled_heads import labelled_call_head, labelled_call_step
+from .multiplied_values import MultipliedValue, members_at_own_subscript, multiplied_in_child
 from .named_product import define_named_product
 from .names import (
     bind_late_calls,
@@ -437,6 +438,8 @@ class Auditor:
     numbers_unread: set[tuple[_Head, int, str]] = field(default_factory=set)
     #: the right side of each definition not read, as written, by its line and name (one in passing is not listed)
     unread_bodies: dict[tuple[int, str], str] = field(default_factory=dict)
+    #: definitions not read that stopped at a vector never written out (k_n = R(n\theta) k), by their name and line
+    multiplied: dict[tuple[_Head, int], MultipliedValue] = field(default_factory=dict)
     #: the inequality step just read (its display, its sides, its scope) while it is PROVED or UNDECIDED
     row_above: tuple[int, Link, Link, Scope] | None = None
     #: names whose defining chain ends in decimals (k_3 = R_3 v = [0.1759, ...]): their symbol, the decimals, the line
@@ -1117,6 +1120,9 @@ class Auditor:
         if self.define_open_family(head, line, audited=audited):
             return
         why = _unread_why(link, reason)
+        if VECTOR_PROBLEM in reason and (head.kind == "symbol" or len(head.params) == 1) and not head.offsets:
+            if self.uses_unread(Link("", link.line), body, bound=head.params) is None:  # .multiplied_values
+                self.multiplied[(head, link.line)] = MultipliedValue(head, link.text, body.text, link.line, self.scope)
         self.unread.append((head, link, why))
         self.unread_bodies[(link.line, link.text)] = body.text
         if head.kind == "symbol" and index_arithmetic(normalize_latex(body.text), self.math_texts):
@@ -1837,7 +1843,7 @@ class Auditor:
         why = f"uses {where.text.strip()}, {taint}"
         o = self.with_approximations(left, right) or self.for_every_matrix(left, right)
         o = o or self.through_blocks(left, right) or self.raised_for_every_matrix(left, right)
-        o = o or self.any_column(left, right)
+        o = o or self.any_column(left, right) or self.through_multiplied(left, right)
         o = self.for_every_case(left, right, o)
         o = (self.spelled_definition(left, right) or o) if o is None or o.status != "PROVED" else o
         if o is None:
@@ -1929,6 +1935,23 @@ class Auditor:
             return None
         o.reason = "proved for every matrix and vector these names may stand for; " + o.reason
         return o
+
+    def through_multiplied(self, left: Link, right: Link) -> _Outcome | None:
+        """A step whose names without a value were each defined as a matrix times a vector never written out
+        (``k_n = R(n\\theta) k``), PROVED with those definitions read with general matrices (:mod:`.multiplied_values`);
+        else None."""
+        text = normalize_latex(left.text + " = " + right.text)
+        used = [(h, w) for h, w, _ in self.unread if _mentions(h, text, members=not self.family_defined(h))]
+        values = [self.multiplied.get((h, w.line)) for h, w in used]
+        if not used or any(v is None or not members_at_own_subscript(v, text) for v in values):
+            return None
+        latest = {h: w.line for h, w, _ in self.unread}  # a taint added since (defined again, not read) stands
+        if any(latest[h] != w.line for h, w in used):
+            return None
+        timeout, _ = self.limits()
+        found = [v for v in values if v is not None]
+        o = _run(multiplied_in_child, left, right, self.scope, found, timeout=timeout, memory_limit=self.memory_limit)
+        return o if o.status == "PROVED" else None
 
     def raised_for_every_matrix(self, left: Link, right: Link) -> _Outcome | None:
         """A step that uses names the audit has no value for, PROVED with each member of its family named with a raised

@@ -84,6 +84,7 @@ from .latex_tree import (
 )
 from .limits import check_matrix
 from .maxima import extremum_list_at, maxima_read, read_maximum_at
+from .number_lists import citations, drop_citations, unsure_list_at
 from .open_sums import name_open_ranges, open_sum_ranges, upper_only_ranges
 from .operator_subscripts import subscripted_operator
 from .pair_families import pair_key, pair_member
@@ -257,11 +258,6 @@ _STAR = re.compile(
     r"((?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\{[^{}]*\}|\s*_[A-Za-z0-9])?)\s*\^\s*(?:\{\s*(?:\*|\\ast)\s*\}|\*|\\ast)"
 )
 _TRANSPOSE_AFTER = re.compile(r"\s*\^\s*(?:\{\s*(?:\\top|T|\\intercal)\s*\}|\\top|\\intercal|T(?![A-Za-z]))")
-#: ``^{[4]}``, ``^{[2, 7]}`` and ``[4]`` closing a side: a citation, not math
-_CITATION = re.compile(
-    r"\s*\^\s*(?:\{\s*\[\s*\d+(?:\s*[,-]\s*\d+)*\s*\]\s*\}|\[\s*\d+(?:\s*[,-]\s*\d+)*\s*\])"
-    r"|(?<!Re)(?<!Im)(?<!Re )(?<!Im )\s*\[\s*\d+(?:\s*[,-]\s*\d+)*\s*\]\s*$"
-)
 #: every spelling of a transpose, read as ``^{T}``
 _TRANSPOSE_SPELLING = re.compile(
     r"\^\s*(?:\{\s*\\(?:mathsf|mathrm|mathit)\s*\{?\s*T\s*\}?\s*\}|\\(?:mathsf|mathrm)\s*\{\s*T\s*\}"
@@ -485,7 +481,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_BOLD, lambda m: (" " if _apart(m.string, m.start()) else "") + m.group(1) + " ")
     src = src.sub(_BOLD_BARE, lambda m: " " + (m.group(1) or m.group(2)) + " ")
     src = src.sub(_SPACING, lambda m: m.group(1) + " ")
-    src = src.sub(_CITATION, lambda m: " ")
+    src = drop_citations(src)  # [4] closing a side; [0, 1, 1] where an operand stands is a column
     src = src.sub(_TRANSPOSE_SPELLING, lambda m: "^{T}")
     src = src.sub(_TRANSPOSE_BEFORE_SUBSCRIPT, lambda m: m.group(1) + m.group(2) + "^{T}")
     src = src.sub(_LABEL_BEFORE_SUBSCRIPT, lambda m: m.group(1) + m.group(3) + m.group(2))
@@ -1883,6 +1879,8 @@ def read_latex_side(
     _check_products(src)
     # a decorated name the document defined is read by its definition; any other is a name of its own
     src = decorated_as_names(apply_aliases(_normalize(spaced_labels(src)), scope.aliases))
+    if (unsure := unsure_list_at(src.text)) is not None:  # [0, 1] as an operand: a column, an interval?
+        raise src.error(unsure[1], unsure[0])
     if scope.commutators:  # [A, B] = AB - BA in the document: a bracket of two matrices is their commutator
         src = commutators_written_out(src, scope.array_names)
     src = open_sum_ranges(src)  # \sum_j: a range not written
@@ -2090,7 +2088,7 @@ def reading_notes(text: str) -> list[str]:
         ['`^\\mathsf{T}` read as transpose']
     """
     notes: list[str] = []
-    for m in _CITATION.finditer(text):
+    for m in citations(text):
         notes.append(f"`{m.group(0).strip()}` read as a citation (not math)")
     if _MATMUL.search(text):
         notes.append("`@` read as the matrix product")
