@@ -92,6 +92,7 @@ __all__ = [
     "FUNCTION_COMMANDS",
     "Head",
     "Outcome",
+    "REFUTED_AT_THE_VALUE",
     "SOLVED_WORDS",
     "TAINTING_RELATIONS",
     "UNREAD",
@@ -117,6 +118,8 @@ __all__ = [
     "posed",
     "qualifier",
     "read_quiet",
+    "at_values_in_child",
+    "values_given",
     "scope_for_every_value",
     "redefines",
     "rounded_comparison",
@@ -1013,7 +1016,7 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         readings, problem = step_readings(lhs, rhs, scope)
     except ClaimLimitError as exc:
         stopped = Outcome("UNDECIDED", reason=limit_reason(exc))
-        return for_every_value(_step_read, lhs, rhs, scope, stopped)
+        return for_every_value(_step_read, lhs, rhs, scope, stopped, equality=True)
     except RecursionError:
         return Outcome(UNREAD, reason="the step nests too deeply to read")
     if not readings:
@@ -1129,7 +1132,7 @@ def _written_exponential_used(lhs: Link, rhs: Link, scope: Scope) -> bool:
 def _zero_written(lhs: Link, rhs: Link, scope: Scope) -> str:
     """A denominator the step writes that is zero with the definitions in force and the values given in passing
     (see :mod:`.written_quotients`), or ''."""
-    values = {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
+    values = values_given(scope)
     general = _without_values_in_passing(scope) if values else None
     return zero_written_denominator((lhs.text, rhs.text), general or scope, values)
 
@@ -1316,20 +1319,23 @@ def _where_defined(value: Any) -> Any:
 _GIVEN_IN_PASSING = "is given the value"
 
 
-def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stopped: Outcome) -> Outcome:
+def for_every_value(
+    decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stopped: Outcome, *, equality: bool = False
+) -> Outcome:
     """A step stopped at a name the text gives a value in passing (``$b = 10000$``), decided with the name free.
 
     What holds for every value of the name holds at the value given, so PROVED stands, and says for which
     value. Anything else is UNDECIDED with both readings: the value is an example or a condition, never
     substituted, so a counterexample for some other value refutes nothing. ``decide_step(lhs, rhs, scope)``
-    decides the step as its relation asks (an equality, an inequality, an approximation).
+    decides the step as its relation asks (an equality, an inequality, an approximation). An ``equality`` refuted
+    for some value is decided at the values given too: REFUTED there as well, it is REFUTED.
     """
     general = _without_values_in_passing(scope) if _GIVEN_IN_PASSING in stopped.reason else None
     if general is None:
         return stopped
     o = decide_step(lhs, rhs, general)
     given = _values_given(o, scope, stopped.reason)
-    values = {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
+    values = values_given(scope)
     zero = zero_denominator_at_given((o.lhs, o.rhs), values) if o.status == "PROVED" else ""
     zero = zero or (zero_written_denominator((lhs.text, rhs.text), general, values) if o.status == "PROVED" else "")
     if zero:  # proved where the sides are defined, but the value given makes one undefined
@@ -1340,12 +1346,56 @@ def for_every_value(decide_step: Any, lhs: Link, rhs: Link, scope: Scope, stoppe
         return o
     why = o.reason or "no rewrite reduced the difference to 0 and no counterexample was found"
     if o.status == "REFUTED" and o.counterexample is not None:
+        both = _refuted_at_the_value(o, scope, given) if equality else None
+        if both is not None:
+            return both
         at = ", ".join(f"{k} = {v}" for k, v in sorted(o.counterexample.values.items(), key=str))
         why = f"false at {at}, which need not be the value given"
     stopped.reason = f"{stopped.reason}; read for every value of {given}: {o.status} ({why})"
     if o.status == UNREAD:  # read neither at the value (not taken) nor for every value (not read): unread
         stopped.status = UNREAD
     return stopped
+
+
+#: why a step false both for other values of a name given a value in passing and at that value is REFUTED
+REFUTED_AT_THE_VALUE = "and at the value given too: false whichever the text means"
+
+
+def values_given(scope: Scope) -> dict[str, Any]:
+    """The values the text gives names in passing (``$b = 10000$``): name -> value (a name given two values has
+    the later one)."""
+    return {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
+
+
+def at_values_in_child(lhs: Any, rhs: Any, values: dict[str, Any]) -> Outcome:
+    """An equality's sides read for every value of the names the text gives values in passing, decided at those
+    values (each symbol of such a name, whatever its assumptions, set to the value): REFUTED with the
+    counterexample there, else UNDECIDED (what holds there is not the question)."""
+    if not all(isinstance(e, sympy.Expr) for e in (lhs, rhs)):
+        return Outcome("UNDECIDED")
+    numbers = {k: v for k, v in values.items() if isinstance(v, sympy.Expr) and not isinstance(v, sympy.MatrixExpr)}
+    at = {x: numbers[x.name] for e in (lhs, rhs) for x in e.free_symbols if getattr(x, "name", None) in numbers}
+    if not at:
+        return Outcome("UNDECIDED")
+    try:
+        left, right = lhs.xreplace(at), rhs.xreplace(at)
+        verdict, method, cex = decide(left, right)
+    except (TypeError, ValueError, ZeroDivisionError):  # a value that does not fit where the name stands
+        return Outcome("UNDECIDED")
+    if verdict is not Verdict.REFUTED or cex is None:
+        return Outcome("UNDECIDED")
+    return Outcome("REFUTED", method, counterexample=cex, lhs=left, rhs=right)
+
+
+def _refuted_at_the_value(o: Outcome, scope: Scope, given: str) -> Outcome | None:
+    """A step refuted for some value of the names the text gives values in passing (``o``), decided at those
+    values: REFUTED there too, it is false whichever the text means (the names' every value, or the value
+    given), so it is REFUTED, with the counterexample at the value given; else None."""
+    at = at_values_in_child(o.lhs, o.rhs, values_given(scope))
+    if at.status != "REFUTED":
+        return None
+    at.reason = f"false for other values of {given}, {REFUTED_AT_THE_VALUE}"
+    return at
 
 
 def scope_for_every_value(scope: Scope, stopped: Outcome) -> Scope | None:

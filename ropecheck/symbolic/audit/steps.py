@@ -192,8 +192,11 @@ from .raised_t import raised_t_doubt
 from .reading import (
     BOUNDING_RELATIONS,
     FUNCTION_COMMANDS,
+    REFUTED_AT_THE_VALUE,
     TAINTING_RELATIONS,
     UNREAD_DEFINING,
+    at_values_in_child,
+    values_given,
 )
 from .reading import Head as _Head
 from .reading import Outcome as _Outcome
@@ -2229,8 +2232,8 @@ class Auditor:
             self.reading_doubts(s, read)
             if s.status == "REFUTED":
                 self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
-            if s.status == "REFUTED":
-                self.refuted_off_given(s)
+            if s.status == "REFUTED" and self.refuted_off_given(s):  # refuted again, at the value given
+                self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
             if s.status == "UNDECIDED" and self.settings:
                 s = self.at_settings(s, left, right)
         if s.status == "REFUTED" and (why := refuted_at_example((s.lhs, s.rhs), self.unread)):
@@ -2328,10 +2331,12 @@ class Auditor:
         s.reason = f"{s.status} with {said} real, {again.status} with it complex, {how}: not decided"
         s.status, s.method, s.counterexample = "UNDECIDED", "none", None
 
-    def refuted_off_given(self, s: AuditStep) -> None:
+    def refuted_off_given(self, s: AuditStep) -> bool:
         """A counterexample that sets a name the text gives a value in passing (``$q = 3$``) to another value refutes
         nothing: the value is an example or a condition. Where the step reached the name through a definition
-        (``p = q + 1``), its reader did not stop there (:func:`.reading.for_every_value`): UNDECIDED here."""
+        (``p = q + 1``), its reader did not stop there (:func:`.reading.for_every_value`): UNDECIDED here, unless
+        the step is false at the value given too (its sides with the values taken), then REFUTED with that
+        counterexample (True: the caller weighs its doubts)."""
         values = s.counterexample.values if s.counterexample is not None else {}
         given = [
             (str(k), v)
@@ -2339,11 +2344,19 @@ class Auditor:
             if (d := self.scope.symbols.get(str(k))) is not None and d.stated_value and v != d.body
         ]
         if not given:
-            return
+            return False
         said = ", ".join(f"{k} = {v} (the text gives {k} = {self.scope.symbols[k].body} at line "
                          f"{self.scope.symbols[k].line})" for k, v in given)  # fmt: skip
+        timeout, _ = self.limits()
+        at = _run(at_values_in_child, s.lhs, s.rhs, values_given(self.scope), timeout=timeout,
+                  memory_limit=self.memory_limit)  # fmt: skip
+        if at.status == "REFUTED" and at.counterexample is not None:
+            s.counterexample, s.lhs, s.rhs = at.counterexample, at.lhs, at.rhs
+            s.reason = f"false at {said}, {REFUTED_AT_THE_VALUE}"
+            return True
         s.status, s.method, s.counterexample = "UNDECIDED", "none", None
         s.reason = f"false at {said}, which need not be the value given: not decided"
+        return False
 
     def undefined_decorations(self, text: str) -> list[str]:
         """The names ``text`` writes with a decoration (``\\hat{x}_m``, ``w^\\star``) that no definition of the
