@@ -61,7 +61,9 @@ def test_the_solution_line_is_a_definition_and_its_twin_with_m_plus_n_a_step() -
     assert [(s.line, s.status) for s in right.steps] == [(23, "UNDECIDED")]
     assert any(d.line == 16 and d.reason == SOLVED_REASON for d in right.definitions)
     twin = audit_document((WORLD / "solution_at_offset_twin.md").read_text(), path="solution_at_offset_twin.md")
-    assert [(s.line, s.status) for s in twin.steps] == [(16, "UNDECIDED"), (23, "UNDECIDED")]
+    # a step, read through the requirement that poses g (.posed_requirements): m + n is wrong in every reading
+    assert [(s.line, s.status) for s in twin.steps] == [(16, "REFUTED"), (23, "UNDECIDED")]
+    assert "read through the requirement at line 7" in twin.steps[0].reason
 
 
 def test_the_definition_proves_no_instance_read_with_its_conjugate_gone() -> None:

@@ -181,7 +181,8 @@ from .parity_calls import (
 )
 from .patterns import unread_for_dots
 from .placeholders import PlaceholderSide, fill_placeholders
-from .posed_functions import PosedCall
+from .posed_functions import PosedCall, writes
+from .posed_requirements import Requirement, Through, posed_requirement, read_through
 from .premises import Premise, premise_in_child, premises_for
 from .primed_names import prime_read_otherwise
 from .primed_steps import point_names, primed_step, values_of_defined
@@ -449,6 +450,10 @@ class Auditor:
     written: dict[_Head, tuple[Any, Any, int]] = field(default_factory=dict)
     #: the functions the display being read poses, by the words its conditions list them with (:mod:`.posed_functions`)
     posed_calls: dict[str, PosedCall] = field(default_factory=dict)
+    #: the requirements that pose a function on one side (:mod:`.posed_requirements`), by the function's key
+    requirements: dict[str, list[Requirement]] = field(default_factory=dict)
+    #: functions a condition gives a value (``g(x, y, m - n) = ...`` posed), by key, with the condition's line
+    posed_values: dict[str, int] = field(default_factory=dict)
     #: why each function at a sum or difference of names that was kept a step was not read, by its line and call
     offsets_kept: dict[tuple[int, str], str] = field(default_factory=dict)
     #: names the display after the one being read defines ("where $$R_{n-m} = ...$$"): see :mod:`.where_after`
@@ -573,6 +578,8 @@ class Auditor:
         if not audited:
             if defines:
                 self.record_written(first, links)
+            elif len(links) == 2 and links[1].relation == "=":
+                self.valued_in_passing(first, links[1])
             return
         standalone = not continued and len(links) == 2 and not supposed  # posed as following, not to be solved
         links[0] = first  # diag(s) \in \mathbb{R}^{d \times d} = [...]: the set says where the side lives, no math
@@ -608,7 +615,47 @@ class Auditor:
         asks = call.right if call else asks_for(condition)  # a new function on the left is given a value: no premise
         if asks and links[1].relation == "=" and first.text and links[1].text:
             self.premises.append(Premise(links[1].line, first, links[1], self.scope))  # what later steps use
+        if links[1].relation == "=" and first.text and links[1].text:
+            self.record_requirement(first, links[1], call)
         return True
+
+    def record_requirement(self, first: Link, second: Link, call: PosedCall | None) -> None:
+        """Keep the requirement ``first = second`` where one side poses a function (:mod:`.posed_requirements`);
+        a function a condition gives a value (posed on the left) is kept as such, never read through one."""
+        if call is not None and not call.right:
+            self.posed_values.setdefault(call.name, first.line)
+            return
+        found = posed_requirement(second.text, first.text, first.line, self.scope)
+        found = found or posed_requirement(first.text, second.text, first.line, self.scope)
+        if found is not None:
+            self.requirements.setdefault(found.name, []).append(found)
+            return
+        for link in (first, second):  # ``g(x, y, m - n) = Re[...]`` posed in words: g given a value
+            h = _head(link.text, self.scope)
+            if h is not None and h.kind == "function" and not _defined(h, link.text, self.scope):
+                self.posed_values.setdefault(h.key, first.line)
+
+    def valued_in_passing(self, first: Link, second: Link) -> None:
+        """Inline math that gives a function with no definition a value (``$g(x, y, m - n) = \\Re[...]$`` in a
+        list of a solution's parts), read as neither a definition nor a step: the function has a value there, so no
+        step reads it through a requirement (:mod:`.posed_requirements`)."""
+        for link, other in ((first, second), (second, first)):
+            h = _head(link.text, self.scope)
+            if h is not None and h.kind == "function" and not _defined(h, link.text, self.scope):
+                if not writes(h.key, normalize_latex(other.text)):
+                    self.posed_values.setdefault(h.key, link.line)
+
+    def usable_requirements(self) -> list[Requirement]:
+        """The requirements a step may read its posed function through: one per function, posed with the same sides
+        each time, and no definition in force, listed, or condition giving the function a value."""
+        listed = {h.key for d in self.definitions if (h := _head(d.name, self.scope)) is not None}
+        out = []
+        for name, found in self.requirements.items():
+            if name in listed or name in self.posed_values or self.scope.defines(name):
+                continue
+            if all(found[0].same(r) for r in found[1:]):
+                out.append(found[0])
+        return out
 
     def condition_on_column(self, links: list[Link]) -> bool:
         """``当 $b = [\\sqrt{\\lambda}, 0, \\cdots]^\\top$ 时``: inline math that a word poses as a condition,
@@ -2209,33 +2256,11 @@ class Auditor:
                 self.premises.append(Premise(right.line, left, right, self.scope))
         elif not left.text or not right.text:
             s = AuditStep(number, right.line, left.text, right.text, UNREAD, reason="one side of the step is empty")
-        elif self.uses_unread(*read):
-            s = self.tainted_step(number, left, right)
-            s = (self.member_step(number, left, right) or s) if s.status == UNREAD else s
         else:
-            timeout, cut = self.limits()
-            # PE(p + k, 2i) where PE is defined by parity: i the integer index the definition has (.parity_calls)
-            scope, said_index = parity_step_scope((read[0].text, read[1].text), self.scope) or (self.scope, "")
-            o = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
-            o = self.at_written_blocks(o, read, blocks) if blocks else o
-            o = (self.through_blocks(left, right) or o) if o.status == UNREAD and not blocks else o
-            o = self.with_raised_family(o, read, scope) if not blocks else o
-            for said in (said_index, said_where):
-                o.reason = (f"{said}; {o.reason}" if o.reason else said) if said else o.reason
-            if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
-                o.reason = DOCUMENT_TIME_LIMIT_REASON
-            sides = [e for e in (o.lhs, o.rhs) if e is not None]
-            s = AuditStep(
-                number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
-                o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
-            )  # fmt: skip
-            self.reading_doubts(s, read)
-            if s.status == "REFUTED":
-                self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
-            if s.status == "REFUTED" and self.refuted_off_given(s):  # refuted again, at the value given
-                self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
-            if s.status == "UNDECIDED" and self.settings:
-                s = self.at_settings(s, left, right)
+            s = self.equation_step(number, (left, right), (read, blocks), said_where, standalone=standalone,
+                                   stated_range=stated_range)  # fmt: skip
+        if s.status in ("UNDECIDED", UNREAD) and self.requirements and right.relation == "=" and not blocks:
+            s = self.through_requirement(s, left, right, standalone=standalone, stated_range=stated_range)
         if s.status == "REFUTED" and (why := refuted_at_example((s.lhs, s.rhs), self.unread)):
             s.status, s.method, s.counterexample, s.reason = "UNDECIDED", "none", None, why  # a name free at an example
         if s.status != "PROVED" and (restated := restated_half(left.text, self.scope)) is not None:
@@ -2271,6 +2296,88 @@ class Auditor:
         self.steps.append(s)
         if self.progress is not None:
             self.progress(s, number)
+
+    def equation_step(
+        self,
+        number: int,
+        written: tuple[Link, Link],
+        reading: tuple[tuple[Link, Link], BlockStep | None],
+        said_where: str,
+        *,
+        standalone: bool,
+        stated_range: str,
+    ) -> AuditStep:
+        """An equation step with both sides written, decided: ``written`` its sides as written, ``reading`` the sides
+        as read (the blocks a step is read by, if any), ``said_where`` what a display after defined for it."""
+        left, right = written
+        read, blocks = reading
+        if self.uses_unread(*read):
+            s = self.tainted_step(number, left, right)
+            return (self.member_step(number, left, right) or s) if s.status == UNREAD else s
+        timeout, cut = self.limits()
+        # PE(p + k, 2i) where PE is defined by parity: i the integer index the definition has (.parity_calls)
+        scope, said_index = parity_step_scope((read[0].text, read[1].text), self.scope) or (self.scope, "")
+        o = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
+        o = self.at_written_blocks(o, read, blocks) if blocks else o
+        o = (self.through_blocks(left, right) or o) if o.status == UNREAD and not blocks else o
+        o = self.with_raised_family(o, read, scope) if not blocks else o
+        for said in (said_index, said_where):
+            o.reason = (f"{said}; {o.reason}" if o.reason else said) if said else o.reason
+        if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
+            o.reason = DOCUMENT_TIME_LIMIT_REASON
+        sides = [e for e in (o.lhs, o.rhs) if e is not None]
+        s = AuditStep(
+            number, right.line, left.text, right.text, o.status, o.method, o.reason, o.counterexample,
+            o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
+        )  # fmt: skip
+        self.reading_doubts(s, read)
+        if s.status == "REFUTED":
+            self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
+        if s.status == "REFUTED" and self.refuted_off_given(s):  # refuted again, at the value given
+            self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
+        if s.status == "UNDECIDED" and self.settings:
+            s = self.at_settings(s, left, right)
+        return s
+
+    def through_requirement(
+        self, s: AuditStep, left: Link, right: Link, *, standalone: bool, stated_range: str
+    ) -> AuditStep:
+        """A step that states a posed function's value, read through the requirement that poses it (see
+        :mod:`.posed_requirements`): its verdict there, its reason saying so; else ``s``. A function of the
+        requirement whose definition was not read, or a reading that fails, leaves ``s``."""
+        text = normalize_latex(left.text + " = " + right.text)
+        if self.out_of_time() or not any(writes(name, text) for name in self.requirements):
+            return s
+        usable = self.usable_requirements()
+        found = read_through((left, right), usable, self.scope) if usable else None
+        if found is None or not left.text or not right.text:
+            return s
+        sides, said = found.sides, found.said
+        if sides is None:  # f_q \cdot f_k of complex values: said, the step as it was
+            s.reason = f"{s.reason}; {said}" if s.reason and s.status == "UNDECIDED" else s.reason
+            return s
+        tainted = self.uses_unread(*sides)
+        if tainted is not None and tainted != self.uses_unread(left, right):
+            return s
+        if found.shifted and not self.requirement_holds(found, sides[0].line):
+            held = "its side is not shown to stay the same with the positions moved along the arguments"
+            s.reason = f"{s.reason}; {said}, but {held}: not read so" if s.status == "UNDECIDED" else s.reason
+            return s
+        t = self.equation_step(s.number, sides, (sides, None), "", standalone=standalone, stated_range=stated_range)
+        if t.status == UNREAD:
+            return s
+        t.lhs_tex, t.rhs_tex, t.relation = left.text, right.text, s.relation
+        t.reason = f"{said}; {t.reason}" if t.reason else said
+        return t
+
+    def requirement_holds(self, found: Through, line: int) -> bool:
+        """Whether the requirement's side, with the definitions in force, stays the same with the positions moved
+        along the arguments (``m - n`` kept): PROVED in every reading; else g is no function of its arguments there,
+        and nothing is read through it."""
+        timeout, _ = self.limits()
+        sides = (Link(found.side, line), Link(found.shifted, line, "="))
+        o = _run(_step_in_child, *sides, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        return o.status == "PROVED"
 
     def reading_doubts(self, s: AuditStep, read: tuple[Link, Link]) -> None:
         """The doubts a decided step meets whatever it says: its notation (:meth:`notation_doubt`), ``R^T_m`` beside
