@@ -57,6 +57,7 @@ from ..readers.general_matrices import (
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side, read_quiet
 from ..readers.latex_text import Src, skip_group
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
+from .called_families import called_members, undefined_call
 from .sized_vectors import general_size_fits, sized_step
 from .unformulated_families import family_note, rotation_note
 from .written_products import merged_written
@@ -120,8 +121,14 @@ _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{\s*(" + _LETTER + r")\s*\}(\
 #: or a name that is a matrix (``W x``, ``W(x + p)``)
 _FACTOR = re.compile(
     r"(?:(?<![\\A-Za-z])" + _NAME_BODY + _T + r"|\)" + _T + r"|\\end\s*\{\s*[pbBvV]?matrix\s*\}"
-    r"|(?<![\\A-Za-z])(?P<matrix>" + _NAME_BODY + r"))(?=\s*\(?\s*(?P<after>" + _NAME_BODY + "))"
+    r"|(?<![\\A-Za-z])(?P<matrix>" + _NAME_BODY + r"))(?=\s*(?P<open>\()?\s*(?P<after>" + _NAME_BODY + "))"
 )
+#: a word set upright (``\text{Im}(x)``, ``\operatorname{diag}``): its letters name nothing, so I of Im is no matrix
+#: that m multiplies (a calligraphic capital, spelled ``\mathrm{calR}``, stays)
+_UPRIGHT_WORD = re.compile(r"\\(?:text|textrm|mathrm|operatorname)\s*\{(?!cal[A-Z]\})\s*[A-Za-z]{2,}\s*\}")
+#: a name the text defines as a function of a bracket (``R_{\Theta}(m) = \mathrm{diag}(...)``): what a bracket
+#: right after it holds is its argument, never a vector it multiplies
+_FUNCTION_HEAD = re.compile(r"(?:^|\\\\|&)\s*(" + _NAME_BODY + r")\s*\([^()]*\)\s*(?::=|=)")
 
 
 #: ``R(\\beta)``: the rotation the reader reads as a function of its angle -- a matrix, never R times a bracket
@@ -165,7 +172,10 @@ def spelled_name(text: str) -> str | None:
 
 
 def _multiplied(plains: list[str], arrays: set[str], spelled: dict[str, str | None]) -> set[str]:
-    """The names written right after a transpose, a written-out matrix or a matrix of ``arrays``."""
+    """The names written right after a transpose, a written-out matrix or a matrix of ``arrays`` -- save a bracket's
+    first name after a matrix the text defines as a function of a bracket (``R_{\\Theta}(m)``: its argument, never a
+    vector)."""
+    calls = {n for plain in plains for m in _FUNCTION_HEAD.finditer(plain) if (n := spelled_name(m.group(1)))}
     found: set[str] = set()
     for plain in plains:
         for m in _FACTOR.finditer(plain):
@@ -173,6 +183,8 @@ def _multiplied(plains: list[str], arrays: set[str], spelled: dict[str, str | No
             if before is not None:
                 name = spelled.setdefault(before, spelled_name(before))
                 if name is None or not is_array(name, frozenset(arrays)) or not re.match(r"(?:cal)?[A-Z]", name):
+                    continue
+                if m.group("open") and name in calls:
                     continue
             found.add(m.group("after"))
     return found
@@ -192,7 +204,7 @@ def array_names(texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     for text in texts:
         text = calligraphic_as_names(text)
         plain = normalize_latex(text)
-        plains.append(_rotations_as_matrices(plain))
+        plains.append(_rotations_as_matrices(_UPRIGHT_WORD.sub(" ", plain)))
         # a subscript or exponent transposed is the whole name's (R_m^T): not a name of its own
         transposed |= {
             m.group(1) for m in _TRANSPOSED.finditer(plain) if not plain[: m.start()].rstrip().endswith(("_", "^"))
@@ -246,7 +258,8 @@ def _general_scope(scope: Scope) -> Scope:
             symbols[name] = replace(d, body=body)
     # a family defined in general (q_m = f_q(x_m, m)) and later one member in particular (q_m = W_q x_m):
     # the later definition holds from there on
-    later = {k: p for k, p in scope.patterns.items() if not _redefined(p, scope)}
+    # a family named as a call of a function nothing defines (q_m = f(q, m)): each member is a vector of its own
+    later = {k: p for k, p in scope.patterns.items() if not _redefined(p, scope) and not undefined_call(p, scope)}
     earlier = replace(general, symbols=symbols, patterns=later)
     for key, d in later.items():  # q_m = R_m W_q x_m: each member read again, with general matrices
         if d.body_source and len(d.params) == 1 and _arrays_as_numbers(d.body, scope):
@@ -878,6 +891,8 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         + _passing_used(left, right, scope)
         + rotation_note(f"{lhs} + {rhs}", scope)
     )
+    if called := called_members((left, right), scope):
+        reading += f"; each member of a family named as a call of a function with no definition, any vector: {called}"
     if re.search(r"\\langle(?![A-Za-z])", lhs + rhs):
         reading += "; <u, v> of vectors read as u^T v (real entries)"
     reading += _COMMUTATOR_NOTE if _writes_commutator(f"{lhs} + {rhs}", scope) else ""

@@ -866,8 +866,12 @@ def _undefined_family(left: Any, right: Any) -> str | None:
     return None
 
 
-#: the reader's words for an undefined one-letter name a matrix multiplies: ``u multiplies a matrix from the right``
-_UNDEFINED_VECTOR = re.compile(r"^([A-Za-z]) multiplies a matrix from the right")
+#: the reader's words for an undefined one-letter name a matrix multiplies (``u multiplies a matrix from the right``)
+#: or a lower-case one written transposed (``...; x is not one here``, after :data:`.general.TRANSPOSE_PROBLEM`; a
+#: capital may be a matrix, its subscripted letters blocks)
+_UNDEFINED_VECTOR = re.compile(
+    r"^([A-Za-z]) multiplies a matrix from the right|^" + re.escape(TRANSPOSE_PROBLEM) + r".*?; ([a-z]) is not one here"
+)
 
 
 def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outcome | None:
@@ -875,9 +879,9 @@ def _components_vector(lhs: Link, rhs: Link, scope: Scope, problem: str) -> Outc
     step, read as the column (u_1, ..., u_N) -- only where the numbers written are exactly 0 or 1 to N (no gap);
     the shapes must then fit. None where that does not apply; the step is then decided so, and says so."""
     m = _UNDEFINED_VECTOR.match(problem)
-    if m is None or m.group(1) in scope.symbols or m.group(1) in scope.patterns:
+    name = (m.group(1) or m.group(2)) if m is not None else ""
+    if not name or name in scope.symbols or name in scope.patterns:
         return None
-    name = m.group(1)
     text = normalize_latex(lhs.text + " " + rhs.text).replace("\\\\", " \\\\ ")  # a row break glued on: \\x_1
     found = re.findall(rf"(?<![\\A-Za-z]){name}\s*_\s*(?:\{{\s*(\d+)\s*\}}|(\d+))", text)
     written = {int(a or b) for a, b in found}
