@@ -120,6 +120,7 @@ __all__ = [
     "read_quiet",
     "at_values_in_child",
     "values_given",
+    "values_meant",
     "scope_for_every_value",
     "redefines",
     "rounded_comparison",
@@ -1371,6 +1372,13 @@ def values_given(scope: Scope) -> dict[str, Any]:
     return {k: d.body for k, d in scope.symbols.items() if d.stated_value and isinstance(d.body, sympy.Basic)}
 
 
+def values_meant(scope: Scope) -> dict[str, Any] | None:
+    """The values given in passing, where each is the one value the text gives its name; None where the text
+    gives one of them two values (which one a step means is not known)."""
+    values = values_given(scope)
+    return None if set(values) & scope.given_again else values
+
+
 def at_values_in_child(lhs: Any, rhs: Any, values: dict[str, Any]) -> Outcome:
     """An equality's sides read for every value of the names the text gives values in passing, decided at those
     values (each symbol of such a name, whatever its assumptions, set to the value): REFUTED with the
@@ -1395,7 +1403,8 @@ def _refuted_at_the_value(o: Outcome, scope: Scope, given: str) -> Outcome | Non
     """A step refuted for some value of the names the text gives values in passing (``o``), decided at those
     values: REFUTED there too, it is false whichever the text means (the names' every value, or the value
     given), so it is REFUTED, with the counterexample at the value given; else None."""
-    at = at_values_in_child(o.lhs, o.rhs, values_given(scope))
+    meant = values_meant(scope)
+    at = at_values_in_child(o.lhs, o.rhs, meant) if meant is not None else Outcome("UNDECIDED")
     if at.status != "REFUTED":
         return None
     at.reason = f"false for other values of {given}, {REFUTED_AT_THE_VALUE}"

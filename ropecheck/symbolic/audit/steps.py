@@ -197,7 +197,7 @@ from .reading import (
     TAINTING_RELATIONS,
     UNREAD_DEFINING,
     at_values_in_child,
-    values_given,
+    values_meant,
 )
 from .reading import Head as _Head
 from .reading import Outcome as _Outcome
@@ -1079,6 +1079,9 @@ class Auditor:
             # an example, a boundary condition or a case, not what the name means, so it is never substituted
             d = replace(d, stated_value=True)
             self.set_for_section(d.name)
+            before = self.scope.symbols.get(d.name)
+            if before is not None and before.stated_value and before.body != d.body:  # $m = 1$, later $m = 2$
+                self.scope = replace(self.scope, given_again=self.scope.given_again | {d.name})
         # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
         self.unread = [u for u in self.unread if not (u[0] == head or entry_of(u[0], head))]
         self.bounded = [u for u in self.bounded if not (u[0] == head)]
@@ -2455,8 +2458,9 @@ class Auditor:
         said = ", ".join(f"{k} = {v} (the text gives {k} = {self.scope.symbols[k].body} at line "
                          f"{self.scope.symbols[k].line})" for k, v in given)  # fmt: skip
         timeout, _ = self.limits()
-        at = _run(at_values_in_child, s.lhs, s.rhs, values_given(self.scope), timeout=timeout,
-                  memory_limit=self.memory_limit)  # fmt: skip
+        meant = values_meant(self.scope)
+        at = (_run(at_values_in_child, s.lhs, s.rhs, meant, timeout=timeout, memory_limit=self.memory_limit)
+              if meant is not None else _Outcome("UNDECIDED"))  # fmt: skip
         if at.status == "REFUTED" and at.counterexample is not None:
             s.counterexample, s.lhs, s.rhs = at.counterexample, at.lhs, at.rhs
             s.reason = f"false at {said}, {REFUTED_AT_THE_VALUE}"

@@ -538,7 +538,8 @@ class Scope:
     :mod:`ropecheck.symbolic.audit.complex_pairs`). ``freed``: names the text gives a value in passing (``$I = 3$``),
     read here for every value: free, yet never a name nothing defines (see :mod:`.identity_matrix`).
     ``commutators``: the document defines ``[A, B] = AB - BA``, so a bracket of two matrices is their commutator
-    (see :mod:`.commutators`).
+    (see :mod:`.commutators`). ``given_again``: names the text gives two different values in passing (``$m = 1$``,
+    later ``$m = 2$``): which one a step means is not known, so no step is refuted at the later one.
     """
 
     domains: Mapping[str, str] = field(default_factory=dict)
@@ -570,6 +571,7 @@ class Scope:
     complex_pairs: tuple[tuple[str, Any, int], ...] = ()
     freed: frozenset[str] = frozenset()
     commutators: bool = False
+    given_again: frozenset[str] = frozenset()
 
     def with_domains(self, domains: Mapping[str, str]) -> Scope:
         return replace(self, domains=dict(domains))
