@@ -138,6 +138,45 @@ def test_the_norm_of_an_expression_or_of_a_defined_name_is_not_read() -> None:
         read_latex_side(r"\|u\|", 0, matrix)  # the norm of a matrix: which one is not said
 
 
+def test_the_norm_of_an_expression_that_reads_as_a_written_out_column_is_its_length() -> None:
+    from ropecheck.symbolic.readers.scope import Definition
+
+    scope = Scope(symbols={"p": Definition("symbol", "p", read_latex_side("(3, 4)"))})
+    turn = r"\begin{pmatrix} 0 & -1 \\ 1 & 0 \end{pmatrix} p"
+    assert read_latex_side(rf"\left\| {turn} \right\|", 0, scope) == 5
+    assert read_latex_side(rf"\|2 {turn}\|^2", 0, scope) == 100
+    assert read_latex_side(r"\|(a, b)\|_2", 0, Scope(domains={"a": "real", "b": "real"})) == sympy.sqrt(
+        sympy.Symbol("a", real=True) ** 2 + sympy.Symbol("b", real=True) ** 2
+    )
+    for unread in (r"\|(1, 2)\|_1", r"\|\begin{pmatrix} 1 & 0 \\ 0 & 1 \end{pmatrix}\|", r"\|u + v\|"):
+        with pytest.raises(ClaimParseError, match="norm"):
+            read_latex_side(unread)  # another norm, a matrix (which norm?), an expression of unknown kind
+
+
+def test_a_squared_norm_of_a_real_general_vector_is_its_product_with_its_transpose() -> None:
+    from ropecheck.symbolic.readers.general_matrices import general_name
+
+    general = Scope(general_matrices=True, array_names=frozenset({"R", "u"}))
+    r, u = general_name("R"), general_name("u")
+    assert r is not None and u is not None
+    assert read_latex_side(r"\|R u\|^2", 0, general) == (r * u).T * (r * u)
+    assert read_latex_side(r"\|u\|^2", 0, general) == u.T * u
+    with pytest.raises(ClaimParseError, match="norm"):
+        read_latex_side(r"\|R u\|^2", 0, Scope(general_matrices=True, array_names=frozenset({"R", "u"}),
+                                                 domains={"u": "complex"}))  # fmt: skip
+    with pytest.raises(ClaimParseError, match="norm"):
+        read_latex_side(r"\|R u\|", 0, general)  # unsquared: no root of a general product
+
+
+def test_two_norms_of_a_step_are_decided_through_their_squares() -> None:
+    from ropecheck.symbolic.readers.written_norms import squared_norm_sides
+
+    assert squared_norm_sides(r"\lVert R u \rVert", r"\|u\|_2") == (r"\lVert R u \rVert^{2}", r"\|u\|_2^{2}")
+    assert squared_norm_sides(r"\|R u\|^2", r"\|u\|^2") is None  # already squares
+    assert squared_norm_sides(r"\|R u\|", r"2 \|u\|") is None  # not one norm a side
+    assert squared_norm_sides(r"\|A\|_F", r"\|B\|_F") is None  # another norm
+
+
 def test_an_evaluation_bar_sets_its_name_where_it_closes_the_side() -> None:
     assert read_latex_side(r"x^2 + y \Big|_{x = 3}") == read_latex_side("9 + y")
     with pytest.raises(ClaimParseError, match="bar"):

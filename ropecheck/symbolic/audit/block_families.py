@@ -39,6 +39,7 @@ from ..readers.ellipsis import find_patterns
 from ..readers.general_matrices import written_value
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side
 from ..readers.scope import Scope, apply_domains
+from ..readers.written_norms import SQUARED_SIDES_NOTE, squared_norm_sides
 from .document import Link
 from .family_names import FamilyName, plain_members, stand_in
 from .general import GeneralStep, array_names, general_step
@@ -366,6 +367,8 @@ def family_step(lhs: str, rhs: str, scope: Scope, family: BlockFamily) -> Genera
     scope = latest
     if renamed:  # the stand-in is a matrix, and so is each name it multiplies
         scope = replace(scope, array_names=scope.array_names | array_names([f"{lhs} = {rhs}"])[1])
+    squared = squared_norm_sides(lhs, rhs)  # \|R u\| = \|u\|: their squares hold or fail together
+    lhs, rhs = squared if squared is not None else (lhs, rhs)
     (lhs, normed_l), (rhs, normed_r) = _norms_as_products(lhs, scope), _norms_as_products(rhs, scope)
     if normed_l or normed_r:  # the vector under a norm, its first name after the transpose written for it
         scope = replace(scope, array_names=scope.array_names | array_names([f"{lhs} = {rhs}"])[1])
@@ -385,6 +388,7 @@ def family_step(lhs: str, rhs: str, scope: Scope, family: BlockFamily) -> Genera
         return None
     status, detail = decided
     reading = found.reason.split(": the sides", 1)[0] + renamed
+    reading += SQUARED_SIDES_NOTE if squared is not None and (normed_l or normed_r) else ""
     reading += "; \\|E\\|^2 read as E^T E (real entries)" if normed_l or normed_r else ""
     block = family.block.replace("{j}", "j")
     drawn = f", {DOTTED_FAMILY}," if family.dotted else ""

@@ -57,6 +57,7 @@ from ..readers.general_matrices import (
 from ..readers.latex_syntax import calligraphic_as_names, normalize_latex, read_latex_side, read_quiet
 from ..readers.latex_text import Src, skip_group
 from ..readers.scope import Definition, Scope, apply_domains, domain_symbol
+from ..readers.written_norms import NORM_BAR, SQUARED_SIDES_NOTE, squared_norm_sides
 from .called_families import called_members, undefined_call
 from .sized_vectors import general_size_fits, sized_step
 from .unformulated_families import family_note, rotation_note
@@ -861,6 +862,10 @@ def _writes_commutator(text: str, scope: Scope) -> bool:
     return commutators_written_out(Src.of(normalized), scope.array_names).text != normalized
 
 
+#: a norm written in a step (any spelling of its bars)
+_NORM_WRITTEN = NORM_BAR
+
+
 def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] = ()) -> GeneralStep | None:
     """The step read with general matrices and decided where the matrix algebra decides it, or None.
 
@@ -873,6 +878,8 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         'PROVED'
     """
     lhs, rhs = calligraphic_as_names(lhs), calligraphic_as_names(rhs)
+    squared = squared_norm_sides(lhs, rhs)  # \|R u\| = \|u\|: their squares hold or fail together
+    lhs, rhs = squared if squared is not None else (lhs, rhs)
     scope = _with_product_vectors(lhs, rhs, scope)
     general = _general_scope(scope)
     sides = _general_sides(lhs, rhs, scope, general)
@@ -895,6 +902,9 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         reading += f"; each member of a family named as a call of a function with no definition, any vector: {called}"
     if re.search(r"\\langle(?![A-Za-z])", lhs + rhs):
         reading += "; <u, v> of vectors read as u^T v (real entries)"
+    reading += SQUARED_SIDES_NOTE if squared is not None else ""
+    if _NORM_WRITTEN.search(lhs + rhs):
+        reading += "; a norm read as a Euclidean length (\\|E\\|^2 of a real vector as E^T E)"
     reading += _COMMUTATOR_NOTE if _writes_commutator(f"{lhs} + {rhs}", scope) else ""
     if left.has(MatrixExponential) or right.has(MatrixExponential):
         reading += _EXPONENTIAL_NOTE

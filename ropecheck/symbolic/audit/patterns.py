@@ -288,6 +288,27 @@ def _block_linear(value: object) -> bool:
     return not any(isinstance(x, sympy.Symbol) and x.name in _INDICES for x in constant.free_symbols)
 
 
+def _linear_pair(lhs: object, rhs: object) -> bool:
+    """Whether two sides read block by block are decided by the block's share: each :func:`_block_linear`, or each the
+    square root of such a side (two norms, ``\\|R x\\| = \\|x\\|``: the roots of two sums agree where the sums do)."""
+    if _block_linear(lhs) and _block_linear(rhs):
+        return True
+    roots = [_radicand(x) for x in (lhs, rhs)]
+    return all(r is not None and r.has(BLOCK_MARK) and _block_linear(r) for r in roots)
+
+
+def _radicand(value: object) -> sympy.Expr | None:
+    """``x`` of a side that is its square root, ``sqrt(x)``, or ``sqrt(BLOCK_MARK) * sqrt(y)`` as SymPy splits it
+    (``x`` is ``BLOCK_MARK * y``); None for any other side."""
+    if isinstance(value, sympy.Pow) and value.exp == sympy.S.Half:
+        return value.base
+    if isinstance(value, sympy.Mul) and len(value.args) == 2 and sympy.sqrt(BLOCK_MARK) in value.args:
+        other = next(a for a in value.args if a != sympy.sqrt(BLOCK_MARK))
+        if isinstance(other, sympy.Pow) and other.exp == sympy.S.Half and not other.base.has(BLOCK_MARK):
+            return BLOCK_MARK * other.base
+    return None
+
+
 def _merge(
     original: AuditResult,
     concrete: list[tuple[dict[sympy.Symbol, int], AuditResult]],
@@ -370,9 +391,7 @@ def _decided(
         c = at[0][1]
         why = "its dots written out (the pattern has a fixed number of entries)" + (f"; {c.reason}" if c.reason else "")
         return replace(c, number=s.number, lhs_tex=s.lhs_tex, rhs_tex=s.rhs_tex, reason=why, end_line=s.end_line)
-    proved = [
-        (layout, g) for layout, g in blockwise if g.status == "PROVED" and _block_linear(g.lhs) and _block_linear(g.rhs)
-    ]
+    proved = [(layout, g) for layout, g in blockwise if g.status == "PROVED" and _linear_pair(g.lhs, g.rhs)]
     if proved and len(at) >= 2 and all(c.status == "PROVED" for _, c in at):  # two sizes: lengths agree for every size
         layout, g = proved[0]
         where = " and ".join(_sizes_text(size) for size, _ in at)
@@ -384,6 +403,8 @@ def _decided(
             why += f" (the text gives {given[0]} a value at line {given[1]}: it holds there too)"
         if apart:
             why += f" ({_apart_text(apart)}, each for every value)"
+        if not (_block_linear(g.lhs) and _block_linear(g.rhs)):
+            why += f"; each side the square root of a sum over {j}, which agree where the sums agree"
         if g.reason:  # how the block was read (``x read as the column (x_{2 j}, x_{2 j + 1}) ...``)
             why += f"; as block {j}: {g.reason}"
         shown = {BLOCK_MARK: sympy.Symbol(f"sum_over_{j}")}
@@ -414,7 +435,7 @@ def _decided(
         f"as block {j} ({layout} layout): {_generic_status(g)}" + (f" ({g.reason})" if g.reason else "")
         for layout, g in blockwise
     ]
-    if any(g.status == "PROVED" and not (_block_linear(g.lhs) and _block_linear(g.rhs)) for _, g in blockwise):
+    if any(g.status == "PROVED" and not _linear_pair(g.lhs, g.rhs) for _, g in blockwise):
         says.append("a product (or a function) of sums over the blocks is not decided block by block")
     base = read[0]
     return replace(

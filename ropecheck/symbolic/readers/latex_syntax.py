@@ -103,7 +103,16 @@ from .upright_letters import (
     font_left_as_name,
     upright_letter,
 )
-from .written_norms import EUCLIDEAN_NORM, NAMED_NORM, euclidean_norm_of, norm_subscript
+from .written_norms import (
+    EUCLIDEAN_NORM,
+    NAMED_NORM,
+    NORM_BAR,
+    column_norm_squared,
+    euclidean_norm_of,
+    general_norm_squared,
+    norm_pairs,
+    norm_subscript,
+)
 
 __all__ = [
     "PAIR_MARK",
@@ -245,8 +254,6 @@ def family_key(base: str) -> str:
     return base.strip().lstrip("\\") + "^{(*)}"
 
 
-#: a norm's bar in any spelling (``\\Vert``, ``\\lVert``, ``\\left\\|``), written ``\\|``
-_NORM_BAR = re.compile(r"(?<!\\)(?:\\(?:left|right|[Bb]igg?[lr]?)\s*)?(?:\\[lr]?Vert(?![A-Za-z])|\\\|)")
 #: ``~``, LaTeX's unbreakable space
 _TIE = re.compile(r"(?<!\\)~")
 #: a piece already read inside a name (``v_{\\mathit{ZQPHa}}^{(i)}``, glued letters in the subscript)
@@ -494,7 +501,7 @@ def _normalize(src: Src) -> Src:
     src = src.sub(_PRIME_COMMAND, lambda m: "'")
     src = src.sub(_LIMITS, lambda m: " ")
     src = src.sub(WORDS_NAME, lambda m: m.group(0) if words_name(m) is None else f"\\text{{{words_name(m)}}}")
-    src = src.sub(_NORM_BAR, lambda m: "\\|")
+    src = src.sub(NORM_BAR, lambda m: "\\|")
     src = src.sub(_TIE, lambda m: " ")
     src = src.sub(_SIZED_DELIMITER, lambda m: " ")
     src = src.sub(_DEGREES, lambda m: "(" + m.group(1) + r" \cdot \frac{\pi}{180})")
@@ -1482,9 +1489,13 @@ class _Reader:
         def length(m: re.Match[str]) -> str:
             inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
             value = None if inner in bound else euclidean_norm_of(self.scope.symbols.get(inner))
+            if value is not None and self.scope.generic_blocks:  # one block of a longer vector: its share, summed
+                value = sympy.sqrt(block_share(value**2, sums=self.scope.block_sums))
             return m.group(0) if value is None else self.placeholder(value)
 
         src = src.sub(EUCLIDEAN_NORM, length)
+        if self.scope.general_matrices:  # \|u\|^2 of a general vector u is u^T u, as that of an expression
+            src = self.expression_norms(src, bound, names=True)
 
         def norm(m: re.Match[str]) -> str:
             inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
@@ -1495,9 +1506,38 @@ class _Reader:
             return self.placeholder(Symbol(NORM_OPEN + inner + NORM_CLOSE + norm_subscript(m), positive=True))
 
         src = src.sub(NAMED_NORM, norm)
+        src = self.expression_norms(src, bound)
         at = src.text.find("\\|")
         if at >= 0:
             raise src.error("a norm \\|...\\| of an expression (not one name) is not read", at)
+        return src
+
+    def expression_norms(self, src: Src, bound: frozenset[str], *, names: bool = False) -> Src:
+        """``\\|E\\|`` (or ``\\|E\\|_2``) of an expression that reads as a written-out column: its Euclidean length
+        (:mod:`.written_norms`); in one block of longer vectors (``Scope.generic_blocks``) the block's share of the
+        squared length, summed over every block, under the root. Squared, of a real general column: ``E^T E``. Any
+        other norm is left as written (``names``: only squared ones, a single name among them, are read here)."""
+        for start, close, end, squared, sub in reversed(norm_pairs(src.text)):
+            body = src.slice(start + 2, close)
+            if sub not in ("", "2") or not body.text.strip() or (names and not squared):
+                continue
+            try:
+                value = self.read(body, bound)
+            except AmbiguousReading:
+                raise  # two readings of the body (a bare i): the caller reads the step once per choice
+            except (ClaimParseError, ClaimLimitError):
+                continue  # left as written: not read, as before
+            total = column_norm_squared(value)
+            if total is not None and self.scope.generic_blocks:
+                total = block_share(total, sums=self.scope.block_sums)
+            if total is None and squared and self.scope.general_matrices:
+                total = general_norm_squared(value, self.scope.domains)
+                if total is not None:
+                    src = src.splice(start, end, self.placeholder(total))
+                continue
+            if total is not None:
+                norm = total if squared else sympy.sqrt(total)
+                src = src.splice(start, end, self.placeholder(norm))
         return src
 
     def patterns(self, src: Src, bound: frozenset[str]) -> Src:
