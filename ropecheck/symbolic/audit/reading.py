@@ -29,6 +29,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError
 from ..engine.decide import decide
 from ..engine.proof import Counterexample, Verdict
+from ..readers.complex_dots import DOT_CHOICES
 from ..readers.complex_forms import said_by_form, unit_form
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
 from ..readers.identity_matrix import identity_sides
@@ -79,7 +80,7 @@ from .pair_uses import scope_by_use
 from .pins import pinned_step, pins_in_force
 from .result import limit_reason
 from .solution_forms import OFFSET_ONLY, OFFSET_OTHERWISE, depends_through_offsets
-from .stated_inner import STATED_INNER, states_real_inner
+from .stated_inner import STATED_INNER, states_dot, states_real_inner
 from .unstated_pairs import hedged_verdict, unstated_reading
 from .wanted import SENTENCE_END, requirement_before
 from .word_calls import word_call_head
@@ -755,9 +756,12 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     elif field == "i_reading" and not scope.defines("i") and "i" not in scope.domains and (form := unit_form(step)):
         # cos x + i sin x, Re[...], a conjugate, (a + bi)(c + di): complex arithmetic, no index i in the step
         choices = {"unit": I_CHOICES["unit"] + f" (as in {form} in this step)"}
+    elif field == "dot_reading" and scope.dot_stated and not states_dot(step):
+        # the document writes a \cdot b = Re[a conj(b)]: its other steps read such a \cdot so only
+        choices = {"pairs": f"{DOT_CHOICES['pairs']}, {STATED_INNER} (line {scope.dot_stated})"}
     out: list[tuple[str, Any, Any]] = []
     for choice, note in choices.items():
-        picked = replace(scope, word_reading=choice) if field == "word_reading" else replace(scope, i_reading=choice)
+        picked = _picked(scope, field, choice)
         found, problem = step_readings(lhs, rhs, picked)
         if not found:
             raise ClaimLimitError(f"read with {note}, the step cannot be read ({problem})", "reading")
@@ -765,10 +769,17 @@ def step_readings(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, A
     return out, ""
 
 
+def _picked(scope: Scope, field: str, choice: str) -> Scope:
+    """``scope`` with the reading ``choice`` picked for the two-way notation ``field`` (:data:`TWO_WAY_FIELDS`)."""
+    if field == "word_reading":
+        return replace(scope, word_reading=choice)
+    return replace(scope, dot_reading=choice) if field == "dot_reading" else replace(scope, i_reading=choice)
+
+
 #: the one reading of a bare i in an exponent of a step that indexes a subscript with i (see :func:`step_readings`)
 INDEX_IN_STEP = I_CHOICES["index"] + " (this step indexes a subscript with it)"
 #: the Scope fields whose two readings a step is read in, each decided (see :func:`step_readings`)
-TWO_WAY_FIELDS = ("word_reading", "i_reading")
+TWO_WAY_FIELDS = ("word_reading", "i_reading", "dot_reading")
 
 
 def _readings_once(lhs: Link, rhs: Link, scope: Scope) -> tuple[list[tuple[str, Any, Any]], str]:

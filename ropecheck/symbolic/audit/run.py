@@ -57,7 +57,7 @@ from .resumed import AboveBlock
 from .sections import heading_lines, section_setting
 from .sentence_displays import sentence_chains, sentence_displays
 from .stated_false import asked_or_conditional_after, stated_false_after, stated_false_before, stated_false_tag
-from .stated_inner import real_inner_line
+from .stated_inner import real_dot_line, real_inner_line
 from .stated_signs import bound_hedged, heading_levels
 from .steps import STEP_TIMEOUT, Auditor
 from .supposed_displays import supposition_before
@@ -169,6 +169,7 @@ def _audit_text(
         aliases=primed_number_aliases([b.src.text for b in blocks], transposed | arrays | primes_named_in_words(text)),
         commutators=defines_commutator([normalize_latex(b.src.text) for b in blocks], arrays),
         inner_stated=real_inner_line(blocks),
+        dot_stated=real_dot_line(blocks),
     )
     if any(b.kind == "display" for b in blocks):
         _preload_parser()

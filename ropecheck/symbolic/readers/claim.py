@@ -269,6 +269,7 @@ def _parse_claim(
         "i_reading": picked.get("i_reading", ""),
         "star_reading": picked.get("star_reading", ""),
         "word_reading": picked.get("word_reading", ""),
+        "dot_reading": picked.get("dot_reading", ""),
         "general_matrices": bool(arrays),
         "array_names": arrays,
     }

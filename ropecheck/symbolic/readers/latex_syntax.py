@@ -56,6 +56,7 @@ from ... import isolate
 from ...errors import ClaimLimitError, ClaimParseError, UsageError
 from .cases import CASES_OPEN, read_cases
 from .commutators import commutators_written_out
+from .complex_dots import DOT, DOT_CHOICES, dot_spans, stands_for_pair
 from .complex_sums import unit_sum_columns, writes_complex_parts
 from .components import components_as_labels
 from .decorated_names import DECORATED_WORD, DECORATION_SUFFIX, decorated_as_names, decorated_as_words, spaced_labels
@@ -1045,6 +1046,8 @@ class _Reader:
     values: dict[str, Any] = field(default_factory=dict)
     #: placeholders of lists in square brackets written without ^T: a row where a matrix follows (.written_rows)
     listed: set[str] = field(default_factory=set)
+    #: reading inside a real or an imaginary part, where a ``\\cdot`` is the product (.complex_dots)
+    in_part: bool = False
 
     def placeholder(self, value: Any) -> str:
         name = _PREFIX + _names(len(self.values))
@@ -1079,6 +1082,7 @@ class _Reader:
             self.patterns,
             self.tuples,
             self.hadamard,
+            self.complex_dots,
         ):
             src = step(src, bound)
         text = self.rewrite(src)
@@ -1357,7 +1361,11 @@ class _Reader:
                 raise src.error(f"\\{part}'s bracket is never closed", m.start())
             inner = src.slice(start + 1, end - 1)
             inner = inner.slice(0, len(re.sub(r"\\right\s*$", "", inner.text.rstrip())))
-            value = self.read(inner, bound)
+            held, self.in_part = self.in_part, True  # a \cdot inside is the product (.complex_dots)
+            try:
+                value = self.read(inner, bound)
+            finally:
+                self.in_part = held
             fn = sympy.re if part == "Re" else sympy.im
             if isinstance(value, MatrixBase):
                 value = value.applyfunc(fn)
@@ -1634,6 +1642,51 @@ class _Reader:
             src = src.splice(start, end, self.placeholder(acc))
         return src
 
+    def complex_dots(self, src: Src, bound: frozenset[str]) -> Src:
+        """``a \\cdot b`` of two complex values (:mod:`.complex_dots`): the product, left as written, or the dot
+        product of the pairs, ``Re(a conj(b))``, as ``scope.dot_reading`` picks; :class:`AmbiguousReading` where
+        it picks neither. The first such ``\\cdot`` is read first (the grammar's order: ``a \\cdot b \\cdot c``
+        is ``(a \\cdot b) \\cdot c``), then the next."""
+        done: set[tuple[str, str]] = set()  # operands found not both pairs: a product
+        while self.scope.dot_reading != "product" and not self.in_part and DOT.search(src.text):
+            for left, dot, after, right in dot_spans(src.text):
+                pieces = (src.slice(left, dot).strip(), src.slice(after, right).strip())
+                if (pieces[0].text, pieces[1].text) in done:
+                    continue
+                done.add((pieces[0].text, pieces[1].text))
+                values = self.dot_operands(pieces, bound)
+                if values is None:
+                    continue
+                if self.scope.dot_reading != "pairs":
+                    raise AmbiguousReading(
+                        f"{self.piece(src.slice(left, right))!r} reads as the product of two complex values or as "
+                        "the dot product of the pairs they stand for: not read with certainty",
+                        "dot_reading",
+                        DOT_CHOICES,
+                        src.col(dot),
+                    )
+                src = src.splice(left, right, self.placeholder(inner_product(*values)))
+                break
+            else:
+                return src
+        return src
+
+    def dot_operands(self, pieces: tuple[Src, Src], bound: frozenset[str]) -> tuple[Any, Any] | None:
+        """The two operands of a ``\\cdot``, read, where both may stand for pairs; else None (also where one
+        cannot be read on its own: the ``\\cdot`` is then the product, as the side's reading decides)."""
+        values = []
+        for piece in pieces:
+            if not re.search(r"[A-Za-z]", _NUMBER_COMMANDS.sub("", piece.text)):
+                return None  # a number: the product
+            try:
+                value = self.read(piece, bound)
+            except (ClaimParseError, ClaimLimitError, RecursionError):
+                return None
+            if not stands_for_pair(value):
+                return None
+            values.append(value)
+        return values[0], values[1]
+
     def nested_group(self, src: Src, at: int, bound: frozenset[str]) -> Src:
         """The innermost grouping bracket around ``at``, read on its own and replaced by a placeholder."""
         depth = top_level(src.text)
@@ -1748,6 +1801,9 @@ _NAME_BRACKET = re.compile(
 _EXPECTATION = re.compile(
     r"\\mathbb\s*\{\s*E\s*\}\s*_\s*(?P<sub>\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])\s*(?:\\(?:left|[Bb]igg?l?)\s*)?\["
 )
+#: the commands a number is written with (``\frac{1}{2}``, ``\sqrt{2}``, ``\pi``): an operand of a ``\cdot`` with no
+#: other letter is a number, and the ``\cdot`` its product (.complex_dots)
+_NUMBER_COMMANDS = re.compile(r"\\(?:frac|dfrac|tfrac|sqrt|pi|left|right)(?![A-Za-z])")
 #: ``2\pi (b s)^x``: after a number, pi is the circle constant, and the bracket a factor (a function or a
 #: permutation pi, ``\pi(i)``, is never written after a coefficient)
 _PI_BRACKET = re.compile(r"(?<=\d)(\s*(?:\\cdot\s*)?)\\pi\s*\((?!\s*\))")

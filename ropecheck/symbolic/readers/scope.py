@@ -510,6 +510,10 @@ class Scope:
     (``\\bar b``, ``b^\\dagger``): the conjugate of a complex b, or a separate real name (``b^*``,
     "the optimal b") -- ``star_reading`` picks ``"conjugate"`` or ``"name"``. Glued letters (``pos``,
     ``PE_{...}``) are one name or a product of letters -- ``word_reading`` picks ``"name"`` or ``"product"``.
+    ``a \\cdot b`` of two complex values is their product or the dot product of the pairs they stand for --
+    ``dot_reading`` picks ``"product"`` or ``"pairs"`` (see :mod:`.complex_dots`); ``dot_stated``: the line where
+    the document writes ``a \\cdot b = Re[a conj(b)]``, so its other steps read such a ``\\cdot`` that way only (0:
+    none, see :mod:`ropecheck.symbolic.audit.stated_dot`).
 
     ``generic_blocks``: the vectors and matrices read are one block of longer ones (see
     :mod:`.ellipsis`), so a product that sums over their entries (``u^T v``, an inner product)
@@ -557,6 +561,8 @@ class Scope:
     bracket_names: frozenset[str] = frozenset()  # those of star_names that stand in a conjugated bracket
     star_reading: str = ""
     word_reading: str = ""
+    dot_reading: str = ""
+    dot_stated: int = 0
     generic_blocks: bool = False
     block_sums: bool = False
     general_matrices: bool = False
