@@ -631,19 +631,22 @@ class Auditor:
             self.requirements.setdefault(found.name, []).append(found)
             return
         for link in (first, second):  # ``g(x, y, m - n) = Re[...]`` posed in words: g given a value
-            h = _head(link.text, self.scope)
-            if h is not None and h.kind == "function" and not _defined(h, link.text, self.scope):
-                self.posed_values.setdefault(h.key, first.line)
+            if (key := self.undefined_function(link)) is not None:
+                self.posed_values.setdefault(key, first.line)
 
     def valued_in_passing(self, first: Link, second: Link) -> None:
         """Inline math that gives a function with no definition a value (``$g(x, y, m - n) = \\Re[...]$`` in a
         list of a solution's parts), read as neither a definition nor a step: the function has a value there, so no
         step reads it through a requirement (:mod:`.posed_requirements`)."""
         for link, other in ((first, second), (second, first)):
-            h = _head(link.text, self.scope)
-            if h is not None and h.kind == "function" and not _defined(h, link.text, self.scope):
-                if not writes(h.key, normalize_latex(other.text)):
-                    self.posed_values.setdefault(h.key, link.line)
+            key = self.undefined_function(link)
+            if key is not None and not writes(key, normalize_latex(other.text)):
+                self.posed_values.setdefault(key, link.line)
+
+    def undefined_function(self, link: Link) -> str | None:
+        """The key of the function ``link`` calls as its whole side, not yet defined in the document; else None."""
+        h = _head(link.text, self.scope)
+        return h.key if h is not None and h.kind == "function" and not _defined(h, link.text, self.scope) else None
 
     def usable_requirements(self) -> list[Requirement]:
         """The requirements a step may read its posed function through: one per function, posed with the same sides
@@ -2377,10 +2380,7 @@ class Auditor:
         """Whether the requirement's side, with the definitions in force, stays the same with the positions moved
         along the arguments (``m - n`` kept): PROVED in every reading; else g is no function of its arguments there,
         and nothing is read through it."""
-        timeout, _ = self.limits()
-        sides = (Link(found.side, line), Link(found.shifted, line, "="))
-        o = _run(_step_in_child, *sides, self.scope, timeout=timeout, memory_limit=self.memory_limit)
-        return o.status == "PROVED"
+        return self.status_as((Link("", line), Link("", line, "=")), found.side, found.shifted) == "PROVED"
 
     def reading_doubts(self, s: AuditStep, read: tuple[Link, Link]) -> None:
         """The doubts a decided step meets whatever it says: its notation (:meth:`notation_doubt`), ``R^T_m`` beside
