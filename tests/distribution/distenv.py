@@ -190,11 +190,13 @@ def build_dist(src: Path, out: Path) -> Dist:
     return Dist(wheels[0], sdists[0], proc.stdout + proc.stderr, isolated)
 
 
-def new_venv(root: Path, *, with_pip: bool = True) -> Path:
+def new_venv(root: Path, *, with_pip: bool = True, system_site: bool = False) -> Path:
     """``python -m venv root``, from the interpreter running the tests: with pip, or without it for a venv that
     this environment's pip installs into (:func:`pip_install` with ``outer=True``; installing pip is most of the
-    time ``venv`` takes)."""
+    time ``venv`` takes). ``system_site``: the venv also sees this environment's packages (what the venv's own
+    site-packages holds comes first)."""
     cmd = [sys.executable, "-m", "venv", str(root)] + ([] if with_pip else ["--without-pip"])
+    cmd += ["--system-site-packages"] if system_site else []
     proc = run(cmd, cwd=root.parent, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return root
