@@ -234,7 +234,7 @@ from .result import (
 )
 from .sections import in_force
 from .solution_forms import OFFSET_ONLY, SOLVED_REASON, solution_form
-from .spelled_definitions import as_defined, defined_said
+from .spelled_definitions import as_defined, defined_said, redefined_since, restated_said
 from .stated_before import broken_in_child, statements_to_check
 from .stated_signs import positive_from_bound, said_bound, section_end, sign_note
 from .tends import limit_in_child
@@ -460,6 +460,8 @@ class Auditor:
     where_after: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: names whose display definition uses a name given a value only in a condition: the body as written and its line
     spelled_bodies: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: functions at a sum or difference of names listed as definitions, their value not read: body and line by call
+    offset_bodies: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: limits the prose since the display before states (``\lambda \to 1``): name, value, line (see :mod:`.tends`)
     tending: list[tuple[str, str, int]] = field(default_factory=list)
     #: names a bound stated before makes positive (``k > 1``), by domain key: the bound as said, its line, the name
@@ -717,6 +719,8 @@ class Auditor:
         link, body = line
         if audited:
             self.definitions.append(AuditDefinition(link.line, link.text, head.kind, body.text, reason=why))
+            if not self.example and body.relation in ("=", *_DEFINING):  # written again later: that definition
+                self.offset_bodies[link.text.strip()] = (body.text.strip(), link.line)
         if body.relation in _STATED_AS_DEFINED and link.text and body.text:
             self.premises.append(Premise(body.line, link, body, self.scope))  # still an equation later steps use
         return True
@@ -1576,6 +1580,19 @@ class Auditor:
             self.definitions.append(listed)
         return True
 
+    def offset_restated(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """A step that writes again, as it stands, a function at a sum or difference of names listed as a definition
+        whose value is not read (:mod:`.spelled_definitions`): PROVED by that definition where nothing has defined
+        the function, or a name its body writes, since; else ``s`` as it was."""
+        for call, (body, line) in self.offset_bodies.items():
+            later = [d.name for d in self.definitions if line < d.line <= right.line and d.kind != "?"]
+            if line >= left.line or redefined_since(call, body, later):
+                continue
+            if as_defined(left.text, right.text, {call: (body, line)}) is not None:
+                why = restated_said(call.strip(), line)
+                return replace(s, status="PROVED", method=_RESTATED, reason=why, counterexample=None)
+        return s
+
     def parity_restated(self, s: AuditStep, left: Link, d: ParityDefinition) -> AuditStep:
         """A half of a definition by parity written again and not proved the same: it may define the name again, so
         the step is never refuted, and later steps that use the name are not read."""
@@ -2271,6 +2288,8 @@ class Auditor:
             s.status, s.method, s.counterexample, s.reason = "UNDECIDED", "none", None, why  # a name free at an example
         if s.status != "PROVED" and (restated := restated_half(left.text, self.scope)) is not None:
             s = self.parity_restated(s, left, restated)
+        if s.status in ("UNDECIDED", UNREAD) and right.relation == "=" and not blocks:
+            s = self.offset_restated(s, left, right)
         if s.status in ("UNDECIDED", UNREAD) and self.written and right.relation == "=" and not blocks:
             s = self.with_written_values(s, left, right)
         if s.status in ("UNDECIDED", UNREAD) and (inner := equal_expectations(left.text, right.text)) is not None:
@@ -2284,7 +2303,8 @@ class Auditor:
             self.zero_under_stated(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:
             undecided = s.status == "UNDECIDED"
-            self.premises.append(Premise(right.line, left, right, self.scope, undecided))  # blocks: no premise
+            if s.method != _RESTATED:  # a definition whose value is not read is no premise (.solution_forms)
+                self.premises.append(Premise(right.line, left, right, self.scope, undecided))  # blocks: no premise
         self.primed_points = point_names(self.math_texts) if self.primed_points is None else self.primed_points
         primed_step(s, left.text + " = " + right.text, self.scope, self.primed_points)  # a''(s), f''(\xi)
         labelled_call_step(s, left.text + " = " + right.text, self.scope)  # a_{\text{lin}}(s)
@@ -2523,6 +2543,8 @@ class Auditor:
 
 #: how the reason of a step whose counterexample breaks an equation stated before begins (:mod:`.stated_before`)
 _BREAKS = "the counterexample breaks line"
+#: the method of a step that writes again a definition whose value is not read (:meth:`Auditor.offset_restated`)
+_RESTATED = "definition, written again"
 #: the method of a step proved with every name a general matrix (so whatever vector or matrix a name stands for)
 _ALGEBRA = "matrix algebra"
 #: ``\\simeq`` is written for ``\\approx``: decided the same way
