@@ -138,6 +138,22 @@ def test_the_norm_of_an_expression_or_of_a_defined_name_is_not_read() -> None:
         read_latex_side(r"\|u\|", 0, matrix)  # the norm of a matrix: which one is not said
 
 
+def test_the_norm_of_a_name_defined_by_its_polar_form_is_the_modulus_it_writes() -> None:
+    from ropecheck.symbolic.readers.scope import Definition
+
+    def defined(body: str, domains: dict[str, str] | None = None) -> Scope:
+        return Scope(symbols={"q": Definition("symbol", "q", read_latex_side(body, 0, Scope(domains=domains or {})))})
+
+    modulus = sympy.Symbol("\u2016q\u2016", positive=True)
+    polar = defined(r"\|q\| e^{i\theta}", {"theta": "real"})
+    assert read_latex_side(r"\|q\| + 1", 0, polar) == modulus + 1  # q = |q| e^{i theta}: the modulus written
+    for other in (r"\|q\| e^{\theta}", r"2 \|q\| e^{i\theta}", r"\|q\|_2 e^{i\theta}"):  # no polar form of \|q\|
+        with pytest.raises(ClaimParseError, match="defines"):
+            read_latex_side(r"\|q\|", 0, defined(other, {"theta": "real"}))
+    with pytest.raises(ClaimParseError, match="defines"):  # an angle that may be complex: the modulus is not |q|
+        read_latex_side(r"\|q\|", 0, defined(r"\|q\| e^{i\theta}", {"theta": "complex"}))
+
+
 def test_the_norm_of_an_expression_that_reads_as_a_written_out_column_is_its_length() -> None:
     from ropecheck.symbolic.readers.scope import Definition
 

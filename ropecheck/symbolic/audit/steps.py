@@ -50,7 +50,7 @@ from __future__ import annotations
 import functools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,6 +83,7 @@ from ..readers.scope import (
     domain_key,
     merge_domains,
 )
+from ..readers.written_norms import polar_note
 from .approx import approx_in_child, approx_use_in_child, approx_value_in_child
 from .block_families import BlockFamily, dotted_family, family_in_child
 from .blocks import (
@@ -181,6 +182,7 @@ from .parity_calls import (
 )
 from .patterns import unread_for_dots
 from .placeholders import PlaceholderSide, fill_placeholders
+from .polar_forms import StatedPolar, polar_scope, refuted_polar_doubt, stated_polar
 from .posed_functions import PosedCall, writes
 from .posed_requirements import Requirement, Through, posed_requirement, read_through
 from .premises import Premise, premise_in_child, premises_for
@@ -474,6 +476,10 @@ class Auditor:
     implications: dict[Link, tuple[str, tuple[Link, Link] | None]] = field(default_factory=dict)
     #: the names the document passes alone to a primed call (``\xi`` in ``a''(\xi)``; see :mod:`.primed_steps`)
     primed_points: dict[str, str] | None = None
+    #: the polar forms steps stated (``q = \\|q\\| e^{i\\theta_q}``), by name (see :mod:`.polar_forms`)
+    polar: dict[str, StatedPolar] = field(default_factory=dict)
+    #: the names the step being decided reads as their stated polar forms (their norms are then their moduli)
+    polar_now: frozenset[str] = frozenset()
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -1779,7 +1785,7 @@ class Auditor:
                 f"reads the norm {norm_beside_name(s.lhs, s.rhs)} as a name of its own, beside the name inside it or "
                 "another norm of it: the counterexample may give the two values no vector has, so it is not refuted"
             )
-        elif family_norm := norm_of_family(self.scope.patterns, s.lhs, s.rhs):
+        elif family_norm := norm_of_family(self.unpolar(self.scope.patterns), s.lhs, s.rhs):
             why = _FAMILY_NORM_DOUBT.format(family_norm)
         elif (
             standalone
@@ -2297,6 +2303,9 @@ class Auditor:
         expectation_doubt(s, left.text + right.text)
         if s.status == "PROVED" and self.signs:
             self.sign_noted(s, left, right)
+        self.polar_stated(s)
+        if s.status in ("PROVED", "REFUTED") and (polar := polar_note((s.lhs, s.rhs), self.scope.symbols)):
+            s.reason = f"{s.reason}; {polar}" if s.reason else polar
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
         if s.status == "PROVED" and written_denominators(left.text + " " + right.text):
@@ -2343,11 +2352,14 @@ class Auditor:
         timeout, cut = self.limits()
         # PE(p + k, 2i) where PE is defined by parity: i the integer index the definition has (.parity_calls)
         scope, said_index = parity_step_scope((read[0].text, read[1].text), self.scope) or (self.scope, "")
+        scope, said_polar = (
+            polar_scope((read[0].text, read[1].text), right.line, scope, self.polar) if self.polar else (scope, "")
+        )
         o = _run(_step_in_child, *read, scope, timeout=timeout, memory_limit=self.memory_limit)
         o = self.at_written_blocks(o, read, blocks) if blocks else o
         o = (self.through_blocks(left, right) or o) if o.status == UNREAD and not blocks else o
         o = self.with_raised_family(o, read, scope) if not blocks else o
-        for said in (said_index, said_where):
+        for said in (said_index, said_where, said_polar):
             o.reason = (f"{said}; {o.reason}" if o.reason else said) if said else o.reason
         if cut and o.status == "UNDECIDED" and o.reason.startswith("time limit of"):
             o.reason = DOCUMENT_TIME_LIMIT_REASON
@@ -2357,13 +2369,34 @@ class Auditor:
             o.lhs, o.rhs, describe_domains(sides, self.declared, self.inferred) if sides else [],
         )  # fmt: skip
         self.reading_doubts(s, read)
+        self.polar_now = frozenset(n for n, p in self.polar.items() if scope.symbols.get(n) is p.definition)
         if s.status == "REFUTED":
             self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
         if s.status == "REFUTED" and self.refuted_off_given(s):  # refuted again, at the value given
             self.doubt(s, left, right, standalone=standalone, stated_range=stated_range)
+        if (
+            s.status == "REFUTED"
+            and self.polar_now
+            and (why := refuted_polar_doubt(s, [self.polar[n] for n in self.polar_now]))
+        ):
+            s.status, s.method, s.counterexample, s.reason = "UNDECIDED", "none", None, why
+        self.polar_now = frozenset()
         if s.status == "UNDECIDED" and self.settings:
             s = self.at_settings(s, left, right)
         return s
+
+    def unpolar(self, families: Iterable[str]) -> list[str]:
+        """``families`` but those on a letter the step reads as its stated polar form: ``‖q‖`` is then the modulus
+        of ``q`` by the statement itself (``q = ‖q‖ e^{i t}``), never the norm of a member ``q_m``."""
+        return [f for f in families if f.strip().lstrip("\\").split("_")[0] not in self.polar_now]
+
+    def polar_stated(self, s: AuditStep) -> None:
+        """Records the polar form the step states (``q = \\|q\\| e^{i\\theta_q}``), if any (:mod:`.polar_forms`)."""
+        if s.status in ("PROVED", "UNDECIDED") and not self.polar.keys() & self.scope.symbols.keys():
+            before = "\n".join(self.math_texts[: self.block])
+            end = section_end(self.heading_levels, s.line)
+            if (found := stated_polar((s.lhs, s.rhs), s.line, self.scope, before, end)) is not None:
+                self.polar.setdefault(found.definition.name, found)
 
     def through_requirement(
         self, s: AuditStep, left: Link, right: Link, *, standalone: bool, stated_range: str

@@ -113,6 +113,7 @@ from .written_norms import (
     general_norm_squared,
     norm_pairs,
     norm_subscript,
+    polar_modulus,
 )
 
 __all__ = [
@@ -1507,11 +1508,14 @@ class _Reader:
 
         def norm(m: re.Match[str]) -> str:
             inner = re.sub(r"[\s{}]", "", m.group(1)).lstrip("\\")
+            named = Symbol(NORM_OPEN + inner + NORM_CLOSE + norm_subscript(m), positive=True)
+            if polar_modulus(self.scope.symbols.get(inner), named):  # q = \|q\| e^{i t}: the modulus it writes
+                return self.placeholder(named)
             # a bare letter whose family is defined (q beside q_m = ...) is no member: its norm is a name (a step
             # refuted through it is not decided: default_doubts.norm_of_family)
             if inner in self.scope.symbols or ("_" in inner and inner.split("_")[0] in self.scope.patterns):
                 raise src.error(f"the norm of {inner}, which the document defines, is not read", m.start())
-            return self.placeholder(Symbol(NORM_OPEN + inner + NORM_CLOSE + norm_subscript(m), positive=True))
+            return self.placeholder(named)
 
         src = src.sub(NAMED_NORM, norm)
         src = self.expression_norms(src, bound)

@@ -38,6 +38,8 @@ __all__ = [
     "general_norm_squared",
     "norm_pairs",
     "norm_subscript",
+    "polar_modulus",
+    "polar_note",
     "squared_norm_sides",
 ]
 
@@ -69,6 +71,41 @@ def euclidean_norm_of(d: Definition | None) -> Any:
     if not isinstance(body, MatrixBase) or min(body.shape) != 1 or max(body.shape) < 2:
         return None
     return sympy.sqrt(sum((sympy.Abs(e) ** 2 for e in body), sympy.Integer(0)))
+
+
+def polar_modulus(d: Definition | None, norm: Symbol) -> bool:
+    """Whether the definition ``d`` writes its name in polar form with the norm ``norm`` (``q = \\|q\\| e^{i\\theta_q}``
+    with ``norm`` the name ``‖q‖``). The name is then the complex number of that modulus -- ``\\|q\\| e^{i\\theta}``
+    has modulus ``\\|q\\|`` for every real angle -- so the norm the definition writes is the name's own. Only a
+    body that is that norm (a positive name) times ``e`` raised to i times a real angle counts; any other factor,
+    an angle not known to be real, or a norm with another subscript is no polar form."""
+    if d is None or d.kind != "symbol" or d.stated_value or d.params or not isinstance(d.body, sympy.Expr):
+        return False
+    if not norm.is_positive or norm not in d.body.free_symbols:
+        return False
+    rest = sympy.powsimp(d.body / norm)
+    if rest.has(norm) or not isinstance(rest, sympy.exp):
+        return False
+    angle = sympy.expand(rest.args[0] / sympy.I)
+    return angle.is_real is True and bool(angle.free_symbols)
+
+
+#: how the reader spells the norm of a name, a name of its own: ``‖x‖`` (``latex_syntax.NORM_OPEN``)
+_NORM_MARK = "\u2016"
+
+
+def polar_note(sides: tuple[Any, ...], symbols: Mapping[str, Definition]) -> str:
+    """What a decided step whose sides use a norm read through :func:`polar_modulus` says of it: ``‖q‖ read as
+    the modulus of q, whose polar form line 5 defines``; "" when it uses none."""
+    said = []
+    for side in sides:
+        for x in sorted(side.free_symbols if isinstance(side, sympy.Basic) else (), key=str):
+            parts = x.name.split(_NORM_MARK)
+            inner = parts[1] if len(parts) == 3 and not parts[0] else ""
+            d = symbols.get(inner)
+            if d is not None and polar_modulus(d, x):
+                said.append(f"{x.name} read as the modulus of {inner}, whose polar form line {d.line} defines")
+    return "; ".join(dict.fromkeys(said))
 
 
 #: a norm's bar in any spelling (``\\Vert``, ``\\lVert``, ``\\left\\|``), which the reader writes ``\\|``
