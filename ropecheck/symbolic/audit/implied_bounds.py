@@ -39,6 +39,7 @@ from ..readers.scope import Scope, domain_key
 from .document import Chain, Link
 from .reading import Outcome, names
 from .restated import one_way
+from .stated_signs import keeps_bound
 
 __all__ = ["ImpliedRun", "implication_in_child", "implied_run"]
 
@@ -252,19 +253,6 @@ def _exact_real(value: Any) -> bool:
     return isinstance(value, sympy.Basic) and value.is_Rational is True
 
 
-#: a bound as :func:`.stated_signs.said_bound` says it: ``k > 1``, ``s >= 2``
-_SAID_BOUND = re.compile(r"\S+ (?P<op>>=|>) (?P<value>\d+(?:\.\d+)?)")
-
-
-def _keeps_bound(value: Any, said: str) -> bool:
-    """Whether ``value`` meets the bound a text states (``k > 1``); False for a bound not read so."""
-    m = _SAID_BOUND.fullmatch(said)
-    if m is None:
-        return False
-    bound = sympy.Rational(m.group("value"))
-    return bool(value > bound) if m.group("op") == ">" else bool(value >= bound)
-
-
 def _where_premise_holds(before: _Ordered, here: _Ordered, stated: dict[str, str]) -> dict[Any, Any] | None:
     """Exact values of the names at which the row before holds strictly and both rows' sides are rational,
     each name within the bound the text states for it (``stated``: domain key -> the bound as said)."""
@@ -273,7 +261,7 @@ def _where_premise_holds(before: _Ordered, here: _Ordered, stated: dict[str, str
         return None
     keys = [domain_key(str(x)) for x in names]
     choices = [
-        [v for v in _TRIED_VALUES if _fits(x, v) and (k not in stated or _keeps_bound(v, stated[k]))]
+        [v for v in _TRIED_VALUES if _fits(x, v) and (k not in stated or keeps_bound(v, stated[k]))]
         for x, k in zip(names, keys)
     ]
     for values in itertools.islice(itertools.product(*choices), 400):

@@ -3,8 +3,9 @@
 A derivation that scales a base or a position states the scale's range once (``where $k > 1$``) and then
 distributes powers of it (``(10000 k^{d/(d-2)})^{-2i/d} = 10000^{-2i/d} k^{-2i/(d-2)}``), which holds for a
 positive k and not for every real one. The bound stays what it was (a counterexample may break it, so a step
-that uses the name is never REFUTED); here it also gives the name the domain it implies, positive, so that a
-rewrite that needs a positive base can prove such a step. The verdict says which bound it rests on.
+that uses the name is REFUTED only at values that keep it, :func:`keeps_bound`); here it also gives the name the
+domain it implies, positive, so that a rewrite that needs a positive base can prove such a step. The verdict says
+which bound it rests on.
 
 Design constraints: only ``name > c`` and ``name \\gg c`` with c a written number >= 0, and ``name \\ge c`` with
 c > 0 (the name alone on the left, written before the step); a name already given a domain keeps it, and a
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 import sympy
 
@@ -32,6 +34,7 @@ __all__ = [
     "NEGATING_WORDS",
     "bound_hedged",
     "heading_levels",
+    "keeps_bound",
     "positive_from_bound",
     "said_bound",
     "section_end",
@@ -138,6 +141,26 @@ def said_bound(name: str, relation: str, value: str) -> str:
         'k > 1'
     """
     return f"{name.strip()} {_SAID.get(relation, relation)} {value.strip()}"
+
+
+#: a bound as :func:`said_bound` says it: ``k > 1``, ``s >= 2``
+_SAID_BOUND = re.compile(r"\S+ (?P<op>>=|>) (?P<value>\d+(?:\.\d+)?)")
+
+
+def keeps_bound(value: Any, said: str) -> bool:
+    """Whether ``value`` meets the bound a text states (``k > 1``); False for a bound not read so, or a value not
+    a real number.
+
+    Example:
+        >>> keeps_bound(sympy.Integer(2), "k > 1"), keeps_bound(sympy.Integer(1), "k > 1"), keeps_bound(3, "k >> 1")
+        (True, False, False)
+    """
+    m = _SAID_BOUND.fullmatch(said)
+    value = sympy.sympify(value)
+    if m is None or not (value.is_number and value.is_real):
+        return False
+    bound = sympy.Rational(m.group("value"))
+    return bool(value > bound) if m.group("op") == ">" else bool(value >= bound)
 
 
 def sign_note(names: set[str], signs: Mapping[str, tuple[str, int]]) -> str:

@@ -130,6 +130,7 @@ from .inline_conditions import (
     unsettled_kind,
     without_values,
 )
+from .kept_bounds import within_bounds_in_child
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, subscript_count, without_family_members, without_label_uses
 from .labelled_heads import labelled_call_head, labelled_call_step
@@ -238,7 +239,7 @@ from .sections import in_force
 from .solution_forms import OFFSET_ONLY, SOLVED_REASON, solution_form
 from .spelled_definitions import as_defined, defined_said, redefined_since, restated_said
 from .stated_before import broken_in_child, statements_to_check
-from .stated_signs import positive_from_bound, said_bound, section_end, sign_note
+from .stated_signs import keeps_bound, positive_from_bound, said_bound, section_end, sign_note
 from .tends import limit_in_child
 from .under_stated import decide_under_stated_in_child
 from .units import number_with_unit
@@ -401,6 +402,7 @@ class Auditor:
     unread: list[tuple[_Head, Link, str]] = field(default_factory=list)  # names steps must not use, and why
     bounded: list[tuple[_Head, Link]] = field(default_factory=list)  # names only bounded (x \ge 0)
     ahead: list[tuple[_Head, Link]] = field(default_factory=list)  # names the display defines further on
+    ahead_bounds: dict[int, str] = field(default_factory=dict)  # of those, the ones only bounded: index -> c > 1
     conditions: list[AuditDefinition] = field(default_factory=list)
     #: a family of glued names (PE, v^{(i)}) -> its first name and the display that defined it
     glued: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -854,11 +856,14 @@ class Auditor:
     def names_ahead(self, read: list[Chain]) -> None:
         """``A = B = \\sin(\\omega_i x) \\\\ \\omega_i = ...``: names a display defines after a step that uses them
         (an aligned list of definitions); read at the step as free numbers, they refute nothing."""
-        self.ahead = []
+        self.ahead, self.ahead_bounds = [], {}
         for chain in read:
             first = chain.links[0]
             head = _head(first.text, self.scope) if len(chain.links) >= 2 else None
             if head is not None and not _defined(head, first.text, self.scope):
+                second = chain.links[1]
+                if len(chain.links) == 2 and positive_from_bound(first.text, second.relation, second.text):
+                    self.ahead_bounds[len(self.ahead)] = said_bound(first.text, second.relation, second.text)
                 self.ahead.append((head, first))
 
     def bounds_ahead(self, read: list[Chain]) -> None:
@@ -1743,10 +1748,11 @@ class Auditor:
     ) -> None:
         """A REFUTED step that may not be an identity at all, or whose counterexample may break a bound: UNDECIDED.
         ``related``: names a relation the document stated ties, which the counterexample keeps (never lone)."""
-        bound = self.uses_bounded(left, right)
-        every = ""
         text = normalize_latex(left.text + " = " + right.text)
-        later = next((w for h, w in self.ahead if w.line > right.line and _mentions(h, text)), None)
+        self.within_bounds(s, left, right)
+        bound = self.bound_not_kept(s, left, right)
+        every = ""
+        later = next((w for h, w in self.later_not_kept(s, right) if _mentions(h, text)), None)
         why = ""
         if stated_range:
             why = (
@@ -1889,6 +1895,69 @@ class Auditor:
     def uses_bounded(self, left: Link, right: Link) -> Link | None:
         text = normalize_latex(left.text + " = " + right.text)
         return next((where for head, where in self.bounded if _mentions(head, text)), None)
+
+    def bounds_said(self, left: Link, right: Link) -> dict[str, tuple[str, int]] | None:
+        """The bounds the document states for the names of the step that it only bounds, before the step or in
+        the prose after it (domain key -> ``c > 1`` and its line); None where one is not read so or the document
+        defines such a name after the step."""
+        text = normalize_latex(left.text + " = " + right.text)
+        said: dict[str, tuple[str, int]] = {}
+        for head, where in self.bounded:
+            key = domain_key(where.text.strip())
+            bound, line, _ = self.signs.get(key, ("", 0, None))
+            if _mentions(head, text) and line != where.line:
+                return None
+            if _mentions(head, text):
+                said[key] = (bound, line)
+        for n, (head, where) in enumerate(self.ahead):
+            if where.line > right.line and _mentions(head, text):
+                if n not in self.ahead_bounds or domain_key(where.text.strip()) in said:
+                    return None
+                said[domain_key(where.text.strip())] = (self.ahead_bounds[n], where.line)
+        return said
+
+    def within_bounds(self, s: AuditStep, left: Link, right: Link) -> None:
+        """A REFUTED step whose counterexample breaks a bound the document states for its names (before the step,
+        or in the prose after it): refuted again within the bounds where it can be (see :mod:`.kept_bounds`)."""
+        said = self.bounds_said(left, right)
+        if not said or s.counterexample is None or self.out_of_time():
+            return
+        values = {domain_key(str(k)): v for k, v in s.counterexample.values.items()}
+        if all(key in values and keeps_bound(values[key], bound) for key, (bound, _) in said.items()):
+            return
+        timeout, _ = self.limits()
+        bounds = {key: bound for key, (bound, _) in said.items()}
+        o = _run(within_bounds_in_child, s.lhs, s.rhs, bounds, timeout=timeout, memory_limit=self.memory_limit)
+        if o.status == "REFUTED" and o.counterexample is not None:
+            s.counterexample = o.counterexample
+            kept = ", ".join(f"{bound} (line {line})" for bound, line in said.values())
+            note = f"refuted at values that keep {kept}, which the document states"
+            s.reason = f"{s.reason}; {note}" if s.reason else note
+
+    def later_not_kept(self, s: AuditStep, right: Link) -> list[tuple[_Head, Link]]:
+        """The names the document defines or bounds after the step, but those only bounded where the
+        counterexample keeps the bound."""
+        values = {domain_key(str(k)): v for k, v in s.counterexample.values.items()} if s.counterexample else {}
+        out = []
+        for n, (head, where) in enumerate(self.ahead):
+            key, bound = domain_key(where.text.strip()), self.ahead_bounds.get(n, "")
+            if where.line > right.line and not (key in values and keeps_bound(values[key], bound)):
+                out.append((head, where))
+        return out
+
+    def bound_not_kept(self, s: AuditStep, left: Link, right: Link) -> Link | None:
+        """The first name the step uses that the document only bounds, unless the bound is the one that made it
+        positive (``n \\ge 1``, read as :func:`.stated_signs.keeps_bound` reads it) and the counterexample keeps it."""
+        text = normalize_latex(left.text + " = " + right.text)
+        values = {domain_key(str(k)): v for k, v in s.counterexample.values.items()} if s.counterexample else {}
+        for head, where in self.bounded:
+            if not _mentions(head, text):
+                continue
+            key = domain_key(where.text.strip())
+            said, line, _ = self.signs.get(key, ("", 0, None))
+            if not (line == where.line and key in values and keeps_bound(values[key], said)):
+                return where
+        return None
 
     def outcome_step(self, number: int, left: Link, right: Link, o: _Outcome, reason: str) -> AuditStep:
         """The step as an outcome decided it, with the domains of the sides it read."""

@@ -25,9 +25,17 @@ from collections.abc import Callable
 from typing import Any
 
 import sympy
-from sympy import Abs, Sum
+from sympy import Abs, S, Sum
 
-__all__ = ["BOUNDS_NOTE", "MAXIMUM_PREFIX", "bounded_slack", "largest_over", "largest_terms", "weakened"]
+__all__ = [
+    "BOUNDS_NOTE",
+    "MAXIMUM_PREFIX",
+    "bounded_slack",
+    "free_maxima",
+    "largest_over",
+    "largest_terms",
+    "weakened",
+]
 
 #: what a verdict proved through these bounds says it rests on
 BOUNDS_NOTE = (
@@ -89,6 +97,35 @@ def _index_of(e: Any) -> str | None:
     if not (name.startswith(MAXIMUM_PREFIX) and name.endswith(_CLOSE)):
         return None
     return name[len(MAXIMUM_PREFIX) : -len(_CLOSE)]
+
+
+def free_maxima(*sides: Any) -> dict[Any, Any]:
+    """Each maximum ``max_i |a_i|`` of a sequence a that the sides use nowhere else, as a fresh positive unknown.
+
+    Setting every a_i to one value v makes the maximum |v|, so it takes every positive value, and nothing else in
+    the sides ties it: values of the unknown at which the sides differ are values of the sequence at which they
+    do. A maximum of anything else (``max_i |a_{i+1} - a_i|``, ``max_i \\sin a_i``) is left as it is.
+
+    Example:
+        >>> a, i = sympy.IndexedBase("a"), sympy.Symbol("i", integer=True)
+        >>> m = largest_over(Abs(a[i]), "i")
+        >>> free_maxima(2 * m, m)
+        {max⟮i⟯(Abs(a[i])): max⟮i⟯(Abs(a[i]))}
+    """
+    found = {m for e in sides for m in sympy.sympify(e).atoms(sympy.core.function.AppliedUndef) if _index_of(m)}
+    out: dict[Any, Any] = {}
+    for m in found:
+        body = m.args[0]
+        entry = body.args[0] if isinstance(body, Abs) else None
+        if not (isinstance(entry, sympy.Indexed) and len(entry.indices) == 1):
+            continue
+        if getattr(entry.indices[0], "name", None) != _index_of(m):
+            continue
+        rest = [sympy.sympify(e).xreplace({m: S.Zero}) for e in sides]
+        if any(entry.base in r.atoms(sympy.IndexedBase) for r in rest):
+            continue
+        out[m] = sympy.Symbol(str(m), positive=True)
+    return out
 
 
 def _moduli_split(e: Any) -> Any:

@@ -48,7 +48,7 @@ from sympy import Indexed, MatrixBase, Rational, S, Sum, pi
 from sympy.core.evalf import PrecisionExhausted
 from sympy.simplify.fu import fu
 
-from .bounds import bounded_slack
+from .bounds import bounded_slack, free_maxima
 from .cases_sums import split_at_cases
 from .exp_forms import cancel_rewrite, exp_form_rewrite
 from .finite_sums import bound_var, factor_sums, runs_backwards
@@ -484,6 +484,8 @@ def _whole_limits(sums: set[Any], values: dict[Any, Any]) -> bool:
 
 def _counter_in(lhs: Any, rhs: Any, trial: int) -> Counterexample | None:
     values: dict[Any, Any] = {}
+    if not isinstance(lhs, MatrixBase) and (maxima := free_maxima(lhs, rhs)):  # max_j |h_j|: any positive value
+        lhs, rhs = sympy.sympify(lhs).xreplace(maxima), sympy.sympify(rhs).xreplace(maxima)
     left, right = lhs, rhs
     written = (lhs.atoms(Sum) | rhs.atoms(Sum)) if not isinstance(lhs, MatrixBase) else set()
     for _ in range(4):  # symbols, then indexed atoms revealed by finite sums
@@ -587,7 +589,8 @@ def manifestly_nonnegative(e: Any, *, written_sums: bool = False) -> bool:
     """Whether ``e`` is >= 0 by its form alone (wherever it is defined): a sound, incomplete test.
 
     Nonnegative are: numbers >= 0; symbols and sequence entries declared nonnegative; ``Abs``;
-    even powers of real expressions; square roots of nonnegative ones; sums, products and
+    even powers of real expressions; square roots of nonnegative ones; a positive base raised to a
+    rational function of real names (``c**(-4j/d)``: ``exp(-4j/d log c)``); sums, products and
     quotients of nonnegative ones; a number plus sines and cosines of real arguments whose
     coefficients it outweighs (``1 + cos x``, :mod:`.termwise`); finite sums ``Sum(f, (i, a, b))``
     of a nonnegative summand whose range is not reversed (``b >= a - 1``), or whatever the range
@@ -615,7 +618,18 @@ def manifestly_nonnegative(e: Any, *, written_sums: bool = False) -> bool:
             return True
         if exp_.is_Rational:  # x**r of a nonnegative x, r any rational (roots and reciprocals included)
             return manifestly_nonnegative(base)
-        return False
+        return bool(base.is_positive) and _real_where_defined(exp_)  # c**(-4j/d), c > 0: exp(-4j/d log c)
+    return _nonnegative_compound(e, written_sums)
+
+
+def _real_where_defined(e: Any) -> bool:
+    """Whether ``e`` is a rational function of real names with rational coefficients: real wherever defined."""
+    names = e.free_symbols
+    return all(x.is_real for x in names) and not e.has(sympy.I) and e.is_rational_function(*names)
+
+
+def _nonnegative_compound(e: Any, written_sums: bool) -> bool:
+    """:func:`manifestly_nonnegative` of a sum, a product or a written sum."""
     nonnegative = lambda a: manifestly_nonnegative(a, written_sums=written_sums)
     if e.is_Add or e.is_Mul:
         return all(nonnegative(a) for a in e.args) or bounded_trig_nonnegative(e, nonnegative)
