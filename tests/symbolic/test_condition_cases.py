@@ -103,3 +103,24 @@ def test_a_bold_name_after_a_one_character_subscript_is_a_factor_of_its_own() ->
     doc = condition + "$$\n\\boldsymbol{P}_n\\boldsymbol{t} = \\boldsymbol{P}_n\\boldsymbol{t}^2\n$$\n"
     (s,) = audit_document(doc, timeout=TIMEOUT).steps
     assert s.status == "UNDECIDED" and "only in a condition" in s.reason
+
+
+#: a case posed in its own section, then a step that holds under it and not for every column
+_ENDED = (
+    "## A case\n\nWhen $\\boldsymbol{c} = [1, 0, 1, 0, \\cdots]^{\\top}$ the even slots carry the shift.\n\n{between}"
+    "The turn that fixes the first entry and doubles the second is said to leave the shift alone:\n\n"
+    "$$\n\\begin{pmatrix} 1 & 0 \\\\ 0 & 2 \\end{pmatrix}\\boldsymbol{c} = \\boldsymbol{c}\n$$\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("between", "status"),
+    [
+        ("## In general\n\nThe shift is learned; nothing fixes it.\n\n", "REFUTED"),  # the case has ended
+        ("```\n# a comment in code, no heading\nx = 1\n```\n\n", "UNDECIDED"),  # still the case's section
+        ("", "UNDECIDED"),
+    ],
+)
+def test_a_condition_ends_with_its_section(between: str, status: str) -> None:
+    steps = audit_document(_ENDED.replace("{between}", between), latex=False, timeout=TIMEOUT).steps
+    assert [s.status for s in steps] == [status]

@@ -3,7 +3,10 @@ r"""Inline math that a word poses as a condition and that gives names a written 
 "可以证明，当 $\boldsymbol{a} = \boldsymbol{b} = [\sqrt{\lambda}, 0, \cdots, \sqrt{\lambda}, 0]^\top$ 时, ..." says what
 follows under a choice of a and b; it does not say what a and b are. Such inline math is a condition: it is
 listed with the conditions and the names keep no value from it (a step that uses them is not read, and says
-why). A number or a name given so (``当 $m = n$ 时``) is read as before: a value given in passing, an example or
+why) up to the end of the condition's section, where the case ends: the names are then as they were before it
+(:func:`restored_values`).
+
+A number or a name given so (``当 $m = n$ 时``) is read as before: a value given in passing, an example or
 a condition, never substituted.
 
 A step that uses such a name (or a name whose definition uses one) is read with the name free, whatever a
@@ -41,6 +44,7 @@ __all__ = [
     "conditional_column",
     "inline_condition",
     "inline_existence",
+    "restored_values",
     "unsettled_kind",
     "without_values",
 ]
@@ -164,6 +168,31 @@ def without_values(scope: Scope, heads: Iterable[Head]) -> Scope:
         },
         patterns={k: d for k, d in scope.patterns.items() if ("pattern", k) not in drop},
     )
+
+
+def restored_values(scope: Scope, before: Scope, head: Head) -> Scope:
+    """The scope with the values ``before`` gave ``head`` (a symbol, or a family and its members given values of
+    their own) put back where nothing defines them now: a condition's case has ended (its section has), so what
+    the name meant before the condition is in force again.
+
+    Example:
+        >>> from ropecheck.symbolic.readers.scope import Definition
+        >>> before = Scope(symbols={"b": Definition("symbol", "b", "x", "x")})
+        >>> sorted(restored_values(Scope(), before, Head("symbol", "b")).symbols)
+        ['b']
+        >>> sorted(restored_values(Scope(), before, Head("symbol", "c")).symbols)
+        []
+    """
+
+    def taken(key: str) -> bool:  # what without_values took for the head: the symbol, or the family's members
+        return key == head.key if head.kind == "symbol" else head.kind == "pattern" and mentions(head, key)
+
+    symbols = {k: d for k, d in before.symbols.items() if k not in scope.symbols and taken(k)}
+    patterns = {k: d for k, d in before.patterns.items() if head.kind == "pattern" and k == head.key}
+    patterns = {k: d for k, d in patterns.items() if k not in scope.patterns}
+    if not symbols and not patterns:
+        return scope
+    return replace(scope, symbols={**scope.symbols, **symbols}, patterns={**scope.patterns, **patterns})
 
 
 def unsettled_kind(sides: tuple[Any, Any], names: list[str], matrices: list[str], scope: Scope) -> str:

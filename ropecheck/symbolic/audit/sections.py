@@ -19,13 +19,14 @@ from dataclasses import replace
 from ..readers.scope import Scope
 from .document import MathBlock
 
-__all__ = ["heading_level", "heading_lines", "in_force", "section_setting"]
+__all__ = ["FENCE", "heading_level", "heading_lines", "in_force", "section_setting"]
 
 #: a Markdown heading (``## Setup``) and a LaTeX sectioning command (``\subsection{Setup}``)
 _MARKDOWN_HEADING = re.compile(r"^ {0,3}(#{1,6})\s")
 _LATEX_HEADING = re.compile(r"^\s*\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*[\[{]")
 _LATEX_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
+#: a line that opens or closes a fenced code block (its ``#`` lines are comments, no headings)
+FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
 #: a sentence that opens by setting a value: the word, then at most four words before the formula
 _SETTING = re.compile(
     r"(?i)^(?:let|assume|assuming|suppose|set|setting|take|taking|using|use|fix|choose"
@@ -64,7 +65,7 @@ def heading_lines(text: str, *, latex: bool) -> list[int]:
     """
     out, fenced = [], False
     for number, line in enumerate(text.splitlines(), start=1):
-        if not latex and _FENCE.match(line):
+        if not latex and FENCE.match(line):
             fenced = not fenced
             continue
         if fenced:

@@ -6,6 +6,8 @@ value the audit reads (:mod:`.inline_conditions`), so a step with it is read wit
 definition says. Yet the definition itself stands, whatever the condition gives the names in it: put in place of
 the name as the step writes it, in brackets, it may make the two sides the same text. Then they are the same
 value under every reading of every name, so the step is PROVED by that definition, and the reason names its line.
+A display definition read as any other stands as text the same way, where a step that writes it out is left unread
+through another name (a block-diagonal family drawn open-ended), while it is the definition in force.
 
 A function at a sum or difference of names whose value the audit does not read (``g(x_m, x_n, m - n) = Re[...]``,
 given beside the other functions of its display, or written with ``:=``, :mod:`.solution_forms`) is kept the same

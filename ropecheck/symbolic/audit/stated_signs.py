@@ -27,7 +27,7 @@ import sympy
 
 from ..readers.scope import domain_key
 from .document import MathBlock
-from .sections import heading_level
+from .sections import FENCE, heading_level
 
 __all__ = [
     "CASE_WORDS",
@@ -109,14 +109,23 @@ def sentence_around(text: str, blocks: list[MathBlock], at: int) -> str:
 
 
 def heading_levels(text: str) -> list[tuple[int, int]]:
-    """The document's headings as (line, level): one per ``#`` of a Markdown heading, a LaTeX command by its rank.
+    """The document's headings as (line, level): one per ``#`` of a Markdown heading, a LaTeX command by its rank;
+    a ``#`` comment inside a fenced code block is no heading.
 
     Example:
         >>> heading_levels("# A\\ntext\\n## B\\n\\\\section{C}")
         [(1, 1), (3, 2), (4, 3)]
+        >>> heading_levels("## A\\n```\\n# a comment\\n```\\n## B")
+        [(1, 2), (5, 2)]
     """
-    levels = ((number, heading_level(line)) for number, line in enumerate(text.splitlines(), start=1))
-    return [(number, level) for number, level in levels if level is not None]
+    out, fenced = [], False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if FENCE.match(line):
+            fenced = not fenced
+        level = None if fenced else heading_level(line)
+        if level is not None:
+            out.append((number, level))
+    return out
 
 
 def section_end(levels: list[tuple[int, int]], line: int) -> int | None:

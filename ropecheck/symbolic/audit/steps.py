@@ -127,6 +127,7 @@ from .inline_conditions import (
     cases_said,
     condition_taint,
     conditional_column,
+    restored_values,
     unsettled_kind,
     without_values,
 )
@@ -422,6 +423,9 @@ class Auditor:
     hedged: bool = False  # the math being read stands in a sentence that poses a case or a falsehood ("if $k > 1$")
     #: the word that poses the inline math being read as a condition ("当 $b = [...]$ 时", "if $b = ...$"), or ""
     inline_condition: str = ""
+    #: the names such conditions gave a column, each with why, the end of the condition's section and the scope
+    #: before it (see :meth:`end_conditions`)
+    condition_ends: list[tuple[_Head, str, int, Scope]] = field(default_factory=list)
     #: names the words make complex only as a case ("if $z$ is complex"), by domain key, with the line of the words
     cased_complex: dict[str, int] = field(default_factory=dict)
     #: names the words made complex in a section that has ended (see :mod:`.worded_sections`): read both ways too
@@ -466,6 +470,8 @@ class Auditor:
     spelled_bodies: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: functions at a sum or difference of names listed as definitions, their value not read: body and line by call
     offset_bodies: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: display definitions read, as written: the body, its line, and the kind and key of the definition read
+    written_bodies: dict[str, tuple[str, int, str, str]] = field(default_factory=dict)
     #: limits the prose since the display before states (``\lambda \to 1``): name, value, line (see :mod:`.tends`)
     tending: list[tuple[str, str, int]] = field(default_factory=list)
     #: names a bound stated before makes positive (``k > 1``), by domain key: the bound as said, its line, the name
@@ -526,6 +532,8 @@ class Auditor:
         condition = self.implication_role(chain, condition)  # a < b \implies 2a < 2b: a condition, a step given it
         if self.sign_ends:
             self.expire_signs(links[0].line)
+        if self.condition_ends:
+            self.end_conditions(links[0].line)
         # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives; so too
         # after a side between two relations (``J = \text{diag}(s) \in \mathbb{R}^{d \times d} = [...]``): no math
         links = [links[0], *(replace(link, text=without_membership(link.text)) for link in links[1:])]
@@ -684,14 +692,28 @@ class Auditor:
         heads = [(h, x) for x in links[:-1] if (h := _head(x.text, self.scope)) is not None]
         if len(heads) != len(links) - 1:
             return False
+        end = section_end(self.heading_levels, links[0].line)
         for head, link in heads:
             why = condition_taint(word, link.line, links[-1].text)
             self.unread.append((head, link, why))
             self.conditions.append(
                 AuditDefinition(link.line, link.text, "condition", links[-1].text, reason=f"{why}: not read")
             )
+            if end is not None:
+                self.condition_ends.append((head, why, end, self.scope))
         self.scope = without_values(self.scope, [h for h, _ in heads])
         return True
+
+    def end_conditions(self, line: int) -> None:
+        """The conditions whose section ended before ``line`` (the next heading of its level or above): the case
+        they pose is over, so the names they gave a column are as they were before them, free or with the value a
+        definition gave them then. A name defined again since keeps that definition; a name whose definition used
+        one under the condition keeps its taint (it was defined in the case)."""
+        for head, why, end, before in self.condition_ends:
+            if end <= line and any(u[0] == head and u[2] == why for u in self.unread):
+                self.unread = [u for u in self.unread if not (u[0] == head and u[2] == why)]
+                self.scope = restored_values(self.scope, before, head)
+        self.condition_ends = [c for c in self.condition_ends if c[2] > line]
 
     def define_labelled(self, first: Link, body: Link, stated_range: str, *, audited: bool) -> bool:
         """``f_{t:t\\in\\{q,k,v\\}}(x_i, i) = W_t(x_i + p_i)``: one definition per listed label, each read as any
@@ -1138,7 +1160,14 @@ class Auditor:
         if renewed:
             note = "; ".join(x for x in (note, f"{', '.join(renewed)} its value again from here on") if x)
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
+        self.keep_written(link, body, d, audited=audited)
         return True
+
+    def keep_written(self, link: Link, body: Link, d: Definition, *, audited: bool) -> None:
+        """A display definition of a name (not an example, nor a value in passing) kept as written, for the steps
+        that write it out (:meth:`spelled_definition`) while it is in force."""
+        if audited and not self.example and not d.stated_value and d.kind in ("symbol", "pattern"):
+            self.written_bodies[link.text.strip()] = (body.text.strip(), link.line, d.kind, d.name)
 
     def updated(self, head: _Head, link: Link, body: Link, *, audited: bool) -> bool:
         """A name defined again in terms of itself: an update (x <- 2x) or an equation about x; neither a step, and
@@ -1994,6 +2023,7 @@ class Auditor:
         o = o or self.any_column(left, right) or self.through_multiplied(left, right)
         o = self.for_every_case(left, right, o)
         o = (self.spelled_definition(left, right) or o) if o is None or o.status != "PROVED" else o
+        o = (self.for_every_definition(left, right) or o) if o is None or o.status not in ("PROVED", "REFUTED") else o
         if o is None:
             return AuditStep(number, right.line, left.text, right.text, _tainted_status(taint), reason=why)
         said = _frees(taint) and o.reason  # the reason says which, and why
@@ -2009,8 +2039,54 @@ class Auditor:
             latest = [w.line for h, w, _ in self.unread if h == head][-1:]
             if head is not None and latest == [line] and not _defined(head, name, self.scope):
                 kept[name] = (body, line)
+        for name, (body, line, kind, key) in self.written_bodies.items():
+            if name not in kept and self.in_force(name, (body, line), kind, key):
+                kept[name] = (body, line)
         found = as_defined(left.text, right.text, kept) if kept else None
         return _Outcome("PROVED", "definition", defined_said(*found), None) if found is not None else None
+
+    def in_force(self, name: str, written: tuple[str, int], kind: str, key: str) -> bool:
+        """Whether the definition of ``name`` written (its body and line; its kind and key) is the one in force, as
+        written: the scope holds it, no taint came since, and no later definition names a member or another spelling
+        of its letter, or a letter its body writes (which the body, read then, does not follow)."""
+        body, line = written
+        held = (self.scope.symbols if kind == "symbol" else self.scope.patterns).get(key)
+        if held is None or held.line != line:
+            return False
+        head = _head(name, self.scope)
+        if head is None or any(h == head and w.line >= line for h, w, _ in self.unread):
+            return False
+        letter = key.split("_")[0].lstrip("\\")
+        later = {d.name.split("_")[0].lstrip("\\") for d in self.definitions if d.line > line}
+        return letter not in later and not any(
+            re.search(rf"(?<![A-Za-z\\]){re.escape(x)}(?![A-Za-z])", body) for x in later
+        )
+
+    def for_every_definition(self, left: Link, right: Link) -> _Outcome | None:
+        """A step left unread that holds for every value of the names it uses that definitions give a value, each
+        read as a general vector or matrix (through a family's blocks, or as any matrix): PROVED, so for the values
+        their definitions give too, the reason saying so; else None (only PROVED is taken)."""
+        text = self.step_text(left, right)
+        heads = [_Head("symbol", k) for k, d in self.scope.symbols.items() if not d.stated_value]
+        heads += [_Head("pattern", k) for k in self.scope.patterns]
+        used = [h for h in heads if _mentions(h, text)]
+        if not used:
+            return None
+        freed = replace(self, scope=without_values(self.scope, used))
+        o = freed.through_blocks(left, right) or freed.for_every_matrix(left, right)
+        if o is None or o.status != "PROVED":
+            return None
+        found = [d for h in used if (d := self.defined_as(h)) is not None]
+        names = sorted({d.source.strip() for d in found})
+        if len(found) != len(used) or "" in names or not all_read_as_general((o.lhs, o.rhs), names, self.scope):
+            return None
+        lines = ", ".join(sorted({str(d.line) for d in found}, key=int))
+        said = f"proved for every value of {', '.join(names)} (defined at line {lines}), so for the values given there"
+        return replace(o, reason=f"{said}; {o.reason}")
+
+    def defined_as(self, head: _Head) -> Definition | None:
+        """The definition in force of a symbol or a family."""
+        return (self.scope.symbols if head.kind == "symbol" else self.scope.patterns).get(head.key)
 
     def for_every_case(self, left: Link, right: Link, found: _Outcome | None) -> _Outcome | None:
         """A step that uses names given a value only in a condition (or names whose definition uses one), read with
