@@ -88,6 +88,9 @@ _EXPONENTIAL_NOTE = (
     "; exp of a matrix read as the matrix exponential, with (exp X)^T = exp(X^T), exp(aX) exp(bX) = exp((a + b)X) "
     "and exp(0) = I only"
 )
+#: a series of powers over a factorial (``\\sum_{k=0}^{\\infty} \\frac{B^k}{k!}``): read as the exponential it defines
+_SERIES_WRITTEN = re.compile(r"\\sum(?![A-Za-z]).*!")
+_SERIES_NOTE = "; the series sum of X^k/k! over k >= 0 read as exp(X), which it defines"
 #: the start of the default reader's reason for not reading a transpose of an undefined name
 TRANSPOSE_PROBLEM = "^T (transpose) applies to a matrix or vector"
 #: how a reason with names read as general matrices begins
@@ -907,7 +910,7 @@ def general_step(lhs: str, rhs: str, scope: Scope, as_numbers: tuple[str, ...] =
         reading += "; a norm read as a Euclidean length (\\|E\\|^2 of a real vector as E^T E)"
     reading += _COMMUTATOR_NOTE if _writes_commutator(f"{lhs} + {rhs}", scope) else ""
     if left.has(MatrixExponential) or right.has(MatrixExponential):
-        reading += _EXPONENTIAL_NOTE
+        reading += _EXPONENTIAL_NOTE + (_SERIES_NOTE if _SERIES_WRITTEN.search(lhs + rhs) else "")
     reading += identity
     difference = exponential_form(sympy.expand((_identities(left) - _identities(right)).doit()))
     difference = exponential_form(_turned(difference))

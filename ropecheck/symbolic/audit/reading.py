@@ -32,6 +32,7 @@ from ..engine.proof import Counterexample, Verdict
 from ..readers.complex_dots import DOT_CHOICES
 from ..readers.complex_forms import said_by_form, unit_form
 from ..readers.complex_sums import indexes_with_i, unit_sum_columns
+from ..readers.general_matrices import BOLD_ZERO
 from ..readers.identity_matrix import identity_sides
 from ..readers.inner_fields import (
     FIELD_IDENTITY,
@@ -1043,7 +1044,8 @@ def _step_read(lhs: Link, rhs: Link, scope: Scope) -> Outcome:
         if columns is not None:
             return columns
         # undefined names transposed: general matrices, proved by matrix algebra or not decided
-        as_matrices = any(w in problem for w in _AS_MATRICES)
+        # a bold zero (the zero matrix) is read only among general matrices
+        as_matrices = any(w in problem for w in _AS_MATRICES) or BOLD_ZERO.search(lhs.text + rhs.text) is not None
         matrices = _with_general_matrices(lhs, rhs, scope) if as_matrices else None
         unstated = unstated_reading(lhs.text, rhs.text, scope) if "2x1 matrix" in problem else None
         if matrices is None and unstated is not None:  # a number beside a column, no identification stated

@@ -129,8 +129,8 @@ def _general_shape(value: Any, sizes: _Sizes) -> tuple[Any, Any] | None:
         if inner is not None:
             sizes.same(inner[0], inner[1])
         return inner
-    if isinstance(value, sympy.Identity):
-        return ("d", "d") if value.shape[0] == DIMENSION else None
+    if isinstance(value, (sympy.Identity, sympy.ZeroMatrix)):  # I, or a bold zero (.general_matrices.BOLD_ZERO)
+        return ("d", "d") if value.shape == (DIMENSION, DIMENSION) else None
     if isinstance(value, (sympy.MatMul, sympy.MatAdd)):
         parts = [_general_shape(a, sizes) for a in value.args if isinstance(a, MatrixExpr)]
         if any(p is None for p in parts):

@@ -242,6 +242,7 @@ from .spelled_definitions import as_defined, defined_said, redefined_since, rest
 from .stated_before import broken_in_child, statements_to_check
 from .stated_signs import keeps_bound, positive_from_bound, said_bound, section_end, sign_note
 from .tends import limit_in_child
+from .transpose_premises import transpose_premises, transposed_in_child
 from .under_stated import decide_under_stated_in_child
 from .units import number_with_unit
 from .unknowns import COLUMN, lists_members, own_entries, shifted_free, unknown_values, without_members
@@ -2307,6 +2308,16 @@ class Auditor:
             return s
         return self.outcome_step(s.number, left, right, o, o.reason)
 
+    def with_stated_transposes(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
+        """An undecided step among general matrices PROVED with a transpose the document stated before (``B^T =
+        -B``) put in, else the step as it was (see :mod:`.transpose_premises`)."""
+        rules = transpose_premises(self.premises)
+        if not rules:
+            return s
+        timeout, _ = self.limits()
+        o = _run(transposed_in_child, left, right, rules, self.scope, timeout=timeout, memory_limit=self.memory_limit)
+        return self.outcome_step(s.number, left, right, o, o.reason) if o.status == "PROVED" else s
+
     def restating(self, s: AuditStep, left: Link, right: Link) -> AuditStep:
         """An undecided inequality row PROVED as the row above it in the display with terms moved (see
         :mod:`.restated`), else the step as it was."""
@@ -2453,6 +2464,8 @@ class Auditor:
             s.reason = f"{s.reason}; {polar}" if s.reason else polar
         if s.status == "UNDECIDED" and s.counterexample is None and not self.out_of_time():
             s = self.from_premises(s, left, right)
+        if s.status == "UNDECIDED" and s.reason.startswith(GENERAL_READING) and not self.out_of_time():
+            s = self.with_stated_transposes(s, left, right)  # undecided by the general reading alone, no other doubt
         if s.status == "PROVED" and written_denominators(left.text + " " + right.text):
             self.zero_under_stated(s, left, right)
         if s.status in ("PROVED", "UNDECIDED") and right.relation == "=" and left.text and right.text and not blocks:

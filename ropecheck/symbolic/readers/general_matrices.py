@@ -19,10 +19,10 @@ power of one, is refused, and so is a written-out matrix that is neither square 
 exponential only rules that hold for every square matrix are used (:func:`exponential_form`): ``(exp X)^T =
 exp(X^T)``; ``exp(X) exp(Y) = exp(X + Y)`` only where the coefficients of X and Y are proportional, so that
 they are multiples of one matrix and commute (``exp(m B) exp(n B)``; never ``exp(A) exp(B)``); ``exp(k X) =
-exp(X)^k`` for a whole k; the exponential of the zero matrix is the identity. Exponents are kept expanded, their
-like terms collected, so equal exponents are equal expressions; two exponentials with different exponents are
-different matrices as far as the reading knows, which decides nothing. The exponential of a 1 x 1 expression
-(``e^{q^T k}``, a number) is left to the other readings.
+exp(X)^k`` for a whole k; the exponential of the zero matrix (a bold ``0``, :data:`BOLD_ZERO`, is one) is the
+identity. Exponents are kept expanded, their like terms collected, so equal exponents are equal expressions; two
+exponentials with different exponents are different matrices as far as the reading knows, which decides nothing.
+The exponential of a 1 x 1 expression (``e^{q^T k}``, a number) is left to the other readings.
 """
 
 from __future__ import annotations
@@ -66,6 +66,10 @@ DIMENSION = Symbol("d", integer=True, positive=True)
 _ONE_LETTER = re.compile(r"^(?:cal(?=[A-Z]))?([A-Za-z])(?:_\{?[^{}]*\}?)?$")
 #: single letters that are constants or the size itself, never a matrix
 _NOT_MATRICES = frozenset({"i", "e", "d"})
+#: the zero matrix written as a bold digit (``\\boldsymbol{0}``, ``\\mathbf 0``, ``\\bm{0}``; not one with its size
+#: as a subscript): among general matrices the square zero matrix of the general size (a zero vector there does not
+#: fit its place, and is not read)
+BOLD_ZERO = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*(?:\{\s*0\s*\}|\s0(?![0-9.]))(?!\s*_)")
 
 
 def general_name(
@@ -215,7 +219,7 @@ def general_transpose(base: Any) -> Any:
     return base.T
 
 
-_ALGEBRA = (sympy.MatAdd, sympy.MatMul, sympy.Transpose, MatrixSymbol, sympy.Identity)
+_ALGEBRA = (sympy.MatAdd, sympy.MatMul, sympy.Transpose, MatrixSymbol, sympy.Identity, sympy.ZeroMatrix)
 
 
 def plain_algebra(value: Any) -> bool:

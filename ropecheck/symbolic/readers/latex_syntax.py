@@ -65,7 +65,7 @@ from .derivatives import derivative_side, leibniz_at
 from .determinants import DETERMINANT, determinants_read
 from .diag_lists import DIAGONAL_CALLS, diagonal_call
 from .expectation import expectation, random_names
-from .general_matrices import general_inner, written_value
+from .general_matrices import BOLD_ZERO, DIMENSION, general_inner, written_value
 from .index_arguments import index_argument_at
 from .inner_fields import in_inner_field_mark, inner_field_at
 from .label_powers import power_beside_labels
@@ -1049,6 +1049,8 @@ class _Reader:
     listed: set[str] = field(default_factory=set)
     #: reading inside a real or an imaginary part, where a ``\\cdot`` is the product (.complex_dots)
     in_part: bool = False
+    #: reading a cell of a written-out matrix, where a bold zero is a zero entry or block, never read as a matrix
+    in_cell: bool = False
 
     def placeholder(self, value: Any) -> str:
         name = _PREFIX + _names(len(self.values))
@@ -1074,6 +1076,7 @@ class _Reader:
             self.raised_matrix_calls,
             self.determinants,
             self.matrices,
+            self.bold_zeros,
             self.inner_products,
             self.part_calls,
             self.text_calls,
@@ -1286,7 +1289,11 @@ class _Reader:
                 raise src.error(f"\\begin{{{env}}} is never ended", m.start())
             body = src.slice(m.end(), end)
             rows = [r for r in split_top(body, "\\\\", ((r"\begin{", r"\end{"),)) if r.text.strip()]
-            cells = [[self.read(c, bound) for c in split_top(r, "&", ((r"\begin{", r"\end{"),))] for r in rows]
+            was, self.in_cell = self.in_cell, True
+            try:
+                cells = [[self.read(c, bound) for c in split_top(r, "&", ((r"\begin{", r"\end{"),))] for r in rows]
+            finally:
+                self.in_cell = was
             if not cells or len({len(r) for r in cells}) != 1:
                 raise src.error(f"the rows of this {env} have different lengths", m.start())
             for r in cells:
@@ -1299,6 +1306,16 @@ class _Reader:
             if lm and rm:
                 start, stop = lm.start(), stop + rm.end()
             src = src.splice(start, stop, self.placeholder(check_matrix(ImmutableMatrix(cells))))
+
+    def bold_zeros(self, src: Src, bound: frozenset[str]) -> Src:
+        """``\\boldsymbol{0}`` among general matrices, outside a written-out matrix: the square zero matrix of the
+        general size (``\\exp(\\boldsymbol{0})`` is then the identity). Read so nowhere else."""
+        if not self.scope.general_matrices or self.in_cell:
+            return src
+        zero = sympy.ZeroMatrix(DIMENSION, DIMENSION)
+        while m := BOLD_ZERO.search(src.text):
+            src = src.splice(m.start(), m.end(), self.placeholder(zero))
+        return src
 
     def inner_products(self, src: Src, bound: frozenset[str]) -> Src:
         while True:

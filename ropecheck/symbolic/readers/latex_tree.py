@@ -33,7 +33,7 @@ from .general_matrices import (
 )
 from .latex_text import Src
 from .limits import MAX_EXPONENT, check_matrix, check_number, describe_number, power
-from .matrix_powers import whole_power, written_exponential
+from .matrix_powers import exponential_series, whole_power, written_exponential
 from .scope import DOMAINS, Definition, Scope, apply_domains, domain_key
 from .sympy_syntax import combine, rotation
 from .transposed_pairs import check_related
@@ -256,6 +256,8 @@ class _Converter:
             # imaginary unit written so that it is never an index (\mathrm{i}, or i in an exponent of e)
             return {"i": I, "ZQIU": I, "ZQEU": E, "pi": sympy.pi}.get(name, expr)
         if isinstance(expr, (sympy.Sum, sympy.Product)):
+            if (exponential := self._series_exponential(expr)) is not None:
+                return exponential
             inner = _Converter(self.values, scope, bound | {str(lim[0]) for lim in expr.limits}, self.listed)
             limits = [(lim[0], *[conv(x) for x in lim[1:]]) for lim in expr.limits]
             body = inner.convert(expr.function)
@@ -335,6 +337,19 @@ class _Converter:
         if isinstance(expr, sympy.exp):
             return self._written_exponential(args[0])
         raise ClaimParseError(f"{type(expr).__name__} of a vector or matrix cannot be read")
+
+    def _series_exponential(self, expr: Any) -> Any:
+        """``\\sum_{k=0}^{\\infty} X^k / k!`` of a square matrix X, written out or general: its exponential, which the
+        series defines; None where the sum is no such series, or X a number (the sum is then read as written)."""
+        base = exponential_series(expr)
+        if base is None:
+            return None
+        value = self.convert(base)
+        if isinstance(value, MatrixBase):
+            return self._written_exponential(value)
+        if self.scope.general_matrices and is_general(value) and value.shape[0] == value.shape[1] != 1:
+            return exponential(value)
+        return None
 
     def _written_exponential(self, argument: Any) -> Any:
         """``exp`` of a written-out square matrix: the matrix exponential (:mod:`.matrix_powers`), unless the scope

@@ -29,7 +29,7 @@ from typing import Any
 import sympy
 from sympy import MatrixBase
 
-__all__ = ["whole_power", "written_exponential"]
+__all__ = ["exponential_series", "whole_power", "written_exponential"]
 
 #: the highest power of the matrix tried for a diagonal one
 _MAX_PERIOD = 4
@@ -101,3 +101,30 @@ def _zero(e: Any) -> bool:
     if sympy.expand(e) == 0 or sympy.expand(sympy.expand_trig(e)) == 0:
         return True
     return sympy.expand(e.rewrite(sympy.exp)) == 0
+
+
+def exponential_series(series: Any) -> Any:
+    """X where ``series`` is the exponential series ``\\sum_{k=0}^{\\infty} X^k / k!`` (as parsed, X free of k), else
+    None: the series defines the exponential of a square matrix X, and sums to e^X for a number.
+
+    Example:
+        >>> k, b = sympy.symbols("k B")
+        >>> exponential_series(sympy.Sum(b**k / sympy.factorial(k), (k, 0, sympy.oo)))
+        B
+        >>> exponential_series(sympy.Sum(b**k / sympy.factorial(k + 1), (k, 0, sympy.oo))) is None
+        True
+    """
+    if not isinstance(series, sympy.Sum) or len(series.limits) != 1:
+        return None
+    k, low, high = series.limits[0]
+    if low != 0 or high != sympy.oo:
+        return None
+    factors = list(sympy.Mul.make_args(series.function))
+    inverse = sympy.Pow(sympy.factorial(k), -1)
+    if factors.count(inverse) != 1:
+        return None
+    factors.remove(inverse)
+    if len(factors) != 1 or not isinstance(factors[0], sympy.Pow) or factors[0].exp != k:
+        return None
+    base = factors[0].base
+    return None if base.has(k) else base
