@@ -47,6 +47,13 @@ def test_a_broken_statement_makes_the_step_undecided_and_names_its_line() -> Non
     assert "breaks line 3, \\cos a = \\cos(2 b)" in found[0][2]
 
 
+def test_a_name_with_a_value_before_a_parenthesis_in_a_statement_is_a_product() -> None:
+    text = "# Scale\n\nThe angles are tied: $r(\\cos a + 1) = \\cos b$, so\n\n$$ r\\cos a = \\cos b - r $$\n"
+    found = _verdicts(text)
+    assert [(line, status) for line, status, _ in found] == [(5, "UNDECIDED")], found
+    assert "breaks line 3, r(\\cos a + 1) = \\cos b" in found[0][2]
+
+
 def test_a_word_the_document_writes_as_a_name_is_no_unit() -> None:
     assert number_with_unit("2\\,\\mathrm{dim} + 2", "\\mathrm{dim} = 31") == ""
     assert number_with_unit("2\\,\\mathrm{dim} + 2", "\\mathrm{span} = 4") == "2\\,\\mathrm{dim}"

@@ -1030,3 +1030,13 @@ def test_a_conjugated_bracket_makes_its_names_read_both_ways_but_not_its_vectors
     assert bracketed == {"W_k", "x_n"} and bracketed <= starred
     _, starred, bracketed = _conjugated(blocks, {}, frozenset({"W_{k}", "x_{n}"}))
     assert bracketed == frozenset() and not starred
+
+
+def test_a_number_before_a_parenthesis_in_an_earlier_equation_keeps_the_turn_from_being_refuted() -> None:
+    """``r(\\cos\\phi\\cos\\psi - ...) = a\\cos\\psi - b\\sin\\psi``: r is the length the step reads as a number, so the
+    equation is a product and rules out the counterexample; the twin's wrong sum formula is still refuted."""
+    steps = audited("turned_point_products.md").steps
+    (turn,) = [s for s in steps if s.line == 13]
+    assert turn.status == "UNDECIDED" and "breaks line 7, r(" in turn.reason, turn.reason
+    twin = audited("turned_point_products_twin.md").steps
+    assert [s.status for s in twin if s.line == 7][0] == "REFUTED", [(s.line, s.status) for s in twin]

@@ -103,12 +103,26 @@ def _broken(premise: Premise, values: dict[str, Any], step: Any) -> bool:
             return False
         if isinstance(left, MatrixBase) and left.shape != right.shape:
             return False
-        difference = left - right
+        difference = _as_products(left - right, values)
         if step is not None and _same(difference, step):
             return False
         if not _false_at(difference, values):
             return False
     return True
+
+
+def _as_products(difference: Any, values: dict[str, Any]) -> Any:
+    """``r(\\cos\\alpha - ...)`` where the counterexample gives ``r`` a number: the step reads ``r`` as a number, so
+    the statement's call of it on one parenthesis is that number times the parenthesis (a product written without a
+    sign); calls of names the counterexample gives no value stay calls (they break nothing)."""
+    calls = {
+        c: sympy.Symbol(c.func.__name__) * c.args[0]
+        for e in (difference if isinstance(difference, MatrixBase) else [difference])
+        if isinstance(e, sympy.Basic)
+        for c in e.atoms(AppliedUndef)
+        if len(c.args) == 1 and c.func.__name__ in values and not c.args[0].atoms(AppliedUndef)
+    }
+    return difference.xreplace(calls) if calls else difference
 
 
 def _same(difference: Any, step: Any) -> bool:
