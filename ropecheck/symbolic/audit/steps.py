@@ -222,6 +222,7 @@ from .reading import read_quiet as _read_quiet
 from .reading import redefines as _redefines
 from .reading import set_body as _set_body
 from .reading import step_in_child as _step_in_child
+from .recurrences import own_calls
 from .redeclared import redeclared
 from .restated import restated_in_child
 from .result import (
@@ -389,6 +390,10 @@ def _lone_why(lone: list[str]) -> str:
     )
 
 
+#: a list of values that ends with dots (``1, 2, \\dots``): every value from the first on
+_OPEN_LIST = re.compile(r",\s*(?:\\[lc]?dots[cb]?|\.\.\.|\u2026)\s*[.,;]?\s*$")
+
+
 @dataclass
 class Auditor:
     path: str
@@ -548,7 +553,7 @@ class Auditor:
             if audited:  # \underbrace{M}_{R_m} v: a display that states nothing may still name M
                 self.define_braced(links, audited=audited)
         if len(links) < 2 or _qualifier(links):
-            return
+            return self.ranged(links)
         self.audited_now = audited
         if not continued and self.taint_relation(links):
             self.written.pop(_head(links[0].text, self.scope), None)  # type: ignore[arg-type]
@@ -1064,6 +1069,16 @@ class Auditor:
         if body.relation in _STATED_AS_DEFINED and link.text and body.text:
             self.premises.append(Premise(body.line, link, body, self.scope))
 
+    def said_of_defined(self, head: _Head, link: Link, body: Link, explicit: bool, audited: bool) -> bool | None:
+        """What ``head = body`` says of a name the document already gives a value, where it is no new definition:
+        False (a step: a claim about it), True (consumed: an update, not read), None (read on as a definition)."""
+        if head in self.approx or values_of_defined(head, body.text, self.scope, explicit):
+            return False  # S_2 = ... after S_2 \approx [...], a(y) = a(x) + ... after a(x) = ...: a claim, a step
+        if (recurrence := own_calls(head, body.text, self.scope, explicit)) is not None:
+            # h(m) = h(m - 1) + 2 after h(m) = 2m: an equation h satisfies (a step), or an update (not read)
+            return recurrence != "step" and self.updated(head, link, body, audited=audited)
+        return None
+
     def maybe_define(self, link: Link, body: Link, *, audited: bool) -> bool:
         explicit = body.relation in _DEFINING or body.relation.startswith(("\\stackrel", "\\overset"))
         if body.relation != "=" and not explicit:
@@ -1071,8 +1086,8 @@ class Auditor:
         head = _head(link.text, self.scope)
         if head is None and self.define_by_parts(link, body, audited=audited):
             return True
-        if head is not None and (head in self.approx or values_of_defined(head, body.text, self.scope, explicit)):
-            return False  # S_2 = ... after S_2 \approx [...], a(y) = a(x) + ... after a(x) = ...: a claim, a step
+        if head is not None and (said := self.said_of_defined(head, link, body, explicit, audited)) is not None:
+            return said
         again = head is not None and _redefines(head, self.scope)
         if head is None or (_defined(head, link.text, self.scope) and not again and not self.bare(head, audited)):
             if not audited and head is not None and self.pin(head, link, body):
@@ -1294,6 +1309,21 @@ class Auditor:
         if cut and outcome.reason.startswith("time limit of"):
             outcome.reason = DOCUMENT_TIME_LIMIT_REASON
         return outcome
+
+    def ranged(self, links: list[Link]) -> None:
+        """``分别令 $m = 1, 2, \\dots$`` after ``令 $m = 0$``: an open list of values (ending in dots) given to a name
+        that had one value in passing. The name takes every value from the first on now, so it no longer holds that
+        one: it is free again, as before the value was given, and what is stated with it after here holds for more
+        than that value. A closed list (``m = 1, 2``) keeps the value: what follows may hold at those values only."""
+        if len(links) != 2 or not _OPEN_LIST.search(links[1].text):
+            return
+        name = _read_quiet(links[0].text, Scope(domains=self.scope.domains))
+        given = self.scope.symbols.get(name.name) if isinstance(name, sympy.Symbol) else None
+        if given is None or not given.stated_value:
+            return
+        symbols = {k: d for k, d in self.scope.symbols.items() if k != given.name}
+        self.scope = replace(self.scope, symbols=symbols, given_again=self.scope.given_again - {given.name})
+        self.settings.pop(given.name, None)
 
     def set_for_section(self, name: str) -> None:
         """A value given in passing, where the sentence that gives it opens a section by setting it."""

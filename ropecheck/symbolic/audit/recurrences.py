@@ -1,0 +1,49 @@
+"""A function the document already defines, written again with its own calls on the right: never a new definition.
+
+``h(m) = h(m - 1) + 2`` after ``h(m) = 2m``, or ``r(m) = \\frac{r(m-1)}{c} = \\cdots`` in the chain of an induction:
+an equation the function satisfies, derived, not what it means. Read as a definition, the right side would be read
+with the old definition put in (``h(m) := 2(m - 1) + 2``), and every later step with that value -- a value no
+line of the document gives it (a wrong recurrence would refute true steps after it). So:
+
+* the function called on the right at other arguments only (a recurrence): the line is a step, decided with the
+  definition in force (as :func:`.primed_steps.values_of_defined` reads a function stated at another argument);
+* the function called at its own arguments (``f(x) = 2 f(x)``): an update or an equation about f, neither read
+  (the caller's ``updated``).
+
+The right side is read as written, with no name replaced by a definition: the check is on the text, never on the
+value a definition gives it (where the old definition has gone from the reading).
+
+Design constraints: a pure function of the head, the right side and the scope; it only ever keeps a line from
+being read as a definition.
+"""
+
+from __future__ import annotations
+
+from ..readers.latex_syntax import read_quiet
+from ..readers.scope import Scope
+from .reading import Head, applied
+
+__all__ = ["own_calls"]
+
+
+def own_calls(head: Head, body: str, scope: Scope, explicit: bool) -> str | None:
+    """``"step"`` where ``head = body`` calls the function ``head`` defines again at other arguments only,
+    ``"update"`` where it calls it at its own arguments, None where the body does not call it as written (or the
+    relation defines, ``:=``, or the function has no definition yet).
+
+    Example:
+        >>> import sympy
+        >>> from ..readers.scope import Definition
+        >>> m = sympy.Symbol("m")
+        >>> scope = Scope(functions={"h": Definition("function", "h", 2 * m, (m,))})
+        >>> [own_calls(Head("function", "h", ("m",)), b, scope, False) for b in ("h(m-1) + 2", "2 h(m)", "2m + 1")]
+        ['step', 'update', None]
+    """
+    if explicit or head.kind != "function" or head.key not in scope.functions:
+        return None
+    value = read_quiet(body, Scope(domains=scope.domains))  # as written: no definition put in
+    calls = [f for f in applied(value) if f.func.__name__ == head.key]
+    if not calls:
+        return None
+    own = any(tuple(str(a) for a in f.args) == head.params for f in calls)
+    return "update" if own else "step"
