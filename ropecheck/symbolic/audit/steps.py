@@ -118,6 +118,7 @@ from .example_values import COLUMN_EXAMPLE_TAIL, example_taint, is_example_taint
 from .families import brace_names, define_family_in_child, family_head
 from .family_names import family_name, raised_families, raised_sibling, without_raised
 from .general import GENERAL_READING, VECTOR_PROBLEM, all_read_as_general, any_column_scopes
+from .glued_calls import calls_with, glued_call_head, lists_nothing
 from .implied_bounds import implication_in_child
 from .inequality import INEQUALITIES, inequality_in_child
 from .inline_conditions import (
@@ -594,6 +595,7 @@ class Auditor:
                 or self.define_glued(first, links[1], audited=audited)
                 or self.define_operator(first, links[1], audited=audited)
                 or self.define_optimum(first, links[1], audited=audited)
+                or (len(links) == 2 and self.define_glued_call(first, links[1], audited=audited))
             )
         )
         start = 1 if defines else 0
@@ -1616,6 +1618,26 @@ class Auditor:
         if value is None:
             note += f"; its right side was not read ({outcome.reason})"
         self.definitions.append(AuditDefinition(link.line, head.key, "symbol", body.text, value, "", note))
+        return True
+
+    def define_glued_call(self, link: Link, body: Link, *, audited: bool) -> bool:
+        """``PE(p, i) = \\sin(p / \\theta^{i/d})``: a function named by glued letters, called on plain names, new with
+        that many arguments: a definition, listed, whose value later steps do not use (see :mod:`.glued_calls`)."""
+        found = glued_call_head(link.text, self.scope) if body.relation in ("=", *_DEFINING) else None
+        if found is None or not lists_nothing(body.text):
+            return False
+        word, params = found
+        if calls_with(word, len(params), self.math_texts[: self.block]):
+            return False  # a function in use: the line says something of it, a step
+        if re.search(r"(?<![A-Za-z\\])" + re.escape(word) + r"(?![A-Za-z])", normalize_latex(body.text)):
+            return False  # an equation about the function
+        if audited:
+            note = (
+                f"a new function of {len(params)} arguments named by glued letters (read as one name); later steps "
+                "do not use its value"
+            )
+            listed = AuditDefinition(link.line, word, "function", body.text, None, "", note, params)
+            self.definitions.append(listed)
         return True
 
     def define_parity(self, link: Link, body: Link, *, audited: bool) -> bool:
