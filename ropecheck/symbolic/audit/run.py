@@ -43,6 +43,7 @@ from .example_cues import opens_as_example
 from .general import array_names, spelled_name
 from .implied_bounds import implied_run
 from .inline_conditions import inline_condition, inline_existence
+from .introduced_names import introduces
 from .label_families import labels_after
 from .patterns import read_with_patterns, touched_by_dots
 from .posed_functions import posed_calls
@@ -208,10 +209,9 @@ def _audit_text(
         posed = _posed_here(auditor, text, (blocks, at), read, lines, continued=continued)
         read, passing, posed = sentence_chains(read, posed) if at in promoted else (read, frozenset[int](), posed)
         auditor.implications = _implications(text, (block, read), lines, continued=continued)
-        auditor.block = at
+        auditor.block, auditor.example = at, opens_as_example(text, blocks, at)
         auditor.setting = section_setting(text, blocks, at, headings) if block.kind == "inline" else None
-        auditor.example = opens_as_example(text, blocks, at)
-        auditor.inline_condition = inline_condition(text, blocks, at)  # "当 $b = [...]^T$ 时": a condition
+        auditor.inline_condition, auditor.introducing = inline_condition(text, blocks, at), introduces(text, blocks, at)
         auditor.hedged = bound_hedged(text, blocks, at)  # "if $k > 1$": a case, no sign for k
         supposed = supposition_before(text, blocks, at) if block.kind == "display" else ""
         auditor.bounds_ahead(read)
@@ -226,7 +226,8 @@ def _audit_text(
             [c for c in read + _prose_after(blocks, at, lines) if c.links[0].text.strip() not in auditor.where_after]
         )
         _read_chains(auditor, (block, read), (hoisted, passing, posed), supposed, continued=continued)
-        auditor.setting, auditor.where_after, auditor.supposed, auditor.inline_condition = None, {}, "", ""
+        auditor.setting, auditor.where_after, auditor.supposed = None, {}, ""
+        auditor.inline_condition, auditor.introducing = "", False  # "当 $b = ...$ 时", "设 $d = 2k$": this block only
         last = read[-1].links[-1] if read and block.kind == "display" else None
         above.passed(block, last if last is not None and not ends_open(last.text) else None)
     worded.finish(auditor)

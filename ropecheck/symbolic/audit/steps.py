@@ -132,6 +132,7 @@ from .inline_conditions import (
     unsettled_kind,
     without_values,
 )
+from .introduced_names import introduced_value, section_extent
 from .kept_bounds import within_bounds_in_child
 from .label_families import label_definitions, position_renamed
 from .label_uses import family_bases, index_arithmetic, subscript_count, without_family_members, without_label_uses
@@ -430,6 +431,9 @@ class Auditor:
     hedged: bool = False  # the math being read stands in a sentence that poses a case or a falsehood ("if $k > 1$")
     #: the word that poses the inline math being read as a condition ("当 $b = [...]$ 时", "if $b = ...$"), or ""
     inline_condition: str = ""
+    introducing: bool = False  # the inline math being read follows "let", "设", "令" (see :mod:`.introduced_names`)
+    #: the names "let $d = 2k$" introduced, each with the end of its section (None: the document's) and definition
+    introduced_ends: list[tuple[str, int | None, Definition]] = field(default_factory=list)
     #: the names such conditions gave a column, each with why, the end of the condition's section and the scope
     #: before it (see :meth:`end_conditions`)
     condition_ends: list[tuple[_Head, str, int, Scope]] = field(default_factory=list)
@@ -539,7 +543,7 @@ class Auditor:
         condition = self.implication_role(chain, condition)  # a < b \implies 2a < 2b: a condition, a step given it
         if self.sign_ends:
             self.expire_signs(links[0].line)
-        if self.condition_ends:
+        if self.condition_ends or self.introduced_ends:
             self.end_conditions(links[0].line)
         # ``\theta = \mathrm{atan2}(y, x) \in \mathbb{R}``: the set after the last side says where it lives; so too
         # after a side between two relations (``J = \text{diag}(s) \in \mathbb{R}^{d \times d} = [...]``): no math
@@ -716,12 +720,17 @@ class Auditor:
         """The conditions whose section ended before ``line`` (the next heading of its level or above): the case
         they pose is over, so the names they gave a column are as they were before them, free or with the value a
         definition gave them then. A name defined again since keeps that definition; a name whose definition used
-        one under the condition keeps its taint (it was defined in the case)."""
+        one under the condition keeps its taint (it was defined in the case). So too a name "let $d = 2k$"
+        introduced (:mod:`.introduced_names`): free again, where nothing defined it since."""
         for head, why, end, before in self.condition_ends:
             if end <= line and any(u[0] == head and u[2] == why for u in self.unread):
                 self.unread = [u for u in self.unread if not (u[0] == head and u[2] == why)]
                 self.scope = restored_values(self.scope, before, head)
         self.condition_ends = [c for c in self.condition_ends if c[2] > line]
+        for name, until, d in self.introduced_ends:  # k = d/2 from "设 $d = 2k$": only up to its section's end
+            if until is not None and until <= line and self.scope.symbols.get(name) is d:
+                self.scope = replace(self.scope, symbols={k: v for k, v in self.scope.symbols.items() if k != name})
+        self.introduced_ends = [x for x in self.introduced_ends if x[1] is None or x[1] > line]
 
     def define_labelled(self, first: Link, body: Link, stated_range: str, *, audited: bool) -> bool:
         """``f_{t:t\\in\\{q,k,v\\}}(x_i, i) = W_t(x_i + p_i)``: one definition per listed label, each read as any
@@ -1121,25 +1130,16 @@ class Auditor:
         listed = re.sub(r"[\s{}]", "", d.name) in self.scope.components or own_entries(head, d.body, self.scope)
         if self.example and not listed and d.kind != "symbol":
             return self.define_example(head, link, body)
-        if self.bare(head, audited) or (
-            (not audited or self.example)
-            and not listed
-            and d.kind == "symbol"
-            and (
-                _closed_number(d.body)
-                or isinstance(d.body, sympy.Symbol)
-                or self.used_before(head, link)
-                or self.example
-            )
+        if (found := self.introduced(head, link, d, explicit or again or listed or audited)) is not None:
+            head, d = found  # $d = 2k$, d a size used above: k = d/2 is what it defines, d stays free
+            outcome.reason = f"introduced by {link.text.strip()} = {body.text.strip()}, a name used above kept free"
+        elif self.bare(head, audited) or (
+            (not audited or self.example) and not listed and self.in_passing_value(head, link, d)
         ):
             # a name given a value in passing ($z_1 = 1$, position $m = 2$), another name ("substituting $m = n$"),
             # any value where earlier steps let it vary ("with $n = m - 1$"), or one the text opens "for example":
             # an example, a boundary condition or a case, not what the name means, so it is never substituted
-            d = replace(d, stated_value=True)
-            self.set_for_section(d.name)
-            before = self.scope.symbols.get(d.name)
-            if before is not None and before.stated_value and before.body != d.body:  # $m = 1$, later $m = 2$
-                self.scope = replace(self.scope, given_again=self.scope.given_again | {d.name})
+            d = self.given_in_passing(d)
         # a new definition lifts a taint, of the name and of its entries (R_{\theta,n-m} once R_{\theta,t} is defined)
         self.unread = [u for u in self.unread if not (u[0] == head or entry_of(u[0], head))]
         self.bounded = [u for u in self.bounded if not (u[0] == head)]
@@ -1180,6 +1180,51 @@ class Auditor:
         self.definitions.append(AuditDefinition(link.line, d.name, d.kind, body.text, d.body, domain, note, params))
         self.keep_written(link, body, d, audited=audited)
         return True
+
+    def in_passing_value(self, head: _Head, link: Link, d: Definition) -> bool:
+        """Whether ``d``, read from math in passing, gives a symbol a value the text means as a case or an example:
+        a number, another name, a name steps above let vary, or any value in a list of examples."""
+        if d.kind != "symbol":
+            return False
+        return (
+            _closed_number(d.body) or isinstance(d.body, sympy.Symbol) or self.used_before(head, link) or self.example
+        )
+
+    def given_in_passing(self, d: Definition) -> Definition:
+        """``d`` kept as a value given in passing, never substituted; a second, different one marks the name."""
+        d = replace(d, stated_value=True)
+        self.set_for_section(d.name)
+        before = self.scope.symbols.get(d.name)
+        if before is not None and before.stated_value and before.body != d.body:  # $m = 1$, later $m = 2$
+            self.scope = replace(self.scope, given_again=self.scope.given_again | {d.name})
+        return d
+
+    def introduced(self, head: _Head, link: Link, d: Definition, kept: bool) -> tuple[_Head, Definition] | None:
+        """``$d = 2k$`` in passing, d a name steps above use with no value, k a plain real name no math above uses
+        (but as a sum's index): the head and definition of k in terms of d (see :mod:`.introduced_names`); else
+        None. ``kept``: the line is read as it was (a display, ``:=``, a definition again, a vector of entries)."""
+        if (
+            kept
+            or not self.introducing
+            or self.example
+            or self.inline_condition
+            or d.kind != "symbol"
+            or head.kind != "symbol"
+            or not self.used_before(head, link)
+        ):
+            return None
+        known = _read_quiet(link.text, self.scope)
+        found = introduced_value(known, d.body, self.scope)
+        new = _head(found[0], self.scope) if found is not None else None
+        if found is None or new is None or new.kind != "symbol":
+            return None
+        math = [(at, text) for (at, _), text in zip(self.math_places, self.math_texts)]
+        end = section_extent(found[0], math, self.block, self.heading_levels)
+        if end == -1:
+            return None
+        defined = replace(d, name=found[0], body=found[1], source=found[0], body_source="")
+        self.introduced_ends.append((found[0], end, defined))  # k = d/2 until its section ends
+        return new, defined
 
     def keep_written(self, link: Link, body: Link, d: Definition, *, audited: bool) -> None:
         """A display definition of a name (not an example, nor a value in passing) kept as written, for the steps
