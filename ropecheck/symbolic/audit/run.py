@@ -67,7 +67,7 @@ from .tends import stated_limits
 from .vector_conventions import column_capitals, row_matrices, row_vectors
 from .where_after import where_after
 from .worded_blocks import define_worded_blocks
-from .worded_domains import matrices_in_words
+from .worded_domains import integers_in_words, matrices_in_words
 from .worded_sections import WordedSections
 
 __all__ = ["DOCUMENT_TIME_LIMIT_REASON", "audit_document"]
@@ -177,7 +177,7 @@ def _audit_text(
     headings = heading_lines(text, latex=latex)
     auditor.heading_levels = heading_levels(text)  # a sign stated in a section ends with it (:mod:`.stated_signs`)
     auditor.math_texts = [b.src.text for b in blocks]
-    auditor.math_places = [(b.line, b.kind) for b in blocks]
+    auditor.math_places, auditor.worded_integers = [(b.line, b.kind) for b in blocks], integers_in_words(text, blocks)
     above = AboveBlock()  # the last side of the display before, which a display that starts with '=' goes on from
     prose: list[tuple[int, str]] = []  # the inline math since the display before (``\lambda \to 1``)
     worded = WordedSections(auditor.heading_levels)  # names declared in words, each up to its section's end

@@ -439,6 +439,8 @@ class Auditor:
     condition_ends: list[tuple[_Head, str, int, Scope]] = field(default_factory=list)
     #: names the words make complex only as a case ("if $z$ is complex"), by domain key, with the line of the words
     cased_complex: dict[str, int] = field(default_factory=dict)
+    #: names the prose calls whole numbers ("for an integer $k$"), by domain key, with the line of the words
+    worded_integers: dict[str, int] = field(default_factory=dict)
     #: names the words made complex in a section that has ended (see :mod:`.worded_sections`): read both ways too
     complex_ended: dict[str, int] = field(default_factory=dict)
     #: the document's headings and their levels; the line at which a stated sign's section ends, by domain key
@@ -1886,7 +1888,7 @@ class Auditor:
                 f"stated for a range of its index ({stated_range.lstrip(',').strip()}), which the counterexample may "
                 "lie outside: not refuted"
             )
-        elif open_range := open_range_why(s):
+        elif open_range := open_range_why(s) or self.fraction_for_whole(s):  # or a fraction for a whole number
             why = open_range
         elif bound is not None:
             why = (
@@ -1963,6 +1965,19 @@ class Auditor:
                 f"false for every value of {every}, which its definition uses and the document gives no value here: "
                 f"no real value makes the sides equal, so the step is false whatever example the text means{s.reason}"
             )
+
+    def fraction_for_whole(self, s: AuditStep) -> str:
+        """Why a REFUTED step's counterexample may be one the text rules out: it gives a name the prose calls a whole
+        number ("for an integer $k$", :func:`.worded_domains.integers_in_words`) a value that is not one; "" else."""
+        given = s.counterexample.values.items() if s.counterexample is not None else ()
+        for name, value in given:
+            key = domain_key(str(name))
+            if key in self.worded_integers and getattr(value, "is_integer", None) is not True:
+                return (
+                    f"the text calls {key} a whole number in words (line {self.worded_integers[key]}), and the "
+                    f"counterexample gives it {value}, which is not one: not refuted"
+                )
+        return ""
 
     def has_value(self, name: str) -> bool:
         """Whether the document gives the bare name a value: a definition, read or not."""

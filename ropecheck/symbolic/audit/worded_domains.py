@@ -28,7 +28,14 @@ from .document import MathBlock
 from .result import AuditStep
 from .stated_signs import CASE_WORDS, NEGATING_WORDS, sentence_around
 
-__all__ = ["declare_in_words", "declared_after", "matrices_in_words", "said_in_words", "worded_complex"]
+__all__ = [
+    "declare_in_words",
+    "declared_after",
+    "integers_in_words",
+    "matrices_in_words",
+    "said_in_words",
+    "worded_complex",
+]
 
 
 #: the words before and after inline math that declare its names (see :func:`_inline_names`)
@@ -129,6 +136,43 @@ def matrices_in_words(text: str, blocks: list[MathBlock]) -> frozenset[str]:
     for at in range(len(blocks)):
         found |= set(_inline_names(text, blocks, at, cased=None, words=(_MATRIX_BEFORE, _MATRIX_AFTER)))
     return frozenset(found)
+
+
+#: the words just before inline math that make its names whole numbers ("for an integer $k$", "正整数 $n$")
+_INTEGER_BEFORE = re.compile(
+    r"(?i)(?<![A-Za-z-])(?<!non-)(?<!non )(?:(?:positive|negative|non-?negative|even|odd|any|every|some)\s+)?"
+    r"(?:integers?|whole\s+numbers?|natural\s+numbers?)(?:\s+(?:index|indices|values?))?\s*$"
+    r"|(?<!非)(?:正|负|非负)?整数\s*$|自然数\s*$"
+)
+#: the words just after it ("$k$ is an integer", "$m, n$ are whole numbers", "$k$ 为整数")
+_INTEGER_AFTER = re.compile(
+    r"(?i)^\s*(?:is|are|be)\s+(?:(?:a|an|any|arbitrary|some|positive|negative|non-?negative|even|odd)\s+){0,2}"
+    r"(?:integers?|whole\s+numbers?|natural\s+numbers?)(?![A-Za-z-])"
+    r"|^\s*(?:是|为)\s*(?:一个|任意|正|负|非负)*\s*(?:整数|自然数)"
+)
+
+
+def integers_in_words(text: str, blocks: list[MathBlock]) -> dict[str, int]:
+    """The names the prose calls whole numbers ("for an integer $k$", "$m, n$ are natural numbers", "整数 $k$"),
+    as inline math of names only beside those words, by domain key with the line of the words: anywhere in the
+    document, and also where the sentence poses it as a case ("if $k$ is an integer") -- these names only keep a
+    counterexample that gives them a fraction from refuting a step (:meth:`.steps.Auditor.refuted_doubts`), so
+    the more they hold, the fewer verdicts they allow. A sentence with a negating word declares nothing.
+
+    Example:
+        >>> from ..readers.latex_text import Src
+        >>> def whole(text):
+        ...     return integers_in_words(text, [MathBlock("inline", Src.of("k", text.index("$") + 1), 1)])
+        >>> whole("For an integer $k$ we have"), whole("Let $k$ be a positive integer."), whole("整数 $k$")
+        ({'k': 1}, {'k': 1}, {'k': 1})
+        >>> whole("For $k$ not an integer"), whole("the real $k$")
+        ({}, {})
+    """
+    found: dict[str, int] = {}
+    for at in range(len(blocks)):
+        for key, line in _inline_names(text, blocks, at, cased=None, words=(_INTEGER_BEFORE, _INTEGER_AFTER)).items():
+            found.setdefault(key, line)
+    return found
 
 
 def said_in_words(steps: list[AuditStep], worded: dict[str, int]) -> None:
