@@ -8,7 +8,9 @@ line of the document gives it (a wrong recurrence would refute true steps after 
 * the function called on the right at other arguments only (a recurrence): the line is a step, decided with the
   definition in force (as :func:`.primed_steps.values_of_defined` reads a function stated at another argument);
 * the function called at its own arguments (``f(x) = 2 f(x)``): an update or an equation about f, neither read
-  (the caller's ``updated``).
+  (the caller's ``updated``);
+* a name with a value written again with itself on the right (``x = 2x`` after ``x = 2``, :func:`names_itself`): an
+  update or an equation about x too, never ``x := 4``, which no line of the document states.
 
 The right side is read as written, with no name replaced by a definition: the check is on the text, never on the
 value a definition gives it (where the old definition has gone from the reading).
@@ -23,7 +25,7 @@ from ..readers.latex_syntax import read_quiet
 from ..readers.scope import Scope
 from .reading import Head, applied
 
-__all__ = ["own_calls"]
+__all__ = ["names_itself", "own_calls"]
 
 
 def own_calls(head: Head, body: str, scope: Scope, explicit: bool) -> str | None:
@@ -47,3 +49,24 @@ def own_calls(head: Head, body: str, scope: Scope, explicit: bool) -> str | None
         return None
     own = any(tuple(str(a) for a in f.args) == head.params for f in calls)
     return "update" if own else "step"
+
+
+def names_itself(head: Head, body: str, scope: Scope, explicit: bool) -> bool:
+    """Whether ``head = body`` writes a name the document already gives a value again with itself in the body as
+    written (``x = 2x`` after ``x = 2``): read with the old value put in, it would be ``x := 4``, a value no line
+    states; it is an update or an equation about x (the caller's ``updated``). Only a plain name (a symbol) a
+    definition gives a value, not one given in passing, and not where the relation defines (``:=``).
+
+    Example:
+        >>> import sympy
+        >>> from ..readers.scope import Definition
+        >>> scope = Scope(symbols={"x": Definition("symbol", "x", sympy.Integer(2))})
+        >>> [names_itself(Head("symbol", "x"), b, scope, False) for b in ("2x", "2y + 1")]
+        [True, False]
+        >>> names_itself(Head("symbol", "x"), "2x", scope, True), names_itself(Head("symbol", "y"), "2y", scope, False)
+        (False, False)
+    """
+    if explicit or head.kind != "symbol" or head.key not in scope.symbols or scope.symbols[head.key].stated_value:
+        return False  # a value given in passing (``$m = 0$``) is a free name's: ``m = m - n`` keeps it free
+    value = read_quiet(body, Scope(domains=scope.domains))  # as written: no definition put in
+    return value is not None and any(str(x) == head.key for x in getattr(value, "free_symbols", ()))

@@ -224,7 +224,7 @@ from .reading import read_quiet as _read_quiet
 from .reading import redefines as _redefines
 from .reading import set_body as _set_body
 from .reading import step_in_child as _step_in_child
-from .recurrences import own_calls
+from .recurrences import names_itself, own_calls
 from .redeclared import redeclared
 from .restated import restated_in_child
 from .result import (
@@ -1090,6 +1090,8 @@ class Auditor:
         if (recurrence := own_calls(head, body.text, self.scope, explicit)) is not None:
             # h(m) = h(m - 1) + 2 after h(m) = 2m: an equation h satisfies (a step), or an update (not read)
             return recurrence != "step" and self.updated(head, link, body, audited=audited)
+        if names_itself(head, body.text, self.scope, explicit):  # x = 2x after x = 2: never x := 4
+            return self.updated(head, link, body, audited=audited)
         return None
 
     def maybe_define(self, link: Link, body: Link, *, audited: bool) -> bool:
