@@ -21,6 +21,8 @@ being read as a definition.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..readers.latex_syntax import read_quiet
 from ..readers.scope import Scope
 from .reading import Head, applied
@@ -43,7 +45,7 @@ def own_calls(head: Head, body: str, scope: Scope, explicit: bool) -> str | None
     """
     if explicit or head.kind != "function" or head.key not in scope.functions:
         return None
-    value = read_quiet(body, Scope(domains=scope.domains))  # as written: no definition put in
+    value = _as_written(body, scope)
     calls = [f for f in applied(value) if f.func.__name__ == head.key]
     if not calls:
         return None
@@ -68,5 +70,10 @@ def names_itself(head: Head, body: str, scope: Scope, explicit: bool) -> bool:
     """
     if explicit or head.kind != "symbol" or head.key not in scope.symbols or scope.symbols[head.key].stated_value:
         return False  # a value given in passing (``$m = 0$``) is a free name's: ``m = m - n`` keeps it free
-    value = read_quiet(body, Scope(domains=scope.domains))  # as written: no definition put in
+    value = _as_written(body, scope)
     return value is not None and any(str(x) == head.key for x in getattr(value, "free_symbols", ()))
+
+
+def _as_written(body: str, scope: Scope) -> Any:
+    """``body`` read with the scope's domains and no definition put in (the check is on the text as written)."""
+    return read_quiet(body, Scope(domains=scope.domains))

@@ -2155,12 +2155,12 @@ class Auditor:
             if head is not None and latest == [line] and not _defined(head, name, self.scope):
                 kept[name] = (body, line)
         for name, (body, line, kind, key) in self.written_bodies.items():
-            if name not in kept and self.in_force(name, (body, line), kind, key):
+            if name not in kept and self.written_in_force(name, (body, line), kind, key):
                 kept[name] = (body, line)
         found = as_defined(left.text, right.text, kept) if kept else None
         return _Outcome("PROVED", "definition", defined_said(*found), None) if found is not None else None
 
-    def in_force(self, name: str, written: tuple[str, int], kind: str, key: str) -> bool:
+    def written_in_force(self, name: str, written: tuple[str, int], kind: str, key: str) -> bool:
         """Whether the definition of ``name`` written (its body and line; its kind and key) is the one in force, as
         written: the scope holds it, no taint came since, and no later definition names a member or another spelling
         of its letter, or a letter its body writes (which the body, read then, does not follow)."""

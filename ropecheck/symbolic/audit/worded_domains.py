@@ -132,10 +132,7 @@ def matrices_in_words(text: str, blocks: list[MathBlock]) -> frozenset[str]:
         >>> sorted(matrices_in_words(text, [MathBlock("inline", Src.of(text[i], i), 1) for i in at]))
         ['A', 'B']
     """
-    found: set[str] = set()
-    for at in range(len(blocks)):
-        found |= set(_inline_names(text, blocks, at, cased=None, words=(_MATRIX_BEFORE, _MATRIX_AFTER)))
-    return frozenset(found)
+    return frozenset(_named_in_words(text, blocks, (_MATRIX_BEFORE, _MATRIX_AFTER)))
 
 
 #: the words just before inline math that make its names whole numbers ("for an integer $k$", "正整数 $n$")
@@ -168,9 +165,15 @@ def integers_in_words(text: str, blocks: list[MathBlock]) -> dict[str, int]:
         >>> whole("For $k$ not an integer"), whole("the real $k$")
         ({}, {})
     """
+    return _named_in_words(text, blocks, (_INTEGER_BEFORE, _INTEGER_AFTER))
+
+
+def _named_in_words(text: str, blocks: list[MathBlock], words: _Words) -> dict[str, int]:
+    """The names of every inline math of names only that ``words`` (before, after) name, a case included, by
+    domain key with the line of the first words that name each."""
     found: dict[str, int] = {}
     for at in range(len(blocks)):
-        for key, line in _inline_names(text, blocks, at, cased=None, words=(_INTEGER_BEFORE, _INTEGER_AFTER)).items():
+        for key, line in _inline_names(text, blocks, at, cased=None, words=words).items():
             found.setdefault(key, line)
     return found
 
